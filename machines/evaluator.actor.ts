@@ -1,0 +1,76 @@
+// The evaluator actor: the single owner of the run's W worker slots. It receives 'evaluate' and
+// 'reflect' requests from any actor, runs them through the EvaluationService (slots, cache,
+// error capture) and replies to the requester. A callback actor, because its work is a queue
+// of promises, not a set of states; one actor per metric call would cost more than the call.
+import { fromCallback } from 'xstate';
+import { EvaluationService, type SlotAwareLanguageModel } from '../src/evaluationService.js';
+import type { MetricCallExecutor } from '../src/executor.js';
+import type { Clock, SlotPolicy } from '../src/types.js';
+import { WorkerSlots, type SlotInterval } from '../src/workerSlots.js';
+import type { EvaluatorRequest, EvaluatorStats } from './protocol.js';
+
+export interface EvaluatorInput {
+  examples: readonly unknown[];
+  executor: MetricCallExecutor<unknown>;
+  reflectionLm: SlotAwareLanguageModel;
+  workers: number;
+  slotPolicy: SlotPolicy;
+  clock: Clock;
+  signal: AbortSignal;
+  /** Receives every finished slot interval, when given (reports, timelines). */
+  onSlotInterval?: (interval: SlotInterval) => void;
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ input, receive }) => {
+  const slots = new WorkerSlots({ capacity: input.workers, clock: input.clock, policy: input.slotPolicy, onInterval: input.onSlotInterval });
+  const service = new EvaluationService({
+    examples: input.examples,
+    executor: input.executor,
+    reflectionLm: input.reflectionLm,
+    slots,
+    signal: input.signal,
+  });
+  receive((request) => {
+    switch (request.type) {
+      case 'evaluate': {
+        const { requestId, replyTo } = request;
+        service.evaluate(request).then(
+          (reply) => replyTo.send({ type: 'evaluated', requestId, ...reply }),
+          (error) => {
+            // After an abort the requesters are stopping; nobody waits for an answer.
+            if (!input.signal.aborted) replyTo.send({ type: 'evaluator.failed', requestId, error: message(error) });
+          },
+        );
+        return;
+      }
+      case 'reflect': {
+        const { requestId, replyTo } = request;
+        service.reflect(request.prompt).then(
+          (reply) => replyTo.send({ type: 'reflected', requestId, ...reply }),
+          (error) => {
+            if (!input.signal.aborted) replyTo.send({ type: 'evaluator.failed', requestId, error: message(error) });
+          },
+        );
+        return;
+      }
+      case 'report': {
+        const stats = (): EvaluatorStats => ({
+          type: 'evaluator.stats',
+          metricCalls: service.metricCalls,
+          reflectionCalls: service.reflectionCalls,
+          costUsd: service.costUsd,
+          busySlotMs: slots.busySlotMs(),
+          maxInFlight: slots.maxInFlight,
+        });
+        // Answer after the current macrotask's messages (e.g. proposers' done events) are processed.
+        queueMicrotask(() => request.replyTo.send(stats()));
+        return;
+      }
+    }
+  });
+  return () => {
+    void service.close();
+  };
+});

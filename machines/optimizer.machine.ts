@@ -1,0 +1,543 @@
+// The optimizer: owns the run. It is the only writer of the pool, the budget ledger and the
+// RNG; it evaluates the seed, plans proposals (a P x N step at a time, or K always in flight),
+// spawns one proposer per proposal, answers each accepted child with a valset grant or a
+// denial, folds finished proposals into the pool through the domain, and stops on a budget, a
+// stop condition, the timeout or the caller's signal. Its output is the OptimizeResult.
+import { assign, emit, enqueueActions, fromCallback, sendTo, setup, type AnyActorRef, type EventObject } from 'xstate';
+import { BudgetLedger, type Reservation } from '../src/budgetLedger.js';
+import { bestIndex, emptyPool, addCandidate, indexOfHash, poolFronts, withComponentPointers, type CandidatePool } from '../src/candidatePool.js';
+import { candidateHash } from '../src/candidateHash.js';
+import { EpochShuffledSampler } from '../src/minibatchSampler.js';
+import { planMerge, tripleKey } from '../src/merge.js';
+import { foldProposals, type FinishedProposal } from '../src/proposalFold.js';
+import { planStep } from '../src/proposalSampling.js';
+import { mayStartValsetEarly, selectProposals, type MinibatchOutcome, type SelectionDecision } from '../src/proposalSelection.js';
+import { buildResult } from '../src/result.js';
+import { Rng } from '../src/rng.js';
+import type { RunSettings } from '../src/runSettings.js';
+import { prepareRun, type PreparedRun } from './runInput.js';
+import { affordableTasks, budgetStopReason, progressStopReason } from '../src/stopConditions.js';
+import type { Candidate, Clock, OptimizeConfig, OptimizeResult, ProposalRecord, RunEvent } from '../src/types.js';
+import { evaluatorActor } from './evaluator.actor.js';
+import type { EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerReport } from './protocol.js';
+import { proposerMachine, type ProposerInput } from './proposer.machine.js';
+
+
+/** One proposal in flight. */
+interface Proposal {
+  id: string;
+  step: number;
+  task: number;
+  kind: 'reflective' | 'merge';
+  parents: number[];
+  reservation: Reservation;
+  poolSizeAtStart: number;
+  outcome?: MinibatchOutcome;
+  child?: Candidate;
+  decision?: SelectionDecision;
+  granted: boolean;
+  finished?: Extract<ProposerReport, { type: 'proposal.finished' }>;
+}
+
+interface OptimizerContext {
+  input: PreparedRun;
+  settings: RunSettings;
+  rng: Rng;
+  sampler: EpochShuffledSampler;
+  ledger: BudgetLedger;
+  /** Aborts every call in flight when the run stops early. */
+  abort: AbortController;
+  pool: CandidatePool;
+  step: number;
+  proposals: Record<string, Proposal>;
+  /** Ids of the current batched step's proposals, in task order. */
+  stepIds: string[];
+  records: ProposalRecord[];
+  mergesLeft: number;
+  mergeDue: boolean;
+  triedMerges: string[];
+  bestScore: number;
+  stepsWithoutImprovement: number;
+  stopReason?: string;
+  startedAt: number;
+  reflectionCalls: number;
+  reflectionCostUsd: number;
+  stats?: EvaluatorStats;
+}
+
+type OptimizerEvent =
+  | EvaluatorReply
+  | ProposerReport
+  | EvaluatorStats
+  | { type: 'stop'; reason: string };
+
+const SEED_REQUEST = -1;
+
+/** Worst-case metric calls of one reflective proposal: two minibatch evaluations and a valset one. */
+const reflectiveCalls = (s: RunSettings, valsetSize: number) => 2 * s.minibatchSize + valsetSize;
+
+/** Turns the caller's AbortSignal and the timeout into 'stop' events. */
+const stopSignals = fromCallback<EventObject, { signal?: AbortSignal; clock: Clock; timeoutMs?: number }>(({ input, sendBack }) => {
+  const onAbort = () => sendBack({ type: 'stop', reason: 'aborted' });
+  if (input.signal?.aborted) onAbort();
+  input.signal?.addEventListener('abort', onAbort, { once: true });
+  const timer = input.timeoutMs !== undefined ? input.clock.setTimeout(() => sendBack({ type: 'stop', reason: 'timeout' }), input.timeoutMs) : undefined;
+  return () => {
+    input.signal?.removeEventListener('abort', onAbort);
+    if (timer !== undefined) input.clock.clearTimeout(timer);
+  };
+});
+
+function inFlightCount(context: OptimizerContext): number {
+  return Object.keys(context.proposals).length;
+}
+
+function proposerInput(context: OptimizerContext, p: { id: string; step: number; task: number; parent: number; minibatch: number[]; components: string[] }): ProposerInput {
+  const { settings, input, pool } = context;
+  return {
+    id: p.id,
+    step: p.step,
+    task: p.task,
+    parent: pool.candidates[p.parent] as Candidate,
+    parentHash: pool.hashes[p.parent] as string,
+    minibatch: p.minibatch,
+    valIds: input.table.valIds,
+    components: p.components,
+    examples: input.table.examples,
+    acceptance: settings.acceptance,
+    skipPerfectScore: settings.skipPerfectScore,
+    perfectScore: settings.perfectScore,
+    buildDataset: input.buildDataset,
+  };
+}
+
+interface Launch {
+  proposal: Proposal;
+  input: ProposerInput;
+}
+
+/**
+ * Plans up to `maxTasks` proposals (one step, or one async proposal): a merge when one is due
+ * and possible, else reflective tasks from planStep. Reserves their worst case in the ledger.
+ * Mutates the RNG, sampler and ledger (owned by the optimizer alone); returns the new pool
+ * pointers and the launches.
+ */
+function planLaunches(context: OptimizerContext, step: number, maxTasks: number, shape: { parents: number; perParent: number }): { launches: Launch[]; pool: CandidatePool; mergeTried?: string } {
+  const { settings, pool, rng, ledger, input } = context;
+  const valIds = input.table.valIds;
+  if (context.mergeDue && context.mergesLeft > 0) {
+    const plan = planMerge(pool, poolFronts(pool, settings.frontType), new Set(context.triedMerges), rng);
+    const reservation = plan ? ledger.reserve(plan.subsample.length + valIds.length) : null;
+    if (plan && reservation) {
+      const id = `merge-${step}`;
+      const [a, b] = [plan.triple.a, plan.triple.b];
+      const proposal: Proposal = { id, step, task: 0, kind: 'merge', parents: [a, b], reservation, poolSizeAtStart: pool.candidates.length, granted: false };
+      const base = proposerInput(context, { id, step, task: 0, parent: a, minibatch: plan.subsample.map((j) => valIds[j] as number), components: [] });
+      return { launches: [{ proposal, input: { ...base, merge: { child: plan.child, parentSums: plan.parentSums } } }], pool, mergeTried: tripleKey(plan.triple) };
+    }
+  }
+  const plan = planStep({
+    pool,
+    shape,
+    maxTasks,
+    frontType: settings.frontType,
+    parentSelection: settings.parentSelection,
+    componentSelection: settings.componentSelection,
+    componentNames: settings.componentNames,
+    rng,
+    sampler: context.sampler,
+  });
+  const perTask = reflectiveCalls(settings, valIds.length);
+  const launches = plan.tasks.map((t): Launch => {
+    const id = `p${step}-${t.task}`;
+    const reservation = ledger.reserve(perTask) as Reservation;
+    return {
+      proposal: { id, step, task: t.task, kind: 'reflective', parents: [t.parent], reservation, poolSizeAtStart: pool.candidates.length, granted: false },
+      input: proposerInput(context, { id, step, task: t.task, parent: t.parent, minibatch: t.minibatch.map((i) => input.table.trainIds[i] as number), components: t.components }),
+    };
+  });
+  return { launches, pool: withComponentPointers(pool, plan.componentPointers) };
+}
+
+function budgetEvent(context: OptimizerContext): RunEvent {
+  const { ledger } = context;
+  return { type: 'budget.updated', metricCalls: ledger.spentCalls, reserved: ledger.reservedCalls, costUsd: ledger.spentUsd };
+}
+
+function planEvents(launches: Launch[]): RunEvent[] {
+  return launches.flatMap(({ proposal: p, input }) => [
+    { type: 'proposal.started', step: p.step, task: p.task } as const,
+    { type: 'candidate.selected', step: p.step, task: p.task, parent: p.parents[0] as number } as const,
+    { type: 'minibatch.sampled', step: p.step, task: p.task, ids: input.minibatch } as const,
+  ]);
+}
+
+function toFinished(p: Proposal): FinishedProposal {
+  const outcome = p.outcome ?? { task: p.task, status: 'skipped', reason: 'an evaluation could not be completed' };
+  return {
+    step: p.step,
+    task: p.task,
+    kind: p.kind,
+    parents: p.parents,
+    outcome,
+    decision: p.decision ?? { task: p.task, selected: false, reason: outcome.status === 'skipped' ? outcome.reason : 'no decision' },
+    child: p.child,
+    valset: p.finished?.valset,
+    poolSizeAtStart: p.poolSizeAtStart,
+    reflectionCostUsd: p.finished?.reflectionCostUsd ?? 0,
+  };
+}
+
+/** Folds finished proposals (already in the right order) into the pool and the bookkeeping. */
+function fold(context: OptimizerContext, finished: Proposal[], countsAsStep: boolean): Partial<OptimizerContext> & { events: RunEvent[] } {
+  const folded = foldProposals(context.pool, finished.map(toFinished), context.ledger.spentCalls);
+  const best = bestIndex(folded.pool);
+  const bestScore = folded.pool.valScores[best] ?? 0;
+  const improved = bestScore > context.bestScore;
+  const events: RunEvent[] = [];
+  for (const r of folded.records) {
+    events.push({ type: 'proposal.ended', step: r.step, task: r.task, outcome: r.outcome, reason: r.reason });
+    if (r.outcome === 'accepted' && r.candidateIndex !== undefined) {
+      events.push({ type: 'candidate.accepted', index: r.candidateIndex, parents: r.parents, valScore: folded.pool.valScores[r.candidateIndex] ?? 0 });
+    } else if (r.outcome === 'rejected') {
+      events.push({ type: 'candidate.rejected', step: r.step, task: r.task, reason: r.reason });
+    }
+  }
+  if (folded.added.length > 0) {
+    const fronts = poolFronts(folded.pool, context.settings.frontType);
+    events.push({ type: 'front.updated', bestIndex: best, bestScore, frontSize: new Set(fronts.flat()).size });
+  }
+  const proposals = { ...context.proposals };
+  for (const p of finished) delete proposals[p.id];
+  return {
+    pool: folded.pool,
+    records: [...context.records, ...folded.records],
+    proposals,
+    bestScore: Math.max(bestScore, context.bestScore),
+    stepsWithoutImprovement: countsAsStep ? (improved ? 0 : context.stepsWithoutImprovement + 1) : context.stepsWithoutImprovement,
+    mergeDue: folded.added.length > 0 ? true : context.mergeDue,
+    reflectionCalls: context.reflectionCalls + finished.reduce((n, p) => n + (p.finished?.reflectionCalls ?? 0), 0),
+    reflectionCostUsd: context.reflectionCostUsd + finished.reduce((n, p) => n + (p.finished?.reflectionCostUsd ?? 0), 0),
+    events,
+  };
+}
+
+export const optimizerMachine = setup({
+  types: {
+    context: {} as OptimizerContext,
+    events: {} as OptimizerEvent,
+    input: {} as OptimizeConfig<unknown>,
+    output: {} as OptimizeResult,
+    emitted: {} as RunEvent,
+  },
+  actors: {
+    evaluator: evaluatorActor,
+    proposer: proposerMachine,
+    stopSignals,
+  },
+  guards: {
+    isAsync: ({ context }) => context.settings.schedule.kind === 'async',
+    stepFinished: ({ context }) => context.stepIds.every((id) => context.proposals[id]?.finished !== undefined),
+    idle: ({ context }) => inFlightCount(context) === 0,
+    hasStopReason: ({ context }) => context.stopReason !== undefined,
+  },
+  actions: {
+    report: emit((_, event: RunEvent) => event),
+    reportBudget: emit(({ context }) => budgetEvent(context)),
+    /** Async: a lone proposal's verdict is decided at once (nothing else in its "step"). */
+    decideAsync: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'proposal.judged') return;
+      const p = context.proposals[event.id];
+      if (!p) return;
+      const [decision] = selectProposals([event.outcome], 'all', (hash) => indexOfHash(context.pool, hash)) as [SelectionDecision];
+      const awaiting = event.outcome.status === 'judged' && event.outcome.verdict.accepted;
+      if (awaiting) enqueue.sendTo(p.id, { type: decision.selected ? 'valset.granted' : 'valset.denied' });
+      enqueue.assign({ proposals: { ...context.proposals, [p.id]: { ...p, outcome: event.outcome, child: event.child, decision, granted: awaiting && decision.selected } } });
+    }),
+    /** Async: a finished proposal joins the pool the moment it finishes. */
+    foldAsync: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'proposal.finished') return;
+      const p = context.proposals[event.id];
+      if (!p) return;
+      const { events, ...update } = fold(context, [p], true);
+      const next = { ...context, ...update };
+      enqueue.assign({ ...update, stopReason: context.stopReason ?? progressStopReason({ ...context.settings, ...next }) ?? undefined });
+      for (const e of events) enqueue.emit(e);
+      enqueue.emit(budgetEvent(context));
+    }),
+    /** Async: start proposals until K are in flight or the budget cannot pay for another. */
+    fillAsync: enqueueActions(({ context, enqueue }) => {
+      const s = context.settings;
+      if (s.schedule.kind !== 'async' || context.stopReason !== undefined) return;
+      const perTask = reflectiveCalls(s, context.input.table.valIds.length);
+      let ctx = context;
+      const launches: Launch[] = [];
+      while (inFlightCount(ctx) < s.schedule.inFlight && affordableTasks(ctx.ledger, perTask) > 0) {
+        const step = ctx.step + 1;
+        const planned = planLaunches(ctx, step, 1, { parents: 1, perParent: 1 });
+        const [launch] = planned.launches;
+        if (!launch) break;
+        launches.push(launch);
+        ctx = {
+          ...ctx,
+          step,
+          pool: planned.pool,
+          proposals: { ...ctx.proposals, [launch.proposal.id]: launch.proposal },
+          ...(planned.mergeTried ? { mergeDue: false, mergesLeft: ctx.mergesLeft - 1, triedMerges: [...ctx.triedMerges, planned.mergeTried] } : {}),
+        };
+      }
+      const stopReason = inFlightCount(ctx) === 0 ? budgetStopReason(ctx.ledger, perTask) : undefined;
+      enqueue.assign({ step: ctx.step, pool: ctx.pool, proposals: ctx.proposals, mergeDue: ctx.mergeDue, mergesLeft: ctx.mergesLeft, triedMerges: ctx.triedMerges, stopReason });
+      for (const event of planEvents(launches)) enqueue.emit(event);
+      for (const l of launches) enqueue.spawnChild('proposer', { id: l.proposal.id, input: l.input });
+      if (launches.length > 0) enqueue.emit(budgetEvent(context));
+    }),
+    /** Settles a finished proposal's reservation and records its report. */
+    recordFinished: assign(({ context, event }) => {
+      if (event.type !== 'proposal.finished') return {};
+      const p = context.proposals[event.id];
+      if (!p) return {};
+      context.ledger.settle(p.reservation, event.paidCalls, event.costUsd);
+      const outcome = p.outcome ?? { task: p.task, status: 'skipped' as const, reason: 'an evaluation could not be completed' };
+      return { proposals: { ...context.proposals, [event.id]: { ...p, outcome, finished: event } } };
+    }),
+  },
+}).createMachine({
+  id: 'optimizer',
+  context: ({ input: config }) => {
+    const input = prepareRun(config);
+    const s = input.settings;
+    return {
+      input,
+      settings: s,
+      rng: new Rng(s.seed),
+      sampler: new EpochShuffledSampler(input.table.trainIds.length, s.minibatchSize),
+      ledger: new BudgetLedger({ maxMetricCalls: s.maxMetricCalls, maxCostUsd: s.maxCostUsd }),
+      abort: new AbortController(),
+      pool: emptyPool(),
+      step: 0,
+      proposals: {},
+      stepIds: [],
+      records: [],
+      mergesLeft: s.maxMerges,
+      mergeDue: false,
+      triedMerges: [],
+      bestScore: -Infinity,
+      stepsWithoutImprovement: 0,
+      startedAt: input.clock.now(),
+      reflectionCalls: 0,
+      reflectionCostUsd: 0,
+    };
+  },
+  invoke: [
+    {
+      id: 'evaluator',
+      systemId: 'evaluator',
+      src: 'evaluator',
+      input: ({ context }) => ({
+        examples: context.input.table.examples,
+        executor: context.input.executor,
+        reflectionLm: context.input.reflectionLm,
+        workers: context.settings.workers,
+        slotPolicy: context.settings.slotPolicy,
+        clock: context.input.clock,
+        signal: context.abort.signal,
+      }),
+    },
+    {
+      src: 'stopSignals',
+      input: ({ context }) => ({ signal: context.input.signal, clock: context.input.clock, timeoutMs: context.settings.timeoutMs }),
+    },
+  ],
+  on: {
+    'proposal.event': { actions: { type: 'report', params: ({ event }) => event.event } },
+  },
+  initial: 'seeding',
+  states: {
+    seeding: {
+      entry: [
+        ({ context }) => {
+          context.ledger.reserve(context.input.table.valIds.length);
+        },
+        emit(({ context }): RunEvent => ({ type: 'run.started', workers: context.settings.workers, valsetSize: context.input.table.valIds.length })),
+        sendTo('evaluator', ({ context, self }): EvaluatorRequest => ({
+          type: 'evaluate',
+          requestId: SEED_REQUEST,
+          replyTo: self as AnyActorRef,
+          candidate: context.settings.seedCandidate,
+          hash: candidateHash(context.settings.seedCandidate),
+          exampleIds: context.input.table.valIds,
+          captureTraces: false,
+          kind: 'seed',
+        })),
+      ],
+      on: {
+        evaluated: {
+          target: 'deciding',
+          actions: [
+            assign(({ context, event }) => {
+              const valsetSize = context.input.table.valIds.length;
+              context.ledger.settle({ calls: valsetSize, usd: 0 }, event.paidCalls, event.costUsd);
+              const { pool } = addCandidate(context.pool, {
+                candidate: context.settings.seedCandidate,
+                parents: [],
+                subscores: event.evaluations.map((e) => e.score),
+                objectives: event.evaluations.map((e) => e.objectives),
+                metricCallsAtDiscovery: context.ledger.spentCalls,
+              });
+              return { pool, bestScore: pool.valScores[0] ?? 0 };
+            }),
+            'reportBudget',
+            emit(({ context }): RunEvent => ({ type: 'front.updated', bestIndex: 0, bestScore: context.bestScore, frontSize: 1 })),
+          ],
+        },
+        'evaluator.failed': { target: 'stopping', actions: assign({ stopReason: ({ event }) => `error: ${event.error}` }) },
+        stop: { target: 'stopping', actions: assign({ stopReason: ({ event }) => event.reason }) },
+      },
+    },
+    deciding: {
+      always: [
+        {
+          guard: ({ context }) => progressStopReason({ ...context.settings, ...context }) !== null,
+          target: 'draining',
+          actions: assign({ stopReason: ({ context }) => progressStopReason({ ...context.settings, ...context }) ?? undefined }),
+        },
+        { guard: 'isAsync', target: 'flowing' },
+        { target: 'planning' },
+      ],
+    },
+    // Batched schedule: plan a P x N step (or a merge), run it, fold it in task order.
+    planning: {
+      entry: enqueueActions(({ context, enqueue }) => {
+        const s = context.settings;
+        if (s.schedule.kind !== 'batched') return;
+        const perTask = reflectiveCalls(s, context.input.table.valIds.length);
+        const maxTasks = affordableTasks(context.ledger, perTask);
+        if (maxTasks === 0) {
+          enqueue.assign({ stopReason: budgetStopReason(context.ledger, perTask), stepIds: [] });
+          return;
+        }
+        const step = context.step + 1;
+        const { launches, pool, mergeTried } = planLaunches(context, step, maxTasks, s.schedule);
+        enqueue.assign({
+          step,
+          pool,
+          stepIds: launches.map((l) => l.proposal.id),
+          proposals: { ...context.proposals, ...Object.fromEntries(launches.map((l) => [l.proposal.id, l.proposal])) },
+          ...(mergeTried ? { mergeDue: false, mergesLeft: context.mergesLeft - 1, triedMerges: [...context.triedMerges, mergeTried] } : {}),
+        });
+        enqueue.emit({ type: 'step.started', step, tasks: launches.length });
+        for (const event of planEvents(launches)) enqueue.emit(event);
+        for (const l of launches) enqueue.spawnChild('proposer', { id: l.proposal.id, input: l.input });
+        enqueue('reportBudget');
+      }),
+      always: [{ guard: 'hasStopReason', target: 'finishing' }, { target: 'stepping' }],
+    },
+    stepping: {
+      on: {
+        'proposal.judged': {
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            const p = context.proposals[event.id];
+            if (!p) return;
+            const mode = context.settings.proposalSelection;
+            const inPool = (hash: string) => indexOfHash(context.pool, hash);
+            const proposals = { ...context.proposals, [p.id]: { ...p, outcome: event.outcome, child: event.child } };
+            // With selection 'all' an accepted child goes to the valset at once.
+            if (mayStartValsetEarly(mode, event.outcome, inPool)) {
+              proposals[p.id] = { ...(proposals[p.id] as Proposal), granted: true };
+              enqueue.sendTo(p.id, { type: 'valset.granted' });
+            }
+            const step = context.stepIds.map((id) => proposals[id] as Proposal);
+            if (step.every((q) => q.outcome !== undefined)) {
+              const decisions = selectProposals(step.map((q) => q.outcome as MinibatchOutcome), mode, inPool);
+              step.forEach((q, i) => {
+                const decision = decisions[i] as SelectionDecision;
+                proposals[q.id] = { ...q, decision };
+                const awaiting = q.outcome?.status === 'judged' && q.outcome.verdict.accepted && !q.granted && !q.finished;
+                if (awaiting) enqueue.sendTo(q.id, { type: decision.selected ? 'valset.granted' : 'valset.denied' });
+                if (awaiting && decision.selected) proposals[q.id] = { ...(proposals[q.id] as Proposal), granted: true };
+              });
+            }
+            enqueue.assign({ proposals });
+          }),
+        },
+        'proposal.finished': { actions: 'recordFinished' },
+        stop: { target: 'stopping', actions: assign({ stopReason: ({ event }) => event.reason }) },
+      },
+      always: {
+        guard: 'stepFinished',
+        target: 'deciding',
+        actions: enqueueActions(({ context, enqueue }) => {
+          const step = context.stepIds.map((id) => context.proposals[id] as Proposal);
+          const { events, ...update } = fold(context, step, true);
+          enqueue.assign({ ...update, stepIds: [] });
+          for (const e of events) enqueue.emit(e);
+          enqueue('reportBudget');
+        }),
+      },
+    },
+    // Async schedule: K proposals always in flight; each is folded the moment it finishes.
+    flowing: {
+      entry: 'fillAsync',
+      on: {
+        'proposal.judged': { actions: 'decideAsync' },
+        'proposal.finished': { actions: ['recordFinished', 'foldAsync', 'fillAsync'] },
+        stop: { target: 'stopping', actions: assign({ stopReason: ({ event }) => event.reason }) },
+      },
+      always: [
+        { guard: 'hasStopReason', target: 'draining' },
+        { guard: 'idle', target: 'finishing', actions: assign({ stopReason: ({ context }) => context.stopReason ?? 'maxMetricCalls' }) },
+      ],
+    },
+    // Nothing new starts; proposals in flight finish and are folded.
+    draining: {
+      on: {
+        'proposal.judged': { actions: 'decideAsync' },
+        'proposal.finished': { actions: ['recordFinished', 'foldAsync'] },
+        stop: { target: 'stopping', actions: assign({ stopReason: ({ event }) => event.reason }) },
+      },
+      always: { guard: 'idle', target: 'finishing' },
+    },
+    // Stop now: abort every call in flight and stop the proposers; their work is not folded.
+    stopping: {
+      entry: enqueueActions(({ context, enqueue }) => {
+        context.abort.abort(new Error(`run stopped: ${context.stopReason}`));
+        for (const id of Object.keys(context.proposals)) enqueue.stopChild(id);
+        const records = Object.values(context.proposals).map((p): ProposalRecord => ({
+          step: p.step,
+          task: p.task,
+          kind: p.kind,
+          parents: p.parents,
+          outcome: 'skipped',
+          reason: `stopped before it finished (${context.stopReason})`,
+          staleness: 0,
+          reflectionCostUsd: 0,
+        }));
+        enqueue.assign({ records: [...context.records, ...records], proposals: {}, stepIds: [] });
+      }),
+      always: 'finishing',
+    },
+    finishing: {
+      entry: sendTo('evaluator', ({ self }): EvaluatorRequest => ({ type: 'report', replyTo: self as AnyActorRef })),
+      on: {
+        'evaluator.stats': {
+          target: 'done',
+          actions: [assign({ stats: ({ event }) => event }), emit(({ context }): RunEvent => ({ type: 'run.ended', stopReason: context.stopReason ?? 'done' }))],
+        },
+      },
+    },
+    done: { type: 'final' },
+  },
+  output: ({ context }) =>
+    buildResult({
+      pool: context.pool,
+      metricCalls: context.stats?.metricCalls ?? context.ledger.spentCalls,
+      reflectionCalls: context.stats?.reflectionCalls ?? context.reflectionCalls,
+      costUsd: context.stats?.costUsd ?? context.ledger.spentUsd,
+      stopReason: context.stopReason ?? 'done',
+      proposals: context.records,
+      elapsedMs: context.input.clock.now() - context.startedAt,
+      busySlotMs: context.stats?.busySlotMs ?? 0,
+      workers: context.settings.workers,
+    }),
+});

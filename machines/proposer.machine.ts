@@ -1,0 +1,395 @@
+// The proposer: one reflective proposal's life. Evaluate the parent on the task's minibatch with
+// traces, skip if it is already perfect, build the reflective dataset, ask the reflection LM
+// for each chosen component (concurrently), evaluate the child on the same minibatch, report
+// the verdict, and, when the optimizer grants it, evaluate the child on the valset. It holds
+// no randomness: everything it does follows from its input and the replies it receives.
+// A merge proposal is a proposer too: it starts from a ready child, scores it on the merge
+// subsample, and shares the tail (verdict, grant, valset).
+import { assign, fromPromise, sendParent, sendTo, setup, type AnyActorRef } from 'xstate';
+import { isPerfect, judgeChild, sum } from '../src/acceptance.js';
+import { acceptMerge } from '../src/merge.js';
+import { candidateHash } from '../src/candidateHash.js';
+import { extractInstruction } from '../src/extractInstruction.js';
+import type { MinibatchOutcome } from '../src/proposalSelection.js';
+import { buildReflectionPrompt } from '../src/reflectionPrompt.js';
+import type { AcceptanceRule, Candidate, Evaluation, EvaluatedExample, ReflectiveDataset, RunEvent } from '../src/types.js';
+import type { EvaluatorReply, EvaluatorRequest, ProposerDecision, ProposerReport } from './protocol.js';
+
+export interface ProposerInput {
+  id: string;
+  step: number;
+  task: number;
+  parent: Candidate;
+  parentHash: string;
+  /** Example-table ids of the task's minibatch. */
+  minibatch: number[];
+  /** Example-table ids of the valset. */
+  valIds: number[];
+  components: string[];
+  examples: readonly unknown[];
+  acceptance: AcceptanceRule;
+  skipPerfectScore: boolean;
+  perfectScore: number;
+  buildDataset: (candidate: Candidate, results: EvaluatedExample<unknown>[], components: string[]) => Promise<ReflectiveDataset>;
+  /** Present for a merge proposal: the merged child and its parents' sums on the subsample (`minibatch`). */
+  merge?: { child: Candidate; parentSums: [number, number] };
+}
+
+interface ProposerContext extends ProposerInput {
+  parentEvaluations: Evaluation[];
+  dataset?: ReflectiveDataset;
+  /** Per chosen component: the new text, or why there is none. */
+  replies: Array<{ text: string | null; note: string } | undefined>;
+  child?: Candidate;
+  childHash?: string;
+  outcome?: MinibatchOutcome;
+  valset?: { subscores: number[]; objectives: Array<Record<string, number> | undefined> };
+  paidCalls: number;
+  reflectionCalls: number;
+  reflectionCostUsd: number;
+  costUsd: number;
+}
+
+type ProposerEvent = EvaluatorReply | ProposerDecision;
+
+const PARENT = 0;
+const CHILD = 1;
+const VALSET = 2;
+/** Reflection request ids are REFLECT_BASE + component position. */
+const REFLECT_BASE = 100;
+
+const toEvaluator = ({ system }: { system: { get: (id: string) => AnyActorRef | undefined } }) => system.get('evaluator') as AnyActorRef;
+
+type TaskEvent = Extract<RunEvent, { step: number; task: number }>;
+/** A task's run event without its step and task numbers (the proposer adds them). */
+type WithoutTask<E> = E extends unknown ? Omit<E, 'step' | 'task'> : never;
+type TaskEventBody = WithoutTask<TaskEvent>;
+
+function progress(context: ProposerContext, event: TaskEventBody): ProposerReport {
+  return { type: 'proposal.event', event: { ...event, step: context.step, task: context.task } as RunEvent };
+}
+
+/** The child: the parent with every component for which the reflection gave new text. */
+function buildChild(context: ProposerContext): Candidate | null {
+  const child: Record<string, string> = { ...context.parent };
+  let changed = false;
+  context.components.forEach((name, i) => {
+    const text = context.replies[i]?.text;
+    if (text !== null && text !== undefined && text !== context.parent[name]) {
+      child[name] = text;
+      changed = true;
+    }
+  });
+  return changed ? child : null;
+}
+
+function noChildReason(context: ProposerContext): string {
+  const notes = context.replies.map((r, i) => `${context.components[i]}: ${r?.note ?? 'no reply'}`);
+  return `reflection proposed no new text (${notes.join('; ')})`;
+}
+
+export const proposerMachine = setup({
+  types: {
+    context: {} as ProposerContext,
+    events: {} as ProposerEvent,
+    input: {} as ProposerInput,
+  },
+  actors: {
+    buildDataset: fromPromise<ReflectiveDataset, ProposerContext>(async ({ input }) => {
+      const results = input.minibatch.map((id, i) => ({ example: input.examples[id], evaluation: input.parentEvaluations[i] as Evaluation }));
+      return input.buildDataset(input.parent, results, input.components);
+    }),
+  },
+  guards: {
+    parentPerfect: ({ context, event }) =>
+      context.skipPerfectScore && event.type === 'evaluated' && isPerfect(event.evaluations.map((e) => e.score), context.perfectScore),
+    allReflected: ({ context }) => context.replies.every((r) => r !== undefined),
+    hasChild: ({ context }) => context.child !== undefined,
+    childAccepted: ({ context }) => context.outcome?.status === 'judged' && context.outcome.verdict.accepted,
+  },
+  actions: {
+    pay: assign(({ context, event }) => {
+      if (event.type !== 'evaluated' && event.type !== 'reflected') return {};
+      return {
+        paidCalls: context.paidCalls + (event.type === 'evaluated' ? event.paidCalls : 0),
+        reflectionCalls: context.reflectionCalls + (event.type === 'reflected' ? 1 : 0),
+        reflectionCostUsd: context.reflectionCostUsd + (event.type === 'reflected' ? event.costUsd : 0),
+        costUsd: context.costUsd + event.costUsd,
+      };
+    }),
+    finish: sendParent(({ context }): ProposerReport => ({
+      type: 'proposal.finished',
+      id: context.id,
+      paidCalls: context.paidCalls,
+      reflectionCalls: context.reflectionCalls,
+      reflectionCostUsd: context.reflectionCostUsd,
+      costUsd: context.costUsd,
+      valset: context.valset,
+    })),
+    reportJudged: sendParent(({ context }): ProposerReport => ({
+      type: 'proposal.judged',
+      id: context.id,
+      outcome: context.outcome as MinibatchOutcome,
+      child: context.child,
+    })),
+  },
+}).createMachine({
+  id: 'proposer',
+  context: ({ input }) => ({
+    ...input,
+    parentEvaluations: [],
+    replies: input.components.map(() => undefined),
+    paidCalls: 0,
+    reflectionCalls: 0,
+    reflectionCostUsd: 0,
+    costUsd: 0,
+  }),
+  initial: 'starting',
+  states: {
+    starting: {
+      always: [
+        {
+          guard: ({ context }) => context.merge !== undefined,
+          target: 'evaluatingMerge',
+          actions: assign(({ context }) => ({ child: context.merge?.child, childHash: candidateHash(context.merge?.child as Candidate) })),
+        },
+        { target: 'evaluatingParent' },
+      ],
+    },
+    evaluatingMerge: {
+      entry: [
+        sendParent(({ context }) => progress(context, { type: 'evaluation.started', target: 'child' })),
+        sendTo(toEvaluator, ({ context, self }): EvaluatorRequest => ({
+          type: 'evaluate',
+          requestId: CHILD,
+          replyTo: self,
+          candidate: context.child as Candidate,
+          hash: context.childHash as string,
+          exampleIds: context.minibatch,
+          captureTraces: false,
+          kind: 'merge',
+        })),
+      ],
+      on: {
+        evaluated: {
+          target: 'awaitingDecision',
+          actions: [
+            'pay',
+            assign({
+              outcome: ({ context, event }) => {
+                const parentSums = context.merge?.parentSums ?? [0, 0];
+                const childSum = event.type === 'evaluated' ? sum(event.evaluations.map((e) => e.score)) : 0;
+                const parentSum = Math.max(...parentSums);
+                const accepted = acceptMerge(childSum, parentSums);
+                return { task: context.task, status: 'judged' as const, childHash: context.childHash as string, verdict: { accepted, parentSum, childSum, margin: childSum - parentSum } };
+              },
+            }),
+            sendParent(({ context }) =>
+              progress(context, { type: 'evaluation.ended', target: 'child', sum: context.outcome?.status === 'judged' ? context.outcome.verdict.childSum : 0 }),
+            ),
+            'reportJudged',
+          ],
+        },
+        'evaluator.failed': { target: 'failed' },
+      },
+    },
+    evaluatingParent: {
+      entry: [
+        sendParent(({ context }) => progress(context, { type: 'evaluation.started', target: 'parent' })),
+        sendTo(toEvaluator, ({ context, self }): EvaluatorRequest => ({
+          type: 'evaluate',
+          requestId: PARENT,
+          replyTo: self,
+          candidate: context.parent,
+          hash: context.parentHash,
+          exampleIds: context.minibatch,
+          captureTraces: true,
+          kind: 'parent',
+        })),
+      ],
+      on: {
+        evaluated: [
+          {
+            guard: 'parentPerfect',
+            target: 'finished',
+            actions: [
+              'pay',
+              assign({ outcome: ({ context }) => ({ task: context.task, status: 'skipped', reason: 'parent is perfect on its minibatch' }) as const }),
+              sendParent(({ context }) => progress(context, { type: 'evaluation.skipped', reason: 'parent is perfect on its minibatch' })),
+              'reportJudged',
+            ],
+          },
+          {
+            target: 'buildingDataset',
+            actions: [
+              'pay',
+              assign({ parentEvaluations: ({ event }) => (event.type === 'evaluated' ? event.evaluations : []) }),
+              sendParent(({ context, event }) =>
+                progress(context, { type: 'evaluation.ended', target: 'parent', sum: event.type === 'evaluated' ? event.evaluations.reduce((a, e) => a + e.score, 0) : 0 }),
+              ),
+            ],
+          },
+        ],
+        'evaluator.failed': { target: 'failed' },
+      },
+    },
+    buildingDataset: {
+      invoke: {
+        src: 'buildDataset',
+        input: ({ context }) => context,
+        onDone: { target: 'reflecting', actions: assign({ dataset: ({ event }) => event.output }) },
+        onError: {
+          target: 'finished',
+          actions: [
+            assign({
+              outcome: ({ context, event }) => ({
+                task: context.task,
+                status: 'skipped' as const,
+                reason: `building the reflective dataset failed: ${event.error instanceof Error ? event.error.message : String(event.error)}`,
+              }),
+            }),
+            'reportJudged',
+          ],
+        },
+      },
+    },
+    reflecting: {
+      entry: ({ context, self, system }) => {
+        const dataset = context.dataset ?? {};
+        const evaluator = system.get('evaluator');
+        context.components.forEach((name, i) => {
+          const prompt = buildReflectionPrompt(name, context.parent[name] ?? '', dataset[name] ?? []);
+          evaluator.send({ type: 'reflect', requestId: REFLECT_BASE + i, replyTo: self, prompt } satisfies EvaluatorRequest);
+        });
+      },
+      on: {
+        reflected: {
+          actions: [
+            'pay',
+            assign({
+              replies: ({ context, event }) => {
+                const replies = [...context.replies];
+                const reply = event.ok
+                  ? { text: extractInstruction(event.reply.text), note: 'empty reply' }
+                  : { text: null, note: `reflection failed: ${event.error}` };
+                if (event.ok && reply.text !== null) reply.note = 'unchanged text';
+                replies[event.requestId - REFLECT_BASE] = reply;
+                return replies;
+              },
+            }),
+          ],
+        },
+        'evaluator.failed': { target: 'failed' },
+      },
+      always: {
+        guard: 'allReflected',
+        target: 'makingChild',
+        actions: assign(({ context }) => {
+          const child = buildChild(context);
+          return child ? { child, childHash: candidateHash(child) } : {};
+        }),
+      },
+    },
+    makingChild: {
+      always: [
+        { guard: 'hasChild', target: 'evaluatingChild' },
+        {
+          target: 'finished',
+          actions: [
+            assign({ outcome: ({ context }) => ({ task: context.task, status: 'skipped' as const, reason: noChildReason(context) }) }),
+            'reportJudged',
+          ],
+        },
+      ],
+    },
+    evaluatingChild: {
+      entry: [
+        sendParent(({ context }) => progress(context, { type: 'evaluation.started', target: 'child' })),
+        sendTo(toEvaluator, ({ context, self }): EvaluatorRequest => ({
+          type: 'evaluate',
+          requestId: CHILD,
+          replyTo: self,
+          candidate: context.child as Candidate,
+          hash: context.childHash as string,
+          exampleIds: context.minibatch,
+          captureTraces: false,
+          kind: 'child',
+        })),
+      ],
+      on: {
+        evaluated: {
+          target: 'awaitingDecision',
+          actions: [
+            'pay',
+            assign({
+              outcome: ({ context, event }) => ({
+                task: context.task,
+                status: 'judged' as const,
+                childHash: context.childHash as string,
+                verdict: judgeChild(
+                  context.acceptance,
+                  context.parentEvaluations.map((e) => e.score),
+                  event.type === 'evaluated' ? event.evaluations.map((e) => e.score) : [],
+                ),
+              }),
+            }),
+            sendParent(({ context }) =>
+              progress(context, {
+                type: 'evaluation.ended',
+                target: 'child',
+                sum: context.outcome?.status === 'judged' ? context.outcome.verdict.childSum : 0,
+              }),
+            ),
+            'reportJudged',
+          ],
+        },
+        'evaluator.failed': { target: 'failed' },
+      },
+    },
+    awaitingDecision: {
+      always: { guard: ({ context }) => !(context.outcome?.status === 'judged' && context.outcome.verdict.accepted), target: 'finished' },
+      on: {
+        'valset.granted': 'evaluatingValset',
+        'valset.denied': 'finished',
+      },
+    },
+    evaluatingValset: {
+      entry: [
+        sendParent(({ context }) => progress(context, { type: 'evaluation.started', target: 'valset' })),
+        sendTo(toEvaluator, ({ context, self }): EvaluatorRequest => ({
+          type: 'evaluate',
+          requestId: VALSET,
+          replyTo: self,
+          candidate: context.child as Candidate,
+          hash: context.childHash as string,
+          exampleIds: context.valIds,
+          captureTraces: false,
+          kind: 'valset',
+        })),
+      ],
+      on: {
+        evaluated: {
+          target: 'finished',
+          actions: [
+            'pay',
+            assign({
+              valset: ({ event }) =>
+                event.type === 'evaluated'
+                  ? { subscores: event.evaluations.map((e) => e.score), objectives: event.evaluations.map((e) => e.objectives) }
+                  : undefined,
+            }),
+          ],
+        },
+        'evaluator.failed': { target: 'failed' },
+      },
+    },
+    failed: {
+      // The evaluator could not serve a request (it was aborted): report what was spent.
+      always: 'finished',
+    },
+    finished: {
+      type: 'final',
+      entry: 'finish',
+    },
+  },
+});

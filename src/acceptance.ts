@@ -1,0 +1,25 @@
+// The minibatch gate: a child is accepted when its score sum on its own task's minibatch beats
+// its own parent's there (strictly, or by improvement-or-equal).
+import type { AcceptanceRule } from './types.js';
+
+export const sum = (xs: ReadonlyArray<number>): number => xs.reduce((a, b) => a + b, 0);
+export const mean = (xs: ReadonlyArray<number>): number => (xs.length === 0 ? 0 : sum(xs) / xs.length);
+
+export interface AcceptanceVerdict {
+  accepted: boolean;
+  parentSum: number;
+  childSum: number;
+  margin: number;
+}
+
+export function judgeChild(rule: AcceptanceRule, parentScores: readonly number[], childScores: readonly number[]): AcceptanceVerdict {
+  const parentSum = sum(parentScores);
+  const childSum = sum(childScores);
+  const margin = childSum - parentSum;
+  const accepted = rule === 'strict-improvement' ? margin > 0 : margin >= 0;
+  return { accepted, parentSum, childSum, margin };
+}
+
+export function isPerfect(scores: readonly number[], perfectScore: number): boolean {
+  return scores.length > 0 && scores.every((s) => s >= perfectScore);
+}

@@ -1,0 +1,18 @@
+// Candidate identity: a stable content hash of a component map, independent of key order and
+// of when or where the candidate was made. Cache keys and deduplication use it.
+import { createHash } from 'node:crypto';
+import type { Candidate } from './types.js';
+
+export function canonicalCandidateJson(candidate: Candidate): string {
+  const keys = Object.keys(candidate).sort();
+  return JSON.stringify(keys.map((k) => [k, candidate[k]]));
+}
+
+/** Hex SHA-256 of the canonical form, truncated to 16 bytes: collisions are not a concern. */
+export function candidateHash(candidate: Candidate): string {
+  return createHash('sha256').update(canonicalCandidateJson(candidate)).digest('hex').slice(0, 32);
+}
+
+export function sameCandidate(a: Candidate, b: Candidate): boolean {
+  return canonicalCandidateJson(a) === canonicalCandidateJson(b);
+}

@@ -1,0 +1,73 @@
+// The pool of accepted candidates: texts, content hashes, lineage, valset subscores and means,
+// the metric calls spent when each was found, and each candidate's round-robin component
+// pointer. Plain data; adding returns a new pool so a step can be folded in task order.
+import { mean } from './acceptance.js';
+import { candidateHash } from './candidateHash.js';
+import { inheritedPointer } from './componentSelection.js';
+import { argmaxMean } from './parentSelection.js';
+import { computeFronts, type Fronts, type Objectives } from './paretoFront.js';
+import type { Candidate, FrontType } from './types.js';
+
+export interface CandidatePool {
+  candidates: Candidate[];
+  hashes: string[];
+  parents: number[][];
+  valSubscores: number[][];
+  valObjectives: Array<Array<Objectives | undefined>>;
+  valScores: number[];
+  discoveryMetricCalls: number[];
+  componentPointers: number[];
+}
+
+export interface NewCandidate {
+  candidate: Candidate;
+  parents: number[];
+  subscores: number[];
+  objectives?: Array<Objectives | undefined>;
+  metricCallsAtDiscovery: number;
+}
+
+export const emptyPool = (): CandidatePool => ({
+  candidates: [],
+  hashes: [],
+  parents: [],
+  valSubscores: [],
+  valObjectives: [],
+  valScores: [],
+  discoveryMetricCalls: [],
+  componentPointers: [],
+});
+
+export function addCandidate(pool: CandidatePool, entry: NewCandidate): { pool: CandidatePool; index: number } {
+  const index = pool.candidates.length;
+  if (pool.valSubscores.length > 0 && entry.subscores.length !== pool.valSubscores[0]?.length) {
+    throw new Error(`candidate ${index} has ${entry.subscores.length} valset scores, the pool expects ${pool.valSubscores[0]?.length}`);
+  }
+  return {
+    index,
+    pool: {
+      candidates: [...pool.candidates, entry.candidate],
+      hashes: [...pool.hashes, candidateHash(entry.candidate)],
+      parents: [...pool.parents, [...entry.parents]],
+      valSubscores: [...pool.valSubscores, [...entry.subscores]],
+      valObjectives: [...pool.valObjectives, entry.objectives ? [...entry.objectives] : entry.subscores.map(() => undefined)],
+      valScores: [...pool.valScores, mean(entry.subscores)],
+      discoveryMetricCalls: [...pool.discoveryMetricCalls, entry.metricCallsAtDiscovery],
+      componentPointers: [...pool.componentPointers, inheritedPointer(entry.parents.map((p) => pool.componentPointers[p] ?? 0))],
+    },
+  };
+}
+
+export function withComponentPointers(pool: CandidatePool, componentPointers: number[]): CandidatePool {
+  return { ...pool, componentPointers };
+}
+
+/** Highest mean valset score; ties go to the earlier candidate. */
+export const bestIndex = (pool: CandidatePool): number => argmaxMean(pool.valScores);
+
+/** Index of the candidate with this content hash, or -1. */
+export const indexOfHash = (pool: CandidatePool, hash: string): number => pool.hashes.indexOf(hash);
+
+export function poolFronts(pool: CandidatePool, frontType: FrontType): Fronts {
+  return computeFronts({ subscores: pool.valSubscores, objectives: pool.valObjectives }, frontType);
+}

@@ -1,0 +1,132 @@
+// Runs the run's paid work under the one worker budget: metric calls (through an executor, with
+// an evaluation cache so a (candidate, example) pair is paid once, in-flight duplicates
+// included) and reflection calls. A thrown adapter error becomes a recorded score-0 call; a
+// failed reflection becomes an error reply. Nothing here knows about actors.
+import type { MetricCallExecutor } from './executor.js';
+import type { WorkerSlots, WorkKind } from './workerSlots.js';
+import type { Candidate, Evaluation, LanguageModel, LmReply } from './types.js';
+
+export interface EvaluateRequest {
+  candidate: Candidate;
+  hash: string;
+  exampleIds: readonly number[];
+  captureTraces: boolean;
+  kind: WorkKind;
+}
+
+export interface EvaluateReply {
+  evaluations: Evaluation[];
+  /** Metric calls this request paid for (cache hits excluded). */
+  paidCalls: number;
+  costUsd: number;
+}
+
+export type ReflectReply = { ok: true; reply: LmReply; costUsd: number } | { ok: false; error: string; costUsd: number };
+
+/** An LM that runs each attempt in a slot itself (so backoff waits do not hold one). */
+export type SlotAwareLanguageModel = LanguageModel & { managesSlots?: boolean };
+
+export interface EvaluationServiceOptions<Example> {
+  examples: readonly Example[];
+  executor: MetricCallExecutor<Example>;
+  reflectionLm: SlotAwareLanguageModel;
+  slots: WorkerSlots;
+  signal: AbortSignal;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function normalizeEvaluation(value: unknown): Evaluation {
+  const e = value as Evaluation | null | undefined;
+  if (!e || typeof e.score !== 'number' || Number.isNaN(e.score)) {
+    return { score: 0, feedback: `The adapter returned an invalid evaluation (no numeric score): ${JSON.stringify(value)?.slice(0, 200)}` };
+  }
+  return e;
+}
+
+export function normalizeLmReply(value: string | LmReply): LmReply {
+  if (typeof value === 'string') return { text: value };
+  if (!value || typeof value.text !== 'string') throw new Error('the language model returned no text');
+  return value;
+}
+
+export class EvaluationService<Example> {
+  private readonly cache = new Map<string, Promise<Evaluation>>();
+  metricCalls = 0;
+  reflectionCalls = 0;
+  costUsd = 0;
+
+  constructor(private readonly options: EvaluationServiceOptions<Example>) {}
+
+  async evaluate(request: EvaluateRequest): Promise<EvaluateReply> {
+    let paidCalls = 0;
+    let costUsd = 0;
+    const pending = request.exampleIds.map((id) => {
+      const key = `${request.hash}:${id}:${request.captureTraces ? 1 : 0}`;
+      let entry = this.cache.get(key);
+      if (!entry) {
+        paidCalls++;
+        entry = this.runMetricCall(request, id);
+        this.cache.set(key, entry);
+        // Only this request pays for the call's dollars; cache hits are free.
+        entry = entry.then((e) => {
+          costUsd += e.costUsd ?? 0;
+          return e;
+        });
+      }
+      return entry;
+    });
+    const evaluations = await Promise.all(pending);
+    return { evaluations, paidCalls, costUsd };
+  }
+
+  private runMetricCall(request: EvaluateRequest, exampleId: number): Promise<Evaluation> {
+    const { executor, examples, slots, signal } = this.options;
+    const example = examples[exampleId] as Example;
+    return slots.run(
+      request.kind,
+      async () => {
+        this.metricCalls++;
+        let evaluation: Evaluation;
+        try {
+          evaluation = normalizeEvaluation(
+            await executor.evaluate(request.candidate, example, exampleId, { captureTraces: request.captureTraces, signal }),
+          );
+        } catch (error) {
+          if (signal.aborted) throw error;
+          evaluation = { score: 0, feedback: `The evaluation failed with an error: ${errorMessage(error)}` };
+        }
+        this.costUsd += evaluation.costUsd ?? 0;
+        return evaluation;
+      },
+      signal,
+    );
+  }
+
+  async reflect(prompt: string): Promise<ReflectReply> {
+    const { reflectionLm, slots, signal } = this.options;
+    const call = async () => {
+      this.reflectionCalls++;
+      return reflectionLm(prompt, {
+        signal,
+        runInSlot: <T>(fn: () => Promise<T>) => slots.run('reflection', fn, signal),
+      } as { signal: AbortSignal });
+    };
+    try {
+      const raw = reflectionLm.managesSlots ? await call() : await slots.run('reflection', call, signal);
+      const reply = normalizeLmReply(raw);
+      const costUsd = reply.costUsd ?? 0;
+      this.costUsd += costUsd;
+      return { ok: true, reply, costUsd };
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return { ok: false, error: errorMessage(error), costUsd: 0 };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.options.executor.close?.();
+  }
+}

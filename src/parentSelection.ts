@@ -1,0 +1,42 @@
+// Choosing the parent of a proposal from the pool: frequency-weighted Pareto sampling (each
+// non-dominated candidate weighted by the number of fronts it is best on), current-best, or
+// epsilon-greedy. All draws go through the run's RNG.
+import { removeDominated, type Fronts } from './paretoFront.js';
+import type { Rng } from './rng.js';
+import type { ParentSelectionStrategy } from './types.js';
+
+export const EPSILON = 0.1;
+
+/** Index of the highest mean score; ties go to the earlier candidate. */
+export function argmaxMean(meanScores: ReadonlyArray<number>): number {
+  let best = 0;
+  meanScores.forEach((s, i) => {
+    if (s > (meanScores[best] ?? -Infinity)) best = i;
+  });
+  return best;
+}
+
+/** Each surviving candidate once per front it is on, ascending: the list Pareto sampling draws from. */
+export function paretoSamplingList(fronts: Fronts, meanScores: ReadonlyArray<number>): number[] {
+  const counts = new Map<number, number>();
+  for (const front of removeDominated(fronts, meanScores)) for (const c of front) counts.set(c, (counts.get(c) ?? 0) + 1);
+  return [...counts.keys()].sort((a, b) => a - b).flatMap((c) => new Array<number>(counts.get(c) ?? 0).fill(c));
+}
+
+export interface SelectionView {
+  fronts: Fronts;
+  meanScores: ReadonlyArray<number>;
+}
+
+export function selectParent(strategy: ParentSelectionStrategy, view: SelectionView, rng: Rng): number {
+  switch (strategy) {
+    case 'pareto': {
+      const list = paretoSamplingList(view.fronts, view.meanScores);
+      return list.length === 0 ? argmaxMean(view.meanScores) : rng.pick(list);
+    }
+    case 'current-best':
+      return argmaxMean(view.meanScores);
+    case 'epsilon-greedy':
+      return rng.next() < EPSILON ? rng.int(view.meanScores.length) : argmaxMean(view.meanScores);
+  }
+}

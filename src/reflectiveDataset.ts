@@ -1,0 +1,25 @@
+// The records the reflection LM reads: the adapter's own makeReflectiveDataset when it has one,
+// else one record per evaluated example with the keys Inputs, Generated Outputs, Feedback.
+import type { Adapter, Candidate, EvaluatedExample, ReflectiveDataset } from './types.js';
+
+export function defaultReflectiveDataset<Example>(
+  results: ReadonlyArray<EvaluatedExample<Example>>,
+  components: readonly string[],
+): ReflectiveDataset {
+  const records = results.map(({ example, evaluation }) => ({
+    Inputs: example,
+    'Generated Outputs': evaluation.output ?? '(no output)',
+    Feedback: evaluation.feedback ?? `Score: ${evaluation.score}`,
+  }));
+  return Object.fromEntries(components.map((c) => [c, records]));
+}
+
+export async function buildReflectiveDataset<Example>(
+  adapter: Adapter<Example>,
+  candidate: Candidate,
+  results: ReadonlyArray<EvaluatedExample<Example>>,
+  components: readonly string[],
+): Promise<ReflectiveDataset> {
+  if (!adapter.makeReflectiveDataset) return defaultReflectiveDataset(results, components);
+  return adapter.makeReflectiveDataset(candidate, results, components);
+}

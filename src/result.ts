@@ -1,0 +1,38 @@
+// The OptimizeResult of CONTRACT.md, built from the final pool and the run's counters.
+import { bestIndex, type CandidatePool } from './candidatePool.js';
+import type { Candidate, OptimizeResult, ProposalRecord } from './types.js';
+
+export interface ResultInput {
+  pool: CandidatePool;
+  metricCalls: number;
+  reflectionCalls: number;
+  costUsd: number;
+  stopReason: string;
+  proposals: ProposalRecord[];
+  elapsedMs: number;
+  busySlotMs: number;
+  workers: number;
+}
+
+export function buildResult(input: ResultInput): OptimizeResult {
+  const { pool } = input;
+  if (pool.candidates.length === 0) throw new Error(`the run stopped (${input.stopReason}) before the seed candidate was evaluated`);
+  const best = bestIndex(pool);
+  return {
+    candidates: [...pool.candidates],
+    parents: pool.parents.map((p) => [...p]),
+    valScores: [...pool.valScores],
+    valSubscores: pool.valSubscores.map((row) => [...row]),
+    bestIndex: best,
+    bestCandidate: pool.candidates[best] as Candidate,
+    bestScore: pool.valScores[best] ?? 0,
+    metricCalls: input.metricCalls,
+    reflectionCalls: input.reflectionCalls,
+    costUsd: input.costUsd,
+    discoveryMetricCalls: [...pool.discoveryMetricCalls],
+    stopReason: input.stopReason,
+    proposals: input.proposals,
+    elapsedMs: input.elapsedMs,
+    workerUtilization: input.elapsedMs > 0 ? input.busySlotMs / (input.workers * input.elapsedMs) : 0,
+  };
+}

@@ -1,0 +1,120 @@
+// Validates an OptimizeConfig and resolves its defaults into the settings the runtime reads.
+// Scalar fields go through a zod schema so every error names its field; the functions (adapter,
+// language model) are checked for shape.
+import { z } from 'zod';
+import type {
+  AcceptanceRule,
+  Adapter,
+  Candidate,
+  ComponentSelectionStrategy,
+  FrontType,
+  OptimizeConfig,
+  ParentSelectionStrategy,
+  ProposalSelection,
+  SlotPolicy,
+} from './types.js';
+
+const positiveInt = z.number().int().positive();
+
+export const scheduleSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('batched'), parents: positiveInt.optional(), perParent: positiveInt.optional() }).strict(),
+  z.object({ kind: z.literal('async'), inFlight: positiveInt }).strict(),
+]);
+
+const settingsSchema = z
+  .object({
+    seedCandidate: z.record(z.string(), z.string()).refine((c) => Object.keys(c).length > 0, 'needs at least one component'),
+    trainset: z.array(z.unknown()).min(1, 'must not be empty'),
+    valset: z.array(z.unknown()).min(1, 'must not be empty').optional(),
+    maxMetricCalls: positiveInt.optional(),
+    maxCostUsd: z.number().positive().optional(),
+    timeoutMs: z.number().positive().optional(),
+    targetScore: z.number().optional(),
+    maxStepsWithoutImprovement: positiveInt.optional(),
+    schedule: scheduleSchema.optional(),
+    workers: positiveInt.optional(),
+    reflectionMinibatchSize: positiveInt.optional(),
+    seed: z.number().int().optional(),
+    frontType: z.enum(['instance', 'objective', 'hybrid', 'cartesian']).optional(),
+    parentSelection: z.enum(['pareto', 'current-best', 'epsilon-greedy']).optional(),
+    componentSelection: z.enum(['round-robin', 'all']).optional(),
+    acceptance: z.enum(['strict-improvement', 'improvement-or-equal']).optional(),
+    proposalSelection: z.union([z.literal('all'), z.literal('best'), z.object({ topK: positiveInt }).strict()]).optional(),
+    skipPerfectScore: z.boolean().optional(),
+    perfectScore: z.number().optional(),
+    merge: z.object({ maxMerges: z.number().int().nonnegative().optional() }).strict().optional(),
+    slotPolicy: z.enum(['finish-first', 'fifo']).optional(),
+  })
+  .refine(
+    (c) => c.maxMetricCalls !== undefined || c.maxCostUsd !== undefined || c.timeoutMs !== undefined || c.targetScore !== undefined || c.maxStepsWithoutImprovement !== undefined,
+    { message: 'at least one stop condition is required: maxMetricCalls, maxCostUsd, timeoutMs, targetScore or maxStepsWithoutImprovement' },
+  );
+
+export interface RunSettings {
+  seedCandidate: Candidate;
+  componentNames: string[];
+  maxMetricCalls?: number;
+  maxCostUsd?: number;
+  timeoutMs?: number;
+  targetScore?: number;
+  maxStepsWithoutImprovement?: number;
+  schedule: { kind: 'batched'; parents: number; perParent: number } | { kind: 'async'; inFlight: number };
+  workers: number;
+  minibatchSize: number;
+  seed: number;
+  frontType: FrontType;
+  parentSelection: ParentSelectionStrategy;
+  componentSelection: ComponentSelectionStrategy;
+  acceptance: AcceptanceRule;
+  proposalSelection: ProposalSelection;
+  skipPerfectScore: boolean;
+  perfectScore: number;
+  maxMerges: number;
+  slotPolicy: SlotPolicy;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function formatZodError(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.length > 0 ? i.path.join('.') : 'config'}: ${i.message}`).join('; ');
+}
+
+export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSettings {
+  const parsed = settingsSchema.safeParse(config);
+  if (!parsed.success) throw new ConfigError(`invalid optimize config: ${formatZodError(parsed.error)}`);
+  const adapter = config.adapter as Adapter<Example> | undefined;
+  if (!adapter || typeof adapter.evaluate !== 'function') throw new ConfigError('invalid optimize config: adapter: must have an evaluate(candidate, example, ctx) function');
+  if (typeof config.reflectionLm !== 'function' && typeof config.reflectionLm !== 'string') {
+    throw new ConfigError('invalid optimize config: reflectionLm: must be a function or an "openai:<model>" string');
+  }
+  const c = parsed.data;
+  const schedule = c.schedule ?? { kind: 'batched' as const };
+  const valsetSize = (config.valset ?? config.trainset).length;
+  if (c.maxMetricCalls !== undefined && c.maxMetricCalls < valsetSize) {
+    throw new ConfigError(`invalid optimize config: maxMetricCalls: ${c.maxMetricCalls} cannot pay for evaluating the seed on the valset (${valsetSize} examples)`);
+  }
+  return {
+    seedCandidate: config.seedCandidate,
+    componentNames: Object.keys(config.seedCandidate),
+    maxMetricCalls: c.maxMetricCalls,
+    maxCostUsd: c.maxCostUsd,
+    timeoutMs: c.timeoutMs,
+    targetScore: c.targetScore,
+    maxStepsWithoutImprovement: c.maxStepsWithoutImprovement,
+    schedule: schedule.kind === 'async' ? schedule : { kind: 'batched', parents: schedule.parents ?? 1, perParent: schedule.perParent ?? 1 },
+    workers: c.workers ?? 8,
+    minibatchSize: c.reflectionMinibatchSize ?? 3,
+    seed: c.seed ?? 0,
+    frontType: c.frontType ?? 'instance',
+    parentSelection: c.parentSelection ?? 'pareto',
+    componentSelection: c.componentSelection ?? 'round-robin',
+    acceptance: c.acceptance ?? 'strict-improvement',
+    proposalSelection: c.proposalSelection ?? 'all',
+    skipPerfectScore: c.skipPerfectScore ?? true,
+    perfectScore: c.perfectScore ?? 1,
+    maxMerges: c.merge ? (c.merge.maxMerges ?? 5) : 0,
+    slotPolicy: c.slotPolicy ?? 'finish-first',
+  };
+}

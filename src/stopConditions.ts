@@ -1,0 +1,31 @@
+// When a run stops of its own accord (the caller's signal and the timeout are events, not
+// conditions): the target score reached, too many steps without a better best, or a budget
+// that cannot pay for one more proposal. The reason strings are the result's stopReason.
+import type { BudgetLedger } from './budgetLedger.js';
+
+export interface ProgressView {
+  bestScore: number;
+  stepsWithoutImprovement: number;
+  targetScore?: number;
+  maxStepsWithoutImprovement?: number;
+}
+
+export function progressStopReason(view: ProgressView): string | null {
+  if (view.targetScore !== undefined && view.bestScore >= view.targetScore) return 'targetScore';
+  if (view.maxStepsWithoutImprovement !== undefined && view.stepsWithoutImprovement >= view.maxStepsWithoutImprovement) {
+    return 'maxStepsWithoutImprovement';
+  }
+  return null;
+}
+
+/** How many proposals of worst-case cost `callsPerTask` the budget can still pay for. */
+export function affordableTasks(ledger: BudgetLedger, callsPerTask: number, usdPerTask = 0): number {
+  const byCalls = Math.floor(ledger.remainingCalls() / callsPerTask);
+  const byUsd = usdPerTask > 0 ? Math.floor(ledger.remainingUsd() / usdPerTask) : ledger.remainingUsd() > 0 ? Infinity : 0;
+  return Math.max(0, Math.min(byCalls, byUsd));
+}
+
+/** Why the budget stops the run: the limit that cannot pay for one more proposal. */
+export function budgetStopReason(ledger: BudgetLedger, callsPerTask: number): string {
+  return ledger.remainingCalls() < callsPerTask ? 'maxMetricCalls' : 'maxCostUsd';
+}

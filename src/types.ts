@@ -1,0 +1,203 @@
+// The public vocabulary of gepa-actors: candidates, evaluations, adapters, language models,
+// schedules, the optimize() config and its result. Plain types only; runtime validation of
+// user input lives in configSchema.ts.
+
+/** A candidate system: component name -> text. Candidate 0 is the seed. */
+export type Candidate = Readonly<Record<string, string>>;
+
+/** One metric call's outcome: the candidate run on one example. */
+export interface Evaluation {
+  /** Higher is better, usually in [0, 1]. */
+  score: number;
+  output?: unknown;
+  /** Textual feedback the reflection LM reads. */
+  feedback?: string;
+  /** Only needed when ctx.captureTraces is true. */
+  trace?: unknown;
+  /** Optional per-objective scores (multi-objective fronts). */
+  objectives?: Record<string, number>;
+  /** Optional: dollars this call spent (e.g. task-model tokens); counted against maxCostUsd. */
+  costUsd?: number;
+}
+
+export interface EvalContext {
+  captureTraces: boolean;
+  signal: AbortSignal;
+}
+
+/** Per component, the records the reflection LM reads. */
+export type ReflectiveDataset = Record<string, Array<Record<string, unknown>>>;
+
+export interface EvaluatedExample<Example> {
+  example: Example;
+  evaluation: Evaluation;
+}
+
+export interface Adapter<Example> {
+  /**
+   * One metric call: run `candidate` on one example. A bad example must not throw: return a
+   * failure score and feedback. If it does throw, the runtime records score 0 with the error
+   * message as feedback, counts the call, and goes on.
+   */
+  evaluate(candidate: Candidate, example: Example, ctx: EvalContext): Promise<Evaluation>;
+  /**
+   * Optional: per-component records for the reflection prompt. Default: one record per example
+   * with keys Inputs, Generated Outputs, Feedback.
+   */
+  makeReflectiveDataset?(
+    candidate: Candidate,
+    results: ReadonlyArray<EvaluatedExample<Example>>,
+    components: readonly string[],
+  ): ReflectiveDataset | Promise<ReflectiveDataset>;
+}
+
+export interface LmReply {
+  text: string;
+  usage?: { promptTokens: number; completionTokens: number };
+  costUsd?: number;
+}
+
+/**
+ * A language model is just an async function; `openai:<model>` strings build one that talks
+ * to any OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY).
+ */
+export type LanguageModel = (prompt: string, ctx: { signal: AbortSignal }) => Promise<string | LmReply>;
+
+export type Schedule =
+  /** The paper's P x N; default 1 x 1 = classic GEPA. */
+  | { kind: 'batched'; parents?: number; perParent?: number }
+  /** K proposals always in flight, no step barrier. */
+  | { kind: 'async'; inFlight: number };
+
+export type FrontType = 'instance' | 'objective' | 'hybrid' | 'cartesian';
+export type ParentSelectionStrategy = 'pareto' | 'current-best' | 'epsilon-greedy';
+export type ComponentSelectionStrategy = 'round-robin' | 'all';
+export type AcceptanceRule = 'strict-improvement' | 'improvement-or-equal';
+/** Which of a step's accepted proposals go on to the valset. */
+export type ProposalSelection = 'all' | 'best' | { topK: number };
+/** Order in which queued work takes free worker slots (see machines/README.md). */
+export type SlotPolicy = 'finish-first' | 'fifo';
+
+/** A clock the runtime reads and schedules on; XState's SimulatedClock fits it. */
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(id: unknown): void;
+}
+
+export interface OptimizeConfig<Example> {
+  seedCandidate: Candidate;
+  trainset: readonly Example[];
+  /** Default: trainset. */
+  valset?: readonly Example[];
+  adapter: Adapter<Example>;
+  reflectionLm: LanguageModel | string;
+  // Stop conditions: at least one is required. Budgets are never exceeded.
+  maxMetricCalls?: number;
+  maxCostUsd?: number;
+  timeoutMs?: number;
+  /** Stop once the best valset mean reaches it. */
+  targetScore?: number;
+  /** Stop after this many steps (batched) or proposals (async) in a row added no better candidate. */
+  maxStepsWithoutImprovement?: number;
+  /** Default { kind: 'batched' } (1 x 1). */
+  schedule?: Schedule;
+  /** Default 8: ONE capacity budget shared by every metric call and every LM call of the run. */
+  workers?: number;
+  /** Default 3. */
+  reflectionMinibatchSize?: number;
+  /** Default 0. */
+  seed?: number;
+  /** Persist and resume here. */
+  runDir?: string;
+  /** Abort = graceful stop with a result. */
+  signal?: AbortSignal;
+  /** Passed to XState's createActor inspect option. */
+  inspect?: (inspectionEvent: unknown) => void;
+  /** Default: metric calls run in this process. */
+  executor?:
+    | { kind: 'local' }
+    | { kind: 'bullmq'; connection: string | { host: string; port: number }; queue?: string };
+
+  // Algorithm knobs beyond the contract's minimum; defaults follow the reference.
+  frontType?: FrontType;
+  parentSelection?: ParentSelectionStrategy;
+  componentSelection?: ComponentSelectionStrategy;
+  acceptance?: AcceptanceRule;
+  proposalSelection?: ProposalSelection;
+  /** Skip a proposal whose parent is already perfect on its minibatch. Default true. */
+  skipPerfectScore?: boolean;
+  /** Default 1. */
+  perfectScore?: number;
+  /** Merge (system-aware crossover): off by default. */
+  merge?: { maxMerges?: number };
+  /** Default 'finish-first'. */
+  slotPolicy?: SlotPolicy;
+  /** Injected clock; default the system clock. Tests pass XState's SimulatedClock. */
+  clock?: Clock;
+  /** Called with every runtime event (candidate accepted, budget updated, ...). */
+  onEvent?: (event: RunEvent) => void;
+}
+
+/** A proposal that did not make it into the pool, kept for analysis. */
+export interface ProposalRecord {
+  /** Step number (batched) or proposal number (async). */
+  step: number;
+  task: number;
+  kind: 'reflective' | 'merge';
+  parents: number[];
+  outcome: 'accepted' | 'rejected' | 'skipped';
+  reason: string;
+  /** Index in the pool when accepted. */
+  candidateIndex?: number;
+  parentMinibatchSum?: number;
+  childMinibatchSum?: number;
+  /** Pool additions between parent sampling and completion (async staleness). */
+  staleness: number;
+  /** Dollars its reflection calls cost (metric calls are shared through the cache, so not split per proposal). */
+  reflectionCostUsd: number;
+}
+
+export interface OptimizeResult {
+  candidates: Candidate[];
+  /** parents[i] = indices of candidate i's parents ([] for the seed). */
+  parents: number[][];
+  /** Mean valset score of each candidate. */
+  valScores: number[];
+  /** valSubscores[i][j] = score of candidate i on valset example j. */
+  valSubscores: number[][];
+  bestIndex: number;
+  bestCandidate: Candidate;
+  bestScore: number;
+  /** adapter.evaluate calls actually made (cache hits excluded). */
+  metricCalls: number;
+  reflectionCalls: number;
+  costUsd: number;
+  /** Metric calls spent when candidate i was found. */
+  discoveryMetricCalls: number[];
+  stopReason: string;
+  /** Every proposal with its outcome and reason. */
+  proposals: ProposalRecord[];
+  /** Wall-clock of the run on the injected clock, milliseconds. */
+  elapsedMs: number;
+  /** Busy slot-time / (workers x elapsed). */
+  workerUtilization: number;
+}
+
+/** Events the runtime reports while it runs (the reference's callbacks, as data). */
+export type RunEvent =
+  | { type: 'run.started'; workers: number; valsetSize: number }
+  | { type: 'step.started'; step: number; tasks: number }
+  | { type: 'candidate.selected'; step: number; task: number; parent: number }
+  | { type: 'minibatch.sampled'; step: number; task: number; ids: number[] }
+  | { type: 'evaluation.started'; step: number; task: number; target: 'parent' | 'child' | 'valset' }
+  | { type: 'evaluation.ended'; step: number; task: number; target: 'parent' | 'child' | 'valset'; sum: number }
+  | { type: 'evaluation.skipped'; step: number; task: number; reason: string }
+  | { type: 'proposal.started'; step: number; task: number }
+  | { type: 'proposal.ended'; step: number; task: number; outcome: ProposalRecord['outcome']; reason: string }
+  | { type: 'candidate.accepted'; index: number; parents: number[]; valScore: number }
+  | { type: 'candidate.rejected'; step: number; task: number; reason: string }
+  | { type: 'front.updated'; bestIndex: number; bestScore: number; frontSize: number }
+  | { type: 'budget.updated'; metricCalls: number; reserved: number; costUsd: number }
+  | { type: 'error'; message: string }
+  | { type: 'run.ended'; stopReason: string };

@@ -1,0 +1,177 @@
+// The run's one capacity budget: W worker slots shared by every metric call and every LM call.
+// Work waits in a priority queue (lower priority value first, then arrival order) and holds a
+// slot only while it runs, so "never more than W in flight" holds by construction. The slot
+// pool also accounts busy slot-time on the injected clock and reports each slot's intervals.
+import type { Clock, SlotPolicy } from './types.js';
+
+/** Kinds of work that occupy a slot. */
+export type WorkKind = 'valset' | 'child' | 'merge' | 'reflection' | 'parent' | 'seed';
+
+/**
+ * finish-first: work that unblocks a Pareto update or an acceptance decision goes before work
+ * that starts something new, so proposals in flight finish rather than pile up half-done.
+ */
+export const FINISH_FIRST_PRIORITY: Record<WorkKind, number> = {
+  seed: 0,
+  valset: 0,
+  merge: 1,
+  child: 1,
+  reflection: 2,
+  parent: 3,
+};
+
+export interface SlotInterval {
+  slot: number;
+  kind: WorkKind;
+  start: number;
+  end: number;
+}
+
+interface QueuedWork {
+  priority: number;
+  seq: number;
+  kind: WorkKind;
+  run: (slot: number) => void;
+  signal?: AbortSignal;
+  reject: (reason: unknown) => void;
+}
+
+/** A binary min-heap on (priority, seq). */
+class WorkHeap {
+  private items: QueuedWork[] = [];
+  get size(): number {
+    return this.items.length;
+  }
+  private less(i: number, j: number): boolean {
+    const a = this.items[i] as QueuedWork;
+    const b = this.items[j] as QueuedWork;
+    return a.priority < b.priority || (a.priority === b.priority && a.seq < b.seq);
+  }
+  private swap(i: number, j: number): void {
+    [this.items[i], this.items[j]] = [this.items[j] as QueuedWork, this.items[i] as QueuedWork];
+  }
+  push(work: QueuedWork): void {
+    this.items.push(work);
+    let i = this.items.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.less(i, parent)) break;
+      this.swap(i, parent);
+      i = parent;
+    }
+  }
+  pop(): QueuedWork | undefined {
+    const top = this.items[0];
+    const last = this.items.pop();
+    if (this.items.length > 0 && last) {
+      this.items[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < this.items.length && this.less(l, m)) m = l;
+        if (r < this.items.length && this.less(r, m)) m = r;
+        if (m === i) break;
+        this.swap(i, m);
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+export interface WorkerSlotsOptions {
+  capacity: number;
+  clock: Clock;
+  policy?: SlotPolicy;
+  /** Called with every finished interval of work (timelines, reports). */
+  onInterval?: (interval: SlotInterval) => void;
+}
+
+export class WorkerSlots {
+  readonly capacity: number;
+  private readonly clock: Clock;
+  private readonly policy: SlotPolicy;
+  private readonly queue = new WorkHeap();
+  private readonly freeSlots: number[];
+  private seq = 0;
+  private busySince = new Map<number, number>();
+  /** Slot-milliseconds of finished work. */
+  private busyMs = 0;
+  maxInFlight = 0;
+  private readonly onInterval: ((interval: SlotInterval) => void) | undefined;
+
+  constructor(options: WorkerSlotsOptions) {
+    if (!Number.isInteger(options.capacity) || options.capacity < 1) throw new RangeError(`workers must be a positive integer, got ${options.capacity}`);
+    this.capacity = options.capacity;
+    this.clock = options.clock;
+    this.policy = options.policy ?? 'finish-first';
+    this.freeSlots = Array.from({ length: options.capacity }, (_, i) => options.capacity - 1 - i);
+    this.onInterval = options.onInterval;
+  }
+
+  get inFlight(): number {
+    return this.capacity - this.freeSlots.length;
+  }
+
+  get queued(): number {
+    return this.queue.size;
+  }
+
+  /** Busy slot-milliseconds so far, counting work still running up to now. */
+  busySlotMs(): number {
+    const now = this.clock.now();
+    let running = 0;
+    for (const since of this.busySince.values()) running += now - since;
+    return this.busyMs + running;
+  }
+
+  /** Runs `fn` in a slot once one is free and `kind` is next in line. */
+  run<T>(kind: WorkKind, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const priority = this.policy === 'fifo' ? 0 : FINISH_FIRST_PRIORITY[kind];
+      this.queue.push({
+        priority,
+        seq: this.seq++,
+        kind,
+        signal,
+        reject,
+        run: (slot) => {
+          let result: Promise<T>;
+          try {
+            result = fn();
+          } catch (error) {
+            result = Promise.reject(error);
+          }
+          result.then(resolve, reject).finally(() => this.release(slot, kind));
+        },
+      });
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    while (this.freeSlots.length > 0 && this.queue.size > 0) {
+      const work = this.queue.pop() as QueuedWork;
+      if (work.signal?.aborted) {
+        work.reject(work.signal.reason);
+        continue;
+      }
+      const slot = this.freeSlots.pop() as number;
+      this.busySince.set(slot, this.clock.now());
+      this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+      work.run(slot);
+    }
+  }
+
+  private release(slot: number, kind: WorkKind): void {
+    const now = this.clock.now();
+    const since = this.busySince.get(slot) ?? now;
+    this.busySince.delete(slot);
+    this.busyMs += now - since;
+    this.onInterval?.({ slot, kind, start: since, end: now });
+    this.freeSlots.push(slot);
+    this.dispatch();
+  }
+}
