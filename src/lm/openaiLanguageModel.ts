@@ -1,0 +1,545 @@
+// Real language models over any OpenAI-compatible chat-completions endpoint: one request path
+// (cache, client-side rate limits, our own retry loop with deterministic jitter, reply
+// validation, dollars from the reported usage) shared by the prompt-in LanguageModel and the
+// {system, user} chat model the chat adapter uses. The SDK's own retries are off so that
+// every wait goes through the injected clock and each attempt holds a worker slot only while
+// its HTTP request is in flight.
+import OpenAI from 'openai';
+import { z } from 'zod';
+import { sleep, systemClock } from '../clock.js';
+import type { Clock, LmReply } from '../types.js';
+import { costOf, priceFor, type ModelPrice, type PriceOverrides, type TokenUsage } from './priceTable.js';
+import { requestKey, type ResponseCache } from './responseCache.js';
+
+export { hasPrice } from './priceTable.js';
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_RETRIES = 6;
+export const DEFAULT_RETRY_BASE_DELAY_MS = 1_000;
+export const DEFAULT_RETRY_MAX_DELAY_MS = 60_000;
+/**
+ * Completion tokens assumed by estimateMaxCostUsd when `maxTokens` is not set. It is not sent
+ * to the server (small local models would reject it), so only `maxTokens` makes the estimate
+ * a hard worst case.
+ */
+export const ESTIMATE_COMPLETION_TOKENS = 16_384;
+// Deliberately pessimistic (English averages ~4 characters a token) so reservations cover the call.
+const CHARS_PER_TOKEN_ESTIMATE = 3;
+const MESSAGE_OVERHEAD_TOKENS = 8;
+const RATE_WINDOW_MS = 60_000;
+/** Sent when no key is configured and the endpoint is not OpenAI's: local servers ignore it. */
+export const PLACEHOLDER_API_KEY = 'not-needed';
+
+export interface EndpointOptions {
+  /** Default OPENAI_BASE_URL, else https://api.openai.com/v1. */
+  baseURL?: string;
+  /** Default OPENAI_API_KEY; see resolveEndpoint for key-less local servers. */
+  apiKey?: string;
+}
+
+export interface OpenAIModelOptions extends EndpointOptions {
+  model: string;
+  /** Optional system message sent before every prompt (LanguageModel only). */
+  system?: string;
+  /** Sent only when set: reasoning models reject anything but their default. */
+  temperature?: number;
+  maxTokens?: number;
+  /**
+   * The request field that carries maxTokens. Default: `max_completion_tokens` on openai.com
+   * (reasoning models require it), `max_tokens` elsewhere (what compatible servers know).
+   */
+  maxTokensParam?: 'max_tokens' | 'max_completion_tokens';
+  /** Per attempt, real time (it bounds socket I/O, so it is not on the injected clock). */
+  timeoutMs?: number;
+  /** Retries after the first attempt. Default 6. */
+  maxRetries?: number;
+  /** First backoff; doubles each retry up to retryMaxDelayMs. Tests pass a few ms. */
+  retryBaseDelayMs?: number;
+  retryMaxDelayMs?: number;
+  /** Client-side limits per minute, over a sliding window on the injected clock. */
+  rpm?: number;
+  tpm?: number;
+  /** Override or extend the built-in price table. */
+  prices?: PriceOverrides;
+  /** Every wait (backoff, rate limiting) goes through it. Default: the system clock. */
+  clock?: Clock;
+  cache?: ResponseCache;
+}
+
+/** The runtime's call context, plus the seam through which we take a worker slot per attempt. */
+export interface SlotAwareContext {
+  signal: AbortSignal;
+  runInSlot?: <T>(fn: () => Promise<T>) => Promise<T>;
+}
+
+/** Marks a model that takes slots itself (per attempt): the runtime must not wrap the call. */
+export interface ManagesSlots {
+  readonly managesSlots: true;
+  readonly model: string;
+}
+
+export type OpenAILanguageModel = ((prompt: string, ctx?: SlotAwareContext) => Promise<LmReply>) &
+  ManagesSlots & {
+    /** Worst-case dollars for one call, for reservation; absent when the model is unpriced. */
+    readonly estimateMaxCostUsd?: (prompt: string) => number;
+  };
+
+export interface ChatMessages {
+  system: string;
+  user: string;
+}
+
+export type OpenAIChatModel = ((messages: ChatMessages, ctx?: SlotAwareContext) => Promise<LmReply>) &
+  ManagesSlots & {
+    readonly estimateMaxCostUsd?: (messages: ChatMessages) => number;
+  };
+
+export function managesOwnSlots(fn: unknown): fn is ManagesSlots {
+  return typeof fn === 'function' && (fn as Partial<ManagesSlots>).managesSlots === true;
+}
+
+export type LanguageModelErrorKind =
+  | 'http'
+  | 'timeout'
+  | 'connection'
+  | 'malformed'
+  | 'empty'
+  | 'refusal'
+  | 'other';
+
+/** Why a call failed; carries the dollars already spent when the server reported usage. */
+export class LanguageModelError extends Error {
+  override readonly name = 'LanguageModelError';
+  constructor(
+    message: string,
+    readonly kind: LanguageModelErrorKind,
+    readonly attempts: number,
+    readonly details: { status?: number; usage?: TokenUsage; costUsd?: number } = {},
+  ) {
+    super(message);
+  }
+  get status(): number | undefined {
+    return this.details.status;
+  }
+  get costUsd(): number | undefined {
+    return this.details.costUsd;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Endpoint and key
+
+function isOpenAIHost(baseURL: string): boolean {
+  return /(^|\.)openai\.com$/i.test(new URL(baseURL).hostname);
+}
+
+const envValue = (name: string): string | undefined => process.env[name] || undefined;
+
+/**
+ * The base URL and key to use. Key: the apiKey option, else OPENAI_API_KEY, else — only for a
+ * base URL that is not openai.com — a placeholder, since local servers (vLLM, Ollama,
+ * llama.cpp) accept any key. openai.com without a key is a configuration error.
+ */
+export function resolveEndpoint(options: EndpointOptions): { baseURL: string; apiKey: string } {
+  const baseURL = options.baseURL ?? envValue('OPENAI_BASE_URL') ?? 'https://api.openai.com/v1';
+  if (!URL.canParse(baseURL)) throw new Error(`Invalid OpenAI base URL "${baseURL}" (OPENAI_BASE_URL or baseURL)`);
+  const apiKey = options.apiKey ?? envValue('OPENAI_API_KEY');
+  if (apiKey) return { baseURL, apiKey };
+  if (isOpenAIHost(baseURL)) {
+    throw new Error(
+      `No API key for ${baseURL}: set OPENAI_API_KEY (or pass apiKey). ` +
+        'For a local OpenAI-compatible server, set OPENAI_BASE_URL; it needs no key.',
+    );
+  }
+  return { baseURL, apiKey: PLACEHOLDER_API_KEY };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Token estimates
+
+type Message = { role: 'system' | 'user'; content: string };
+
+function estimateTokens(text: string): number {
+  return Math.ceil(text.length / CHARS_PER_TOKEN_ESTIMATE);
+}
+
+function estimatePromptTokens(messages: readonly Message[]): number {
+  return messages.reduce((sum, m) => sum + estimateTokens(m.content) + MESSAGE_OVERHEAD_TOKENS, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retry policy
+
+/**
+ * Exponential backoff with "equal jitter" (half fixed, half jittered), the jitter drawn from a
+ * hash of the request and the attempt: reproducible, yet different requests that failed
+ * together spread out.
+ */
+export function backoffDelayMs(attempt: number, jitterKey: string, baseMs: number, maxMs: number): number {
+  const exponential = Math.min(maxMs, baseMs * 2 ** (attempt - 1));
+  const fraction = parseInt(requestKey([jitterKey, attempt]).slice(0, 8), 16) / 2 ** 32;
+  return exponential * (0.5 + 0.5 * fraction);
+}
+
+/** retry-after-ms, else retry-after in seconds or as an HTTP date (against the server's Date). */
+export function retryAfterMs(headers: Headers | undefined): number | undefined {
+  const millis = headers?.get('retry-after-ms');
+  if (millis && Number.isFinite(Number(millis))) return Math.max(0, Number(millis));
+  const after = headers?.get('retry-after');
+  if (!after) return undefined;
+  if (Number.isFinite(Number(after))) return Math.max(0, Number(after) * 1000);
+  // Measured against the server's clock, so no local wall-clock read is needed.
+  const at = Date.parse(after);
+  const serverNow = Date.parse(headers?.get('date') ?? '');
+  return Number.isFinite(at) && Number.isFinite(serverNow) ? Math.max(0, at - serverNow) : undefined;
+}
+
+interface Failure {
+  kind: LanguageModelErrorKind;
+  retryable: boolean;
+  message: string;
+  status?: number;
+  retryAfterMs?: number;
+}
+
+function causeOf(err: unknown): string {
+  let cause: unknown = err;
+  // undici hides the useful part ("connect ECONNREFUSED ...") a level or two down.
+  while (cause instanceof Error && cause.cause instanceof Error) cause = cause.cause;
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+function apiErrorMessage(err: InstanceType<typeof OpenAI.APIError>): string {
+  const body = err.error as { message?: unknown } | undefined;
+  return typeof body?.message === 'string' ? body.message : err.message;
+}
+
+// 408 and 409 are the SDK's own "try again" statuses (request timeout, lock timeout).
+const RETRYABLE_STATUS = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
+
+function classifyFailure(err: unknown, timedOut: boolean, timeoutMs: number): Failure {
+  if (timedOut || err instanceof OpenAI.APIConnectionTimeoutError) {
+    return { kind: 'timeout', retryable: true, message: `request timed out after ${timeoutMs} ms` };
+  }
+  if (err instanceof OpenAI.APIConnectionError) {
+    return { kind: 'connection', retryable: true, message: `connection failed: ${causeOf(err)}` };
+  }
+  if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
+    return {
+      kind: 'http',
+      retryable: RETRYABLE_STATUS(err.status),
+      status: err.status,
+      message: `HTTP ${err.status}: ${apiErrorMessage(err)}`,
+      retryAfterMs: retryAfterMs(err.headers),
+    };
+  }
+  // Inside an attempt only the SDK runs, so a bare TypeError is undici losing the connection
+  // mid-body ("terminated"), which is as transient as failing to connect.
+  if (err instanceof TypeError) {
+    return { kind: 'connection', retryable: true, message: `connection failed: ${causeOf(err)}` };
+  }
+  if (err instanceof SyntaxError) {
+    return { kind: 'malformed', retryable: false, message: `malformed JSON in the reply body (${err.message})` };
+  }
+  return { kind: 'other', retryable: false, message: err instanceof Error ? err.message : String(err) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Client-side rate limits
+
+interface RateTicket {
+  at: number;
+  tokens: number;
+}
+
+/** Requests and tokens over the last minute; a caller waits (on the clock) until both fit. */
+class MinuteRateLimiter {
+  private window: RateTicket[] = [];
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly rpm: number | undefined,
+    private readonly tpm: number | undefined,
+  ) {}
+
+  async acquire(tokens: number, signal: AbortSignal): Promise<RateTicket> {
+    for (;;) {
+      signal.throwIfAborted();
+      const now = this.clock.now();
+      this.window = this.window.filter((t) => t.at + RATE_WINDOW_MS > now);
+      const used = this.window.reduce((sum, t) => sum + t.tokens, 0);
+      const requestsFit = this.rpm === undefined || this.window.length < this.rpm;
+      // A single request bigger than the whole budget still goes, alone, or it would wait forever.
+      const tokensFit = this.tpm === undefined || this.window.length === 0 || used + tokens <= this.tpm;
+      if (requestsFit && tokensFit) {
+        const ticket = { at: now, tokens };
+        this.window.push(ticket);
+        return ticket;
+      }
+      const nextExpiry = Math.min(...this.window.map((t) => t.at + RATE_WINDOW_MS));
+      await sleep(this.clock, Math.max(1, nextExpiry - now), signal);
+    }
+  }
+
+  /** The request really left now (after waiting for a slot): count the minute from here. */
+  restamp(ticket: RateTicket): void {
+    ticket.at = this.clock.now();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replies
+
+const completionSchema = z.object({
+  choices: z
+    .array(
+      z.object({
+        message: z.object({ content: z.string().nullish(), refusal: z.string().nullish() }),
+        finish_reason: z.string().nullish(),
+      }),
+    )
+    .min(1),
+  usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number() }).nullish(),
+});
+
+function preview(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The request path
+
+interface CompletionCaller {
+  call(messages: Message[], ctx: SlotAwareContext): Promise<LmReply>;
+  estimateMaxCostUsd?: (messages: Message[]) => number;
+}
+
+function positiveInteger(name: string, value: number | undefined, allowZero = false): void {
+  if (value === undefined) return;
+  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) {
+    throw new Error(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${value}`);
+  }
+}
+
+function createCompletionCaller(options: OpenAIModelOptions): CompletionCaller {
+  const { model } = options;
+  if (!model) throw new Error('An OpenAI model needs a model name');
+  positiveInteger('timeoutMs', options.timeoutMs);
+  positiveInteger('maxRetries', options.maxRetries, true);
+  positiveInteger('maxTokens', options.maxTokens);
+  positiveInteger('rpm', options.rpm);
+  positiveInteger('tpm', options.tpm);
+
+  const { baseURL, apiKey } = resolveEndpoint(options);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const baseDelayMs = options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS;
+  const maxDelayMs = options.retryMaxDelayMs ?? DEFAULT_RETRY_MAX_DELAY_MS;
+  const clock = options.clock ?? systemClock;
+  const price: ModelPrice | undefined = priceFor(model, options.prices);
+  const maxTokensParam = options.maxTokensParam ?? (isOpenAIHost(baseURL) ? 'max_completion_tokens' : 'max_tokens');
+  const limiter =
+    options.rpm !== undefined || options.tpm !== undefined
+      ? new MinuteRateLimiter(clock, options.rpm, options.tpm)
+      : undefined;
+  const client = new OpenAI({ baseURL, apiKey, maxRetries: 0, timeout: timeoutMs });
+
+  const requestBody = (messages: Message[]) => ({
+    model,
+    messages,
+    ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+    ...(options.maxTokens !== undefined ? { [maxTokensParam]: options.maxTokens } : {}),
+  });
+
+  type Attempt = { ok: true; body: unknown } | { ok: false; failure: Failure };
+
+  async function attemptOnce(body: ReturnType<typeof requestBody>, signal: AbortSignal): Promise<Attempt> {
+    // The SDK's timeout covers only the wait for headers; this deadline also covers the body.
+    const deadline = AbortSignal.timeout(timeoutMs);
+    try {
+      const reply: unknown = await client.chat.completions.create(body, {
+        signal: AbortSignal.any([signal, deadline]),
+        timeout: timeoutMs,
+        maxRetries: 0,
+      });
+      return { ok: true, body: reply };
+    } catch (err) {
+      return { ok: false, failure: classifyFailure(err, deadline.aborted && !signal.aborted, timeoutMs) };
+    }
+  }
+
+  async function fetchWithRetries(body: ReturnType<typeof requestBody>, key: string, ctx: SlotAwareContext) {
+    const runInSlot = ctx.runInSlot ?? (<T>(fn: () => Promise<T>) => fn());
+    const rateTokens = estimatePromptTokens(body.messages) + (options.maxTokens ?? 0);
+    for (let attempt = 1; ; attempt++) {
+      ctx.signal.throwIfAborted();
+      // Rate-limit waits happen before taking a slot: a waiting call must not hold capacity.
+      const ticket = await limiter?.acquire(rateTokens, ctx.signal);
+      const outcome = await runInSlot(() => {
+        if (ticket) limiter?.restamp(ticket);
+        return attemptOnce(body, ctx.signal);
+      });
+      if (outcome.ok) return { body: outcome.body, attempts: attempt, ticket };
+      if (ticket) ticket.tokens = 0;
+      if (ctx.signal.aborted) throw ctx.signal.reason;
+      const { failure } = outcome;
+      const prefix = `${model} at ${baseURL}`;
+      if (!failure.retryable) {
+        throw new LanguageModelError(`${prefix}: ${failure.message}`, failure.kind, attempt, { status: failure.status });
+      }
+      if (attempt > maxRetries) {
+        throw new LanguageModelError(
+          `${prefix}: gave up after ${attempt} attempt${attempt === 1 ? '' : 's'}: ${failure.message}`,
+          failure.kind,
+          attempt,
+          { status: failure.status },
+        );
+      }
+      // Backoff holds no slot: we are outside runInSlot here.
+      const delay = failure.retryAfterMs ?? backoffDelayMs(attempt, key, baseDelayMs, maxDelayMs);
+      await sleep(clock, delay, ctx.signal);
+    }
+  }
+
+  async function call(messages: Message[], ctx: SlotAwareContext): Promise<LmReply> {
+    const body = requestBody(messages);
+    const key = requestKey(body);
+    const cached = await options.cache?.get(key);
+    // A cached reply reports its original usage but cost 0: nothing is paid on a re-run.
+    if (cached) return { text: cached.text, ...(cached.usage ? { usage: cached.usage } : {}), costUsd: 0 };
+
+    const { body: raw, attempts, ticket } = await fetchWithRetries(body, key, ctx);
+    const fail = (message: string, kind: LanguageModelErrorKind, details: LanguageModelError['details'] = {}) =>
+      new LanguageModelError(`${model} at ${baseURL}: ${message}`, kind, attempts, details);
+
+    const parsed = completionSchema.safeParse(raw);
+    if (!parsed.success) throw fail(`malformed reply body, not a chat completion: ${preview(raw)}`, 'malformed');
+    const { choices, usage: rawUsage } = parsed.data;
+    const choice = choices[0]!;
+    const content = choice.message.content ?? '';
+    const usage: TokenUsage | undefined = rawUsage
+      ? { promptTokens: rawUsage.prompt_tokens, completionTokens: rawUsage.completion_tokens }
+      : undefined;
+    // A server that reports no usage is charged by estimate, so a dollar budget stays honest.
+    const billed = usage ?? { promptTokens: estimatePromptTokens(messages), completionTokens: estimateTokens(content) };
+    const costUsd = price ? costOf(billed, price) : undefined;
+    if (ticket) ticket.tokens = billed.promptTokens + billed.completionTokens;
+    const spent = { ...(usage ? { usage } : {}), ...(costUsd !== undefined ? { costUsd } : {}) };
+
+    if (choice.message.refusal) throw fail(`the model refused: ${choice.message.refusal}`, 'refusal', spent);
+    if (content.trim() === '') {
+      const reason = choice.finish_reason ? ` (finish_reason: ${choice.finish_reason})` : '';
+      throw fail(`empty reply${reason}`, 'empty', spent);
+    }
+    await options.cache?.set(key, { text: content, ...(usage ? { usage } : {}) }, body);
+    return { text: content, ...spent };
+  }
+
+  const estimateMaxCostUsd = price
+    ? (messages: Message[]) =>
+        costOf(
+          {
+            promptTokens: estimatePromptTokens(messages),
+            completionTokens: options.maxTokens ?? ESTIMATE_COMPLETION_TOKENS,
+          },
+          price,
+        )
+    : undefined;
+  return { call, ...(estimateMaxCostUsd ? { estimateMaxCostUsd } : {}) };
+}
+
+const neverAborted = () => new AbortController().signal;
+
+// An empty system prompt is sent as no system message rather than an empty one.
+const messagesOf = (system: string | undefined, user: string): Message[] => [
+  ...(system ? [{ role: 'system' as const, content: system }] : []),
+  { role: 'user', content: user },
+];
+
+/** One request path behind a callable of any input shape, marked and priced for the runtime. */
+function callableModel<Input>(options: OpenAIModelOptions, toMessages: (input: Input) => Message[]) {
+  const caller = createCompletionCaller(options);
+  const model = (input: Input, ctx: SlotAwareContext = { signal: neverAborted() }) =>
+    caller.call(toMessages(input), ctx);
+  const estimate = caller.estimateMaxCostUsd;
+  return Object.assign(model, {
+    managesSlots: true as const,
+    model: options.model,
+    ...(estimate ? { estimateMaxCostUsd: (input: Input) => estimate(toMessages(input)) } : {}),
+  });
+}
+
+/** A LanguageModel (prompt in, LmReply out) on an OpenAI-compatible endpoint. */
+export function createOpenAILanguageModel(options: OpenAIModelOptions): OpenAILanguageModel {
+  return callableModel(options, (prompt: string) => messagesOf(options.system, prompt));
+}
+
+/** A chat model ({system, user} in, LmReply out) for task adapters; same request path. */
+export function createOpenAIChatModel(options: Omit<OpenAIModelOptions, 'system'>): OpenAIChatModel {
+  return callableModel(options, ({ system, user }: ChatMessages) => messagesOf(system, user));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Preflight
+
+export interface EndpointCheck {
+  baseURL: string;
+  /** Model ids the server lists (first page), when it has a /models route. */
+  models?: string[];
+  modelListed?: boolean;
+}
+
+/**
+ * Fails fast, with a message a user can act on, when the key is missing, the endpoint is
+ * unreachable or rejects the key. Asks GET /models (free); servers without that route get a
+ * one-token chat request for `model` instead.
+ */
+export async function checkEndpoint(
+  options: EndpointOptions & { model?: string; timeoutMs?: number; signal?: AbortSignal },
+): Promise<EndpointCheck> {
+  const { baseURL, apiKey } = resolveEndpoint(options);
+  const timeout = options.timeoutMs ?? 15_000;
+  positiveInteger('timeoutMs', timeout);
+  const client = new OpenAI({ baseURL, apiKey, maxRetries: 0, timeout });
+  const request = { maxRetries: 0, timeout, ...(options.signal ? { signal: options.signal } : {}) };
+
+  const explain = (err: unknown): Error => {
+    if (err instanceof OpenAI.APIConnectionTimeoutError) {
+      return new Error(`The OpenAI-compatible endpoint at ${baseURL} did not answer within ${timeout} ms`);
+    }
+    if (err instanceof OpenAI.APIConnectionError) {
+      return new Error(
+        `Cannot reach the OpenAI-compatible endpoint at ${baseURL} (${causeOf(err)}); ` +
+          'check OPENAI_BASE_URL and that the server is running',
+      );
+    }
+    if (err instanceof OpenAI.APIError && (err.status === 401 || err.status === 403)) {
+      return new Error(
+        `The endpoint at ${baseURL} rejected the API key (HTTP ${err.status}: ${apiErrorMessage(err)}); check OPENAI_API_KEY`,
+      );
+    }
+    if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
+      return new Error(`The endpoint at ${baseURL} answered HTTP ${err.status}: ${apiErrorMessage(err)}`);
+    }
+    return err instanceof Error ? err : new Error(String(err));
+  };
+
+  try {
+    const page = await client.models.list(request);
+    const models = page.data.map((m) => m.id);
+    return { baseURL, models, ...(options.model ? { modelListed: models.includes(options.model) } : {}) };
+  } catch (err) {
+    const noModelsRoute = err instanceof OpenAI.APIError && (err.status === 404 || err.status === 405);
+    if (!noModelsRoute || !options.model) throw explain(err);
+  }
+  try {
+    await client.chat.completions.create(
+      { model: options.model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 },
+      request,
+    );
+    return { baseURL };
+  } catch (err) {
+    throw explain(err);
+  }
+}
