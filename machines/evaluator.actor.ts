@@ -2,6 +2,7 @@
 // 'reflect' requests from any actor, runs them through the EvaluationService (slots, cache,
 // error capture) and replies to the requester. A callback actor, because its work is a queue
 // of promises, not a set of states; one actor per metric call would cost more than the call.
+import { setMaxListeners } from 'node:events';
 import { fromCallback } from 'xstate';
 import { EvaluationService, type SlotAwareLanguageModel } from '../src/evaluationService.js';
 import type { MetricCallExecutor } from '../src/executor.js';
@@ -24,6 +25,8 @@ export interface EvaluatorInput {
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ input, receive }) => {
+  // Every call in flight listens to the run's signal; W can be in the hundreds.
+  setMaxListeners(0, input.signal);
   const slots = new WorkerSlots({ capacity: input.workers, clock: input.clock, policy: input.slotPolicy, onInterval: input.onSlotInterval });
   const service = new EvaluationService({
     examples: input.examples,

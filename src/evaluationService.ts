@@ -1,6 +1,6 @@
 // Runs the run's paid work under the one worker budget: metric calls (through an executor, with
 // an evaluation cache so a (candidate, example) pair is paid once, in-flight duplicates
-// included) and reflection calls. A thrown adapter error becomes a recorded score-0 call; a
+// included; traced runs are shared only while in flight) and reflection calls. A thrown adapter error becomes a recorded score-0 call; a
 // failed reflection becomes an error reply. Nothing here knows about actors.
 import type { MetricCallExecutor } from './executor.js';
 import type { WorkerSlots, WorkKind } from './workerSlots.js';
@@ -70,6 +70,15 @@ export class EvaluationService<Example> {
         paidCalls++;
         entry = this.runMetricCall(request, id);
         this.cache.set(key, entry);
+        // Traced runs feed reflection: identical ones in flight share a call, but a later
+        // request gets a fresh run (a replay would make a failing loop free, and endless).
+        if (request.captureTraces) {
+          const settled = entry;
+          settled.then(
+            () => this.cache.delete(key),
+            () => this.cache.delete(key),
+          );
+        }
         // Only this request pays for the call's dollars; cache hits are free.
         entry = entry.then((e) => {
           costUsd += e.costUsd ?? 0;

@@ -71,3 +71,14 @@ export function toyTask(options: ToyTaskOptions) {
 }
 
 export const toyExamples = (prefix: string, keywords: string[]): ToyExample[] => keywords.map((keyword, i) => ({ id: `${prefix}${i}`, keyword }));
+
+/** A number in [0, 1) from a string: order-independent pseudo-randomness for latencies and faults. */
+export function hashUnit(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+  h = Math.imul(h ^ (h >>> 12), 0x297a2d39);
+  return ((h ^ (h >>> 15)) >>> 0) / 4294967296;
+}
+
+export const KEYWORDS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa', 'lambda', 'mu'];

@@ -1,0 +1,60 @@
+// The built-in offline demo task: support tickets of an online shop answered by a simulated task
+// model whose accuracy depends on the conventions its system prompt states, plus a simulated
+// reflection LM. Everything (data, answers, proposals, latencies) is a function of the seed.
+import { systemClock } from '../clock.js';
+import type { Adapter, Candidate, Clock, LanguageModel } from '../types.js';
+import { generateDemoDataset, type DemoExample } from './demoDataset.js';
+import { createDemoReflectionModel } from './demoReflectionModel.js';
+import { createDemoTaskModel } from './demoTaskModel.js';
+
+export type { DemoExample } from './demoDataset.js';
+
+export interface DemoTaskOptions {
+  /** Default 0; the whole task (dataset and model behaviour) is a function of it. */
+  seed?: number;
+  /** Default 60. */
+  trainSize?: number;
+  /** Default 30. */
+  valSize?: number;
+  /** Default 60. */
+  testSize?: number;
+  /** Mean simulated latency of one task-model call; default 0 = no sleep at all. */
+  metricCallMs?: number;
+  /** Mean simulated latency of one reflection call; default 0. */
+  reflectionMs?: number;
+  /** Latency multiplier range, default [0.5, 1.5]. */
+  jitter?: [number, number];
+  /** Where latencies are scheduled; default systemClock. */
+  clock?: Clock;
+}
+
+export interface DemoTask {
+  seedCandidate: Candidate;
+  trainset: DemoExample[];
+  valset: DemoExample[];
+  testset: DemoExample[];
+  adapter: Adapter<DemoExample>;
+  reflectionLm: LanguageModel;
+}
+
+export const DEMO_SEED_PROMPT = "You are a helpful assistant for an online shop. Answer the customer's question.";
+
+export function createDemoTask(options: DemoTaskOptions = {}): DemoTask {
+  const seed = options.seed ?? 0;
+  if (!Number.isInteger(seed)) throw new RangeError(`seed must be an integer, got ${seed}`);
+  const jitter = options.jitter ?? [0.5, 1.5];
+  const clock = options.clock ?? systemClock;
+  const { trainset, valset, testset } = generateDemoDataset(seed, {
+    trainSize: options.trainSize ?? 60,
+    valSize: options.valSize ?? 30,
+    testSize: options.testSize ?? 60,
+  });
+  return {
+    seedCandidate: { system_prompt: DEMO_SEED_PROMPT },
+    trainset,
+    valset,
+    testset,
+    adapter: createDemoTaskModel({ seed, meanMs: options.metricCallMs ?? 0, jitter, clock }),
+    reflectionLm: createDemoReflectionModel({ seed, meanMs: options.reflectionMs ?? 0, jitter, clock }),
+  };
+}

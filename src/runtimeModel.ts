@@ -1,0 +1,34 @@
+// The runtime model as code: the source paper's formulas, a wall-clock predictor for batched and
+// async schedules, the schedule recommender, and the predicted-vs-measured check made after each
+// run. Plain functions over plain numbers: no clock, no randomness, no I/O.
+//
+// Assumptions, in one place:
+// - One pool of W slots; every metric call holds one slot for ~T_e, every reflection one for
+//   ~T_r, each times a U(lo, hi) jitter factor. One component is rewritten per proposal; merges
+//   are not modelled.
+// - A proposal costs b parent calls; unless skipped (skipRate), one reflection and b child calls;
+//   if accepted (acceptanceRate, among those not skipped), V valset calls at once (selection
+//   'all'). The seed's valset (V calls) runs first.
+// - The budget is exact: each proposal reserves 2b + V before it starts, so the last steps narrow
+//   and the run ends when one worst case no longer fits; spending is taken at its expectation.
+// - Batched: a step lasts the sum of its stages' expected maxima (waves of W slots, binomial
+//   numbers of reflected and accepted proposals). Async: steady-state throughput, the lower of
+//   K / L_chain and W / slot-ms per proposal, each chain given an even share W / K of the slots.
+export {
+  acceptanceTriggerProbability,
+  paperSpeedup,
+  strongScalingFloorMs,
+  valsetLatencyMs,
+  type PaperSpeedupParams,
+} from './runtimeModel/paperFormulas.js';
+export { expectedMaxOfUniforms, stageMs, type Jitter } from './runtimeModel/stageLatency.js';
+export { compareToMeasured, predictWallClock, type WallClockPrediction } from './runtimeModel/predictWallClock.js';
+export {
+  candidateSchedules,
+  formatDuration,
+  recommendSchedule,
+  scheduleLabel,
+  type RankedSchedule,
+  type ScheduleRecommendation,
+} from './runtimeModel/recommendSchedule.js';
+export type { ModelSchedule, PredictParams, WorkloadParams } from './runtimeModel/workload.js';

@@ -1,0 +1,90 @@
+// What the runtime model is told about a run: measured latencies, the worker slots, the dataset
+// sizes, acceptance and skip rates, the budget; checked once and resolved to defaults here, with
+// the expected and worst-case cost of one reflective proposal derived from them.
+import { requireProbability } from './paperFormulas.js';
+import { meanJitterFactor, NO_JITTER, type Jitter } from './stageLatency.js';
+
+/** The schedules the optimizer runs, with every field required (see Schedule in types.ts). */
+export type ModelSchedule = { kind: 'batched'; parents: number; perParent: number } | { kind: 'async'; inFlight: number };
+
+export interface WorkloadParams {
+  /** T_e: mean latency of one metric call (one rollout on one example). */
+  metricCallMs: number;
+  /** T_r: mean latency of one reflection LM call (one component rewritten per proposal). */
+  reflectionMs: number;
+  /** W: slots shared by metric calls and reflection calls. */
+  workers: number;
+  /** V: examples in the valset. */
+  valsetSize: number;
+  /** b: examples in a reflection minibatch. */
+  minibatchSize: number;
+  /** a: probability that a proposal reaching its child evaluation is accepted. */
+  acceptanceRate: number;
+  /** B: metric calls, including the seed's valset evaluation. */
+  budget: number;
+  /** Fraction of proposals skipped after the parent evaluation (parent perfect on its minibatch). */
+  skipRate?: number;
+  /** Per-call latency factor U(lo, hi); default [1, 1], deterministic. */
+  jitter?: Jitter;
+}
+
+export interface PredictParams extends WorkloadParams {
+  schedule: ModelSchedule;
+}
+
+export type Workload = Required<WorkloadParams>;
+
+export function resolveWorkload(params: WorkloadParams): Workload {
+  const w: Workload = { skipRate: 0, jitter: NO_JITTER, ...params };
+  requirePositive('metricCallMs', w.metricCallMs);
+  requirePositive('reflectionMs', w.reflectionMs);
+  requirePositiveInteger('workers', w.workers);
+  requirePositiveInteger('valsetSize', w.valsetSize);
+  requirePositiveInteger('minibatchSize', w.minibatchSize);
+  requireProbability('acceptanceRate', w.acceptanceRate);
+  requireProbability('skipRate', w.skipRate);
+  const [lo, hi] = w.jitter;
+  if (!(lo > 0 && hi >= lo)) throw new RangeError(`jitter must be [lo, hi] with 0 < lo <= hi, got [${lo}, ${hi}]`);
+  if (!(w.budget >= w.valsetSize)) throw new RangeError(`budget (${w.budget}) must pay for the seed's valset evaluation (${w.valsetSize} calls)`);
+  return w;
+}
+
+export function requireValidSchedule(schedule: ModelSchedule): void {
+  if (schedule.kind === 'batched') {
+    requirePositiveInteger('schedule.parents', schedule.parents);
+    requirePositiveInteger('schedule.perParent', schedule.perParent);
+  } else {
+    requirePositiveInteger('schedule.inFlight', schedule.inFlight);
+  }
+}
+
+export interface ProposalCost {
+  /** b parent calls, then, unless skipped, b child calls and V valset calls if accepted. */
+  expectedCalls: number;
+  /** What the ledger reserves before the proposal starts: 2b + V. */
+  worstCalls: number;
+  /** Probability that the proposal is not skipped, i.e. expected reflection calls. */
+  expectedReflections: number;
+  /** Expected slot-time: every call holds one slot for its (mean) latency. */
+  busySlotMs: number;
+}
+
+export function proposalCost(w: Workload): ProposalCost {
+  const reflected = 1 - w.skipRate;
+  const expectedCalls = w.minibatchSize + reflected * (w.minibatchSize + w.acceptanceRate * w.valsetSize);
+  const mean = meanJitterFactor(w.jitter);
+  return {
+    expectedCalls,
+    worstCalls: 2 * w.minibatchSize + w.valsetSize,
+    expectedReflections: reflected,
+    busySlotMs: mean * (expectedCalls * w.metricCallMs + reflected * w.reflectionMs),
+  };
+}
+
+function requirePositive(name: string, x: number): void {
+  if (!(x > 0 && Number.isFinite(x))) throw new RangeError(`${name} must be a positive number, got ${x}`);
+}
+
+function requirePositiveInteger(name: string, x: number): void {
+  if (!(Number.isInteger(x) && x > 0)) throw new RangeError(`${name} must be a positive integer, got ${x}`);
+}

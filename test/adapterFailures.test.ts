@@ -1,0 +1,77 @@
+// An adapter that throws on some examples costs those calls, scores them 0 with the error as
+// feedback, and the run completes; a language model that fails makes a skipped proposal.
+import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from 'xstate';
+import { optimize } from '../src/index.js';
+import { runOnSimulatedClock } from '../src/clock.js';
+import type { Adapter } from '../src/types.js';
+import { KEYWORDS, toyExamples, toyTask, type ToyExample } from './support/toyTask.js';
+
+describe('failures inside the run', () => {
+  it('a throwing adapter call is paid, scored 0 and the run completes', async () => {
+    const clock = new SimulatedClock();
+    const task = toyTask({ clock, evalMs: () => 10, throwsOn: (_c, e) => e.id === 'v1' || e.id === 't2' });
+    const valset = toyExamples('v', KEYWORDS.slice(0, 4));
+    const feedbacks: string[] = [];
+    const adapter: Adapter<ToyExample> = {
+      evaluate: (c, e, ctx) => task.adapter.evaluate(c, e, ctx),
+      makeReflectiveDataset: (_c, results) => {
+        for (const r of results) feedbacks.push(r.evaluation.feedback ?? '');
+        return { instructions: results.map((r) => ({ Inputs: r.example, Feedback: r.evaluation.feedback })) };
+      },
+    };
+    const result = await runOnSimulatedClock(
+      clock,
+      optimize({ seedCandidate: { instructions: 'Answer.' }, trainset: toyExamples('t', KEYWORDS.slice(0, 6)), valset, adapter, reflectionLm: task.reflectionLm, maxMetricCalls: 300, clock }),
+    );
+    expect(result.metricCalls).toBe(task.evaluateCalls);
+    // v1 ('beta') throws for every candidate, so no candidate scores on it.
+    for (const row of result.valSubscores) expect(row[1]).toBe(0);
+    // t2 ('gamma') throws too, so its feedback never teaches 'gamma': alpha and delta are all
+    // that can be learned for the valset.
+    expect(Math.max(...result.valScores)).toBe(0.5);
+    expect(feedbacks.some((f) => f === 'The evaluation failed with an error: cannot run t2')).toBe(true);
+    expect(result.stopReason).toBe('maxMetricCalls');
+  });
+
+  it('a failing reflection model gives skipped proposals with the reason', async () => {
+    const clock = new SimulatedClock();
+    const task = toyTask({ clock, evalMs: () => 10 });
+    const result = await runOnSimulatedClock(
+      clock,
+      optimize({
+        seedCandidate: { instructions: 'Answer.' },
+        trainset: toyExamples('t', KEYWORDS.slice(0, 6)),
+        adapter: task.adapter,
+        reflectionLm: async () => {
+          throw new Error('HTTP 503 from the model');
+        },
+        maxMetricCalls: 60,
+        clock,
+      }),
+    );
+    expect(result.candidates).toHaveLength(1);
+    expect(result.proposals.length).toBeGreaterThan(0);
+    for (const p of result.proposals) {
+      expect(p.outcome).toBe('skipped');
+      expect(p.reason).toBe('reflection proposed no new text (instructions: reflection failed: HTTP 503 from the model)');
+    }
+  });
+
+  it('an invalid evaluation (no numeric score) is recorded as a failed call', async () => {
+    const clock = new SimulatedClock();
+    const result = await runOnSimulatedClock(
+      clock,
+      optimize({
+        seedCandidate: { instructions: 'Answer.' },
+        trainset: toyExamples('t', KEYWORDS.slice(0, 3)),
+        adapter: { evaluate: async () => ({ score: 'high' }) as never },
+        reflectionLm: async () => '```\nx\n```',
+        maxMetricCalls: 3,
+        clock,
+      }),
+    );
+    expect(result.valSubscores[0]).toEqual([0, 0, 0]);
+    expect(result.metricCalls).toBe(3);
+  });
+});

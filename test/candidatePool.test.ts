@@ -1,0 +1,99 @@
+// The candidate pool: join order, means, best index, lineage, inherited component pointers,
+// hashes, and the guard on valset width.
+import { describe, expect, it } from 'vitest';
+import { candidateHash } from '../src/candidateHash.js';
+import { addCandidate, bestIndex, emptyPool, indexOfHash, poolFronts, withComponentPointers, type CandidatePool, type NewCandidate } from '../src/candidatePool.js';
+
+const entry = (text: string, parents: number[], subscores: number[], metricCallsAtDiscovery = 0): NewCandidate => ({
+  candidate: { system: text },
+  parents,
+  subscores,
+  metricCallsAtDiscovery,
+});
+
+function build(entries: NewCandidate[]): CandidatePool {
+  let pool = emptyPool();
+  for (const e of entries) pool = addCandidate(pool, e).pool;
+  return pool;
+}
+
+describe('candidate pool', () => {
+  it('gives indices in join order and records lineage, means and discovery calls', () => {
+    let pool = emptyPool();
+    const indices: number[] = [];
+    for (const e of [entry('seed', [], [0, 0.5, 1], 3), entry('a', [0], [1, 0.5, 0], 10), entry('b', [0, 1], [1, 1, 0.25], 17)]) {
+      const added = addCandidate(pool, e);
+      indices.push(added.index);
+      pool = added.pool;
+    }
+    expect(indices).toEqual([0, 1, 2]);
+    expect(pool.candidates).toEqual([{ system: 'seed' }, { system: 'a' }, { system: 'b' }]);
+    expect(pool.parents).toEqual([[], [0], [0, 1]]);
+    expect(pool.valSubscores).toEqual([
+      [0, 0.5, 1],
+      [1, 0.5, 0],
+      [1, 1, 0.25],
+    ]);
+    expect(pool.valScores).toEqual([0.5, 0.5, 0.75]);
+    expect(pool.discoveryMetricCalls).toEqual([3, 10, 17]);
+    expect(pool.hashes).toEqual([candidateHash({ system: 'seed' }), candidateHash({ system: 'a' }), candidateHash({ system: 'b' })]);
+    expect(pool.valObjectives).toEqual([
+      [undefined, undefined, undefined],
+      [undefined, undefined, undefined],
+      [undefined, undefined, undefined],
+    ]);
+  });
+
+  it('returns a new pool and leaves the old one unchanged', () => {
+    const before = build([entry('seed', [], [1])]);
+    const snapshot = structuredClone(before);
+    const { pool: after } = addCandidate(before, entry('a', [0], [0]));
+    expect(before).toEqual(snapshot);
+    expect(after.candidates).toHaveLength(2);
+  });
+
+  it('keeps objective scores when given', () => {
+    const pool = addCandidate(emptyPool(), { ...entry('seed', [], [1, 0]), objectives: [{ acc: 1 }, undefined] }).pool;
+    expect(pool.valObjectives).toEqual([[{ acc: 1 }, undefined]]);
+  });
+
+  it('bestIndex is the highest mean, ties to the earlier candidate', () => {
+    const pool = build([entry('seed', [], [0.5, 0.5]), entry('a', [0], [1, 0.5]), entry('b', [0], [0.5, 1])]);
+    expect(pool.valScores).toEqual([0.5, 0.75, 0.75]);
+    expect(bestIndex(pool)).toBe(1);
+    expect(bestIndex(addCandidate(pool, entry('c', [2], [1, 1])).pool)).toBe(3);
+  });
+
+  it('a child starts at the max component pointer of its parents; a parentless one at 0', () => {
+    let pool = build([entry('seed', [], [0]), entry('a', [0], [0]), entry('b', [0], [0])]);
+    expect(pool.componentPointers).toEqual([0, 0, 0]);
+    pool = withComponentPointers(pool, [1, 2, 0]);
+    pool = addCandidate(pool, entry('merge of a and b', [1, 2], [0])).pool;
+    pool = addCandidate(pool, entry('child of seed', [0], [0])).pool;
+    pool = addCandidate(pool, entry('orphan', [], [0])).pool;
+    expect(pool.componentPointers).toEqual([1, 2, 0, 2, 1, 0]);
+  });
+
+  it('throws on a valset score list of the wrong length, naming both lengths', () => {
+    const pool = build([entry('seed', [], [1, 0, 1])]);
+    expect(() => addCandidate(pool, entry('short', [0], [1, 0]))).toThrow(/2 valset scores.*expects 3/);
+    expect(() => addCandidate(pool, entry('long', [0], [1, 0, 1, 1]))).toThrow(/4 valset scores.*expects 3/);
+  });
+
+  it('indexOfHash finds a candidate by content, whatever its key order; -1 when absent', () => {
+    const pool = build([
+      { candidate: { a: '1', b: '2' }, parents: [], subscores: [0], metricCallsAtDiscovery: 0 },
+      { candidate: { a: '1', b: '3' }, parents: [0], subscores: [0], metricCallsAtDiscovery: 0 },
+    ]);
+    expect(indexOfHash(pool, candidateHash({ b: '3', a: '1' }))).toBe(1);
+    expect(indexOfHash(pool, candidateHash({ a: '1', b: '2' }))).toBe(0);
+    expect(indexOfHash(pool, candidateHash({ a: '1', b: '4' }))).toBe(-1);
+  });
+
+  it('poolFronts computes the instance fronts of the pool', () => {
+    const pool = build([entry('seed', [], [0.5, 0.5]), entry('a', [0], [1, 0.5]), entry('b', [0], [0.5, 0])]);
+    expect(poolFronts(pool, 'instance')).toEqual([[1], [0, 1]]);
+    // No objective scores: every type falls back to the instance fronts.
+    expect(poolFronts(pool, 'objective')).toEqual([[1], [0, 1]]);
+  });
+});

@@ -1,0 +1,56 @@
+// For a seed, the batched schedule gives the identical result whatever the worker count and
+// whatever order the calls finish in.
+import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from 'xstate';
+import { optimize, type OptimizeResult } from '../src/index.js';
+import { runOnSimulatedClock } from '../src/clock.js';
+import type { Schedule } from '../src/types.js';
+import { hashUnit, KEYWORDS, toyExamples, toyTask } from './support/toyTask.js';
+
+async function run(schedule: Schedule, workers: number, latencySalt: string, seed = 3): Promise<OptimizeResult> {
+  const clock = new SimulatedClock();
+  // The salt reshuffles every latency, so calls finish in a different order in each run.
+  const task = toyTask({
+    clock,
+    evalMs: (c, e) => 1 + Math.floor(60 * hashUnit(`${latencySalt}|${c.instructions}|${e.id}`)),
+    reflectMs: (p) => 10 + Math.floor(300 * hashUnit(`${latencySalt}|${p}`)),
+    throwsOn: (c, e) => hashUnit(`${c.instructions}|${e.id}`) < 0.05,
+  });
+  return runOnSimulatedClock(
+    clock,
+    optimize({
+      seedCandidate: { instructions: 'Answer.' },
+      trainset: toyExamples('t', KEYWORDS),
+      valset: toyExamples('v', KEYWORDS.slice(0, 6)),
+      adapter: task.adapter,
+      reflectionLm: task.reflectionLm,
+      schedule,
+      workers,
+      maxMetricCalls: 260,
+      seed,
+      merge: { maxMerges: 3 },
+      clock,
+    }),
+  );
+}
+
+/** Everything but the timing figures. */
+const essence = ({ elapsedMs: _e, workerUtilization: _u, ...rest }: OptimizeResult) => rest;
+
+describe('batched determinism', () => {
+  for (const schedule of [{ kind: 'batched' }, { kind: 'batched', parents: 2, perParent: 2 }, { kind: 'batched', parents: 4, perParent: 2 }] as Schedule[]) {
+    it(`${JSON.stringify(schedule)}: identical for 1, 3 and 16 workers and any finishing order`, async () => {
+      const reference = essence(await run(schedule, 1, 'a'));
+      expect(reference.candidates.length).toBeGreaterThan(2);
+      for (const [workers, salt] of [[3, 'b'], [16, 'c'], [16, 'd']] as const) {
+        expect(essence(await run(schedule, workers, salt))).toEqual(reference);
+      }
+    });
+  }
+
+  it('a different seed gives a different run', async () => {
+    const a = await run({ kind: 'batched', parents: 2, perParent: 2 }, 4, 'a', 3);
+    const b = await run({ kind: 'batched', parents: 2, perParent: 2 }, 4, 'a', 4);
+    expect(essence(a)).not.toEqual(essence(b));
+  });
+});
