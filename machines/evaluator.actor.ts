@@ -4,7 +4,7 @@
 // of promises, not a set of states; one actor per metric call would cost more than the call.
 import { setMaxListeners } from 'node:events';
 import { fromCallback } from 'xstate';
-import { EvaluationService, type SlotAwareLanguageModel } from '../src/evaluationService.js';
+import { EvaluationService, type SlotAwareLanguageModel, type WorkJournal } from '../src/evaluationService.js';
 import type { MetricCallExecutor } from '../src/executor.js';
 import type { Clock, SlotPolicy } from '../src/types.js';
 import { WorkerSlots, type SlotInterval } from '../src/workerSlots.js';
@@ -20,6 +20,8 @@ export interface EvaluatorInput {
   signal: AbortSignal;
   /** Receives every finished slot interval, when given (reports, timelines). */
   onSlotInterval?: (interval: SlotInterval) => void;
+  /** Records completed work and replays it on resume (durable runs). */
+  journal?: WorkJournal;
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -34,6 +36,7 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
     reflectionLm: input.reflectionLm,
     slots,
     signal: input.signal,
+    journal: input.journal,
   });
   receive((request) => {
     switch (request.type) {

@@ -69,21 +69,35 @@ type OptimizerEvent =
   | EvaluatorReply
   | ProposerReport
   | EvaluatorStats
-  | { type: 'stop'; reason: string };
+  /** graceful: start nothing new and let what is in flight finish; else stop now. */
+  | { type: 'stop'; reason: string; graceful?: boolean };
 
 const SEED_REQUEST = -1;
 
 /** Worst-case metric calls of one reflective proposal: two minibatch evaluations and a valset one. */
 const reflectiveCalls = (s: RunSettings, valsetSize: number) => 2 * s.minibatchSize + valsetSize;
 
-/** Turns the caller's AbortSignal and the timeout into 'stop' events. */
-const stopSignals = fromCallback<EventObject, { signal?: AbortSignal; clock: Clock; timeoutMs?: number }>(({ input, sendBack }) => {
+interface StopSignalsInput {
+  signal?: AbortSignal;
+  drainSignal?: AbortSignal;
+  clock: Clock;
+  timeoutMs?: number;
+}
+
+/** Turns the caller's signals and the timeout into 'stop' events. */
+const stopSignals = fromCallback<EventObject, StopSignalsInput>(({ input, sendBack }) => {
   const onAbort = () => sendBack({ type: 'stop', reason: 'aborted' });
-  if (input.signal?.aborted) onAbort();
-  input.signal?.addEventListener('abort', onAbort, { once: true });
+  const onDrain = () => sendBack({ type: 'stop', reason: 'stopped', graceful: true });
+  const listen = (signal: AbortSignal | undefined, handler: () => void) => {
+    if (signal?.aborted) handler();
+    else signal?.addEventListener('abort', handler, { once: true });
+  };
+  listen(input.signal, onAbort);
+  listen(input.drainSignal, onDrain);
   const timer = input.timeoutMs !== undefined ? input.clock.setTimeout(() => sendBack({ type: 'stop', reason: 'timeout' }), input.timeoutMs) : undefined;
   return () => {
     input.signal?.removeEventListener('abort', onAbort);
+    input.drainSignal?.removeEventListener('abort', onDrain);
     if (timer !== undefined) input.clock.clearTimeout(timer);
   };
 });
@@ -190,7 +204,8 @@ function toFinished(p: Proposal): FinishedProposal {
 
 /** Folds finished proposals (already in the right order) into the pool and the bookkeeping. */
 function fold(context: OptimizerContext, finished: Proposal[], countsAsStep: boolean): Partial<OptimizerContext> & { events: RunEvent[] } {
-  const folded = foldProposals(context.pool, finished.map(toFinished), context.ledger.spentCalls);
+  const elapsed = context.input.clock.now() - context.startedAt;
+  const folded = foldProposals(context.pool, finished.map(toFinished), context.ledger.spentCalls, elapsed);
   const best = bestIndex(folded.pool);
   const bestScore = folded.pool.valScores[best] ?? 0;
   const improved = bestScore > context.bestScore;
@@ -342,15 +357,26 @@ export const optimizerMachine = setup({
         slotPolicy: context.settings.slotPolicy,
         clock: context.input.clock,
         signal: context.abort.signal,
+        onSlotInterval: context.input.onSlotInterval,
+        journal: context.input.journal,
       }),
     },
     {
       src: 'stopSignals',
-      input: ({ context }) => ({ signal: context.input.signal, clock: context.input.clock, timeoutMs: context.settings.timeoutMs }),
+      input: ({ context }) => ({
+        signal: context.input.signal,
+        drainSignal: context.input.drainSignal,
+        clock: context.input.clock,
+        timeoutMs: context.settings.timeoutMs,
+      }),
     },
   ],
   on: {
     'proposal.event': { actions: { type: 'report', params: ({ event }) => event.event } },
+    stop: [
+      { guard: ({ event }) => event.graceful === true, actions: assign({ stopReason: ({ context, event }) => context.stopReason ?? event.reason }) },
+      { target: '.stopping', actions: assign({ stopReason: ({ event }) => event.reason }) },
+    ],
   },
   initial: 'seeding',
   states: {
@@ -392,11 +418,11 @@ export const optimizerMachine = setup({
           ],
         },
         'evaluator.failed': { target: 'stopping', actions: assign({ stopReason: ({ event }) => `error: ${event.error}` }) },
-        stop: { target: 'stopping', actions: assign({ stopReason: ({ event }) => event.reason }) },
       },
     },
     deciding: {
       always: [
+        { guard: 'hasStopReason', target: 'draining' },
         {
           guard: ({ context }) => progressStopReason({ ...context.settings, ...context }) !== null,
           target: 'draining',
@@ -462,7 +488,6 @@ export const optimizerMachine = setup({
           }),
         },
         'proposal.finished': { actions: 'recordFinished' },
-        stop: { target: 'stopping', actions: assign({ stopReason: ({ event }) => event.reason }) },
       },
       always: {
         guard: 'stepFinished',
@@ -482,7 +507,6 @@ export const optimizerMachine = setup({
       on: {
         'proposal.judged': { actions: 'decideAsync' },
         'proposal.finished': { actions: ['recordFinished', 'foldAsync', 'fillAsync'] },
-        stop: { target: 'stopping', actions: assign({ stopReason: ({ event }) => event.reason }) },
       },
       always: [
         { guard: 'hasStopReason', target: 'draining' },
@@ -494,7 +518,6 @@ export const optimizerMachine = setup({
       on: {
         'proposal.judged': { actions: 'decideAsync' },
         'proposal.finished': { actions: ['recordFinished', 'foldAsync'] },
-        stop: { target: 'stopping', actions: assign({ stopReason: ({ event }) => event.reason }) },
       },
       always: { guard: 'idle', target: 'finishing' },
     },
@@ -515,11 +538,14 @@ export const optimizerMachine = setup({
         }));
         enqueue.assign({ records: [...context.records, ...records], proposals: {}, stepIds: [] });
       }),
+      on: { stop: {} },
       always: 'finishing',
     },
     finishing: {
       entry: sendTo('evaluator', ({ self }): EvaluatorRequest => ({ type: 'report', replyTo: self as AnyActorRef })),
       on: {
+        // Too late to stop: the result is being assembled.
+        stop: {},
         'evaluator.stats': {
           target: 'done',
           actions: [assign({ stats: ({ event }) => event }), emit(({ context }): RunEvent => ({ type: 'run.ended', stopReason: context.stopReason ?? 'done' }))],

@@ -16,6 +16,7 @@ export interface CandidatePool {
   valObjectives: Array<Array<Objectives | undefined>>;
   valScores: number[];
   discoveryMetricCalls: number[];
+  discoveryElapsedMs: number[];
   componentPointers: number[];
 }
 
@@ -25,6 +26,8 @@ export interface NewCandidate {
   subscores: number[];
   objectives?: Array<Objectives | undefined>;
   metricCallsAtDiscovery: number;
+  /** Run time when it was found; default 0. */
+  elapsedMsAtDiscovery?: number;
 }
 
 export const emptyPool = (): CandidatePool => ({
@@ -35,6 +38,7 @@ export const emptyPool = (): CandidatePool => ({
   valObjectives: [],
   valScores: [],
   discoveryMetricCalls: [],
+  discoveryElapsedMs: [],
   componentPointers: [],
 });
 
@@ -53,6 +57,7 @@ export function addCandidate(pool: CandidatePool, entry: NewCandidate): { pool: 
       valObjectives: [...pool.valObjectives, entry.objectives ? [...entry.objectives] : entry.subscores.map(() => undefined)],
       valScores: [...pool.valScores, mean(entry.subscores)],
       discoveryMetricCalls: [...pool.discoveryMetricCalls, entry.metricCallsAtDiscovery],
+      discoveryElapsedMs: [...pool.discoveryElapsedMs, entry.elapsedMsAtDiscovery ?? 0],
       componentPointers: [...pool.componentPointers, inheritedPointer(entry.parents.map((p) => pool.componentPointers[p] ?? 0))],
     },
   };

@@ -23,6 +23,18 @@ export interface EvaluateReply {
 
 export type ReflectReply = { ok: true; reply: LmReply; costUsd: number } | { ok: false; error: string; costUsd: number };
 
+/**
+ * Durable runs: completed paid work is recorded, and on resume replayed instead of paid again.
+ * Keys are `${candidateHash}:${exampleId}:${traces ? 1 : 0}` for metric calls and the prompt for
+ * reflections; a key may recur, so replays are consumed in recording order.
+ */
+export interface WorkJournal {
+  replayEvaluation(key: string): Evaluation | undefined;
+  recordEvaluation(key: string, evaluation: Evaluation): void;
+  replayReflection(prompt: string): LmReply | undefined;
+  recordReflection(prompt: string, reply: LmReply): void;
+}
+
 /** An LM that runs each attempt in a slot itself (so backoff waits do not hold one). */
 export type SlotAwareLanguageModel = LanguageModel & { managesSlots?: boolean };
 
@@ -32,6 +44,7 @@ export interface EvaluationServiceOptions<Example> {
   reflectionLm: SlotAwareLanguageModel;
   slots: WorkerSlots;
   signal: AbortSignal;
+  journal?: WorkJournal;
 }
 
 function errorMessage(error: unknown): string {
@@ -68,7 +81,7 @@ export class EvaluationService<Example> {
       let entry = this.cache.get(key);
       if (!entry) {
         paidCalls++;
-        entry = this.runMetricCall(request, id);
+        entry = this.runMetricCall(request, id, key);
         this.cache.set(key, entry);
         // Traced runs feed reflection: identical ones in flight share a call, but a later
         // request gets a fresh run (a replay would make a failing loop free, and endless).
@@ -91,9 +104,16 @@ export class EvaluationService<Example> {
     return { evaluations, paidCalls, costUsd };
   }
 
-  private runMetricCall(request: EvaluateRequest, exampleId: number): Promise<Evaluation> {
-    const { executor, examples, slots, signal } = this.options;
+  private runMetricCall(request: EvaluateRequest, exampleId: number, key: string): Promise<Evaluation> {
+    const { executor, examples, slots, signal, journal } = this.options;
     const example = examples[exampleId] as Example;
+    const replayed = journal?.replayEvaluation(key);
+    if (replayed) {
+      // Paid for by an earlier process: counted, not run again.
+      this.metricCalls++;
+      this.costUsd += replayed.costUsd ?? 0;
+      return Promise.resolve(replayed);
+    }
     return slots.run(
       request.kind,
       async () => {
@@ -108,6 +128,7 @@ export class EvaluationService<Example> {
           evaluation = { score: 0, feedback: `The evaluation failed with an error: ${errorMessage(error)}` };
         }
         this.costUsd += evaluation.costUsd ?? 0;
+        journal?.recordEvaluation(key, evaluation);
         return evaluation;
       },
       signal,
@@ -115,7 +136,13 @@ export class EvaluationService<Example> {
   }
 
   async reflect(prompt: string): Promise<ReflectReply> {
-    const { reflectionLm, slots, signal } = this.options;
+    const { reflectionLm, slots, signal, journal } = this.options;
+    const replayed = journal?.replayReflection(prompt);
+    if (replayed) {
+      this.reflectionCalls++;
+      this.costUsd += replayed.costUsd ?? 0;
+      return { ok: true, reply: replayed, costUsd: replayed.costUsd ?? 0 };
+    }
     const call = async () => {
       this.reflectionCalls++;
       return reflectionLm(prompt, {
@@ -128,6 +155,7 @@ export class EvaluationService<Example> {
       const reply = normalizeLmReply(raw);
       const costUsd = reply.costUsd ?? 0;
       this.costUsd += costUsd;
+      journal?.recordReflection(prompt, reply);
       return { ok: true, reply, costUsd };
     } catch (error) {
       if (signal.aborted) throw error;

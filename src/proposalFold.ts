@@ -28,7 +28,7 @@ export interface FoldResult {
   added: number[];
 }
 
-export function foldProposals(pool: CandidatePool, finished: readonly FinishedProposal[], metricCallsNow: number): FoldResult {
+export function foldProposals(pool: CandidatePool, finished: readonly FinishedProposal[], metricCallsNow: number, elapsedMsNow = 0): FoldResult {
   const sizeBefore = pool.candidates.length;
   const records: ProposalRecord[] = [];
   const added: number[] = [];
@@ -61,6 +61,7 @@ export function foldProposals(pool: CandidatePool, finished: readonly FinishedPr
       subscores: p.valset.subscores,
       objectives: p.valset.objectives,
       metricCallsAtDiscovery: metricCallsNow,
+      elapsedMsAtDiscovery: elapsedMsNow,
     });
     pool = next.pool;
     added.push(next.index);

@@ -30,6 +30,7 @@ export function buildResult(input: ResultInput): OptimizeResult {
     reflectionCalls: input.reflectionCalls,
     costUsd: input.costUsd,
     discoveryMetricCalls: [...pool.discoveryMetricCalls],
+    discoveryElapsedMs: [...pool.discoveryElapsedMs],
     stopReason: input.stopReason,
     proposals: input.proposals,
     elapsedMs: input.elapsedMs,

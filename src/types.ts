@@ -137,6 +137,18 @@ export interface OptimizeConfig<Example> {
   clock?: Clock;
   /** Called with every runtime event (candidate accepted, budget updated, ...). */
   onEvent?: (event: RunEvent) => void;
+  /** Abort = stop gracefully: start nothing new, let what is in flight finish, return the result. */
+  drainSignal?: AbortSignal;
+  /** Called with every finished interval of work on a worker slot (timelines, reports). */
+  onSlotInterval?: (interval: SlotInterval) => void;
+}
+
+/** One stretch of work on one worker slot, on the run's clock. */
+export interface SlotInterval {
+  slot: number;
+  kind: 'valset' | 'child' | 'merge' | 'reflection' | 'parent' | 'seed';
+  start: number;
+  end: number;
 }
 
 /** A proposal that did not make it into the pool, kept for analysis. */
@@ -175,6 +187,8 @@ export interface OptimizeResult {
   costUsd: number;
   /** Metric calls spent when candidate i was found. */
   discoveryMetricCalls: number[];
+  /** Milliseconds since the start of the run when candidate i was found (injected clock). */
+  discoveryElapsedMs: number[];
   stopReason: string;
   /** Every proposal with its outcome and reason. */
   proposals: ProposalRecord[];

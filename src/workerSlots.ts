@@ -2,10 +2,11 @@
 // Work waits in a priority queue (lower priority value first, then arrival order) and holds a
 // slot only while it runs, so "never more than W in flight" holds by construction. The slot
 // pool also accounts busy slot-time on the injected clock and reports each slot's intervals.
-import type { Clock, SlotPolicy } from './types.js';
+import type { Clock, SlotInterval, SlotPolicy } from './types.js';
 
+export type { SlotInterval };
 /** Kinds of work that occupy a slot. */
-export type WorkKind = 'valset' | 'child' | 'merge' | 'reflection' | 'parent' | 'seed';
+export type WorkKind = SlotInterval['kind'];
 
 /**
  * finish-first: work that unblocks a Pareto update or an acceptance decision goes before work
@@ -19,13 +20,6 @@ export const FINISH_FIRST_PRIORITY: Record<WorkKind, number> = {
   reflection: 2,
   parent: 3,
 };
-
-export interface SlotInterval {
-  slot: number;
-  kind: WorkKind;
-  start: number;
-  end: number;
-}
 
 interface QueuedWork {
   priority: number;

@@ -35,7 +35,7 @@ async function run(schedule: Schedule, workers: number, latencySalt: string, see
 }
 
 /** Everything but the timing figures. */
-const essence = ({ elapsedMs: _e, workerUtilization: _u, ...rest }: OptimizeResult) => rest;
+const essence = ({ elapsedMs: _e, workerUtilization: _u, discoveryElapsedMs: _d, ...rest }: OptimizeResult) => rest;
 
 describe('batched determinism', () => {
   for (const schedule of [{ kind: 'batched' }, { kind: 'batched', parents: 2, perParent: 2 }, { kind: 'batched', parents: 4, perParent: 2 }] as Schedule[]) {
