@@ -4,7 +4,8 @@
 // of promises, not a set of states; one actor per metric call would cost more than the call.
 import { setMaxListeners } from 'node:events';
 import { fromCallback } from 'xstate';
-import { EvaluationService, type SlotAwareLanguageModel, type WorkJournal } from '../src/evaluationService.js';
+import { DollarGate } from '../src/dollarGate.js';
+import { EvaluationIncomplete, EvaluationService, type SlotAwareLanguageModel, type WorkJournal } from '../src/evaluationService.js';
 import type { MetricCallExecutor } from '../src/executor.js';
 import type { Clock, SlotPolicy } from '../src/types.js';
 import { WorkerSlots, type SlotInterval } from '../src/workerSlots.js';
@@ -22,6 +23,7 @@ export interface EvaluatorInput {
   onSlotInterval?: (interval: SlotInterval) => void;
   /** Records completed work and replays it on resume (durable runs). */
   journal?: WorkJournal;
+  dollars?: DollarGate;
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -37,6 +39,7 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
     slots,
     signal: input.signal,
     journal: input.journal,
+    dollars: input.dollars,
   });
   receive((request) => {
     switch (request.type) {
@@ -46,7 +49,9 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
           (reply) => replyTo.send({ type: 'evaluated', requestId, ...reply }),
           (error) => {
             // After an abort the requesters are stopping; nobody waits for an answer.
-            if (!input.signal.aborted) replyTo.send({ type: 'evaluator.failed', requestId, error: message(error) });
+            if (input.signal.aborted) return;
+            const paid = error instanceof EvaluationIncomplete ? error : { paidCalls: 0, costUsd: 0 };
+            replyTo.send({ type: 'evaluator.failed', requestId, error: message(error), paidCalls: paid.paidCalls, costUsd: paid.costUsd });
           },
         );
         return;
@@ -56,7 +61,7 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
         service.reflect(request.prompt).then(
           (reply) => replyTo.send({ type: 'reflected', requestId, ...reply }),
           (error) => {
-            if (!input.signal.aborted) replyTo.send({ type: 'evaluator.failed', requestId, error: message(error) });
+            if (!input.signal.aborted) replyTo.send({ type: 'evaluator.failed', requestId, error: message(error), paidCalls: 0, costUsd: 0 });
           },
         );
         return;

@@ -175,7 +175,7 @@ function planLaunches(context: OptimizerContext, step: number, maxTasks: number,
 
 function budgetEvent(context: OptimizerContext): RunEvent {
   const { ledger } = context;
-  return { type: 'budget.updated', metricCalls: ledger.spentCalls, reserved: ledger.reservedCalls, costUsd: ledger.spentUsd };
+  return { type: 'budget.updated', metricCalls: ledger.spentCalls, reserved: ledger.reservedCalls, costUsd: context.input.dollars.spentUsd };
 }
 
 function planEvents(launches: Launch[]): RunEvent[] {
@@ -287,7 +287,7 @@ export const optimizerMachine = setup({
       const perTask = reflectiveCalls(s, context.input.table.valIds.length);
       let ctx = context;
       const launches: Launch[] = [];
-      while (inFlightCount(ctx) < s.schedule.inFlight && affordableTasks(ctx.ledger, perTask) > 0) {
+      while (inFlightCount(ctx) < s.schedule.inFlight && affordableTasks(ctx.ledger, perTask, ctx.input.dollars) > 0) {
         const step = ctx.step + 1;
         const planned = planLaunches(ctx, step, 1, { parents: 1, perParent: 1 });
         const [launch] = planned.launches;
@@ -312,7 +312,7 @@ export const optimizerMachine = setup({
       if (event.type !== 'proposal.finished') return {};
       const p = context.proposals[event.id];
       if (!p) return {};
-      context.ledger.settle(p.reservation, event.paidCalls, event.costUsd);
+      context.ledger.settle(p.reservation, event.paidCalls);
       const outcome = p.outcome ?? { task: p.task, status: 'skipped' as const, reason: 'an evaluation could not be completed' };
       return { proposals: { ...context.proposals, [event.id]: { ...p, outcome, finished: event } } };
     }),
@@ -327,7 +327,7 @@ export const optimizerMachine = setup({
       settings: s,
       rng: new Rng(s.seed),
       sampler: new EpochShuffledSampler(input.table.trainIds.length, s.minibatchSize),
-      ledger: new BudgetLedger({ maxMetricCalls: s.maxMetricCalls, maxCostUsd: s.maxCostUsd }),
+      ledger: new BudgetLedger({ maxMetricCalls: s.maxMetricCalls }),
       abort: new AbortController(),
       pool: emptyPool(),
       step: 0,
@@ -357,6 +357,7 @@ export const optimizerMachine = setup({
         slotPolicy: context.settings.slotPolicy,
         clock: context.input.clock,
         signal: context.abort.signal,
+        dollars: context.input.dollars,
         onSlotInterval: context.input.onSlotInterval,
         journal: context.input.journal,
       }),
@@ -403,7 +404,7 @@ export const optimizerMachine = setup({
           actions: [
             assign(({ context, event }) => {
               const valsetSize = context.input.table.valIds.length;
-              context.ledger.settle({ calls: valsetSize, usd: 0 }, event.paidCalls, event.costUsd);
+              context.ledger.settle({ calls: valsetSize }, event.paidCalls);
               const { pool } = addCandidate(context.pool, {
                 candidate: context.settings.seedCandidate,
                 parents: [],
@@ -438,7 +439,7 @@ export const optimizerMachine = setup({
         const s = context.settings;
         if (s.schedule.kind !== 'batched') return;
         const perTask = reflectiveCalls(s, context.input.table.valIds.length);
-        const maxTasks = affordableTasks(context.ledger, perTask);
+        const maxTasks = affordableTasks(context.ledger, perTask, context.input.dollars);
         if (maxTasks === 0) {
           enqueue.assign({ stopReason: budgetStopReason(context.ledger, perTask), stepIds: [] });
           return;
@@ -559,7 +560,7 @@ export const optimizerMachine = setup({
       pool: context.pool,
       metricCalls: context.stats?.metricCalls ?? context.ledger.spentCalls,
       reflectionCalls: context.stats?.reflectionCalls ?? context.reflectionCalls,
-      costUsd: context.stats?.costUsd ?? context.ledger.spentUsd,
+      costUsd: context.stats?.costUsd ?? context.input.dollars.spentUsd,
       stopReason: context.stopReason ?? 'done',
       proposals: context.records,
       elapsedMs: context.input.clock.now() - context.startedAt,

@@ -109,9 +109,9 @@ export const proposerMachine = setup({
   },
   actions: {
     pay: assign(({ context, event }) => {
-      if (event.type !== 'evaluated' && event.type !== 'reflected') return {};
+      if (event.type !== 'evaluated' && event.type !== 'reflected' && event.type !== 'evaluator.failed') return {};
       return {
-        paidCalls: context.paidCalls + (event.type === 'evaluated' ? event.paidCalls : 0),
+        paidCalls: context.paidCalls + (event.type === 'reflected' ? 0 : event.paidCalls),
         reflectionCalls: context.reflectionCalls + (event.type === 'reflected' ? 1 : 0),
         reflectionCostUsd: context.reflectionCostUsd + (event.type === 'reflected' ? event.costUsd : 0),
         costUsd: context.costUsd + event.costUsd,
@@ -190,7 +190,7 @@ export const proposerMachine = setup({
             'reportJudged',
           ],
         },
-        'evaluator.failed': { target: 'failed' },
+        'evaluator.failed': { target: 'failed', actions: 'pay' },
       },
     },
     evaluatingParent: {
@@ -230,7 +230,7 @@ export const proposerMachine = setup({
             ],
           },
         ],
-        'evaluator.failed': { target: 'failed' },
+        'evaluator.failed': { target: 'failed', actions: 'pay' },
       },
     },
     buildingDataset: {
@@ -279,7 +279,7 @@ export const proposerMachine = setup({
             }),
           ],
         },
-        'evaluator.failed': { target: 'failed' },
+        'evaluator.failed': { target: 'failed', actions: 'pay' },
       },
       always: {
         guard: 'allReflected',
@@ -343,7 +343,7 @@ export const proposerMachine = setup({
             'reportJudged',
           ],
         },
-        'evaluator.failed': { target: 'failed' },
+        'evaluator.failed': { target: 'failed', actions: 'pay' },
       },
     },
     awaitingDecision: {
@@ -380,7 +380,7 @@ export const proposerMachine = setup({
             }),
           ],
         },
-        'evaluator.failed': { target: 'failed' },
+        'evaluator.failed': { target: 'failed', actions: 'pay' },
       },
     },
     failed: {

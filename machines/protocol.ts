@@ -29,7 +29,8 @@ export type EvaluatorRequest =
 export type EvaluatorReply =
   | ({ type: 'evaluated'; requestId: number } & EvaluateReply)
   | ({ type: 'reflected'; requestId: number } & ReflectReply)
-  | { type: 'evaluator.failed'; requestId: number; error: string };
+  /** The request could not be completed (aborted, or refused by the dollar budget); what ran is paid. */
+  | { type: 'evaluator.failed'; requestId: number; error: string; paidCalls: number; costUsd: number };
 
 export interface EvaluatorStats {
   type: 'evaluator.stats';

@@ -1,9 +1,12 @@
 // Turns a user's OptimizeConfig into what the optimizer machine runs on: validated settings,
 // the example table, the executor, the resolved reflection LM and the clock.
 import { systemClock } from '../src/clock.js';
+import { DollarGate } from '../src/dollarGate.js';
+import { resolveLanguageModel } from '../src/lm/resolveLanguageModel.js';
 import type { SlotAwareLanguageModel, WorkJournal } from '../src/evaluationService.js';
 import { buildExampleTable, type ExampleTable } from '../src/exampleTable.js';
 import { localExecutor, type MetricCallExecutor } from '../src/executor.js';
+import type { PricedExecutor } from '../src/evaluationService.js';
 import { buildReflectiveDataset } from '../src/reflectiveDataset.js';
 import { ConfigError, resolveSettings, type RunSettings } from '../src/runSettings.js';
 import type { Adapter, Candidate, Clock, EvaluatedExample, OptimizeConfig, ReflectiveDataset } from '../src/types.js';
@@ -12,7 +15,7 @@ import type { SlotInterval } from '../src/workerSlots.js';
 export interface PreparedRun {
   settings: RunSettings;
   table: ExampleTable<unknown>;
-  executor: MetricCallExecutor<unknown>;
+  executor: PricedExecutor<unknown>;
   reflectionLm: SlotAwareLanguageModel;
   buildDataset: (candidate: Candidate, results: EvaluatedExample<unknown>[], components: string[]) => Promise<ReflectiveDataset>;
   clock: Clock;
@@ -23,17 +26,21 @@ export interface PreparedRun {
   onSlotInterval?: (interval: SlotInterval) => void;
   /** Durable runs: completed paid work is recorded here and replayed on resume. */
   journal?: WorkJournal;
+  /** The dollar budget, reserved per call by the evaluator and read by the optimizer. */
+  dollars: DollarGate;
 }
 
-/** Resolves `openai:<model>` strings; a function passes through. */
-export type LanguageModelResolver = (lm: string) => SlotAwareLanguageModel;
-
-let resolveNamedModel: LanguageModelResolver = (lm) => {
-  throw new ConfigError(`reflectionLm: cannot resolve "${lm}": no resolver for named language models is registered`);
-};
-
-export function registerLanguageModelResolver(resolver: LanguageModelResolver): void {
-  resolveNamedModel = resolver;
+function reflectionModel(lm: OptimizeConfig<unknown>['reflectionLm'], maxCostUsd: number | undefined): SlotAwareLanguageModel {
+  let model: SlotAwareLanguageModel;
+  try {
+    model = resolveLanguageModel(lm);
+  } catch (error) {
+    throw new ConfigError(`reflectionLm: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (maxCostUsd !== undefined && typeof model.estimateMaxCostUsd !== 'function') {
+    throw new ConfigError('reflectionLm: a dollar budget (maxCostUsd) needs a language model with a known price, so that each call can be reserved before it is made');
+  }
+  return model;
 }
 
 /** Validates the config (throws ConfigError naming the field) and prepares the run. */
@@ -44,18 +51,22 @@ export function prepareRun<Example>(config: OptimizeConfig<Example>): PreparedRu
     settings,
     table: buildExampleTable<unknown>(config.trainset, config.valset ?? config.trainset),
     executor: executorFor(config, adapter),
-    reflectionLm: typeof config.reflectionLm === 'string' ? resolveNamedModel(config.reflectionLm) : config.reflectionLm,
+    reflectionLm: reflectionModel(config.reflectionLm as OptimizeConfig<unknown>['reflectionLm'], settings.maxCostUsd),
     buildDataset: (candidate, results, components) => buildReflectiveDataset(adapter, candidate, results, components),
     clock: config.clock ?? systemClock,
     signal: config.signal,
     drainSignal: config.drainSignal,
     onSlotInterval: config.onSlotInterval,
+    dollars: new DollarGate(settings.maxCostUsd),
   };
 }
 
 /** Where metric calls run: in this process, or as jobs on remote workers. */
-function executorFor<Example>(config: OptimizeConfig<Example>, adapter: Adapter<unknown>): MetricCallExecutor<unknown> {
+function executorFor<Example>(config: OptimizeConfig<Example>, adapter: Adapter<unknown>): PricedExecutor<unknown> {
   const executor = config.executor ?? { kind: 'local' };
-  if (executor.kind === 'local') return localExecutor(adapter);
+  if (executor.kind === 'local') {
+    const priced = adapter as Adapter<unknown> & { estimateMaxCostUsd?: (candidate: Candidate, example: unknown) => number };
+    return { ...localExecutor(adapter), estimateMaxCostUsd: priced.estimateMaxCostUsd?.bind(adapter) };
+  }
   throw new ConfigError(`executor: kind "${executor.kind}" is not available in this build`);
 }

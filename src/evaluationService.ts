@@ -2,6 +2,7 @@
 // an evaluation cache so a (candidate, example) pair is paid once, in-flight duplicates
 // included; traced runs are shared only while in flight) and reflection calls. A thrown adapter error becomes a recorded score-0 call; a
 // failed reflection becomes an error reply. Nothing here knows about actors.
+import { DollarBudgetExhausted, DollarGate } from './dollarGate.js';
 import type { MetricCallExecutor } from './executor.js';
 import type { WorkerSlots, WorkKind } from './workerSlots.js';
 import type { Candidate, Evaluation, LanguageModel, LmReply } from './types.js';
@@ -21,6 +22,18 @@ export interface EvaluateReply {
   costUsd: number;
 }
 
+/** An evaluation that could not be completed, with what its calls that did run cost. */
+export class EvaluationIncomplete extends Error {
+  override name = 'EvaluationIncomplete';
+  constructor(
+    message: string,
+    readonly paidCalls: number,
+    readonly costUsd: number,
+  ) {
+    super(message);
+  }
+}
+
 export type ReflectReply = { ok: true; reply: LmReply; costUsd: number } | { ok: false; error: string; costUsd: number };
 
 /**
@@ -35,16 +48,32 @@ export interface WorkJournal {
   recordReflection(prompt: string, reply: LmReply): void;
 }
 
-/** An LM that runs each attempt in a slot itself (so backoff waits do not hold one). */
-export type SlotAwareLanguageModel = LanguageModel & { managesSlots?: boolean };
+/**
+ * An LM that may run each attempt in a slot itself (so backoff waits do not hold one) and may
+ * give a worst-case price for a prompt (so dollars can be reserved before the call).
+ */
+export type SlotAwareLanguageModel = LanguageModel & { managesSlots?: boolean; estimateMaxCostUsd?: (prompt: string) => number };
+
+/** An executor whose calls have a worst-case price (e.g. a priced task model). */
+export interface PricedExecutor<Example> extends MetricCallExecutor<Example> {
+  estimateMaxCostUsd?: (candidate: Candidate, example: Example) => number;
+}
 
 export interface EvaluationServiceOptions<Example> {
   examples: readonly Example[];
-  executor: MetricCallExecutor<Example>;
+  executor: PricedExecutor<Example>;
   reflectionLm: SlotAwareLanguageModel;
   slots: WorkerSlots;
   signal: AbortSignal;
   journal?: WorkJournal;
+  /** The dollar budget; absent = no dollar limit. */
+  dollars?: DollarGate;
+}
+
+/** Dollars a failed call still cost (e.g. a reply with usage but no content). */
+function costOfError(error: unknown): number {
+  const cost = (error as { costUsd?: unknown } | null)?.costUsd;
+  return typeof cost === 'number' && cost > 0 ? cost : 0;
 }
 
 function errorMessage(error: unknown): string {
@@ -73,38 +102,35 @@ export class EvaluationService<Example> {
 
   constructor(private readonly options: EvaluationServiceOptions<Example>) {}
 
+  /**
+   * Evaluates a candidate on examples. Rejects with EvaluationIncomplete (carrying what was paid)
+   * when a call could not be made: the run was aborted or the dollar budget refused it.
+   */
   async evaluate(request: EvaluateRequest): Promise<EvaluateReply> {
-    let paidCalls = 0;
-    let costUsd = 0;
+    const paid = { calls: 0, usd: 0 };
     const pending = request.exampleIds.map((id) => {
       const key = `${request.hash}:${id}:${request.captureTraces ? 1 : 0}`;
       let entry = this.cache.get(key);
       if (!entry) {
-        paidCalls++;
-        entry = this.runMetricCall(request, id, key);
+        // Only the request that creates an entry pays for it; cache hits are free.
+        entry = this.runMetricCall(request, id, key, paid);
         this.cache.set(key, entry);
         // Traced runs feed reflection: identical ones in flight share a call, but a later
         // request gets a fresh run (a replay would make a failing loop free, and endless).
-        if (request.captureTraces) {
-          const settled = entry;
-          settled.then(
-            () => this.cache.delete(key),
-            () => this.cache.delete(key),
-          );
-        }
-        // Only this request pays for the call's dollars; cache hits are free.
-        entry = entry.then((e) => {
-          costUsd += e.costUsd ?? 0;
-          return e;
-        });
+        const forget = () => this.cache.delete(key);
+        if (request.captureTraces) entry.then(forget, forget);
+        // A refused or aborted call is not an answer: a later request may try again.
+        else entry.catch(forget);
       }
       return entry;
     });
-    const evaluations = await Promise.all(pending);
-    return { evaluations, paidCalls, costUsd };
+    const settled = await Promise.allSettled(pending);
+    const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failure) throw new EvaluationIncomplete(errorMessage(failure.reason), paid.calls, paid.usd);
+    return { evaluations: settled.map((r) => (r as PromiseFulfilledResult<Evaluation>).value), paidCalls: paid.calls, costUsd: paid.usd };
   }
 
-  private runMetricCall(request: EvaluateRequest, exampleId: number, key: string): Promise<Evaluation> {
+  private runMetricCall(request: EvaluateRequest, exampleId: number, key: string, paid: { calls: number; usd: number }): Promise<Evaluation> {
     const { executor, examples, slots, signal, journal } = this.options;
     const example = examples[exampleId] as Example;
     const replayed = journal?.replayEvaluation(key);
@@ -112,22 +138,33 @@ export class EvaluationService<Example> {
       // Paid for by an earlier process: counted, not run again.
       this.metricCalls++;
       this.costUsd += replayed.costUsd ?? 0;
+      paid.calls++;
+      paid.usd += replayed.costUsd ?? 0;
       return Promise.resolve(replayed);
     }
     return slots.run(
       request.kind,
       async () => {
+        // A call the dollar budget cannot pay for is not made (and not counted).
+        const reserved = this.options.dollars?.reserve(executor.estimateMaxCostUsd?.(request.candidate, example) ?? 0) ?? 0;
         this.metricCalls++;
+        paid.calls++;
         let evaluation: Evaluation;
         try {
           evaluation = normalizeEvaluation(
             await executor.evaluate(request.candidate, example, exampleId, { captureTraces: request.captureTraces, signal }),
           );
         } catch (error) {
-          if (signal.aborted) throw error;
-          evaluation = { score: 0, feedback: `The evaluation failed with an error: ${errorMessage(error)}` };
+          if (signal.aborted) {
+            this.options.dollars?.settle(reserved, costOfError(error));
+            paid.usd += costOfError(error);
+            throw error;
+          }
+          evaluation = { score: 0, feedback: `The evaluation failed with an error: ${errorMessage(error)}`, costUsd: costOfError(error) };
         }
+        this.options.dollars?.settle(reserved, evaluation.costUsd ?? 0);
         this.costUsd += evaluation.costUsd ?? 0;
+        paid.usd += evaluation.costUsd ?? 0;
         journal?.recordEvaluation(key, evaluation);
         return evaluation;
       },
@@ -143,7 +180,10 @@ export class EvaluationService<Example> {
       this.costUsd += replayed.costUsd ?? 0;
       return { ok: true, reply: replayed, costUsd: replayed.costUsd ?? 0 };
     }
+    const dollars = this.options.dollars;
+    let reserved = 0;
     const call = async () => {
+      reserved = dollars?.reserve(reflectionLm.estimateMaxCostUsd?.(prompt) ?? 0) ?? 0;
       this.reflectionCalls++;
       return reflectionLm(prompt, {
         signal,
@@ -154,12 +194,16 @@ export class EvaluationService<Example> {
       const raw = reflectionLm.managesSlots ? await call() : await slots.run('reflection', call, signal);
       const reply = normalizeLmReply(raw);
       const costUsd = reply.costUsd ?? 0;
+      dollars?.settle(reserved, costUsd);
       this.costUsd += costUsd;
       journal?.recordReflection(prompt, reply);
       return { ok: true, reply, costUsd };
     } catch (error) {
+      const costUsd = costOfError(error);
+      if (!(error instanceof DollarBudgetExhausted)) dollars?.settle(reserved, costUsd);
+      this.costUsd += costUsd;
       if (signal.aborted) throw error;
-      return { ok: false, error: errorMessage(error), costUsd: 0 };
+      return { ok: false, error: errorMessage(error), costUsd };
     }
   }
 

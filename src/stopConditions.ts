@@ -2,6 +2,7 @@
 // conditions): the target score reached, too many steps without a better best, or a budget
 // that cannot pay for one more proposal. The reason strings are the result's stopReason.
 import type { BudgetLedger } from './budgetLedger.js';
+import type { DollarGate } from './dollarGate.js';
 
 export interface ProgressView {
   bestScore: number;
@@ -18,11 +19,13 @@ export function progressStopReason(view: ProgressView): string | null {
   return null;
 }
 
-/** How many proposals of worst-case cost `callsPerTask` the budget can still pay for. */
-export function affordableTasks(ledger: BudgetLedger, callsPerTask: number, usdPerTask = 0): number {
-  const byCalls = Math.floor(ledger.remainingCalls() / callsPerTask);
-  const byUsd = usdPerTask > 0 ? Math.floor(ledger.remainingUsd() / usdPerTask) : ledger.remainingUsd() > 0 ? Infinity : 0;
-  return Math.max(0, Math.min(byCalls, byUsd));
+/**
+ * How many proposals of worst-case cost `callsPerTask` the budget can still start: none once the
+ * dollars left cannot pay for the dearest call seen (dollars are reserved per call).
+ */
+export function affordableTasks(ledger: BudgetLedger, callsPerTask: number, dollars?: DollarGate): number {
+  if (dollars?.exhausted()) return 0;
+  return Math.max(0, Math.floor(ledger.remainingCalls() / callsPerTask));
 }
 
 /** Why the budget stops the run: the limit that cannot pay for one more proposal. */

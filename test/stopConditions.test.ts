@@ -1,6 +1,7 @@
 // Stop conditions: target score, steps without improvement, and what the budget can still pay.
 import { describe, expect, it } from 'vitest';
-import { BudgetLedger } from '../src/budgetLedger.js';
+import { BudgetLedger, type Reservation } from '../src/budgetLedger.js';
+import { DollarGate } from '../src/dollarGate.js';
 import { affordableTasks, budgetStopReason, progressStopReason } from '../src/stopConditions.js';
 
 describe('progressStopReason', () => {
@@ -24,7 +25,7 @@ describe('progressStopReason', () => {
 describe('affordableTasks', () => {
   it('counts whole tasks of the worst-case call cost left after spending and reservations', () => {
     const ledger = new BudgetLedger({ maxMetricCalls: 100 });
-    ledger.record(20);
+    ledger.settle(ledger.reserve(20) as Reservation, 20);
     ledger.reserve(10);
     // 70 calls left at 20 a task: 3.
     expect(affordableTasks(ledger, 20)).toBe(3);
@@ -32,32 +33,26 @@ describe('affordableTasks', () => {
     expect(affordableTasks(ledger, 71)).toBe(0);
   });
 
-  it('takes the tighter of calls and dollars', () => {
-    const ledger = new BudgetLedger({ maxMetricCalls: 100, maxCostUsd: 1 });
-    expect(affordableTasks(ledger, 10, 0.25)).toBe(4); // dollars: 4, calls: 10
-    expect(affordableTasks(ledger, 40, 0.25)).toBe(2); // calls: 2
+  it('is zero once the dollars left cannot pay for the dearest call seen', () => {
+    const ledger = new BudgetLedger({ maxMetricCalls: 100 });
+    const dollars = new DollarGate(1);
+    expect(affordableTasks(ledger, 10, dollars)).toBe(10);
+    dollars.settle(dollars.reserve(0.4), 0.3);
+    expect(affordableTasks(ledger, 10, dollars)).toBe(10); // 0.7 left >= 0.4
+    dollars.settle(dollars.reserve(0.4), 0.35);
+    expect(affordableTasks(ledger, 10, dollars)).toBe(0); // 0.35 left < 0.4
   });
 
-  it('with no per-task dollar estimate, any dollars left allow the call-bound count; none left, zero', () => {
-    const ledger = new BudgetLedger({ maxMetricCalls: 100, maxCostUsd: 1 });
-    expect(affordableTasks(ledger, 10)).toBe(10);
-    ledger.record(0, 1);
-    expect(affordableTasks(ledger, 10)).toBe(0);
-  });
-
-  it('is unbounded without limits and never negative after an overspend', () => {
+  it('is unbounded without limits', () => {
     expect(affordableTasks(new BudgetLedger({}), 10)).toBe(Infinity);
-    expect(affordableTasks(new BudgetLedger({ maxCostUsd: 1 }), 10, 0.5)).toBe(2);
-    const over = new BudgetLedger({ maxMetricCalls: 5 });
-    over.record(8);
-    expect(affordableTasks(over, 1)).toBe(0);
+    expect(affordableTasks(new BudgetLedger({}), 10, new DollarGate())).toBe(Infinity);
   });
 });
 
 describe('budgetStopReason', () => {
   it('names maxMetricCalls when the calls cannot pay for one more task, else maxCostUsd', () => {
-    const ledger = new BudgetLedger({ maxMetricCalls: 100, maxCostUsd: 1 });
-    ledger.record(95, 1);
+    const ledger = new BudgetLedger({ maxMetricCalls: 100 });
+    ledger.settle(ledger.reserve(95) as Reservation, 95);
     expect(budgetStopReason(ledger, 10)).toBe('maxMetricCalls');
     expect(budgetStopReason(ledger, 5)).toBe('maxCostUsd');
   });

@@ -38,6 +38,8 @@ export interface RecordedRequest {
   body: { model?: string; messages?: ChatMessage[]; [key: string]: unknown } | undefined;
   /** What this request was answered with. */
   step: FakeStep['kind'];
+  /** The usage its reply reported, if any. */
+  usage?: ServerUsage;
 }
 
 export type Responder = (messages: ChatMessage[]) => string;
@@ -168,6 +170,7 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
 
     const reply = (content: string | null, usage: ServerUsage | undefined, extra?: Record<string, unknown>) => {
       if (usage) usageReported.push(usage);
+      record.usage = usage;
       sendJson(res, 200, completion(model, content, usage, extra));
     };
     switch (step.kind) {
@@ -197,6 +200,7 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
       case 'empty': {
         const usage = fakeUsage(messages, '');
         usageReported.push(usage);
+        record.usage = usage;
         const body = completion(model, step.content === undefined ? '' : step.content, usage);
         if (step.finishReason) body.choices[0]!.finish_reason = step.finishReason;
         return sendJson(res, 200, body);
