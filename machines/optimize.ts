@@ -1,21 +1,34 @@
 // optimize(): run the optimizer machine on a config to its final state and return its output.
 // The config is validated first, so a bad one fails with a ConfigError before any work.
-// Runtime events reach config.onEvent; inspection events reach config.inspect.
+// Runtime events reach config.onEvent; inspection events reach config.inspect. With a runDir
+// the run is durable (src/durableRun.ts): logged, resumable, stoppable with a STOP file.
 import { createActor, toPromise } from 'xstate';
 import { systemClock } from '../src/clock.js';
+import { runInDirectory } from '../src/durableRun.js';
 import { resolveSettings } from '../src/runSettings.js';
 import type { OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
 import { optimizerMachine } from './optimizer.machine.js';
 
 export async function optimize<Example>(config: OptimizeConfig<Example>): Promise<OptimizeResult> {
   resolveSettings(config);
+  if (config.runDir !== undefined) return runInDirectory(config, launchOptimizer);
+  return launchOptimizer(config)();
+}
+
+/** Creates the actor (a config the machine refuses throws here, before anything starts); the returned function starts it. */
+function launchOptimizer<Example>(config: OptimizeConfig<Example>): () => Promise<OptimizeResult> {
   const actor = createActor(optimizerMachine, {
     input: config as OptimizeConfig<unknown>,
     clock: config.clock ?? systemClock,
     ...(config.inspect ? { inspect: config.inspect } : {}),
   });
+  const initial = actor.getSnapshot();
+  if (initial.status === 'error') throw initial.error;
   const onEvent = config.onEvent;
   if (onEvent) actor.on('*', (event) => onEvent(event as RunEvent));
-  actor.start();
-  return toPromise(actor);
+  return () => {
+    const done = toPromise(actor);
+    actor.start();
+    return done;
+  };
 }

@@ -16,7 +16,8 @@ import { buildResult } from '../src/result.js';
 import { Rng } from '../src/rng.js';
 import type { RunSettings } from '../src/runSettings.js';
 import { prepareRun, type PreparedRun } from './runInput.js';
-import { affordableTasks, budgetStopReason, progressStopReason } from '../src/stopConditions.js';
+import { affordableTasks, budgetStopReason, progressStopReason, type ProgressView } from '../src/stopConditions.js';
+import { paretoSamplingList } from '../src/parentSelection.js';
 import type { Candidate, Clock, OptimizeConfig, OptimizeResult, ProposalRecord, RunEvent } from '../src/types.js';
 import { evaluatorActor } from './evaluator.actor.js';
 import type { EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerReport } from './protocol.js';
@@ -24,7 +25,7 @@ import { proposerMachine, type ProposerInput } from './proposer.machine.js';
 
 
 /** One proposal in flight. */
-interface Proposal {
+export interface Proposal {
   id: string;
   step: number;
   task: number;
@@ -39,7 +40,7 @@ interface Proposal {
   finished?: Extract<ProposerReport, { type: 'proposal.finished' }>;
 }
 
-interface OptimizerContext {
+export interface OptimizerContext {
   input: PreparedRun;
   settings: RunSettings;
   rng: Rng;
@@ -52,6 +53,7 @@ interface OptimizerContext {
   proposals: Record<string, Proposal>;
   /** Ids of the current batched step's proposals, in task order. */
   stepIds: string[];
+  /** Append-only, so the optimizer appends in place (copying it per proposal would be quadratic). */
   records: ProposalRecord[];
   mergesLeft: number;
   mergeDue: boolean;
@@ -65,7 +67,7 @@ interface OptimizerContext {
   stats?: EvaluatorStats;
 }
 
-type OptimizerEvent =
+export type OptimizerEvent =
   | EvaluatorReply
   | ProposerReport
   | EvaluatorStats
@@ -122,6 +124,7 @@ function proposerInput(context: OptimizerContext, p: { id: string; step: number;
     skipPerfectScore: settings.skipPerfectScore,
     perfectScore: settings.perfectScore,
     buildDataset: input.buildDataset,
+    report: input.onEvent,
   };
 }
 
@@ -186,6 +189,20 @@ function planEvents(launches: Launch[]): RunEvent[] {
   ]);
 }
 
+function progressView(settings: RunSettings, progress: { bestScore?: number; stepsWithoutImprovement?: number }): ProgressView {
+  return {
+    bestScore: progress.bestScore ?? -Infinity,
+    stepsWithoutImprovement: progress.stepsWithoutImprovement ?? 0,
+    targetScore: settings.targetScore,
+    maxStepsWithoutImprovement: settings.maxStepsWithoutImprovement,
+  };
+}
+
+function appendRecords(records: ProposalRecord[], more: ProposalRecord[]): ProposalRecord[] {
+  for (const r of more) records.push(r);
+  return records;
+}
+
 function toFinished(p: Proposal): FinishedProposal {
   const outcome = p.outcome ?? { task: p.task, status: 'skipped', reason: 'an evaluation could not be completed' };
   return {
@@ -213,20 +230,21 @@ function fold(context: OptimizerContext, finished: Proposal[], countsAsStep: boo
   for (const r of folded.records) {
     events.push({ type: 'proposal.ended', step: r.step, task: r.task, outcome: r.outcome, reason: r.reason });
     if (r.outcome === 'accepted' && r.candidateIndex !== undefined) {
-      events.push({ type: 'candidate.accepted', index: r.candidateIndex, parents: r.parents, valScore: folded.pool.valScores[r.candidateIndex] ?? 0 });
+      events.push({ type: 'candidate.accepted', index: r.candidateIndex, parents: r.parents, valScore: folded.pool.valScores[r.candidateIndex] ?? 0, candidate: folded.pool.candidates[r.candidateIndex] });
     } else if (r.outcome === 'rejected') {
       events.push({ type: 'candidate.rejected', step: r.step, task: r.task, reason: r.reason });
     }
   }
   if (folded.added.length > 0) {
     const fronts = poolFronts(folded.pool, context.settings.frontType);
-    events.push({ type: 'front.updated', bestIndex: best, bestScore, frontSize: new Set(fronts.flat()).size });
+    // The non-dominated candidates: the sampling list is memoized and the next plan reuses it.
+    events.push({ type: 'front.updated', bestIndex: best, bestScore, frontSize: new Set(paretoSamplingList(fronts, folded.pool.valScores)).size });
   }
   const proposals = { ...context.proposals };
   for (const p of finished) delete proposals[p.id];
   return {
     pool: folded.pool,
-    records: [...context.records, ...folded.records],
+    records: appendRecords(context.records, folded.records),
     proposals,
     bestScore: Math.max(bestScore, context.bestScore),
     stepsWithoutImprovement: countsAsStep ? (improved ? 0 : context.stepsWithoutImprovement + 1) : context.stepsWithoutImprovement,
@@ -257,7 +275,6 @@ export const optimizerMachine = setup({
     hasStopReason: ({ context }) => context.stopReason !== undefined,
   },
   actions: {
-    report: emit((_, event: RunEvent) => event),
     reportBudget: emit(({ context }) => budgetEvent(context)),
     /** Async: a lone proposal's verdict is decided at once (nothing else in its "step"). */
     decideAsync: enqueueActions(({ context, event, enqueue }) => {
@@ -275,8 +292,7 @@ export const optimizerMachine = setup({
       const p = context.proposals[event.id];
       if (!p) return;
       const { events, ...update } = fold(context, [p], true);
-      const next = { ...context, ...update };
-      enqueue.assign({ ...update, stopReason: context.stopReason ?? progressStopReason({ ...context.settings, ...next }) ?? undefined });
+      enqueue.assign({ ...update, stopReason: context.stopReason ?? progressStopReason(progressView(context.settings, update)) ?? undefined });
       for (const e of events) enqueue.emit(e);
       enqueue.emit(budgetEvent(context));
     }),
@@ -308,13 +324,15 @@ export const optimizerMachine = setup({
       if (launches.length > 0) enqueue.emit(budgetEvent(context));
     }),
     /** Settles a finished proposal's reservation and records its report. */
-    recordFinished: assign(({ context, event }) => {
-      if (event.type !== 'proposal.finished') return {};
+    recordFinished: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'proposal.finished') return;
       const p = context.proposals[event.id];
-      if (!p) return {};
+      if (!p) return;
       context.ledger.settle(p.reservation, event.paidCalls);
       const outcome = p.outcome ?? { task: p.task, status: 'skipped' as const, reason: 'an evaluation could not be completed' };
-      return { proposals: { ...context.proposals, [event.id]: { ...p, outcome, finished: event } } };
+      enqueue.assign({ proposals: { ...context.proposals, [event.id]: { ...p, outcome, finished: event } } });
+      // A finished proposer stays among the children until stopped; thousands would slow every step.
+      enqueue.stopChild(event.id);
     }),
   },
 }).createMachine({
@@ -373,7 +391,6 @@ export const optimizerMachine = setup({
     },
   ],
   on: {
-    'proposal.event': { actions: { type: 'report', params: ({ event }) => event.event } },
     stop: [
       { guard: ({ event }) => event.graceful === true, actions: assign({ stopReason: ({ context, event }) => context.stopReason ?? event.reason }) },
       { target: '.stopping', actions: assign({ stopReason: ({ event }) => event.reason }) },
@@ -425,9 +442,9 @@ export const optimizerMachine = setup({
       always: [
         { guard: 'hasStopReason', target: 'draining' },
         {
-          guard: ({ context }) => progressStopReason({ ...context.settings, ...context }) !== null,
+          guard: ({ context }) => progressStopReason(progressView(context.settings, context)) !== null,
           target: 'draining',
-          actions: assign({ stopReason: ({ context }) => progressStopReason({ ...context.settings, ...context }) ?? undefined }),
+          actions: assign({ stopReason: ({ context }) => progressStopReason(progressView(context.settings, context)) ?? undefined }),
         },
         { guard: 'isAsync', target: 'flowing' },
         { target: 'planning' },
@@ -537,7 +554,7 @@ export const optimizerMachine = setup({
           staleness: 0,
           reflectionCostUsd: 0,
         }));
-        enqueue.assign({ records: [...context.records, ...records], proposals: {}, stepIds: [] });
+        enqueue.assign({ records: appendRecords(context.records, records), proposals: {}, stepIds: [] });
       }),
       on: { stop: {} },
       always: 'finishing',

@@ -31,11 +31,13 @@ export interface ProposerInput {
   skipPerfectScore: boolean;
   perfectScore: number;
   buildDataset: (candidate: Candidate, results: EvaluatedExample<unknown>[], components: string[]) => Promise<ReflectiveDataset>;
+  /** Receives this task's fine-grained run events (evaluation started, ended, skipped). */
+  report?: (event: RunEvent) => void;
   /** Present for a merge proposal: the merged child and its parents' sums on the subsample (`minibatch`). */
   merge?: { child: Candidate; parentSums: [number, number] };
 }
 
-interface ProposerContext extends ProposerInput {
+export interface ProposerContext extends ProposerInput {
   parentEvaluations: Evaluation[];
   dataset?: ReflectiveDataset;
   /** Per chosen component: the new text, or why there is none. */
@@ -50,7 +52,7 @@ interface ProposerContext extends ProposerInput {
   costUsd: number;
 }
 
-type ProposerEvent = EvaluatorReply | ProposerDecision;
+export type ProposerEvent = EvaluatorReply | ProposerDecision;
 
 const PARENT = 0;
 const CHILD = 1;
@@ -65,8 +67,15 @@ type TaskEvent = Extract<RunEvent, { step: number; task: number }>;
 type WithoutTask<E> = E extends unknown ? Omit<E, 'step' | 'task'> : never;
 type TaskEventBody = WithoutTask<TaskEvent>;
 
-function progress(context: ProposerContext, event: TaskEventBody): ProposerReport {
-  return { type: 'proposal.event', event: { ...event, step: context.step, task: context.task } as RunEvent };
+/**
+ * An action that reports a run event about this task straight to the run's listener: these are
+ * the fine-grained events (evaluation started/ended/skipped), several per proposal, so they do
+ * not travel through the optimizer's mailbox.
+ */
+function report(make: (args: { context: ProposerContext; event: ProposerEvent }) => TaskEventBody) {
+  return ({ context, event }: { context: ProposerContext; event: ProposerEvent }) => {
+    context.report?.({ ...make({ context, event }), step: context.step, task: context.task } as RunEvent);
+  };
 }
 
 /** The child: the parent with every component for which the reflection gave new text. */
@@ -158,7 +167,7 @@ export const proposerMachine = setup({
     },
     evaluatingMerge: {
       entry: [
-        sendParent(({ context }) => progress(context, { type: 'evaluation.started', target: 'child' })),
+        report(() => ({ type: 'evaluation.started', target: 'child' })),
         sendTo(toEvaluator, ({ context, self }): EvaluatorRequest => ({
           type: 'evaluate',
           requestId: CHILD,
@@ -184,8 +193,7 @@ export const proposerMachine = setup({
                 return { task: context.task, status: 'judged' as const, childHash: context.childHash as string, verdict: { accepted, parentSum, childSum, margin: childSum - parentSum } };
               },
             }),
-            sendParent(({ context }) =>
-              progress(context, { type: 'evaluation.ended', target: 'child', sum: context.outcome?.status === 'judged' ? context.outcome.verdict.childSum : 0 }),
+            report(({ context }) => ({ type: 'evaluation.ended', target: 'child', sum: context.outcome?.status === 'judged' ? context.outcome.verdict.childSum : 0 }),
             ),
             'reportJudged',
           ],
@@ -195,7 +203,7 @@ export const proposerMachine = setup({
     },
     evaluatingParent: {
       entry: [
-        sendParent(({ context }) => progress(context, { type: 'evaluation.started', target: 'parent' })),
+        report(() => ({ type: 'evaluation.started', target: 'parent' })),
         sendTo(toEvaluator, ({ context, self }): EvaluatorRequest => ({
           type: 'evaluate',
           requestId: PARENT,
@@ -215,7 +223,7 @@ export const proposerMachine = setup({
             actions: [
               'pay',
               assign({ outcome: ({ context }) => ({ task: context.task, status: 'skipped', reason: 'parent is perfect on its minibatch' }) as const }),
-              sendParent(({ context }) => progress(context, { type: 'evaluation.skipped', reason: 'parent is perfect on its minibatch' })),
+              report(() => ({ type: 'evaluation.skipped', reason: 'parent is perfect on its minibatch' })),
               'reportJudged',
             ],
           },
@@ -224,8 +232,7 @@ export const proposerMachine = setup({
             actions: [
               'pay',
               assign({ parentEvaluations: ({ event }) => (event.type === 'evaluated' ? event.evaluations : []) }),
-              sendParent(({ context, event }) =>
-                progress(context, { type: 'evaluation.ended', target: 'parent', sum: event.type === 'evaluated' ? event.evaluations.reduce((a, e) => a + e.score, 0) : 0 }),
+              report(({ context, event }) => ({ type: 'evaluation.ended', target: 'parent', sum: event.type === 'evaluated' ? event.evaluations.reduce((a, e) => a + e.score, 0) : 0 }),
               ),
             ],
           },
@@ -304,7 +311,7 @@ export const proposerMachine = setup({
     },
     evaluatingChild: {
       entry: [
-        sendParent(({ context }) => progress(context, { type: 'evaluation.started', target: 'child' })),
+        report(() => ({ type: 'evaluation.started', target: 'child' })),
         sendTo(toEvaluator, ({ context, self }): EvaluatorRequest => ({
           type: 'evaluate',
           requestId: CHILD,
@@ -333,8 +340,7 @@ export const proposerMachine = setup({
                 ),
               }),
             }),
-            sendParent(({ context }) =>
-              progress(context, {
+            report(({ context }) => ({
                 type: 'evaluation.ended',
                 target: 'child',
                 sum: context.outcome?.status === 'judged' ? context.outcome.verdict.childSum : 0,
@@ -355,7 +361,7 @@ export const proposerMachine = setup({
     },
     evaluatingValset: {
       entry: [
-        sendParent(({ context }) => progress(context, { type: 'evaluation.started', target: 'valset' })),
+        report(() => ({ type: 'evaluation.started', target: 'valset' })),
         sendTo(toEvaluator, ({ context, self }): EvaluatorRequest => ({
           type: 'evaluate',
           requestId: VALSET,

@@ -5,7 +5,7 @@ import type { AnyActorRef } from 'xstate';
 import type { EvaluateReply, ReflectReply } from '../src/evaluationService.js';
 import type { Objectives } from '../src/paretoFront.js';
 import type { MinibatchOutcome } from '../src/proposalSelection.js';
-import type { Candidate, RunEvent } from '../src/types.js';
+import type { Candidate } from '../src/types.js';
 import type { WorkKind } from '../src/workerSlots.js';
 
 /** Proposer or optimizer -> evaluator (systemId 'evaluator'). */
@@ -54,8 +54,7 @@ export type ProposerReport =
       costUsd: number;
       /** Present when the child was evaluated on the valset. */
       valset?: { subscores: number[]; objectives: Array<Objectives | undefined> };
-    }
-  | { type: 'proposal.event'; event: RunEvent };
+    };
 
 /** Optimizer -> proposer. */
 export type ProposerDecision = { type: 'valset.granted' } | { type: 'valset.denied' };

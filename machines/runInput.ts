@@ -6,10 +6,11 @@ import { resolveLanguageModel } from '../src/lm/resolveLanguageModel.js';
 import type { SlotAwareLanguageModel, WorkJournal } from '../src/evaluationService.js';
 import { buildExampleTable, type ExampleTable } from '../src/exampleTable.js';
 import { localExecutor, type MetricCallExecutor } from '../src/executor.js';
+import { createBullmqExecutor, runIdForDirectory } from '../src/executors/bullmqExecutor.js';
 import type { PricedExecutor } from '../src/evaluationService.js';
 import { buildReflectiveDataset } from '../src/reflectiveDataset.js';
 import { ConfigError, resolveSettings, type RunSettings } from '../src/runSettings.js';
-import type { Adapter, Candidate, Clock, EvaluatedExample, OptimizeConfig, ReflectiveDataset } from '../src/types.js';
+import type { Adapter, Candidate, Clock, EvaluatedExample, OptimizeConfig, ReflectiveDataset, RunEvent } from '../src/types.js';
 import type { SlotInterval } from '../src/workerSlots.js';
 
 export interface PreparedRun {
@@ -24,6 +25,8 @@ export interface PreparedRun {
   /** Abort = start nothing new, let what is in flight finish, then stop with the result. */
   drainSignal?: AbortSignal;
   onSlotInterval?: (interval: SlotInterval) => void;
+  /** The run's event listener: proposers report their fine-grained events straight to it. */
+  onEvent?: (event: RunEvent) => void;
   /** Durable runs: completed paid work is recorded here and replayed on resume. */
   journal?: WorkJournal;
   /** The dollar budget, reserved per call by the evaluator and read by the optimizer. */
@@ -57,6 +60,7 @@ export function prepareRun<Example>(config: OptimizeConfig<Example>): PreparedRu
     signal: config.signal,
     drainSignal: config.drainSignal,
     onSlotInterval: config.onSlotInterval,
+    journal: config.journal,
     dollars: new DollarGate(settings.maxCostUsd),
   };
 }
@@ -64,9 +68,19 @@ export function prepareRun<Example>(config: OptimizeConfig<Example>): PreparedRu
 /** Where metric calls run: in this process, or as jobs on remote workers. */
 function executorFor<Example>(config: OptimizeConfig<Example>, adapter: Adapter<unknown>): PricedExecutor<unknown> {
   const executor = config.executor ?? { kind: 'local' };
-  if (executor.kind === 'local') {
-    const priced = adapter as Adapter<unknown> & { estimateMaxCostUsd?: (candidate: Candidate, example: unknown) => number };
-    return { ...localExecutor(adapter), estimateMaxCostUsd: priced.estimateMaxCostUsd?.bind(adapter) };
+  const priced = adapter as Adapter<unknown> & { estimateMaxCostUsd?: (candidate: Candidate, example: unknown) => number };
+  const estimateMaxCostUsd = priced.estimateMaxCostUsd?.bind(adapter);
+  if (executor.kind === 'local') return { ...localExecutor(adapter), estimateMaxCostUsd };
+  if (executor.kind === 'bullmq') {
+    const remote = createBullmqExecutor({
+      connection: executor.connection,
+      queue: executor.queue,
+      attempts: executor.attempts,
+      backoffMs: executor.backoffMs,
+      // A resumed run re-attaches to the jobs its earlier process submitted.
+      runId: config.runDir === undefined ? undefined : runIdForDirectory(config.runDir),
+    });
+    return { ...remote, estimateMaxCostUsd };
   }
-  throw new ConfigError(`executor: kind "${executor.kind}" is not available in this build`);
+  throw new ConfigError(`executor: kind "${(executor as { kind: string }).kind}" is not available in this build`);
 }

@@ -70,9 +70,29 @@ export function withComponentPointers(pool: CandidatePool, componentPointers: nu
 /** Highest mean valset score; ties go to the earlier candidate. */
 export const bestIndex = (pool: CandidatePool): number => argmaxMean(pool.valScores);
 
-/** Index of the candidate with this content hash, or -1. */
-export const indexOfHash = (pool: CandidatePool, hash: string): number => pool.hashes.indexOf(hash);
+// A lookup table per hashes array (a new array each time a candidate joins).
+const hashIndexMemo = new WeakMap<string[], Map<string, number>>();
 
+/** Index of the candidate with this content hash, or -1. */
+export function indexOfHash(pool: CandidatePool, hash: string): number {
+  let index = hashIndexMemo.get(pool.hashes);
+  if (!index) {
+    index = new Map();
+    // First occurrence wins, as with indexOf.
+    pool.hashes.forEach((h, i) => index?.has(h) || index?.set(h, i));
+    hashIndexMemo.set(pool.hashes, index);
+  }
+  return index.get(hash) ?? -1;
+}
+
+// Fronts change only when a candidate joins, which makes new score arrays: memoize on them.
+const frontsMemo = new WeakMap<object, Map<FrontType, Fronts>>();
+
+/** The pool's fronts (memoized; treat the result as read-only). */
 export function poolFronts(pool: CandidatePool, frontType: FrontType): Fronts {
-  return computeFronts({ subscores: pool.valSubscores, objectives: pool.valObjectives }, frontType);
+  let byType = frontsMemo.get(pool.valSubscores);
+  if (!byType) frontsMemo.set(pool.valSubscores, (byType = new Map()));
+  let fronts = byType.get(frontType);
+  if (!fronts) byType.set(frontType, (fronts = computeFronts({ subscores: pool.valSubscores, objectives: pool.valObjectives }, frontType)));
+  return fronts;
 }

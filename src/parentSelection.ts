@@ -16,8 +16,19 @@ export function argmaxMean(meanScores: ReadonlyArray<number>): number {
   return best;
 }
 
+// A pool's fronts and scores are fixed until a candidate joins: memoize the list on them.
+const listMemo = new WeakMap<Fronts, { meanScores: ReadonlyArray<number>; list: number[] }>();
+
 /** Each surviving candidate once per front it is on, ascending: the list Pareto sampling draws from. */
 export function paretoSamplingList(fronts: Fronts, meanScores: ReadonlyArray<number>): number[] {
+  const memo = listMemo.get(fronts);
+  if (memo && memo.meanScores === meanScores) return memo.list;
+  const list = buildSamplingList(fronts, meanScores);
+  listMemo.set(fronts, { meanScores, list });
+  return list;
+}
+
+function buildSamplingList(fronts: Fronts, meanScores: ReadonlyArray<number>): number[] {
   const counts = new Map<number, number>();
   for (const front of removeDominated(fronts, meanScores)) for (const c of front) counts.set(c, (counts.get(c) ?? 0) + 1);
   return [...counts.keys()].sort((a, b) => a - b).flatMap((c) => new Array<number>(counts.get(c) ?? 0).fill(c));

@@ -91,22 +91,26 @@ export function computeFronts(table: ScoreTable, type: FrontType = 'instance'): 
 /**
  * Drops candidates that are never the only best anywhere: scanning in ascending mean score
  * (ties: higher index first), remove a candidate when every front holding it holds another
- * survivor, and restart the scan. Returns the fronts restricted to the survivors.
+ * survivor. (The reference restarts the scan after each removal; removals only make the others
+ * harder to remove, so one pass gives the same survivors.) Returns the fronts restricted to the
+ * survivors. Linear in the total size of the fronts.
  */
 export function removeDominated(fronts: Fronts, meanScores: ReadonlyArray<number>): Fronts {
-  const alive = new Set(fronts.flat());
-  const order = [...alive].sort((a, b) => (meanScores[a] ?? 0) - (meanScores[b] ?? 0) || b - a);
-  let removed = true;
-  while (removed) {
-    removed = false;
-    for (const c of order) {
-      if (!alive.has(c)) continue;
-      const dominated = fronts.every((front) => !front.includes(c) || front.some((o) => o !== c && alive.has(o)));
-      if (dominated) {
-        alive.delete(c);
-        removed = true;
-        break;
-      }
+  const alive = new Map<number, number[]>(); // candidate -> indices of the fronts holding it
+  fronts.forEach((front, f) => {
+    for (const c of front) {
+      const holding = alive.get(c);
+      if (holding) holding.push(f);
+      else alive.set(c, [f]);
+    }
+  });
+  const survivors = fronts.map((front) => front.length);
+  const order = [...alive.keys()].sort((a, b) => (meanScores[a] ?? 0) - (meanScores[b] ?? 0) || b - a);
+  for (const c of order) {
+    const holding = alive.get(c) as number[];
+    if (holding.every((f) => (survivors[f] as number) >= 2)) {
+      for (const f of holding) survivors[f] = (survivors[f] as number) - 1;
+      alive.delete(c);
     }
   }
   return fronts.map((front) => front.filter((c) => alive.has(c)));

@@ -33,8 +33,9 @@ function serverCost(s: FakeOpenAIServer): number {
   for (const r of s.requests) {
     const usage = r.usage;
     if (!usage) continue;
-    const price = priceFor(String(r.body.model));
-    if (!price) throw new Error(`no price for ${String(r.body.model)}`);
+    const model = String(r.body?.model);
+    const price = priceFor(model);
+    if (!price) throw new Error(`no price for ${model}`);
     total += costOf({ promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }, price);
   }
   return total;

@@ -1,0 +1,131 @@
+// One benchmark run on the demo task: optimize() with the given schedule, then the figures the
+// tables report: wall-clock, calls, best valset score, the best candidate's held-out test score,
+// utilization, when each candidate was found, and the runtime model's prediction for the run.
+import { SimulatedClock } from 'xstate';
+import { optimize, type OptimizeResult } from '../src/index.js';
+import { runOnSimulatedClock, systemClock } from '../src/clock.js';
+import { createDemoTask } from '../src/demo/demoTask.js';
+import { predictWallClock } from '../src/runtimeModel.js';
+import type { Schedule, SlotPolicy } from '../src/types.js';
+
+export interface BenchSetting {
+  label: string;
+  schedule: Schedule;
+}
+
+export const SETTINGS: BenchSetting[] = [
+  { label: 'single', schedule: { kind: 'batched', parents: 1, perParent: 1 } },
+  { label: '2x1', schedule: { kind: 'batched', parents: 2, perParent: 1 } },
+  { label: '2x2', schedule: { kind: 'batched', parents: 2, perParent: 2 } },
+  { label: '4x1', schedule: { kind: 'batched', parents: 4, perParent: 1 } },
+  { label: '2x4', schedule: { kind: 'batched', parents: 2, perParent: 4 } },
+  { label: '8x1', schedule: { kind: 'batched', parents: 8, perParent: 1 } },
+  { label: '4x4', schedule: { kind: 'batched', parents: 4, perParent: 4 } },
+  { label: 'async 4', schedule: { kind: 'async', inFlight: 4 } },
+  { label: 'async 8', schedule: { kind: 'async', inFlight: 8 } },
+  { label: 'async 16', schedule: { kind: 'async', inFlight: 16 } },
+];
+
+export interface Workload {
+  metricCallMs: number;
+  reflectionMs: number;
+  workers: number;
+  budget: number;
+  valSize: number;
+  trainSize: number;
+  testSize: number;
+  /** Simulated time (SimulatedClock) or real time. */
+  simulated: boolean;
+  slotPolicy?: SlotPolicy;
+}
+
+export interface RunFigures {
+  setting: string;
+  seed: number;
+  wallClockMs: number;
+  metricCalls: number;
+  bestValScore: number;
+  seedValScore: number;
+  testScore: number;
+  utilization: number;
+  candidates: number;
+  acceptanceRate: number;
+  skipRate: number;
+  predictedMs: number;
+  /** (elapsedMs, valScore) of each candidate, in discovery order. */
+  discoveries: Array<[number, number]>;
+}
+
+const JITTER: [number, number] = [0.5, 1.5];
+
+export async function benchRun(setting: BenchSetting, seed: number, w: Workload): Promise<RunFigures> {
+  const clock = w.simulated ? new SimulatedClock() : systemClock;
+  const sizes = { trainSize: w.trainSize, valSize: w.valSize, testSize: w.testSize };
+  const task = createDemoTask({ seed, ...sizes, metricCallMs: w.metricCallMs, reflectionMs: w.reflectionMs, jitter: JITTER, clock });
+  const run = optimize({
+    seedCandidate: task.seedCandidate,
+    trainset: task.trainset,
+    valset: task.valset,
+    adapter: task.adapter,
+    reflectionLm: task.reflectionLm,
+    schedule: setting.schedule,
+    workers: w.workers,
+    maxMetricCalls: w.budget,
+    seed,
+    clock,
+    slotPolicy: w.slotPolicy,
+  });
+  const result: OptimizeResult = w.simulated ? await runOnSimulatedClock(clock as SimulatedClock, run) : await run;
+  return { setting: setting.label, seed, ...(await figures(result, setting, w, seed)) };
+}
+
+async function figures(result: OptimizeResult, setting: BenchSetting, w: Workload, seed: number): Promise<Omit<RunFigures, 'setting' | 'seed'>> {
+  // The held-out score is measured outside the run, at zero latency, on the same task.
+  const scorer = createDemoTask({ seed, trainSize: w.trainSize, valSize: w.valSize, testSize: w.testSize });
+  const signal = new AbortController().signal;
+  const scores = await Promise.all(scorer.testset.map((e) => scorer.adapter.evaluate(result.bestCandidate, e, { captureTraces: false, signal })));
+  const judged = result.proposals.filter((p) => p.childMinibatchSum !== undefined);
+  const accepted = result.proposals.filter((p) => p.outcome === 'accepted' || p.reason.startsWith('child is already') || p.reason.startsWith('duplicate')).length;
+  const skipped = result.proposals.filter((p) => p.outcome === 'skipped').length;
+  const acceptanceRate = judged.length === 0 ? 0 : accepted / judged.length;
+  const skipRate = result.proposals.length === 0 ? 0 : skipped / result.proposals.length;
+  const schedule =
+    setting.schedule.kind === 'async'
+      ? setting.schedule
+      : { kind: 'batched' as const, parents: setting.schedule.parents ?? 1, perParent: setting.schedule.perParent ?? 1 };
+  const prediction = predictWallClock({
+    schedule,
+    metricCallMs: w.metricCallMs,
+    reflectionMs: w.reflectionMs,
+    workers: w.workers,
+    valsetSize: w.valSize,
+    minibatchSize: 3,
+    acceptanceRate,
+    skipRate,
+    budget: w.budget,
+    jitter: JITTER,
+  });
+  return {
+    wallClockMs: result.elapsedMs,
+    metricCalls: result.metricCalls,
+    bestValScore: result.bestScore,
+    seedValScore: result.valScores[0] ?? 0,
+    testScore: scores.reduce((a, e) => a + e.score, 0) / scores.length,
+    utilization: result.workerUtilization,
+    candidates: result.candidates.length,
+    acceptanceRate,
+    skipRate,
+    predictedMs: prediction.wallClockMs,
+    discoveries: result.discoveryElapsedMs.map((t, i) => [t, result.valScores[i] ?? 0]),
+  };
+}
+
+/** When the run's best valset score first reached `target` (Infinity if never). */
+export function timeToReach(run: RunFigures, target: number): number {
+  let best = -Infinity;
+  for (const [t, score] of [...run.discoveries].sort((a, b) => a[0] - b[0])) {
+    best = Math.max(best, score);
+    if (best >= target) return t;
+  }
+  return Infinity;
+}

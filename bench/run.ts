@@ -1,0 +1,89 @@
+// `npm run bench`: the side-by-side benchmark of schedules on the demo task. Parts (all by
+// default, or pick with --part real|sim|policy|overhead; --seeds N):
+//   real      real time, metric call ~20 ms, reflection ~100 ms (x U(0.5, 1.5)), W = 16, 1,500 calls
+//   sim       simulated time at the paper's scale: valset 100, 5,000 calls, W = 512 and W = 64,
+//             reflection 10x a metric call
+//   policy    the same simulated workload with 'finish-first' vs 'fifo' slot order
+//   overhead  zero-latency work: metric calls per second through the full actor path
+// Prints tables and writes JSON under bench/results/.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { benchRun, SETTINGS, type RunFigures, type Workload } from './benchTask.js';
+import { measureOverhead } from './overhead.js';
+import { formatTable, summarize } from './table.js';
+
+const args = process.argv.slice(2);
+const flag = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const part = flag('--part') ?? 'all';
+const seeds = Array.from({ length: Number(flag('--seeds') ?? 3) }, (_, i) => i);
+const resultsDir = new URL('./results/', import.meta.url);
+mkdirSync(resultsDir, { recursive: true });
+
+function save(name: string, data: unknown): void {
+  writeFileSync(new URL(`${name}.json`, resultsDir), `${JSON.stringify(data, null, 2)}\n`);
+}
+
+async function sweep(title: string, workload: Workload, settings = SETTINGS): Promise<RunFigures[]> {
+  const runs: RunFigures[] = [];
+  for (const setting of settings) {
+    for (const seed of seeds) {
+      const run = await benchRun(setting, seed, workload);
+      runs.push(run);
+      process.stderr.write(`  ${title}: ${setting.label} seed ${seed}: ${(run.wallClockMs / 1000).toFixed(2)} s, best ${run.bestValScore.toFixed(3)}\n`);
+    }
+  }
+  return runs;
+}
+
+function report(title: string, workload: Workload, runs: RunFigures[]) {
+  const rows = summarize(runs);
+  console.log(`\n## ${title}\n${JSON.stringify(workload)}; means over seeds ${seeds.join(', ')}\n`);
+  console.log(formatTable(rows));
+  return { workload, seeds, rows, runs };
+}
+
+const REAL: Workload = { metricCallMs: 20, reflectionMs: 100, workers: 16, budget: 1500, trainSize: 60, valSize: 30, testSize: 60, simulated: false };
+const PAPER = (workers: number): Workload => ({
+  metricCallMs: 2_000,
+  reflectionMs: 20_000,
+  workers,
+  budget: 5_000,
+  trainSize: 100,
+  valSize: 100,
+  testSize: 168,
+  simulated: true,
+});
+
+if (part === 'all' || part === 'real') {
+  save('real-time', report('Real time, demo task, W = 16, 1,500 metric calls', REAL, await sweep('real', REAL)));
+}
+if (part === 'all' || part === 'sim') {
+  for (const w of [512, 64]) {
+    save(`simulated-w${w}`, report(`Simulated time, paper scale, W = ${w}`, PAPER(w), await sweep(`sim W=${w}`, PAPER(w))));
+  }
+}
+if (part === 'all' || part === 'policy') {
+  const picked = SETTINGS.filter((s) => ['single', '4x4', 'async 8', 'async 16'].includes(s.label));
+  const out: Record<string, unknown> = {};
+  for (const slotPolicy of ['finish-first', 'fifo'] as const) {
+    const workload = { ...PAPER(64), slotPolicy };
+    out[slotPolicy] = report(`Slot order '${slotPolicy}', simulated, paper scale, W = 64`, workload, await sweep(`policy ${slotPolicy}`, workload, picked));
+  }
+  save('slot-policy', out);
+}
+if (part === 'all' || part === 'overhead') {
+  const figures = [];
+  for (const valsetSize of [100, 20]) {
+    figures.push(await measureOverhead({ kind: 'async', inFlight: 16 }, 'async 16', 20_000, 16, valsetSize));
+    figures.push(await measureOverhead({ kind: 'batched', parents: 8, perParent: 1 }, '8x1', 20_000, 16, valsetSize));
+  }
+  console.log('\n## Orchestration overhead (zero-latency adapter and LM, one core)\n');
+  for (const f of figures) {
+    console.log(
+      `${f.schedule}, valset ${f.valsetSize}: ${f.metricCalls} metric calls + ${f.reflectionCalls} reflections in ${f.seconds.toFixed(2)} s of CPU = ${Math.round(f.metricCallsPerSecond).toLocaleString('en-US')} metric calls/s`,
+    );
+  }
+  save('overhead', figures);
+}

@@ -1,0 +1,70 @@
+// Aggregates benchmark runs per setting (means over seeds) and prints them as a table.
+import { timeToReach, type RunFigures } from './benchTask.js';
+
+export interface SettingSummary {
+  setting: string;
+  seeds: number;
+  wallClockMs: number;
+  speedup: number;
+  metricCalls: number;
+  bestValScore: number;
+  testScore: number;
+  utilization: number;
+  /** Mean time to reach 90% of single's mean final valset score (Infinity if a seed never did). */
+  timeTo90Ms: number;
+  predictedMs: number;
+  /** (predicted - measured) / measured, of the means. */
+  predictionError: number;
+  acceptanceRate: number;
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+export function summarize(runs: RunFigures[], baseline = 'single'): SettingSummary[] {
+  const settings = [...new Set(runs.map((r) => r.setting))];
+  const of = (s: string) => runs.filter((r) => r.setting === s);
+  const base = of(baseline);
+  const target = 0.9 * mean(base.map((r) => r.bestValScore));
+  const baseWall = mean(base.map((r) => r.wallClockMs));
+  return settings.map((setting) => {
+    const rs = of(setting);
+    const wall = mean(rs.map((r) => r.wallClockMs));
+    const predicted = mean(rs.map((r) => r.predictedMs));
+    return {
+      setting,
+      seeds: rs.length,
+      wallClockMs: wall,
+      speedup: baseWall / wall,
+      metricCalls: mean(rs.map((r) => r.metricCalls)),
+      bestValScore: mean(rs.map((r) => r.bestValScore)),
+      testScore: mean(rs.map((r) => r.testScore)),
+      utilization: mean(rs.map((r) => r.utilization)),
+      timeTo90Ms: mean(rs.map((r) => timeToReach(r, target))),
+      predictedMs: predicted,
+      predictionError: (predicted - wall) / wall,
+      acceptanceRate: mean(rs.map((r) => r.acceptanceRate)),
+    };
+  });
+}
+
+const seconds = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(ms >= 100_000 ? 0 : 2)} s` : 'never');
+
+export function formatTable(rows: SettingSummary[]): string {
+  const header = ['setting', 'wall-clock', 'speedup', 'calls', 'best val', 'test', 'util', 'to 90% of single', 'predicted', 'pred err', 'accept'];
+  const lines = rows.map((r) => [
+    r.setting,
+    seconds(r.wallClockMs),
+    `${r.speedup.toFixed(2)}x`,
+    r.metricCalls.toFixed(0),
+    r.bestValScore.toFixed(3),
+    r.testScore.toFixed(3),
+    `${(100 * r.utilization).toFixed(0)}%`,
+    seconds(r.timeTo90Ms),
+    seconds(r.predictedMs),
+    `${r.predictionError >= 0 ? '+' : ''}${(100 * r.predictionError).toFixed(0)}%`,
+    r.acceptanceRate.toFixed(2),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)));
+  const row = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] as number)).join(' | ')} |`;
+  return [row(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...lines.map(row)].join('\n');
+}
