@@ -11,9 +11,12 @@
 //   'all'). The seed's valset (V calls) runs first.
 // - The budget is exact: each proposal reserves 2b + V before it starts, so the last steps narrow
 //   and the run ends when one worst case no longer fits; spending is taken at its expectation.
-// - Batched: a step lasts the sum of its stages' expected maxima (waves of W slots, binomial
-//   numbers of reflected and accepted proposals). Async: steady-state throughput, the lower of
-//   K / L_chain and W / slot-ms per proposal, each chain given an even share W / K of the slots.
+// - Batched: the paper's system waits at every stage, so its step lasts the sum of its stages'
+//   expected maxima (waves of W slots, binomial numbers of reflected and accepted proposals). Ours
+//   has no barrier inside a step: with jittered latencies its step lands between that sum and the
+//   longer of the latency path and the slot work over W (halfway at U(0.5, 1.5), measured). Async: steady-state throughput, the lower of
+//   K / L_chain and W / slot-ms per proposal, each chain given between an even share W / K of the
+//   slots and all of them, interpolated the same way.
 export {
   acceptanceTriggerProbability,
   paperSpeedup,

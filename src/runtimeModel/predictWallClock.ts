@@ -91,6 +91,27 @@ function seedValsetMs(w: Workload, slots: number): number {
  * needs several waves, and exact when each stage fits the slots and latencies are fixed.
  */
 function batchedStepMs(w: Workload, tasks: number, slots: number): number {
+  if (!Number.isFinite(slots)) return stagedStepMs(w, tasks, slots);
+  // Our runtime has no barrier inside a step: a proposal's child evaluation starts when its own
+  // reflection returns and its valset evaluation when it is accepted, so the stages of different
+  // proposals overlap and idle slots are filled. The barrier-per-stage sum is an upper bound; the
+  // longer of the latency path (unlimited slots) and the slot work spread over W a lower bound.
+  // With fixed latencies the proposals move in lock-step and the staged sum is exact; the more
+  // the latencies spread, the more the stages interleave (measured: about halfway at U(0.5, 1.5)).
+  const upperMs = stagedStepMs(w, tasks, slots);
+  if (tasks === 1) return upperMs;
+  const lowerMs = Math.max(stagedStepMs(w, tasks, Infinity), (tasks * proposalCost(w).busySlotMs) / slots);
+  return upperMs - overlapWeight(w) * (upperMs - lowerMs);
+}
+
+/** How far between the upper and lower bound a run lands: 0 for fixed latencies, 1/2 for U(0.5, 1.5). */
+function overlapWeight(w: Workload): number {
+  const [lo, hi] = w.jitter;
+  return 0.5 * Math.min(1, hi - lo);
+}
+
+/** The paper's barrier-per-stage step on `slots` slots (exact for fixed latencies that fit). */
+function stagedStepMs(w: Workload, tasks: number, slots: number): number {
   const parentsMs = stageMs(tasks * w.minibatchSize, w.metricCallMs, slots, w.jitter);
   const afterParents = binomialPmf(tasks, 1 - w.skipRate).reduce((total, p, reflected) => {
     if (reflected === 0) return total;
@@ -120,7 +141,12 @@ function expectedValsetStageMs(w: Workload, children: number, slots: number): nu
  * for the latency bound alone.
  */
 function asyncProposalMs(w: Workload, inFlight: number, slots: number, busySlotMs: number): number {
-  return Math.max(asyncChainMs(w, inFlight, slots) / inFlight, busySlotMs / slots);
+  const evenShare = Math.max(asyncChainMs(w, inFlight, slots) / inFlight, busySlotMs / slots);
+  if (!Number.isFinite(slots)) return evenShare;
+  // An even share W / K per chain is pessimistic (a reflecting chain leaves its share to the
+  // others); all W slots per chain is optimistic. Interpolate as for batched steps.
+  const fullShare = Math.max(asyncChainMs(w, inFlight, slots * inFlight) / inFlight, busySlotMs / slots);
+  return evenShare - overlapWeight(w) * (evenShare - fullShare);
 }
 
 /**
