@@ -1,0 +1,71 @@
+// Merge proposals in the runtime: two lineages that improved different components are combined
+// by a merge proposer, scored on the merge subsample, and joined to the pool with two parents.
+import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from 'xstate';
+import { optimize } from '../src/index.js';
+import { runOnSimulatedClock, sleep } from '../src/clock.js';
+import type { Adapter, LanguageModel } from '../src/types.js';
+
+interface Ex {
+  id: string;
+  word: string;
+  style: string;
+}
+
+// Each example needs its word in `content` and its style in `format`; half a point for each.
+const examples: Ex[] = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'].map((word, i) => ({ id: `e${i}`, word, style: i % 2 ? 'bullets' : 'table' }));
+
+describe('merge proposals', () => {
+  it('combine two lineages that changed different components', async () => {
+    const clock = new SimulatedClock();
+    const adapter: Adapter<Ex> = {
+      evaluate: async (c, e, ctx) => {
+        await sleep(clock, 10, ctx.signal);
+        const hasWord = (c.content ?? '').includes(e.word);
+        const hasStyle = (c.format ?? '').includes(e.style);
+        const missing = [hasWord ? '' : `the content needs the word ${e.word}`, hasStyle ? '' : `the format needs the word ${e.style}`].filter(Boolean);
+        return { score: (hasWord ? 0.5 : 0) + (hasStyle ? 0.5 : 0), output: 'x', feedback: missing.join('; ') || 'correct' };
+      },
+    };
+    const reflectionLm: LanguageModel = async (prompt, ctx) => {
+      await sleep(clock, 50, ctx.signal);
+      const component = /the component `(\w+)`/.exec(prompt)?.[1] ?? '';
+      const current = prompt.split('```')[1]?.trim() ?? '';
+      const wanted = [...prompt.matchAll(new RegExp(`the ${component} needs the word (\\w+)`, 'g'))].map((m) => m[1]).find((w) => !current.includes(w as string));
+      return `\`\`\`\n${current}${wanted ? ` ${wanted}` : ''}\n\`\`\``;
+    };
+    const events: string[] = [];
+    const result = await runOnSimulatedClock(
+      clock,
+      optimize({
+        seedCandidate: { content: 'Say:', format: 'Use:' },
+        trainset: examples,
+        adapter,
+        reflectionLm,
+        maxMetricCalls: 400,
+        // Two mutations of one parent per step: round-robin gives them different components, so
+        // siblings improve different things and both stay on the front.
+        schedule: { kind: 'batched', parents: 1, perParent: 2 },
+        merge: { maxMerges: 3 },
+        seed: 1,
+        clock,
+        onEvent: (e) => {
+          if (e.type === 'candidate.accepted' && e.parents.length === 2) events.push(`merged ${e.parents.join('+')} -> ${e.index}`);
+        },
+      }),
+    );
+    const merges = result.proposals.filter((p) => p.kind === 'merge');
+    expect(merges.length).toBeGreaterThan(0);
+    const accepted = merges.filter((p) => p.outcome === 'accepted');
+    expect(accepted.length).toBeGreaterThan(0);
+    for (const m of accepted) {
+      const child = result.candidates[m.candidateIndex as number];
+      const [a, b] = m.parents.map((i) => result.candidates[i]);
+      // Each component comes from one of the two parents.
+      for (const name of ['content', 'format'] as const) expect([a?.[name], b?.[name]]).toContain(child?.[name]);
+      expect(result.parents[m.candidateIndex as number]).toEqual(m.parents);
+    }
+    expect(events.length).toBe(accepted.length);
+    expect(result.metricCalls).toBeLessThanOrEqual(400);
+  });
+});
