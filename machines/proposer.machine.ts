@@ -273,6 +273,9 @@ export const proposerMachine = setup({
         reflected: {
           actions: [
             'pay',
+            ({ context, event }) => {
+              if (!event.ok) context.report?.({ type: 'error', message: `task ${context.step}/${context.task}: reflection failed: ${event.error}` });
+            },
             assign({
               replies: ({ context, event }) => {
                 const replies = [...context.replies];
@@ -390,7 +393,11 @@ export const proposerMachine = setup({
       },
     },
     failed: {
-      // The evaluator could not serve a request (it was aborted): report what was spent.
+      // The evaluator could not serve a request (aborted, or refused by the dollar budget):
+      // report what was spent.
+      entry: ({ context, event }) => {
+        if (event.type === 'evaluator.failed') context.report?.({ type: 'error', message: `task ${context.step}/${context.task}: ${event.error}` });
+      },
       always: 'finished',
     },
     finished: {

@@ -60,6 +60,7 @@ export function prepareRun<Example>(config: OptimizeConfig<Example>): PreparedRu
     signal: config.signal,
     drainSignal: config.drainSignal,
     onSlotInterval: config.onSlotInterval,
+    onEvent: config.onEvent,
     journal: config.journal,
     dollars: new DollarGate(settings.maxCostUsd),
   };

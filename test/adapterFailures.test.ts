@@ -36,6 +36,7 @@ describe('failures inside the run', () => {
 
   it('a failing reflection model gives skipped proposals with the reason', async () => {
     const clock = new SimulatedClock();
+    const errors: string[] = [];
     const task = toyTask({ clock, evalMs: () => 10 });
     const result = await runOnSimulatedClock(
       clock,
@@ -48,8 +49,13 @@ describe('failures inside the run', () => {
         },
         maxMetricCalls: 60,
         clock,
+        onEvent: (e) => {
+          if (e.type === 'error') errors.push(e.message);
+        },
       }),
     );
+    expect(errors.length).toBe(result.proposals.length);
+    expect(errors[0]).toMatch(/^task 1\/0: reflection failed: HTTP 503 from the model$/);
     expect(result.candidates).toHaveLength(1);
     expect(result.proposals.length).toBeGreaterThan(0);
     for (const p of result.proposals) {
