@@ -140,6 +140,8 @@ export class EvaluationService<Example> {
       this.costUsd += replayed.costUsd ?? 0;
       paid.calls++;
       paid.usd += replayed.costUsd ?? 0;
+      // Its dollars were spent too: the dollar budget must see them, as the first process did.
+      this.options.dollars?.settle(0, replayed.costUsd ?? 0);
       return Promise.resolve(replayed);
     }
     return slots.run(
@@ -178,6 +180,7 @@ export class EvaluationService<Example> {
     if (replayed) {
       this.reflectionCalls++;
       this.costUsd += replayed.costUsd ?? 0;
+      this.options.dollars?.settle(0, replayed.costUsd ?? 0);
       return { ok: true, reply: replayed, costUsd: replayed.costUsd ?? 0 };
     }
     const dollars = this.options.dollars;

@@ -26,3 +26,25 @@ export { candidateHash } from './candidateHash.js';
 export { systemClock, runOnSimulatedClock } from './clock.js';
 export { extractInstruction } from './extractInstruction.js';
 export { buildReflectionPrompt } from './reflectionPrompt.js';
+// Durable runs (runDir): the log, its records, the stop requests an operator can make.
+export type { WorkJournal } from './evaluationService.js';
+export { RunDirectoryError } from './runDirectoryError.js';
+export { RUN_FILES, isResumableStop } from './runDirectory.js';
+export { RunJournal } from './runJournal.js';
+export { readRunLog, parseRunLog, type RunLogRecord, type RunLogContents } from './runLog.js';
+export type { RunSnapshot, SnapshotCandidate } from './runSnapshot.js';
+export type { RunConfigRecord } from './runConfigRecord.js';
+export { installSignalHandlers, watchStopFile, STOP_FILE, type SignalHandlerOptions } from './stopRequests.js';
+// Examples and embedding: the offline demo task, the evaluator protocol (for a custom evaluator
+// provided through optimizerMachine.provide), the runtime model, inspection records and the report.
+export { createDemoTask, DEMO_SEED_PROMPT, type DemoTask, type DemoTaskOptions, type DemoExample } from './demo/demoTask.js';
+export type { EvaluatorRequest, EvaluatorReply, EvaluatorStats, ProposerReport, ProposerDecision } from '../machines/protocol.js';
+export type { EvaluatorInput } from '../machines/evaluator.actor.js';
+export { predictWallClock, recommendSchedule, type ScheduleRecommendation, type WallClockPrediction } from './runtimeModel.js';
+export { createInspectionLog, parseInspectionLog, type InspectionLog, type InspectionRecord } from './report/inspectionLog.js';
+export { renderReport, writeReport, type ReportInput } from './report/renderReport.js';
+// Evaluations on BullMQ workers over Redis: the executor, the worker and its command.
+export { createBullmqExecutor, runIdForDirectory, type BullmqExecutor, type BullmqExecutorOptions } from './executors/bullmqExecutor.js';
+export type { MetricCallExecutor } from './executor.js';
+export { runWorker, type RunningWorker, type RunWorkerOptions } from './worker/runWorker.js';
+export { workerCommand, WORKER_USAGE } from './worker/workerCommand.js';

@@ -21,30 +21,34 @@ export const scheduleSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('async'), inFlight: positiveInt }).strict(),
 ]);
 
+/** The checked fields of an OptimizeConfig, each naming itself in errors (the CLI's config file reuses them). */
+export const settingsFields = {
+  seedCandidate: z.record(z.string(), z.string()).refine((c) => Object.keys(c).length > 0, 'needs at least one component'),
+  trainset: z.array(z.unknown()).min(1, 'must not be empty'),
+  valset: z.array(z.unknown()).min(1, 'must not be empty').optional(),
+  maxMetricCalls: positiveInt.optional(),
+  maxCostUsd: z.number().positive().optional(),
+  timeoutMs: z.number().positive().optional(),
+  targetScore: z.number().optional(),
+  maxStepsWithoutImprovement: positiveInt.optional(),
+  schedule: scheduleSchema.optional(),
+  workers: positiveInt.optional(),
+  reflectionMinibatchSize: positiveInt.optional(),
+  seed: z.number().int().optional(),
+  frontType: z.enum(['instance', 'objective', 'hybrid', 'cartesian']).optional(),
+  parentSelection: z.enum(['pareto', 'current-best', 'epsilon-greedy']).optional(),
+  componentSelection: z.enum(['round-robin', 'all']).optional(),
+  acceptance: z.enum(['strict-improvement', 'improvement-or-equal']).optional(),
+  proposalSelection: z.union([z.literal('all'), z.literal('best'), z.object({ topK: positiveInt }).strict()]).optional(),
+  skipPerfectScore: z.boolean().optional(),
+  perfectScore: z.number().optional(),
+  merge: z.object({ maxMerges: z.number().int().nonnegative().optional() }).strict().optional(),
+  slotPolicy: z.enum(['finish-first', 'fifo']).optional(),
+  runDir: z.string().min(1, 'must name a directory').optional(),
+};
+
 const settingsSchema = z
-  .object({
-    seedCandidate: z.record(z.string(), z.string()).refine((c) => Object.keys(c).length > 0, 'needs at least one component'),
-    trainset: z.array(z.unknown()).min(1, 'must not be empty'),
-    valset: z.array(z.unknown()).min(1, 'must not be empty').optional(),
-    maxMetricCalls: positiveInt.optional(),
-    maxCostUsd: z.number().positive().optional(),
-    timeoutMs: z.number().positive().optional(),
-    targetScore: z.number().optional(),
-    maxStepsWithoutImprovement: positiveInt.optional(),
-    schedule: scheduleSchema.optional(),
-    workers: positiveInt.optional(),
-    reflectionMinibatchSize: positiveInt.optional(),
-    seed: z.number().int().optional(),
-    frontType: z.enum(['instance', 'objective', 'hybrid', 'cartesian']).optional(),
-    parentSelection: z.enum(['pareto', 'current-best', 'epsilon-greedy']).optional(),
-    componentSelection: z.enum(['round-robin', 'all']).optional(),
-    acceptance: z.enum(['strict-improvement', 'improvement-or-equal']).optional(),
-    proposalSelection: z.union([z.literal('all'), z.literal('best'), z.object({ topK: positiveInt }).strict()]).optional(),
-    skipPerfectScore: z.boolean().optional(),
-    perfectScore: z.number().optional(),
-    merge: z.object({ maxMerges: z.number().int().nonnegative().optional() }).strict().optional(),
-    slotPolicy: z.enum(['finish-first', 'fifo']).optional(),
-  })
+  .object(settingsFields)
   .refine(
     (c) => c.maxMetricCalls !== undefined || c.maxCostUsd !== undefined || c.timeoutMs !== undefined || c.targetScore !== undefined || c.maxStepsWithoutImprovement !== undefined,
     { message: 'at least one stop condition is required: maxMetricCalls, maxCostUsd, timeoutMs, targetScore or maxStepsWithoutImprovement' },

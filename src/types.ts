@@ -1,6 +1,7 @@
 // The public vocabulary of gepa-actors: candidates, evaluations, adapters, language models,
 // schedules, the optimize() config and its result. Plain types only; runtime validation of
 // user input lives in configSchema.ts.
+import type { WorkJournal } from './evaluationService.js';
 
 /** A candidate system: component name -> text. Candidate 0 is the seed. */
 export type Candidate = Readonly<Record<string, string>>;
@@ -117,7 +118,15 @@ export interface OptimizeConfig<Example> {
   /** Default: metric calls run in this process. */
   executor?:
     | { kind: 'local' }
-    | { kind: 'bullmq'; connection: string | { host: string; port: number }; queue?: string };
+    | {
+        kind: 'bullmq';
+        connection: string | { host: string; port: number };
+        queue?: string;
+        /** Tries per job before it is recorded as a failed call (score 0, the error). Default 3. */
+        attempts?: number;
+        /** First retry delay, doubled each retry. Default 500. */
+        backoffMs?: number;
+      };
 
   // Algorithm knobs beyond the contract's minimum; defaults follow the reference.
   frontType?: FrontType;
@@ -141,6 +150,11 @@ export interface OptimizeConfig<Example> {
   drainSignal?: AbortSignal;
   /** Called with every finished interval of work on a worker slot (timelines, reports). */
   onSlotInterval?: (interval: SlotInterval) => void;
+  /**
+   * Records completed paid work and replays it on resume. optimize() sets it from runDir; set it
+   * yourself only when embedding optimizerMachine with your own storage.
+   */
+  journal?: WorkJournal;
 }
 
 /** One stretch of work on one worker slot, on the run's clock. */
@@ -209,7 +223,7 @@ export type RunEvent =
   | { type: 'evaluation.skipped'; step: number; task: number; reason: string }
   | { type: 'proposal.started'; step: number; task: number }
   | { type: 'proposal.ended'; step: number; task: number; outcome: ProposalRecord['outcome']; reason: string }
-  | { type: 'candidate.accepted'; index: number; parents: number[]; valScore: number }
+  | { type: 'candidate.accepted'; index: number; parents: number[]; valScore: number; candidate?: Candidate }
   | { type: 'candidate.rejected'; step: number; task: number; reason: string }
   | { type: 'front.updated'; bestIndex: number; bestScore: number; frontSize: number }
   | { type: 'budget.updated'; metricCalls: number; reserved: number; costUsd: number }

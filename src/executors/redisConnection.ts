@@ -54,5 +54,11 @@ function respOptionsOf(options: RedisOptions): RespClientOptions {
 }
 
 export function useBuiltInRedisDriver(): void {
-  RedisConnection.clientFactory ??= (options) => createBunRedisClient(new RespClient(respOptionsOf(options)));
+  RedisConnection.clientFactory ??= (options) => {
+    const client = createBunRedisClient(new RespClient(respOptionsOf(options)));
+    // The adapter's reconnect backoff grows to 20 s; retry every second instead, as BullMQ's
+    // ioredis default does, so a restarted Redis is back in use at once.
+    (client as unknown as { maxReconnectDelay?: number }).maxReconnectDelay = 1000;
+    return client;
+  };
 }

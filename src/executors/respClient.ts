@@ -85,6 +85,7 @@ export class RespClient {
   private isConnected = false;
   private readonly pending: Pending[] = [];
   private buffered: Buffer = Buffer.alloc(0);
+  private corked = false;
   /** Set by close(): the socket's end is expected, not a failure to report. */
   private closing = false;
 
@@ -145,6 +146,15 @@ export class RespClient {
         resolve: (value) => (value instanceof Error ? reject(value) : resolve(value)),
         reject,
       });
+      // Commands issued in the same tick leave in one write (BullMQ issues them in bursts).
+      if (!this.corked) {
+        this.corked = true;
+        socket.cork();
+        process.nextTick(() => {
+          this.corked = false;
+          socket.uncork();
+        });
+      }
       socket.write(encodeCommand(command, args));
     });
   }

@@ -1,0 +1,85 @@
+// Watching a run in the Stately inspector (@statelyai/inspect): the optimizer, its evaluator
+// and one proposer per proposal, their states and every message between them, live.
+//
+//   npx tsx examples/inspector.ts            WebSocket relay on localhost:8080; open
+//                                            http://localhost:8080 in a browser. The relay
+//                                            runs here, but the page it serves loads the
+//                                            Stately inspector UI from https://stately.ai,
+//                                            so the browser needs internet.
+//   npx tsx examples/inspector.ts --sky      Stately Sky: events go to stately.ai, which
+//                                            prints a link to a live session (internet).
+//   npx tsx examples/inspector.ts --offline [--out DIR]
+//                                            no network at all: inspection events are written
+//                                            to DIR/inspect.jsonl (the CLI's --inspect does the
+//                                            same and draws the actor tree in report.html).
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createSkyInspector, createWebSocketInspector } from '@statelyai/inspect';
+import { createInspectorServer } from '@statelyai/inspect/server';
+import type { AnyEventObject, InspectionEvent, MachineContext, Observer } from 'xstate';
+import { createDemoTask, createInspectionLog, optimize, systemClock } from '../src/index.js';
+
+const { values } = parseArgs({
+  options: {
+    offline: { type: 'boolean', default: false },
+    sky: { type: 'boolean', default: false },
+    out: { type: 'string', default: 'runs/inspector' },
+    port: { type: 'string', default: '8080' },
+    budget: { type: 'string', default: '400' },
+    'wait-ms': { type: 'string', default: '8000' },
+  },
+});
+
+// Contexts hold every example, candidate and function, and events carry actor refs: send the
+// inspector their scalar fields only (numbers, short strings), plus the length of each array.
+const scalars = (value: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(value).flatMap(([k, v]): Array<[string, unknown]> => {
+      if (Array.isArray(v)) return [[k, `[${v.length} items]`]];
+      if (typeof v === 'string') return [[k, v.length > 80 ? `${v.slice(0, 80)}...` : v]];
+      return v === null || typeof v === 'number' || typeof v === 'boolean' ? [[k, v]] : [];
+    }),
+  );
+// Callback and promise actors have no context.
+const sanitizeContext = (context: MachineContext): MachineContext => (context ? scalars(context) : context);
+const sanitizeEvent = (event: AnyEventObject): AnyEventObject => scalars(event) as AnyEventObject;
+
+/** OptimizeConfig.inspect takes a function; an inspector offers an observer. */
+const forward = (observer: Observer<InspectionEvent>) => (event: unknown) => observer.next?.(event as InspectionEvent);
+
+// Latencies slow enough to follow the run by eye.
+const task = createDemoTask({ metricCallMs: values.offline ? 2 : 40, reflectionMs: values.offline ? 5 : 300 });
+const run = (inspect: (event: unknown) => void) =>
+  optimize({ ...task, maxMetricCalls: Number(values.budget), schedule: { kind: 'async', inFlight: 4 }, workers: 8, inspect });
+
+if (values.offline) {
+  const dir = resolve(values.out);
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, 'inspect.jsonl');
+  const log = createInspectionLog({ clock: systemClock, path });
+  const result = await run(log.inspect);
+  await log.close();
+  const actors = log.records.filter((r) => r.kind === 'actor').length;
+  console.log(`${log.records.length} inspection records (${actors} actors) written to ${path}`);
+  console.log(`best valset score ${result.bestScore.toFixed(3)} after ${result.metricCalls} metric calls`);
+} else if (values.sky) {
+  const inspector = createSkyInspector({ sanitizeContext, sanitizeEvent });
+  const result = await run(forward(inspector.inspect));
+  console.log(`best valset score ${result.bestScore.toFixed(3)}; the Sky session stays available at the link above`);
+  inspector.stop();
+} else {
+  const port = Number(values.port);
+  const server = createInspectorServer({ port, autoOpen: false });
+  const inspector = createWebSocketInspector({ url: `ws://localhost:${port}`, sanitizeContext, sanitizeEvent });
+  console.log(`Open http://localhost:${port} now (the inspector UI loads from stately.ai: the browser needs internet).`);
+  console.log(`Starting in ${Number(values['wait-ms']) / 1000} s...`);
+  await new Promise((r) => setTimeout(r, Number(values['wait-ms'])));
+  const result = await run(forward(inspector.inspect));
+  console.log(`best valset score ${result.bestScore.toFixed(3)}. The relay stays up so you can explore; Ctrl-C to quit.`);
+  process.once('SIGINT', () => {
+    inspector.stop();
+    server.stop();
+    process.exit(0);
+  });
+}

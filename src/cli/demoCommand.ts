@@ -1,0 +1,88 @@
+// `gepa-actors demo`: the built-in offline demo task (simulated task and reflection models with
+// small realistic latencies, so the live display has something to show), then a summary with
+// the held-out test score of the best candidate, and report.html when --run-dir is given.
+import { resolve } from 'node:path';
+import { createDemoTask, type DemoExample } from '../demo/demoTask.js';
+import { scheduleLabel } from '../runtimeModel.js';
+import { resolveSettings } from '../runSettings.js';
+import type { Adapter, Candidate, OptimizeConfig, Schedule } from '../types.js';
+import type { CliIo } from './cliIo.js';
+import { UsageError } from './exitCodes.js';
+import { checkRunDir } from './runDirCheck.js';
+import { writeRunReport } from './runReport.js';
+import { runSession } from './runSession.js';
+import { printOutcome } from './runSummary.js';
+
+export interface DemoOptions {
+  schedule: Schedule;
+  workers: number;
+  /** maxMetricCalls. */
+  budget: number;
+  seed: number;
+  json: boolean;
+  inspect: boolean;
+  runDir?: string;
+  resume: boolean;
+  /** Simulated mean latencies; 0 = instant. */
+  metricCallMs: number;
+  reflectionMs: number;
+}
+
+export const DEMO_DEFAULTS = {
+  schedule: { kind: 'batched', parents: 2, perParent: 2 } as Schedule,
+  workers: 8,
+  budget: 600,
+  seed: 0,
+  metricCallMs: 20,
+  reflectionMs: 100,
+};
+
+/** Mean score of `candidate` on `examples`, one call at a time (the scoring adapter is instant). */
+export async function meanScore<Example>(adapter: Adapter<Example>, candidate: Candidate, examples: readonly Example[]): Promise<number> {
+  const ctx = { captureTraces: false, signal: new AbortController().signal };
+  let sum = 0;
+  for (const example of examples) sum += (await adapter.evaluate(candidate, example, ctx)).score;
+  return examples.length > 0 ? sum / examples.length : 0;
+}
+
+export async function demoCommand(options: DemoOptions, io: CliIo): Promise<number> {
+  if (options.inspect && !options.runDir) throw new UsageError('--inspect writes inspect.jsonl into the run directory: add --run-dir DIR');
+  const runDir = options.runDir !== undefined ? resolve(io.cwd, options.runDir) : undefined;
+  const task = createDemoTask({ seed: options.seed, metricCallMs: options.metricCallMs, reflectionMs: options.reflectionMs });
+  const config: OptimizeConfig<DemoExample> = {
+    seedCandidate: task.seedCandidate,
+    trainset: task.trainset,
+    valset: task.valset,
+    adapter: task.adapter,
+    reflectionLm: task.reflectionLm,
+    maxMetricCalls: options.budget,
+    schedule: options.schedule,
+    workers: options.workers,
+    seed: options.seed,
+    ...(runDir ? { runDir } : {}),
+  };
+  // Flags that parse but cannot run (a budget below the valset size) fail here, before any write.
+  const label = scheduleLabel(resolveSettings(config).schedule);
+  if (runDir) await checkRunDir(runDir, options.resume);
+  const heading = `GEPA demo (seed ${options.seed}): schedule ${label}, ${options.workers} workers, budget ${options.budget} metric calls`;
+  io.stderr.write(`${heading}\n`);
+
+  const session = await runSession({ config, io, inspect: options.inspect });
+  const { result } = session;
+
+  // The held-out testset is scored without simulated latency: answers depend only on the prompt.
+  const scorer = createDemoTask({ seed: options.seed }).adapter;
+  const testset: readonly DemoExample[] = task.testset;
+  const [bestTest, seedTest] = await Promise.all([meanScore(scorer, result.bestCandidate, testset), meanScore(scorer, task.seedCandidate, testset)]);
+  const testLine = `held-out test score ${bestTest.toFixed(3)} (seed ${seedTest.toFixed(3)}) on ${testset.length} examples`;
+
+  const reportPath = runDir
+    ? await writeRunReport(runDir, session, {
+        title: `GEPA demo: ${label} on ${options.workers} workers`,
+        facts: [{ label: 'held-out test score', value: bestTest.toFixed(3), sub: `seed ${seedTest.toFixed(3)}, ${testset.length} examples` }],
+      })
+    : undefined;
+
+  const hint = runDir ? [] : ['(add --run-dir DIR for report.html: charts, lineage, Pareto front, slot timeline)'];
+  return printOutcome(io, options.json, { heading, result, budget: options.budget, extra: [testLine, ...hint], ...(reportPath ? { reportPath } : {}) });
+}

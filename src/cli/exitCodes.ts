@@ -1,0 +1,11 @@
+// The CLI's exit codes (CONTRACT.md) and the error that means "the user asked for something
+// invalid": a bad flag, a bad config, a run directory in use. Everything else is a runtime failure.
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+/** Invalid arguments or config: reported as is, exit 2, and nothing has been written yet. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}

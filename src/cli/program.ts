@@ -1,0 +1,125 @@
+// The gepa-actors command line: commander parses flags and routes to the commands; every
+// outcome becomes an exit code (0 done, 1 runtime failure, 2 invalid arguments or config).
+// runCli never exits the process itself, so tests run it in-process with their own io.
+import { Command, CommanderError } from 'commander';
+import { RunDirectoryError } from '../runDirectoryError.js';
+import { ConfigError } from '../runSettings.js';
+import { workerCommand } from '../worker/workerCommand.js';
+import { processIo, type CliIo } from './cliIo.js';
+import { DEMO_DEFAULTS, demoCommand } from './demoCommand.js';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './exitCodes.js';
+import { runCommand } from './runCommand.js';
+import { parseInteger, parseNonNegative, parsePositiveInt, parseScheduleOption } from './scheduleOption.js';
+
+interface DemoFlags {
+  schedule: ReturnType<typeof parseScheduleOption>;
+  workers: number;
+  budget: number;
+  seed: number;
+  json?: boolean;
+  inspect?: boolean;
+  runDir?: string;
+  resume?: boolean;
+  metricCallMs: number;
+  reflectionMs: number;
+}
+
+interface RunFlags {
+  resume?: boolean;
+  json?: boolean;
+  inspect?: boolean;
+}
+
+function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
+  const program = new Command('gepa-actors')
+    .description('GEPA reflective prompt optimization, run as XState actors under one worker budget')
+    // Set before the commands are added, so they inherit them.
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) })
+    .showHelpAfterError('(add --help for usage)');
+
+  program
+    .command('demo')
+    .description('optimize the built-in offline demo task (simulated models, no network, no key)')
+    .option('--schedule <schedule>', 'batched, batched:PxN or async:K', parseScheduleOption, DEMO_DEFAULTS.schedule)
+    .option('--workers <W>', 'worker slots shared by every metric and LM call', parsePositiveInt, DEMO_DEFAULTS.workers)
+    .option('--budget <B>', 'maximum metric calls', parsePositiveInt, DEMO_DEFAULTS.budget)
+    .option('--seed <S>', 'seed of the demo task and of the optimizer', parseInteger, DEMO_DEFAULTS.seed)
+    .option('--json', 'print the OptimizeResult as JSON on the last line of stdout')
+    .option('--run-dir <DIR>', 'write report.html (and inspect.jsonl with --inspect) here')
+    .option('--resume', 'continue the run in --run-dir instead of refusing a non-empty directory')
+    .option('--inspect', 'record XState inspection events to inspect.jsonl in the run directory')
+    .option('--metric-call-ms <MS>', 'simulated mean latency of a metric call', parseNonNegative, DEMO_DEFAULTS.metricCallMs)
+    .option('--reflection-ms <MS>', 'simulated mean latency of a reflection call', parseNonNegative, DEMO_DEFAULTS.reflectionMs)
+    .action(async (flags: DemoFlags) => {
+      setExitCode(
+        await demoCommand(
+          {
+            schedule: flags.schedule,
+            workers: flags.workers,
+            budget: flags.budget,
+            seed: flags.seed,
+            json: flags.json === true,
+            inspect: flags.inspect === true,
+            resume: flags.resume === true,
+            ...(flags.runDir !== undefined ? { runDir: flags.runDir } : {}),
+            metricCallMs: flags.metricCallMs,
+            reflectionMs: flags.reflectionMs,
+          },
+          io,
+        ),
+      );
+    });
+
+  program
+    .command('run')
+    .description('a real optimization on an OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY)')
+    .argument('<config>', 'CONFIG.json; its paths are relative to it')
+    .option('--resume', 'continue the run in the config\'s runDir instead of refusing a non-empty directory')
+    .option('--json', 'print the OptimizeResult as JSON on the last line of stdout')
+    .option('--inspect', 'record XState inspection events to inspect.jsonl in the run directory')
+    .action(async (config: string, flags: RunFlags) => {
+      setExitCode(await runCommand(config, { resume: flags.resume === true, json: flags.json === true, inspect: flags.inspect === true }, io));
+    });
+
+  program
+    .command('worker')
+    .description('serve metric-call jobs of runs that use the bullmq executor (worker --help for its flags)')
+    // The worker parses its own flags (src/worker/workerCommand.ts): pass them through untouched.
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .argument('[flags...]')
+    .action(async (flags: string[]) => {
+      setExitCode(
+        await workerCommand(flags, {
+          stdout: (line) => void io.stdout.write(`${line}\n`),
+          stderr: (line) => void io.stderr.write(`${line}\n`),
+        }),
+      );
+    });
+
+  return program;
+}
+
+/** Runs the CLI on `argv` (without node and the script) and returns the exit code. */
+export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  let exitCode = EXIT_OK;
+  const program = buildProgram(io, (code) => {
+    exitCode = code;
+  });
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version asked for are success; every other parse failure is a usage error.
+      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? EXIT_OK : EXIT_USAGE;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.write(`gepa-actors: ${message}\n`);
+    // A run directory that is damaged or in use is a bad argument too: choose or repair another.
+    const usage = error instanceof UsageError || error instanceof ConfigError || error instanceof RunDirectoryError;
+    return usage ? EXIT_USAGE : EXIT_FAILURE;
+  }
+}

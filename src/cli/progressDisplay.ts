@@ -1,0 +1,125 @@
+// Draws a run's progress: on a terminal a live cli-progress bar (budget used, best score,
+// proposals in flight, worker utilization, cost) with accepted candidates logged above it; in CI
+// or a pipe plain lines, one per accepted candidate and one every ~10% of the budget.
+import cliProgress from 'cli-progress';
+import { formatDuration } from '../runtimeModel.js';
+import type { Clock, RunEvent, SlotInterval } from '../types.js';
+import { RunProgress, type ProgressBudget, type ProgressNews } from './runProgress.js';
+
+export interface ProgressDisplay {
+  onEvent(event: RunEvent): void;
+  onSlotInterval(interval: SlotInterval): void;
+  /** A message for the user (e.g. "draining"), printed without breaking the display. */
+  notice(text: string): void;
+  stop(): void;
+}
+
+export interface ProgressDisplayOptions {
+  mode: 'live' | 'lines';
+  stream: NodeJS.WritableStream;
+  workers: number;
+  budget: ProgressBudget;
+  clock: Clock;
+}
+
+const score = (x: number | undefined) => (x === undefined ? '-' : x.toFixed(3));
+const percent = (x: number) => `${Math.round(x * 100)}%`;
+export const formatUsd = (x: number) => (x >= 1 ? `$${x.toFixed(2)}` : `$${x.toFixed(4)}`);
+
+function budgetText(p: RunProgress): string {
+  const { maxMetricCalls, maxCostUsd } = p.budget;
+  const calls = maxMetricCalls ? `${p.metricCalls}/${maxMetricCalls} calls` : `${p.metricCalls} calls`;
+  const cost = maxCostUsd ? `${formatUsd(p.costUsd)}/${formatUsd(maxCostUsd)}` : formatUsd(p.costUsd);
+  return `${calls} | ${cost}`;
+}
+
+function newsLine(news: ProgressNews): string {
+  if (news.kind === 'seed') return `seed candidate: valset ${score(news.score)}`;
+  const origin = news.parents.length > 1 ? `merge of ${news.parents.map((i) => `#${i}`).join(' + ')}` : `from #${news.parents[0] ?? '?'}`;
+  const best = news.best ? ' (new best)' : '';
+  return `+ candidate #${news.index} ${origin}: valset ${score(news.valScore)}${best}`;
+}
+
+function statusLine(p: RunProgress, now: number): string {
+  const fraction = p.budgetFraction(now);
+  const head = fraction === undefined ? '' : `[${percent(fraction).padStart(4)}] `;
+  return (
+    `${head}${budgetText(p)} | best ${score(p.bestScore)} (seed ${score(p.seedScore)}) | ` +
+    `${p.candidates} candidates | ${p.inFlight} in flight | ${percent(p.utilization(now))} busy | ${formatDuration(now - p.startedAt)}`
+  );
+}
+
+export function createProgressDisplay(options: ProgressDisplayOptions): ProgressDisplay {
+  const { clock, stream } = options;
+  const progress = new RunProgress(options.workers, options.budget, clock.now());
+  return options.mode === 'live' ? liveDisplay(progress, stream, clock) : lineDisplay(progress, stream, clock);
+}
+
+function lineDisplay(progress: RunProgress, stream: NodeJS.WritableStream, clock: Clock): ProgressDisplay {
+  let lastDecile = 0;
+  const print = (text: string) => stream.write(`${text}\n`);
+  return {
+    onEvent(event) {
+      for (const news of progress.apply(event)) print(newsLine(news));
+      // Status lines start once the seed is scored, so they always have a best score to show.
+      if (event.type !== 'budget.updated' || progress.seedScore === undefined) return;
+      const fraction = progress.budgetFraction(clock.now());
+      if (fraction === undefined) return;
+      const decile = Math.floor(fraction * 10);
+      if (decile > lastDecile) {
+        lastDecile = decile;
+        print(statusLine(progress, clock.now()));
+      }
+    },
+    onSlotInterval: (interval) => progress.addInterval(interval),
+    notice: print,
+    stop() {},
+  };
+}
+
+function liveDisplay(progress: RunProgress, stream: NodeJS.WritableStream, clock: Clock): ProgressDisplay {
+  const multibar = new cliProgress.MultiBar(
+    {
+      stream,
+      format: '{bar} {percentage}% | {budget} | best {best} (seed {seed}) | {candidates} cand. | {inFlight} in flight | {busy} busy | {elapsed}',
+      hideCursor: true,
+      clearOnComplete: false,
+      // Our own SIGINT handling drains the run; the bar must stay up meanwhile.
+      gracefulExit: false,
+      barsize: 24,
+      fps: 8,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  const TOTAL = 1000;
+  const payload = () => {
+    const now = clock.now();
+    return {
+      budget: budgetText(progress),
+      best: score(progress.bestScore),
+      seed: score(progress.seedScore),
+      candidates: progress.candidates,
+      inFlight: progress.inFlight,
+      busy: percent(progress.utilization(now)),
+      elapsed: formatDuration(now - progress.startedAt),
+    };
+  };
+  const bar = multibar.create(TOTAL, 0, payload());
+  const redraw = () => bar.update(Math.round((progress.budgetFraction(clock.now()) ?? 0) * TOTAL), payload());
+  // Elapsed time and utilization move between events too.
+  const ticker = setInterval(redraw, 250);
+  ticker.unref();
+  return {
+    onEvent(event) {
+      for (const news of progress.apply(event)) multibar.log(`${newsLine(news)}\n`);
+      redraw();
+    },
+    onSlotInterval: (interval) => progress.addInterval(interval),
+    notice: (text) => multibar.log(`${text}\n`),
+    stop() {
+      clearInterval(ticker);
+      redraw();
+      multibar.stop();
+    },
+  };
+}

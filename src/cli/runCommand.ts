@@ -1,0 +1,107 @@
+// `gepa-actors run CONFIG.json`: a real optimization on an OpenAI-compatible endpoint. The
+// config is validated and the datasets loaded before anything is written; the endpoint is
+// checked before any paid work; then the run, its summary (or JSON), and report.html.
+import { resolve } from 'node:path';
+import { createChatAdapter, type ChatExample } from '../adapters/chatAdapter.js';
+import { checkEndpoint, createOpenAIChatModel, createOpenAILanguageModel, type EndpointOptions } from '../lm/openaiLanguageModel.js';
+import { scheduleLabel } from '../runtimeModel.js';
+import { resolveSettings } from '../runSettings.js';
+import type { OptimizeConfig } from '../types.js';
+import type { CliIo } from './cliIo.js';
+import { EXIT_FAILURE, UsageError } from './exitCodes.js';
+import { loadRunConfig, type LoadedRunConfig } from './runConfig.js';
+import { checkRunDir } from './runDirCheck.js';
+import { writeRunReport } from './runReport.js';
+import { runSession } from './runSession.js';
+import { printOutcome } from './runSummary.js';
+
+export interface RunOptions {
+  resume: boolean;
+  json: boolean;
+  inspect: boolean;
+}
+
+function endpointFrom(io: CliIo): EndpointOptions {
+  const baseURL = io.env.OPENAI_BASE_URL || undefined;
+  const apiKey = io.env.OPENAI_API_KEY || undefined;
+  return { ...(baseURL ? { baseURL } : {}), ...(apiKey ? { apiKey } : {}) };
+}
+
+/** The OptimizeConfig a loaded CONFIG describes, with its models built on `endpoint`. */
+export function buildRunConfig(loaded: LoadedRunConfig, endpoint: EndpointOptions): OptimizeConfig<ChatExample> {
+  const { file } = loaded;
+  const shared = {
+    ...endpoint,
+    ...(file.prices ? { prices: file.prices } : {}),
+    ...(file.temperature !== undefined ? { temperature: file.temperature } : {}),
+    ...(file.maxTokens !== undefined ? { maxTokens: file.maxTokens } : {}),
+    ...(file.rpm !== undefined ? { rpm: file.rpm } : {}),
+  };
+  let taskModel;
+  let reflectionLm;
+  try {
+    taskModel = createOpenAIChatModel({ ...shared, model: file.taskModel });
+    reflectionLm = createOpenAILanguageModel({ ...shared, model: file.reflectionModel });
+  } catch (error) {
+    // A missing key or a malformed OPENAI_BASE_URL: fixable before the run, like a config error.
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const optional = <K extends keyof typeof file>(key: K) => (file[key] !== undefined ? { [key]: file[key] } : {});
+  return {
+    seedCandidate: file.seedCandidate,
+    trainset: loaded.trainset,
+    ...(loaded.valset ? { valset: loaded.valset } : {}),
+    adapter: createChatAdapter({ taskModel, metric: file.metric, component: loaded.component }),
+    reflectionLm,
+    ...optional('maxMetricCalls'),
+    ...optional('maxCostUsd'),
+    ...optional('timeoutMs'),
+    ...optional('targetScore'),
+    ...optional('maxStepsWithoutImprovement'),
+    ...optional('schedule'),
+    ...optional('workers'),
+    ...optional('reflectionMinibatchSize'),
+    ...optional('seed'),
+    ...optional('merge'),
+    ...(loaded.runDir ? { runDir: loaded.runDir } : {}),
+  };
+}
+
+export async function runCommand(configArg: string, options: RunOptions, io: CliIo): Promise<number> {
+  const loaded = await loadRunConfig(resolve(io.cwd, configArg));
+  if (options.inspect && !loaded.runDir) throw new UsageError('--inspect writes inspect.jsonl into the run directory: set "runDir" in the config');
+  const endpoint = endpointFrom(io);
+  const config = buildRunConfig(loaded, endpoint);
+  const settings = resolveSettings(config);
+  if (loaded.runDir) await checkRunDir(loaded.runDir, options.resume);
+
+  // Before any paid work: is the endpoint there, and does it take the key?
+  const { file } = loaded;
+  try {
+    const check = await checkEndpoint({ ...endpoint, model: file.taskModel });
+    const listed = check.models;
+    for (const model of new Set([file.taskModel, file.reflectionModel])) {
+      if (listed && listed.length > 0 && !listed.includes(model)) {
+        io.stderr.write(`warning: ${check.baseURL} does not list model "${model}"; the run may fail on its first call\n`);
+      }
+    }
+  } catch (error) {
+    io.stderr.write(`gepa-actors: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT_FAILURE;
+  }
+
+  const label = scheduleLabel(settings.schedule);
+  const heading = `GEPA run ${loaded.path}: ${file.taskModel} (task), ${file.reflectionModel} (reflection), schedule ${label}, ${settings.workers} workers`;
+  io.stderr.write(`${heading}\n`);
+  const session = await runSession({ config, io, inspect: options.inspect });
+  const { result } = session;
+  const reportPath = loaded.runDir
+    ? await writeRunReport(loaded.runDir, session, { title: `GEPA run: ${file.taskModel} / ${file.reflectionModel}, ${label} on ${settings.workers} workers` })
+    : undefined;
+  return printOutcome(io, options.json, {
+    heading,
+    result,
+    ...(settings.maxMetricCalls !== undefined ? { budget: settings.maxMetricCalls } : {}),
+    ...(reportPath ? { reportPath } : {}),
+  });
+}

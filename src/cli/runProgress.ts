@@ -1,0 +1,87 @@
+// What the progress display shows, folded from the optimizer's RunEvents and slot intervals:
+// metric calls and dollars spent, the best and seed scores, candidates, proposals in flight and
+// worker utilization. Plain state and arithmetic; the display decides how to draw it.
+import type { RunEvent, SlotInterval } from '../types.js';
+
+export interface ProgressBudget {
+  maxMetricCalls?: number;
+  maxCostUsd?: number;
+  timeoutMs?: number;
+}
+
+/** Something worth a line of its own in plain output. */
+export type ProgressNews =
+  | { kind: 'seed'; score: number }
+  | { kind: 'accepted'; index: number; parents: number[]; valScore: number; best: boolean };
+
+export class RunProgress {
+  metricCalls = 0;
+  costUsd = 0;
+  bestScore: number | undefined;
+  bestIndex: number | undefined;
+  seedScore: number | undefined;
+  candidates = 0;
+  inFlight = 0;
+  proposalsEnded = 0;
+  busySlotMs = 0;
+
+  constructor(
+    readonly workers: number,
+    readonly budget: ProgressBudget,
+    readonly startedAt: number,
+  ) {}
+
+  apply(event: RunEvent): ProgressNews[] {
+    switch (event.type) {
+      case 'budget.updated':
+        this.metricCalls = event.metricCalls;
+        this.costUsd = event.costUsd;
+        return [];
+      case 'proposal.started':
+        this.inFlight++;
+        return [];
+      case 'proposal.ended':
+        this.inFlight = Math.max(0, this.inFlight - 1);
+        this.proposalsEnded++;
+        return [];
+      case 'candidate.accepted': {
+        this.candidates = Math.max(this.candidates, event.index + 1);
+        const best = this.bestScore === undefined || event.valScore > this.bestScore;
+        return [{ kind: 'accepted', index: event.index, parents: event.parents, valScore: event.valScore, best }];
+      }
+      case 'front.updated': {
+        const first = this.seedScore === undefined;
+        this.bestScore = event.bestScore;
+        this.bestIndex = event.bestIndex;
+        if (!first) return [];
+        // The first front update is the seed's valset evaluation.
+        this.seedScore = event.bestScore;
+        this.candidates = Math.max(this.candidates, 1);
+        return [{ kind: 'seed', score: event.bestScore }];
+      }
+      default:
+        return [];
+    }
+  }
+
+  addInterval(interval: SlotInterval): void {
+    this.busySlotMs += interval.end - interval.start;
+  }
+
+  /** Busy slot-time so far over W x elapsed (finished intervals only, so it lags a little). */
+  utilization(now: number): number {
+    const elapsed = now - this.startedAt;
+    return elapsed > 0 ? Math.min(1, this.busySlotMs / (this.workers * elapsed)) : 0;
+  }
+
+  /** How much of the tightest budget is spent, in [0, 1]; undefined when the run has none. */
+  budgetFraction(now: number): number | undefined {
+    const { maxMetricCalls, maxCostUsd, timeoutMs } = this.budget;
+    const fractions = [
+      maxMetricCalls ? this.metricCalls / maxMetricCalls : undefined,
+      maxCostUsd ? this.costUsd / maxCostUsd : undefined,
+      timeoutMs ? (now - this.startedAt) / timeoutMs : undefined,
+    ].filter((f): f is number => f !== undefined);
+    return fractions.length > 0 ? Math.min(1, Math.max(...fractions)) : undefined;
+  }
+}

@@ -1,0 +1,50 @@
+// What a run prints at the end: the human summary (scores, calls, time, utilization, cost, where
+// the report is, the best candidate's text) on stdout, or with --json on stderr with the
+// OptimizeResult as the last line of stdout; and the exit code the result deserves.
+import { formatDuration } from '../runtimeModel.js';
+import type { OptimizeResult } from '../types.js';
+import type { CliIo } from './cliIo.js';
+import { EXIT_FAILURE, EXIT_OK } from './exitCodes.js';
+import { formatUsd } from './progressDisplay.js';
+
+export interface SummaryInput {
+  heading: string;
+  result: OptimizeResult;
+  budget?: number;
+  /** Extra lines, e.g. held-out test scores. */
+  extra?: readonly string[];
+  reportPath?: string;
+}
+
+const indent = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
+
+export function formatSummary({ heading, result: r, budget, extra = [], reportPath }: SummaryInput): string {
+  const seed = r.valScores[0] ?? 0;
+  const lines = [
+    heading,
+    `best valset score ${r.bestScore.toFixed(3)} (candidate #${r.bestIndex}), seed ${seed.toFixed(3)}`,
+    ...extra,
+    `metric calls ${r.metricCalls}${budget !== undefined ? `/${budget}` : ''}, reflections ${r.reflectionCalls}, ` +
+      `${r.candidates.length} candidates from ${r.proposals.length} proposals`,
+    `wall-clock ${formatDuration(r.elapsedMs)}, workers ${Math.round(r.workerUtilization * 100)}% busy, cost ${formatUsd(r.costUsd)}, stopped: ${r.stopReason}`,
+    ...(reportPath ? [`report: ${reportPath}`] : []),
+    ...Object.entries(r.bestCandidate).flatMap(([name, text]) => [`best candidate, ${name}:`, indent(text)]),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** Prints the summary (or the JSON line) and returns the exit code: 1 when the run ended in an error. */
+export function printOutcome(io: CliIo, json: boolean, summary: SummaryInput): number {
+  const text = formatSummary(summary);
+  if (json) {
+    io.stderr.write(text);
+    io.stdout.write(`${JSON.stringify(summary.result)}\n`);
+  } else {
+    io.stdout.write(text);
+  }
+  return summary.result.stopReason.startsWith('error') ? EXIT_FAILURE : EXIT_OK;
+}

@@ -1,0 +1,37 @@
+// Parses the --schedule flag: `batched` (1x1), `batched:PxN` (the paper's P parents x N
+// children per step) or `async:K` (K proposals always in flight).
+import { InvalidArgumentError } from 'commander';
+import type { Schedule } from '../types.js';
+
+const POSITIVE = /^[1-9]\d*$/;
+
+export function parseScheduleOption(text: string): Schedule {
+  const value = text.trim().toLowerCase();
+  if (value === 'batched') return { kind: 'batched', parents: 1, perParent: 1 };
+  const batched = /^batched:(\d+)x(\d+)$/.exec(value);
+  if (batched && POSITIVE.test(batched[1] as string) && POSITIVE.test(batched[2] as string)) {
+    return { kind: 'batched', parents: Number(batched[1]), perParent: Number(batched[2]) };
+  }
+  const async = /^async:(\d+)$/.exec(value);
+  if (async && POSITIVE.test(async[1] as string)) return { kind: 'async', inFlight: Number(async[1]) };
+  throw new InvalidArgumentError('expected batched, batched:PxN (e.g. batched:2x2) or async:K (e.g. async:8), with positive integers');
+}
+
+/** A commander parser for positive integer flags. */
+export function parsePositiveInt(text: string): number {
+  if (!POSITIVE.test(text.trim())) throw new InvalidArgumentError('expected a positive integer');
+  return Number(text);
+}
+
+/** A commander parser for integer flags (seeds may be 0 or negative). */
+export function parseInteger(text: string): number {
+  if (!/^-?\d+$/.test(text.trim())) throw new InvalidArgumentError('expected an integer');
+  return Number(text);
+}
+
+/** A commander parser for non-negative numbers (simulated latencies). */
+export function parseNonNegative(text: string): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number >= 0');
+  return n;
+}

@@ -1,0 +1,105 @@
+// optimize() with a runDir. A resumed run simply runs again from the start: the batched
+// schedule is deterministic for a seed, and every call an earlier process completed is replayed
+// from the log instead of paid again, so the result equals an uninterrupted run's. Work in flight
+// at a crash is redone; a run whose log ends with its result returns that result at once.
+import { resolve } from 'node:path';
+import { readRunDirectory, RunSession } from './runDirectory.js';
+import { runConfigRecord } from './runConfigRecord.js';
+import { RunJournal } from './runJournal.js';
+import { ConfigError, resolveSettings } from './runSettings.js';
+import { finishedSnapshot, foldRunEvent, initialSnapshot, type RunSnapshot } from './runSnapshot.js';
+import { watchStopFile } from './stopRequests.js';
+import type { OptimizeConfig, OptimizeResult, RunEvent } from './types.js';
+
+/**
+ * Builds the run (a config it refuses throws here, before the directory is touched) and returns
+ * what starts it. optimize() passes the optimizer machine's; src/ knows nothing of actors.
+ */
+export type LaunchRun<Example> = (config: OptimizeConfig<Example>) => () => Promise<OptimizeResult>;
+
+export interface DurableRunOptions {
+  /** How often the STOP file is looked for, real milliseconds. Default 1000. */
+  stopPollMs?: number;
+}
+
+/** Turns the optimizer's events into log records and state.json checkpoints. */
+class RunRecorder {
+  private snapshot: RunSnapshot;
+  private pending: ReturnType<typeof setImmediate> | undefined;
+
+  constructor(
+    private readonly session: () => RunSession | undefined,
+    seedSnapshot: RunSnapshot,
+    private loggedCandidates: number,
+  ) {
+    this.snapshot = seedSnapshot;
+  }
+
+  onEvent(event: RunEvent): void {
+    if (event.type === 'candidate.accepted' && event.index >= this.loggedCandidates) {
+      const { index, parents, valScore, candidate } = event;
+      this.session()?.append({ t: 'candidate', index, parents, valScore, ...(candidate ? { candidate } : {}) });
+      this.loggedCandidates = index + 1;
+    }
+    this.snapshot = foldRunEvent(this.snapshot, event);
+    // One checkpoint per event-loop turn however many candidates one fold added.
+    if ((event.type === 'candidate.accepted' || event.type === 'front.updated') && this.pending === undefined) {
+      this.pending = setImmediate(() => {
+        this.pending = undefined;
+        this.session()?.checkpoint(this.snapshot);
+      });
+    }
+  }
+
+  finish(result: OptimizeResult): void {
+    this.cancel();
+    const session = this.session();
+    session?.append({ t: 'result', result });
+    session?.checkpoint(finishedSnapshot(result, this.snapshot.frontSize));
+  }
+
+  cancel(): void {
+    if (this.pending !== undefined) clearImmediate(this.pending);
+    this.pending = undefined;
+  }
+}
+
+export async function runInDirectory<Example>(
+  config: OptimizeConfig<Example>,
+  launch: LaunchRun<Example>,
+  options: DurableRunOptions = {},
+): Promise<OptimizeResult> {
+  const settings = resolveSettings(config);
+  if (config.runDir === undefined) throw new ConfigError('invalid optimize config: runDir: required for a durable run');
+  if (config.journal) throw new ConfigError('invalid optimize config: journal: cannot be combined with runDir (the run directory is the journal)');
+  const record = runConfigRecord(config, settings);
+  const existing = readRunDirectory(resolve(config.runDir), record);
+  if (existing.finishedResult) return existing.finishedResult;
+
+  let session: RunSession | undefined;
+  const recorder = new RunRecorder(() => session, initialSnapshot(settings.seedCandidate), existing.loggedCandidates);
+  const journal = new RunJournal(existing.log.records, (r) => session?.append(r));
+  const stopFile = new AbortController();
+  const start = launch({
+    ...config,
+    journal,
+    drainSignal: config.drainSignal ? AbortSignal.any([config.drainSignal, stopFile.signal]) : stopFile.signal,
+    onEvent: (event) => {
+      recorder.onEvent(event);
+      config.onEvent?.(event);
+    },
+  });
+  // The run is startable: only now is anything written.
+  session = RunSession.open(existing, record);
+  const unwatch = watchStopFile(existing.dir, () => stopFile.abort(new Error('STOP file')), options.stopPollMs);
+  try {
+    const result = await start();
+    recorder.finish(result);
+    if (result.stopReason === 'stopped' && stopFile.signal.aborted) session.consumeStopFile();
+    return result;
+  } finally {
+    unwatch();
+    recorder.cancel();
+    session.close();
+  }
+}

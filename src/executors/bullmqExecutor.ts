@@ -1,0 +1,272 @@
+// The remote executor: each metric call becomes a BullMQ job served by `gepa-actors worker`
+// processes, and its result comes back as the Evaluation. It owns no capacity: the evaluation
+// service calls it from inside a worker slot, so at most W jobs are ever outstanding, across
+// all workers. Job ids are a function of (run, call, occurrence), so a retried, stalled or
+// re-submitted job is one job and is paid once.
+import { createHash, randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { isNotConnectionError, Queue, QueueEvents } from 'bullmq';
+import { candidateHash } from '../candidateHash.js';
+import { sleep, systemClock } from '../clock.js';
+import type { MetricCallExecutor } from '../executor.js';
+import { ConfigError } from '../runSettings.js';
+import type { Candidate, EvalContext, Evaluation } from '../types.js';
+import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, type MetricCallJobData } from './metricCallJob.js';
+import { bullmqConnection, type RedisConnectionSpec } from './redisConnection.js';
+
+export interface BullmqExecutorOptions {
+  /** `redis://host:port` or { host, port }. */
+  connection: RedisConnectionSpec;
+  /** Default 'gepa-actors'; workers must serve the same name. */
+  queue?: string;
+  /**
+   * Names this run's jobs. Default: a fresh id per executor. A stable id (e.g. from the run
+   * directory) lets a resumed run re-attach to jobs its previous process submitted.
+   */
+  runId?: string;
+  /** Tries per job before it counts as failed (score 0 with the error). Default 3. */
+  attempts?: number;
+  /** First retry delay, doubled each retry. Default 500 ms. */
+  backoffMs?: number;
+  /**
+   * Finished jobs are kept (at most this long, at most this many per queue) so that a duplicate
+   * submission, e.g. by a resumed run, finds the result instead of paying again. Default 1 day, 10000.
+   */
+  keepFinishedSeconds?: number;
+  keepFinishedJobs?: number;
+  /**
+   * Every pollMs, outstanding jobs are checked directly: a finish whose event was missed is
+   * picked up, and a job Redis lost (a restart without persistence) is submitted again. Default 2000.
+   */
+  pollMs?: number;
+  /** Connection trouble (BullMQ reconnects by itself). Default: one process warning per executor. */
+  onError?: (error: Error) => void;
+}
+
+export interface BullmqExecutor extends MetricCallExecutor<unknown> {
+  readonly queueName: string;
+  readonly runId: string;
+  close(): Promise<void>;
+}
+
+interface Outstanding {
+  data: MetricCallJobData;
+  /** Set by the poll that first saw it: the next poll checks it (it is then at least pollMs old). */
+  seenByPoll: boolean;
+  resolve(evaluation: Evaluation): void;
+  reject(error: Error): void;
+}
+
+interface Connections {
+  queue: Queue<MetricCallJobData, Evaluation>;
+  /** Created once the queue is ready (it starts at the event stream's end then). */
+  events?: QueueEvents;
+  ready: Promise<void>;
+}
+
+/** The id of the newest entry of the queue's event stream ('0-0' when empty). */
+async function eventStreamEnd(queue: Queue<MetricCallJobData, Evaluation>): Promise<string> {
+  // XREVRANGE is not in BullMQ's client interface, but every driver it wraps has it.
+  const client = (await queue.getBackend().client) as unknown as {
+    xrevrange(key: string, end: string, start: string, count: 'COUNT', n: number): Promise<Array<[string, string[]]>>;
+  };
+  const newest = await client.xrevrange(queue.keys.events as string, '+', '-', 'COUNT', 1);
+  return newest[0]?.[0] ?? '0-0';
+}
+
+function positiveInteger(value: number | undefined, fallback: number, field: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${field} must be an integer >= 1, got ${value}`);
+  return value;
+}
+
+function shortHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 12);
+}
+
+/** A run id that a run directory keeps across processes (resume re-attaches to its jobs). */
+export function runIdForDirectory(runDir: string): string {
+  return `dir-${createHash('sha256').update(resolve(runDir)).digest('hex').slice(0, 16)}`;
+}
+
+export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
+  const queueName = options.queue ?? DEFAULT_QUEUE;
+  const badName = checkQueueName(queueName);
+  if (badName) throw new ConfigError(`executor.queue: ${badName}`);
+  const connection = bullmqConnection(options.connection, 'executor.connection');
+  const runId = options.runId ?? randomUUID();
+  const attempts = positiveInteger(options.attempts, 3, 'attempts');
+  const backoffMs = positiveInteger(options.backoffMs, 500, 'backoffMs');
+  const keepFinishedSeconds = positiveInteger(options.keepFinishedSeconds, 24 * 3600, 'keepFinishedSeconds');
+  const keepFinishedJobs = positiveInteger(options.keepFinishedJobs, 10_000, 'keepFinishedJobs');
+  const pollMs = positiveInteger(options.pollMs, 2000, 'pollMs');
+  let warned = false;
+  const onError =
+    options.onError ??
+    ((error: Error) => {
+      if (warned) return;
+      warned = true;
+      process.emitWarning(`bullmq executor (queue "${queueName}"): ${error.message}; waiting for Redis to come back`);
+    });
+
+  const outstanding = new Map<string, Outstanding>();
+  // How often each (candidate, example, traces) call was submitted: a later identical call
+  // (a fresh traced run) is a new job, a resubmission of the same occurrence is not.
+  const occurrences = new Map<string, number>();
+  let connections: Connections | undefined;
+  let pollTimer: ReturnType<typeof setInterval> | undefined;
+  let closed = false;
+
+  const settle = (jobId: string, outcome: { ok: true; value: Evaluation } | { ok: false; reason: string }) => {
+    const entry = outstanding.get(jobId);
+    if (!entry) return;
+    outstanding.delete(jobId);
+    if (outcome.ok) entry.resolve(outcome.value);
+    else entry.reject(new Error(outcome.reason));
+  };
+
+  const listen = (events: QueueEvents) => {
+    events.on('error', onError);
+    // 'failed' arrives once, when the last attempt has failed (retries emit no 'failed').
+    events.on('completed', ({ jobId, returnvalue }) => settle(jobId, { ok: true, value: returnvalue as unknown as Evaluation }));
+    events.on('failed', ({ jobId, failedReason }) => settle(jobId, { ok: false, reason: failedReason }));
+    // The id was taken: the job exists from an earlier submission and may be finished already.
+    events.on('duplicated', ({ jobId }) => {
+      if (outstanding.has(jobId)) check(jobId).catch(onError);
+    });
+  };
+
+  // Opened on first use, so preparing a run that never evaluates touches no network.
+  const connect = (): Connections => {
+    if (connections) return connections;
+    const queue = new Queue<MetricCallJobData, Evaluation>(queueName, {
+      connection,
+      defaultJobOptions: {
+        attempts,
+        backoff: { type: 'exponential', delay: backoffMs },
+        removeOnComplete: { age: keepFinishedSeconds, count: keepFinishedJobs },
+        removeOnFail: { age: keepFinishedSeconds, count: keepFinishedJobs },
+      },
+    });
+    queue.on('error', onError);
+    const opened: Connections = { queue, ready: Promise.resolve() };
+    opened.ready = (async () => {
+      await queue.waitUntilReady();
+      // Read events from the stream's current end, not from whenever the reader's first
+      // blocking read happens to start: no event of a job submitted after this is missed.
+      const lastEventId = await eventStreamEnd(queue);
+      const events = new QueueEvents(queueName, { connection, lastEventId });
+      opened.events = events;
+      listen(events);
+      await events.waitUntilReady();
+    })();
+    connections = opened;
+    return opened;
+  };
+
+  /**
+   * Adds the job, waiting out a Redis outage (BullMQ reconnects by itself): a lost connection
+   * must not turn into a failed metric call. Any other error is final.
+   */
+  const submit = async (jobId: string, data: MetricCallJobData, signal?: AbortSignal): Promise<void> => {
+    const { queue } = connect();
+    for (let waitMs = 250; ; waitMs = Math.min(2 * waitMs, 4000)) {
+      try {
+        await queue.add(METRIC_CALL_JOB, data, { jobId });
+        return;
+      } catch (error) {
+        if (!(error instanceof Error) || isNotConnectionError(error) || closed || signal?.aborted) throw error;
+        onError(error);
+        await sleep(systemClock, waitMs, signal);
+      }
+    }
+  };
+
+  /** Settles a finished job from its stored state; re-submits one Redis no longer knows. */
+  const check = async (jobId: string): Promise<void> => {
+    const { queue } = connect();
+    const state = await queue.getJobState(jobId);
+    if (state === 'completed' || state === 'failed') {
+      const job = await queue.getJob(jobId);
+      if (!job) return;
+      settle(jobId, state === 'completed' ? { ok: true, value: job.returnvalue } : { ok: false, reason: job.failedReason });
+    } else if (state === 'unknown') {
+      const entry = outstanding.get(jobId);
+      if (entry) await submit(jobId, entry.data);
+    }
+  };
+
+  // Only jobs outstanding for a whole interval are checked: a normal finish costs no extra query.
+  const pollOutstanding = () => {
+    for (const [jobId, entry] of outstanding) {
+      if (entry.seenByPoll) check(jobId).catch(onError);
+      else entry.seenByPoll = true;
+    }
+  };
+
+  const jobIdOf = (data: MetricCallJobData, exampleJson: string): string => {
+    const key = `${candidateHash(data.candidate)}.${data.exampleId}.${shortHash(exampleJson)}.${data.captureTraces ? 1 : 0}`;
+    const occurrence = occurrences.get(key) ?? 0;
+    occurrences.set(key, occurrence + 1);
+    return `${runId}.${key}.${occurrence}`;
+  };
+
+  return {
+    queueName,
+    runId,
+
+    async evaluate(candidate: Candidate, example: unknown, exampleId: number, ctx: EvalContext): Promise<Evaluation> {
+      if (closed) throw new Error('the bullmq executor is closed');
+      const { signal } = ctx;
+      if (signal.aborted) throw signal.reason;
+      const exampleJson = JSON.stringify(example) ?? 'null';
+      // The example as JSON would carry it: the worker sees exactly what travelled.
+      const data: MetricCallJobData = { candidate, example: JSON.parse(exampleJson), exampleId, captureTraces: ctx.captureTraces };
+      const jobId = jobIdOf(data, exampleJson);
+      const { queue, ready } = connect();
+      const result = new Promise<Evaluation>((resolve, reject) => outstanding.set(jobId, { data, seenByPoll: false, resolve, reject }));
+      // An abort may reject it before it is awaited below; that is not an unhandled rejection.
+      result.catch(() => {});
+      const onAbort = () => {
+        const entry = outstanding.get(jobId);
+        if (!entry) return;
+        outstanding.delete(jobId);
+        entry.reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+        // A job no worker has taken yet is withdrawn; an active one is locked and runs out.
+        queue.remove(jobId).catch(() => {});
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        // Listening before submitting, so the finish event cannot slip past.
+        await ready;
+        if (signal.aborted) return await result;
+        await submit(jobId, data, signal);
+        if (pollTimer === undefined) {
+          pollTimer = setInterval(pollOutstanding, pollMs);
+          pollTimer.unref();
+        }
+        return await result;
+      } catch (error) {
+        outstanding.delete(jobId);
+        throw error;
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+        if (outstanding.size === 0 && pollTimer !== undefined) {
+          clearInterval(pollTimer);
+          pollTimer = undefined;
+        }
+      }
+    },
+
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      if (pollTimer !== undefined) clearInterval(pollTimer);
+      for (const [jobId] of outstanding) settle(jobId, { ok: false, reason: 'the bullmq executor was closed' });
+      if (!connections) return;
+      await connections.ready.catch(() => {});
+      const { queue, events } = connections;
+      await Promise.allSettled([events?.close(), queue.close()]);
+    },
+  };
+}

@@ -1,0 +1,140 @@
+// XState inspection events as small JSON records: which actor (session id, id, parent, system
+// id, logic), which event type went from whom to whom, and each machine's state value when it
+// changes. Never whole events or contexts: those hold candidates, examples and actor refs.
+// Records are kept in memory for the report and, when a path is given, appended to a JSONL file.
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+import type { Clock } from '../types.js';
+
+export type InspectionRecord =
+  | { kind: 'actor'; seq: number; atMs: number; actor: string; id: string; parent?: string; systemId?: string; logic?: string }
+  | { kind: 'event'; seq: number; atMs: number; actor: string; source?: string; event: string }
+  | { kind: 'snapshot'; seq: number; atMs: number; actor: string; event: string; status?: string; value?: StateValue };
+
+/** XState's state value: a state name, or parent state -> child value. */
+export type StateValue = string | { [state: string]: StateValue };
+
+/** What the serializer reads from an actor ref; all optional, so any ActorRefLike will do. */
+interface ActorRefShape {
+  sessionId?: unknown;
+  id?: unknown;
+  systemId?: unknown;
+  /** '@xstate.actor' is sent before the actor sets systemId; its options already hold it. */
+  options?: { systemId?: unknown };
+  src?: unknown;
+  _parent?: { sessionId?: unknown };
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** The logic's name: a provided actor's key ('proposer'), or a machine's id ('optimizer'). */
+function logicName(ref: ActorRefShape): string | undefined {
+  if (typeof ref.src === 'string') return ref.src;
+  const logic = ref.src as { id?: unknown; config?: { id?: unknown } } | undefined;
+  return text(logic?.id) ?? text(logic?.config?.id);
+}
+
+/** Keeps only strings and nested objects of strings: a state value, nothing else. */
+export function safeStateValue(value: unknown, depth = 0): StateValue | undefined {
+  if (typeof value === 'string') return value;
+  if (depth > 8 || value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => {
+    const safe = safeStateValue(v, depth + 1);
+    return safe === undefined ? [] : [[k, safe] as const];
+  });
+  return Object.fromEntries(entries);
+}
+
+export interface InspectionLog {
+  /** Pass as OptimizeConfig.inspect (XState's createActor inspect option). */
+  inspect: (inspectionEvent: unknown) => void;
+  readonly records: readonly InspectionRecord[];
+  /** Flushes and closes the file, if any. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serializes one inspection event, or undefined for the kinds not kept (microsteps, actions,
+ * transitions) and for snapshots that did not change the actor's state value or status.
+ */
+export function createInspectionSerializer(clock: Clock): (event: unknown) => InspectionRecord | undefined {
+  const startedAt = clock.now();
+  const lastState = new Map<string, string>();
+  let seq = 0;
+  return (raw) => {
+    const event = raw as { type?: unknown; actorRef?: ActorRefShape; sourceRef?: ActorRefShape; event?: { type?: unknown }; snapshot?: { status?: unknown; value?: unknown } };
+    const actor = text(event.actorRef?.sessionId);
+    if (!actor || !event.actorRef) return undefined;
+    const base = { seq: seq + 1, atMs: Math.round((clock.now() - startedAt) * 10) / 10, actor };
+    let record: InspectionRecord | undefined;
+    switch (event.type) {
+      case '@xstate.actor': {
+        const ref = event.actorRef;
+        const parent = text(ref._parent?.sessionId);
+        const systemId = text(ref.systemId) ?? text(ref.options?.systemId);
+        const logic = logicName(ref);
+        record = { kind: 'actor', ...base, id: text(ref.id) ?? actor, ...(parent ? { parent } : {}), ...(systemId ? { systemId } : {}), ...(logic ? { logic } : {}) };
+        break;
+      }
+      case '@xstate.event': {
+        const source = text(event.sourceRef?.sessionId);
+        record = { kind: 'event', ...base, event: text(event.event?.type) ?? '(unknown)', ...(source ? { source } : {}) };
+        break;
+      }
+      case '@xstate.snapshot': {
+        const status = text(event.snapshot?.status);
+        const value = safeStateValue(event.snapshot?.value);
+        const key = JSON.stringify([status, value]);
+        if (lastState.get(actor) === key) return undefined;
+        lastState.set(actor, key);
+        record = {
+          kind: 'snapshot',
+          ...base,
+          event: text(event.event?.type) ?? '(unknown)',
+          ...(status ? { status } : {}),
+          ...(value !== undefined ? { value } : {}),
+        };
+        break;
+      }
+      default:
+        return undefined;
+    }
+    seq++;
+    return record;
+  };
+}
+
+/** Collects inspection records; with `path`, also writes them as JSON lines. */
+export function createInspectionLog(options: { clock: Clock; path?: string }): InspectionLog {
+  const serialize = createInspectionSerializer(options.clock);
+  const records: InspectionRecord[] = [];
+  const file: WriteStream | undefined = options.path ? createWriteStream(options.path, { flags: 'w' }) : undefined;
+  let failure: unknown;
+  file?.on('error', (error) => {
+    failure = error;
+  });
+  return {
+    records,
+    inspect(event) {
+      const record = serialize(event);
+      if (!record) return;
+      records.push(record);
+      if (file && failure === undefined) file.write(`${JSON.stringify(record)}\n`);
+    },
+    async close() {
+      if (file && !file.closed) {
+        file.end();
+        if (failure === undefined) await once(file, 'close');
+      }
+      if (failure !== undefined) throw failure;
+    },
+  };
+}
+
+/** Parses an inspect.jsonl file's text (blank lines skipped). */
+export function parseInspectionLog(text: string): InspectionRecord[] {
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as InspectionRecord);
+}

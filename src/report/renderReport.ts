@@ -1,0 +1,179 @@
+// report.html: one self-contained page (inline CSS, SVG and a few lines of JS; no network) that
+// shows how a run went: best score over wall-clock and metric calls, the lineage tree, the
+// per-example Pareto front, the worker-slot timeline, the best candidate and its diff from the
+// seed, the runtime model's prediction against the measured wall-clock, and the actor tree.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { formatDuration, scheduleLabel, type ModelSchedule } from '../runtimeModel.js';
+import type { OptimizeResult, SlotInterval } from '../types.js';
+import { buildActorTree, renderActorTree } from './actorTree.js';
+import { escapeHtml } from './htmlEscape.js';
+import type { InspectionRecord } from './inspectionLog.js';
+import { renderLineageTree } from './lineageTree.js';
+import { perExampleFront, renderParetoGrid } from './paretoGrid.js';
+import { REPORT_CSS } from './reportStyle.js';
+import { checkRuntimeModel, type RuntimeCheck } from './runtimeCheck.js';
+import { renderScoreChart, type ScorePoint } from './scoreChart.js';
+import { renderSlotTimeline } from './slotTimeline.js';
+import { wordDiff } from './wordDiff.js';
+
+export const REPORT_FILE = 'report.html';
+
+export interface ReportInput {
+  title: string;
+  result: OptimizeResult;
+  workers: number;
+  schedule: ModelSchedule;
+  minibatchSize: number;
+  /** maxMetricCalls, when the run had one. */
+  budget?: number;
+  slotIntervals: readonly SlotInterval[];
+  /** Clock time at the start of the run (the slot intervals are on the same clock). */
+  runStartedAt: number;
+  /** XState inspection records, when the run was inspected: the actor tree is drawn from them. */
+  inspection?: readonly InspectionRecord[];
+  /** More facts for the summary, e.g. the held-out test score. */
+  facts?: ReadonlyArray<{ label: string; value: string; sub?: string }>;
+}
+
+const score = (x: number) => x.toFixed(3);
+const percent = (x: number) => `${Math.round(x * 100)}%`;
+const dollars = (x: number) => (x === 0 ? '$0' : x < 0.01 ? `$${x.toFixed(5)}` : `$${x.toFixed(2)}`);
+
+function stat(label: string, value: string, sub?: string): string {
+  return `<div class="stat"><div class="label">${escapeHtml(label)}</div><div class="value">${escapeHtml(value)}</div>${sub ? `<div class="sub">${escapeHtml(sub)}</div>` : ''}</div>`;
+}
+
+function summaryCards(input: ReportInput): string {
+  const r = input.result;
+  return [
+    stat('best valset score', score(r.bestScore), `candidate #${r.bestIndex}`),
+    stat('seed valset score', score(r.valScores[0] ?? 0)),
+    ...(input.facts ?? []).map((f) => stat(f.label, f.value, f.sub)),
+    stat('metric calls', String(r.metricCalls), input.budget !== undefined ? `of a budget of ${input.budget}` : undefined),
+    stat('candidates', String(r.candidates.length), `${r.proposals.length} proposals, ${r.reflectionCalls} reflections`),
+    stat('wall-clock', formatDuration(r.elapsedMs), `stop: ${r.stopReason}`),
+    stat('worker utilization', percent(r.workerUtilization), `${input.workers} slots, ${scheduleLabel(input.schedule)}`),
+    stat('cost', dollars(r.costUsd)),
+  ].join('');
+}
+
+function discoveryPoints(r: OptimizeResult, x: (i: number) => number): ScorePoint[] {
+  return r.candidates.map((_, i) => ({ index: i, x: x(i), score: r.valScores[i] ?? 0 }));
+}
+
+function candidateSection(r: OptimizeResult): string {
+  const seed = r.candidates[0] ?? {};
+  const best = r.bestCandidate;
+  const components = Object.keys(best);
+  const blocks = components.map((name) => {
+    const before = seed[name] ?? '';
+    const after = best[name] ?? '';
+    const diff = wordDiff(before, after)
+      .map((p) => (p.op === 'same' ? escapeHtml(p.text) : p.op === 'insert' ? `<ins>${escapeHtml(p.text)}</ins>` : `<del>${escapeHtml(p.text)}</del>`))
+      .join('');
+    const heading = components.length > 1 ? `<h3>${escapeHtml(name)}</h3>` : '';
+    return `${heading}<div class="two-col"><div><div class="muted">best candidate #${r.bestIndex}: <code>${escapeHtml(name)}</code></div><pre class="best-text">${escapeHtml(after)}</pre></div><div><div class="muted">diff from the seed (<ins>inserted</ins>, <del>deleted</del>)</div><pre class="diff">${diff}</pre></div></div>`;
+  });
+  return blocks.join('');
+}
+
+function runtimeSection(check: RuntimeCheck, schedule: ModelSchedule): string {
+  if (!check.ok) return `<p class="muted">No prediction: ${escapeHtml(check.reason)}.</p>`;
+  const p = check.params;
+  const pr = check.prediction;
+  const errorText = `${check.relativeError >= 0 ? '+' : ''}${Math.round(check.relativeError * 100)}%`;
+  const rows: Array<[string, string, string]> = [
+    ['wall-clock', formatDuration(pr.wallClockMs), formatDuration(check.measuredMs)],
+    ['worker utilization', percent(pr.utilization), percent(check.measuredUtilization)],
+  ];
+  const table = rows.map(([k, a, b]) => `<tr><td>${escapeHtml(k)}</td><td class="num">${escapeHtml(a)}</td><td class="num">${escapeHtml(b)}</td></tr>`).join('');
+  const inputs = [
+    `schedule ${scheduleLabel(schedule)}, W = ${p.workers} slots, V = ${p.valsetSize}, b = ${p.minibatchSize}, budget B = ${p.budget} metric calls`,
+    `T_e = ${formatDuration(p.metricCallMs)} per metric call, T_r = ${formatDuration(p.reflectionMs)} per reflection, jitter U(${p.jitter?.[0].toFixed(2)}, ${p.jitter?.[1].toFixed(2)})`,
+    `acceptance rate a = ${score(p.acceptanceRate)}, skip rate = ${score(p.skipRate ?? 0)}`,
+  ];
+  return (
+    `<table class="runtime"><thead><tr><th></th><th class="num">predicted</th><th class="num">measured</th></tr></thead><tbody>${table}</tbody></table>` +
+    `<p>The model is off by <strong class="runtime-error">${escapeHtml(errorText)}</strong> (positive: predicted slower than measured); ` +
+    `it sees the run as <strong>${escapeHtml(pr.bottleneck === 'workers' ? 'bound by the worker slots' : 'bound by latency')}</strong>.</p>` +
+    `<p class="muted">Measured inputs: ${inputs.map(escapeHtml).join('; ')}. Merges are not modelled.</p>`
+  );
+}
+
+// Hovering a lineage node dims everything but its ancestry.
+const LINEAGE_SCRIPT = `
+(() => {
+  const parents = JSON.parse(document.getElementById('lineage-parents').textContent);
+  const nodes = [...document.querySelectorAll('.lineage-node')];
+  const ancestry = (i, seen = new Set()) => { if (seen.has(i)) return seen; seen.add(i); for (const p of parents[i] || []) ancestry(p, seen); return seen; };
+  for (const node of nodes) {
+    node.addEventListener('mouseenter', () => { const keep = ancestry(Number(node.dataset.index)); for (const n of nodes) n.classList.toggle('dim', !keep.has(Number(n.dataset.index))); });
+    node.addEventListener('mouseleave', () => { for (const n of nodes) n.classList.remove('dim'); });
+  }
+})();
+`;
+
+/** JSON inside <script>: "<" escaped so no text can close the element. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+export function renderReport(input: ReportInput): string {
+  const r = input.result;
+  const { front } = perExampleFront(r.valSubscores);
+  const overTime = renderScoreChart({
+    id: 'score-over-time',
+    points: discoveryPoints(r, (i) => r.discoveryElapsedMs[i] ?? 0),
+    xEnd: r.elapsedMs,
+    xLabel: 'wall-clock',
+    formatX: formatDuration,
+  });
+  const overCalls = renderScoreChart({
+    id: 'score-over-calls',
+    points: discoveryPoints(r, (i) => r.discoveryMetricCalls[i] ?? 0),
+    xEnd: r.metricCalls,
+    xLabel: 'metric calls',
+    formatX: (x) => String(Math.round(x)),
+  });
+  const check = checkRuntimeModel({
+    result: r,
+    intervals: input.slotIntervals,
+    workers: input.workers,
+    schedule: input.schedule,
+    minibatchSize: input.minibatchSize,
+    ...(input.budget !== undefined ? { budget: input.budget } : {}),
+  });
+  const actorSection = input.inspection
+    ? `<section id="actors"><h2>Actor tree (from the XState inspection events)</h2>${renderActorTree(buildActorTree(input.inspection))}</section>`
+    : '';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(input.title)}</title><style>${REPORT_CSS}</style></head>
+<body>
+<h1>${escapeHtml(input.title)}</h1>
+<div class="muted">gepa-actors run report: ${r.candidates.length} candidates, stopped by ${escapeHtml(r.stopReason)}</div>
+<div class="cards">${summaryCards(input)}</div>
+<div class="row">
+<section id="over-time"><h2>Best valset score over wall-clock</h2>${overTime}</section>
+<section id="over-calls"><h2>Best valset score over metric calls</h2>${overCalls}</section>
+</div>
+<div class="row">
+<section id="lineage"><h2>Candidate lineage</h2><p class="muted">Each candidate under its parent, coloured by valset score (red: this run's lowest, green: its highest); ◆ on the Pareto front, ★ best, dashed: a merge's second parent.</p><div class="scroll">${renderLineageTree({ parents: r.parents, valScores: r.valScores, bestIndex: r.bestIndex, front })}</div></section>
+<section id="pareto"><h2>Per-example Pareto front</h2><p class="muted">Rows: candidates; columns: valset examples; a dot marks the best score on that example.</p><div class="scroll">${renderParetoGrid(r.valSubscores, r.valScores, r.bestIndex)}</div></section>
+</div>
+<section id="timeline"><h2>Worker slots</h2>${renderSlotTimeline({ intervals: input.slotIntervals, workers: input.workers, startedAt: input.runStartedAt, elapsedMs: r.elapsedMs, formatTime: formatDuration })}</section>
+<section id="best-candidate"><h2>Best candidate</h2>${candidateSection(r)}</section>
+<section id="runtime-model"><h2>Runtime model: predicted vs measured</h2>${runtimeSection(check, input.schedule)}</section>
+${actorSection}
+<script type="application/json" id="lineage-parents">${scriptJson(r.parents)}</script>
+<script>${LINEAGE_SCRIPT}</script>
+</body></html>
+`;
+}
+
+/** Writes report.html into `dir` (created if needed) and returns its path. */
+export async function writeReport(dir: string, input: ReportInput): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, REPORT_FILE);
+  await writeFile(path, renderReport(input), 'utf8');
+  return path;
+}

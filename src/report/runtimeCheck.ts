@@ -1,0 +1,88 @@
+// The runtime model checked against the run it describes: mean metric-call and reflection
+// latencies, their spread, acceptance and skip rates are measured from the run, fed to
+// predictWallClock with the run's schedule, workers and budget, and the prediction is set
+// beside the measured wall-clock. Merges are not modelled (see runtimeModel.ts).
+import { compareToMeasured, predictWallClock, type ModelSchedule, type PredictParams, type WallClockPrediction } from '../runtimeModel.js';
+import type { OptimizeResult, SlotInterval } from '../types.js';
+
+export interface RuntimeCheckInput {
+  result: OptimizeResult;
+  intervals: readonly SlotInterval[];
+  workers: number;
+  schedule: ModelSchedule;
+  minibatchSize: number;
+  /** maxMetricCalls; when the run had none, the calls it made stand in for the budget. */
+  budget?: number;
+}
+
+export type RuntimeCheck =
+  | { ok: true; params: PredictParams; prediction: WallClockPrediction; measuredMs: number; relativeError: number; measuredUtilization: number }
+  | { ok: false; reason: string };
+
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+function quantile(sorted: readonly number[], q: number): number {
+  const at = (sorted.length - 1) * q;
+  const lo = Math.floor(at);
+  const hi = Math.ceil(at);
+  return (sorted[lo] as number) + ((sorted[hi] as number) - (sorted[lo] as number)) * (at - lo);
+}
+
+/**
+ * The model's U(lo, hi) latency factor, centred on 1, whose 5th and 95th percentiles match the
+ * measured ones; percentiles rather than min and max, so one stray call does not set it.
+ */
+export function jitterFromDurations(durations: readonly number[]): [number, number] {
+  if (durations.length < 2) return [1, 1];
+  const sorted = [...durations].sort((a, b) => a - b);
+  const m = mean(sorted);
+  if (!(m > 0)) return [1, 1];
+  const halfWidth = (quantile(sorted, 0.95) - quantile(sorted, 0.05)) / (0.9 * 2 * m);
+  return [Math.max(0.01, 1 - halfWidth), 1 + halfWidth];
+}
+
+export function checkRuntimeModel(input: RuntimeCheckInput): RuntimeCheck {
+  const { result } = input;
+  const durations = (kinds: (k: SlotInterval['kind']) => boolean) => input.intervals.filter((i) => kinds(i.kind)).map((i) => i.end - i.start);
+  const metric = durations((k) => k !== 'reflection');
+  const reflection = durations((k) => k === 'reflection');
+  if (metric.length === 0) return { ok: false, reason: 'no metric calls were timed' };
+  if (reflection.length === 0) return { ok: false, reason: 'no reflection calls were timed' };
+  const metricCallMs = mean(metric);
+  const reflectionMs = mean(reflection);
+  if (!(metricCallMs > 0 && reflectionMs > 0)) return { ok: false, reason: 'calls took no measurable time' };
+  if (!(result.elapsedMs > 0)) return { ok: false, reason: 'the run took no measurable time' };
+
+  // Proposals cut short by a stop say nothing about acceptance.
+  const reflective = result.proposals.filter((p) => p.kind === 'reflective' && !p.reason.startsWith('stopped before'));
+  const accepted = reflective.filter((p) => p.outcome === 'accepted').length;
+  const rejected = reflective.filter((p) => p.outcome === 'rejected').length;
+  const skipped = reflective.filter((p) => p.outcome === 'skipped').length;
+  const valsetSize = result.valSubscores[0]?.length ?? 0;
+  if (valsetSize === 0) return { ok: false, reason: 'the valset is empty' };
+  const params: PredictParams = {
+    metricCallMs,
+    reflectionMs,
+    workers: input.workers,
+    valsetSize,
+    minibatchSize: input.minibatchSize,
+    acceptanceRate: accepted + rejected > 0 ? accepted / (accepted + rejected) : 0,
+    skipRate: reflective.length > 0 ? skipped / reflective.length : 0,
+    budget: Math.max(valsetSize, input.budget ?? result.metricCalls),
+    jitter: jitterFromDurations(metric),
+    schedule: input.schedule,
+  };
+  try {
+    const prediction = predictWallClock(params);
+    return {
+      ok: true,
+      params,
+      prediction,
+      measuredMs: result.elapsedMs,
+      relativeError: compareToMeasured(prediction.wallClockMs, result.elapsedMs),
+      measuredUtilization: result.workerUtilization,
+    };
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  }
+}

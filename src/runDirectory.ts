@@ -1,0 +1,164 @@
+// A run directory on disk: config.json (which run this is), log.jsonl (what it paid for),
+// state.json (where it stands), LOCK (which process runs it) and STOP (an operator's request).
+// Reading a directory never writes to it; a RunSession, which writes, is opened only once the
+// run is known to be startable, so a refused config leaves no trace.
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { writeFileAtomic } from './atomicFile.js';
+import { diffRunConfigs, runConfigRecordSchema, type RunConfigRecord } from './runConfigRecord.js';
+import { RunDirectoryError } from './runDirectoryError.js';
+import { readRunLog, RunLogWriter, type RunLogContents, type RunLogRecord } from './runLog.js';
+import { ConfigError, formatZodError } from './runSettings.js';
+import type { RunSnapshot } from './runSnapshot.js';
+import { STOP_FILE } from './stopRequests.js';
+import type { OptimizeResult } from './types.js';
+
+export const RUN_FILES = { config: 'config.json', log: 'log.jsonl', state: 'state.json', lock: 'LOCK', stop: STOP_FILE } as const;
+
+export interface ExistingRun {
+  dir: string;
+  /** No config.json yet: a new run. */
+  isNew: boolean;
+  log: RunLogContents;
+  /** The result the log ends with, when the run is over (see isResumableStop). */
+  finishedResult?: OptimizeResult;
+  /** Pool additions already logged: a resumed run does not log them twice. */
+  loggedCandidates: number;
+}
+
+/**
+ * A result that an operator or a failure cut short (STOP file, signal, abort, an executor
+ * error) does not end the run: resuming continues it, replaying everything already paid for.
+ */
+export function isResumableStop(stopReason: string): boolean {
+  return stopReason === 'stopped' || stopReason === 'aborted' || stopReason.startsWith('error:');
+}
+
+function readStoredConfig(path: string): RunConfigRecord {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new RunDirectoryError(`${path}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const parsed = runConfigRecordSchema.safeParse(value);
+  if (!parsed.success) throw new RunDirectoryError(`${path}: not a run config: ${formatZodError(parsed.error)}`);
+  return parsed.data as RunConfigRecord;
+}
+
+/**
+ * What `dir` holds for a run whose config is `record`. Throws ConfigError when it holds a run
+ * with a different config, RunDirectoryError when its files are damaged. Writes nothing.
+ */
+export function readRunDirectory(dir: string, record: RunConfigRecord): ExistingRun {
+  const fresh: ExistingRun = { dir, isNew: true, log: { records: [], validBytes: 0 }, loggedCandidates: 0 };
+  if (!existsSync(dir)) return fresh;
+  if (!statSync(dir).isDirectory()) throw new RunDirectoryError(`runDir ${dir} exists and is not a directory`);
+  const configPath = join(dir, RUN_FILES.config);
+  const logPath = join(dir, RUN_FILES.log);
+  if (!existsSync(configPath)) {
+    if (existsSync(logPath)) throw new RunDirectoryError(`runDir ${dir} has a ${RUN_FILES.log} but no ${RUN_FILES.config}: it was not made by gepa-actors, or was damaged`);
+    return fresh;
+  }
+  const differences = diffRunConfigs(readStoredConfig(configPath), record);
+  if (differences.length > 0) {
+    throw new ConfigError(
+      `runDir ${dir} holds a run with a different config (resume with the same config, or use a new runDir): ${differences.join('; ')}`,
+    );
+  }
+  const log = readRunLog(logPath, logPath);
+  const last = log.records.at(-1);
+  const finishedResult = last?.t === 'result' && !isResumableStop(last.result.stopReason) ? last.result : undefined;
+  const loggedCandidates = log.records.reduce((n, r) => (r.t === 'candidate' ? Math.max(n, r.index + 1) : n), 0);
+  return { dir, isNew: false, log, finishedResult, loggedCandidates };
+}
+
+/** Run directories this process holds, so that two runs in one process cannot share one. */
+const heldHere = new Set<string>();
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Takes dir/LOCK, or throws when a live process holds it; a lock left by a dead process is taken over. */
+function takeLock(dir: string): void {
+  const path = join(dir, RUN_FILES.lock);
+  const mine = { pid: process.pid, hostname: hostname() };
+  if (existsSync(path)) {
+    let holder: { pid?: unknown; hostname?: unknown } = {};
+    try {
+      holder = JSON.parse(readFileSync(path, 'utf8')) as typeof holder;
+    } catch {
+      // A lock torn by a crash while it was written: nobody holds it.
+    }
+    const sameHost = holder.hostname === mine.hostname;
+    const held = typeof holder.pid === 'number' && (holder.pid === process.pid ? heldHere.has(dir) : !sameHost || processIsAlive(holder.pid));
+    if (held) {
+      throw new RunDirectoryError(
+        `runDir ${dir} is in use by process ${String(holder.pid)} on ${String(holder.hostname)}; if no such run is alive, delete ${path}`,
+      );
+    }
+  }
+  writeFileSync(path, JSON.stringify(mine));
+  heldHere.add(dir);
+}
+
+function releaseLock(dir: string): void {
+  heldHere.delete(dir);
+  rmSync(join(dir, RUN_FILES.lock), { force: true });
+}
+
+/** The writing side of a run directory, for one process's part of a run. */
+export class RunSession {
+  private closed = false;
+
+  private constructor(
+    readonly dir: string,
+    private readonly writer: RunLogWriter,
+  ) {}
+
+  /** Creates the directory and config.json for a new run, takes the lock, cuts a torn log tail. */
+  static open(existing: ExistingRun, record: RunConfigRecord): RunSession {
+    const { dir } = existing;
+    mkdirSync(dir, { recursive: true });
+    takeLock(dir);
+    try {
+      if (existing.isNew) writeFileAtomic(join(dir, RUN_FILES.config), `${JSON.stringify(record, null, 2)}\n`);
+      // The writer cuts a torn tail first, before an append can glue a record to it.
+      return new RunSession(dir, new RunLogWriter(join(dir, RUN_FILES.log), existing.log.validBytes));
+    } catch (error) {
+      releaseLock(dir);
+      throw error;
+    }
+  }
+
+  append(record: RunLogRecord): void {
+    // A call that settles after the run ended (it was aborted) has nothing left to record.
+    if (!this.closed) this.writer.append(record);
+  }
+
+  /** At quiet points: the log reaches the disk, then state.json is replaced atomically. */
+  checkpoint(snapshot: RunSnapshot): void {
+    if (this.closed) return;
+    this.writer.sync();
+    writeFileAtomic(join(this.dir, RUN_FILES.state), `${JSON.stringify(snapshot, null, 2)}\n`);
+  }
+
+  /** Removes a STOP file once it has been honoured, so that resuming continues the run. */
+  consumeStopFile(): void {
+    rmSync(join(this.dir, RUN_FILES.stop), { force: true });
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.writer.close();
+    releaseLock(this.dir);
+  }
+}

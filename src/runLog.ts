@@ -1,0 +1,130 @@
+// The run log (log.jsonl): one JSON line per completed unit of paid work (a metric call, a
+// reflection), per pool addition and per result, appended and never rewritten. Each record is
+// one write(2) of a whole line, so kill -9 loses at most the line being written; a line torn at
+// the very end is dropped on reading, damage anywhere else is an error naming its line.
+import { closeSync, existsSync, fdatasyncSync, openSync, readFileSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { z } from 'zod';
+import { RunDirectoryError } from './runDirectoryError.js';
+import { formatZodError } from './runSettings.js';
+import type { Candidate, Evaluation, LmReply, OptimizeResult } from './types.js';
+
+export type RunLogRecord =
+  /** A metric call; key = `${candidateHash}:${exampleId}:${traces ? 1 : 0}`. */
+  | { t: 'eval'; key: string; evaluation: Evaluation }
+  /** A reflection call, keyed by the SHA-256 of its prompt (prompts are long). */
+  | { t: 'reflect'; promptHash: string; reply: LmReply }
+  /** A candidate joined the pool (for readers of the log; replay does not need it). */
+  | { t: 'candidate'; index: number; parents: number[]; valScore: number; candidate?: Candidate }
+  | { t: 'result'; result: OptimizeResult };
+
+const candidateSchema = z.record(z.string(), z.string());
+
+const recordSchema = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('eval'), key: z.string(), evaluation: z.looseObject({ score: z.number() }) }),
+  z.object({ t: z.literal('reflect'), promptHash: z.string(), reply: z.looseObject({ text: z.string() }) }),
+  z.object({
+    t: z.literal('candidate'),
+    index: z.number().int().nonnegative(),
+    parents: z.array(z.number().int()),
+    valScore: z.number(),
+    candidate: candidateSchema.optional(),
+  }),
+  z.object({
+    t: z.literal('result'),
+    result: z.looseObject({
+      candidates: z.array(candidateSchema),
+      parents: z.array(z.array(z.number().int())),
+      valScores: z.array(z.number()),
+      bestIndex: z.number().int(),
+      metricCalls: z.number(),
+      stopReason: z.string(),
+    }),
+  }),
+]);
+
+export interface RunLogContents {
+  records: RunLogRecord[];
+  /** Bytes of whole, valid lines; anything after them is a torn tail to cut off. */
+  validBytes: number;
+  /** 1-based number of the torn last line, when there was one. */
+  tornLine?: number;
+}
+
+type LineParse = { ok: true; record: RunLogRecord } | { ok: false; torn: boolean; error: string };
+
+function parseLine(text: string): LineParse {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    // Invalid JSON is what a write cut short leaves behind.
+    return { ok: false, torn: true, error: `invalid JSON (${error instanceof Error ? error.message : String(error)})` };
+  }
+  const parsed = recordSchema.safeParse(value);
+  if (!parsed.success) return { ok: false, torn: false, error: `not a run log record: ${formatZodError(parsed.error)}` };
+  // The value as written, not zod's copy: its key order is the original's (a prompt may show it).
+  return { ok: true, record: value as RunLogRecord };
+}
+
+/** Parses a whole log. `name` is how errors refer to the file. */
+export function parseRunLog(bytes: Buffer, name = 'log.jsonl'): RunLogContents {
+  const records: RunLogRecord[] = [];
+  let start = 0;
+  let line = 0;
+  while (start < bytes.length) {
+    line++;
+    const end = bytes.indexOf(0x0a, start);
+    // No newline: the process died during this write.
+    if (end === -1) return { records, validBytes: start, tornLine: line };
+    const parsed = parseLine(bytes.subarray(start, end).toString('utf8'));
+    if (!parsed.ok) {
+      if (parsed.torn && end + 1 === bytes.length) return { records, validBytes: start, tornLine: line };
+      throw new RunDirectoryError(`${name} line ${line}: ${parsed.error}`);
+    }
+    records.push(parsed.record);
+    start = end + 1;
+  }
+  return { records, validBytes: start };
+}
+
+export function readRunLog(path: string, name?: string): RunLogContents {
+  if (!existsSync(path)) return { records: [], validBytes: 0 };
+  return parseRunLog(readFileSync(path), name);
+}
+
+/** The JSON line of a record. An evaluation whose output or trace is not JSON keeps its score and feedback. */
+export function recordLine(record: RunLogRecord): string {
+  try {
+    return `${JSON.stringify(record)}\n`;
+  } catch (error) {
+    if (record.t !== 'eval') throw error;
+    const { output: _output, trace: _trace, ...rest } = record.evaluation;
+    return `${JSON.stringify({ ...record, evaluation: rest })}\n`;
+  }
+}
+
+/** Appends records to the log, one write per record, on one file descriptor. */
+export class RunLogWriter {
+  private readonly fd: number;
+
+  /** Cuts the log back to `validBytes` first, so a torn tail does not swallow the next record. */
+  constructor(path: string, validBytes: number) {
+    if (existsSync(path) && statSync(path).size > validBytes) truncateSync(path, validBytes);
+    this.fd = openSync(path, 'a');
+  }
+
+  append(record: RunLogRecord): void {
+    const bytes = Buffer.from(recordLine(record), 'utf8');
+    let written = 0;
+    while (written < bytes.length) written += writeSync(this.fd, bytes, written);
+  }
+
+  /** Forces what was appended to the disk (a process crash loses nothing anyway; a machine crash would). */
+  sync(): void {
+    fdatasyncSync(this.fd);
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}

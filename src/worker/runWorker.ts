@@ -1,0 +1,115 @@
+// A worker process's job loop: a BullMQ Worker that serves metric-call jobs with the user's
+// adapter, `concurrency` at a time, and returns each Evaluation in JSON-safe form. A worker
+// that dies mid-job stops renewing its locks; another worker's stalled-job check then takes
+// the job again, after at most about lockDurationMs + stalledIntervalMs.
+import { hostname } from 'node:os';
+import { Worker } from 'bullmq';
+import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, toJsonSafe, type MetricCallJobData } from '../executors/metricCallJob.js';
+import { bullmqConnection, type RedisConnectionSpec } from '../executors/redisConnection.js';
+import { ConfigError } from '../runSettings.js';
+import type { Adapter, Evaluation } from '../types.js';
+import { loadAdapter } from './loadAdapter.js';
+
+export interface RunWorkerOptions {
+  /** Path of the ES module that exports the adapter. */
+  adapterPath?: string;
+  /** Default 'adapter'. */
+  exportName?: string;
+  /** An adapter object instead of a module path (in-process workers, tests, benchmarks). */
+  adapter?: Adapter<unknown>;
+  redis: RedisConnectionSpec;
+  /** Default 'gepa-actors'. */
+  queue?: string;
+  /** Jobs this process runs at once. Default 1. */
+  concurrency?: number;
+  /** How long a job's lock lasts without renewal (renewed every half of it). Default 30000. */
+  lockDurationMs?: number;
+  /** How often this worker looks for stalled jobs. Default 30000. */
+  stalledIntervalMs?: number;
+  /** Times a job may be taken back from a dead worker before it fails. Default 2. */
+  maxStalledCount?: number;
+  /** Give up (and throw) when Redis is not reachable within this long. Default 10000. */
+  connectTimeoutMs?: number;
+  /** Job failures and connection trouble, one line each. */
+  log?: (line: string) => void;
+}
+
+export interface RunningWorker {
+  readonly queueName: string;
+  readonly concurrency: number;
+  /** Finishes the jobs in hand, then disconnects. */
+  close(): Promise<void>;
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+function checkCount(value: number | undefined, fallback: number, field: string, min: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${field} must be an integer >= ${min}, got ${value}`);
+  return value;
+}
+
+export async function runWorker(options: RunWorkerOptions): Promise<RunningWorker> {
+  const queueName = options.queue ?? DEFAULT_QUEUE;
+  const badName = checkQueueName(queueName);
+  if (badName) throw new ConfigError(`queue: ${badName}`);
+  const concurrency = checkCount(options.concurrency, 1, 'concurrency', 1);
+  const lockDuration = checkCount(options.lockDurationMs, 30_000, 'lockDurationMs', 100);
+  const stalledInterval = checkCount(options.stalledIntervalMs, 30_000, 'stalledIntervalMs', 100);
+  const maxStalledCount = checkCount(options.maxStalledCount, 2, 'maxStalledCount', 0);
+  const connection = bullmqConnection(options.redis, 'redis');
+  const log = options.log ?? (() => {});
+  let adapter = options.adapter;
+  if (!adapter) {
+    if (!options.adapterPath) throw new ConfigError('runWorker: give adapterPath (or adapter)');
+    adapter = await loadAdapter(options.adapterPath, options.exportName ?? 'adapter');
+  }
+  const serve = adapter;
+
+  const worker = new Worker<MetricCallJobData, Evaluation>(
+    queueName,
+    async (job, _token, signal) => {
+      if (job.name !== METRIC_CALL_JOB) throw new Error(`unknown job "${job.name}" on queue "${queueName}"`);
+      const { candidate, example, captureTraces } = job.data;
+      let evaluation: Evaluation;
+      try {
+        evaluation = await serve.evaluate(candidate, example, { captureTraces, signal: signal ?? new AbortController().signal });
+      } catch (error) {
+        // BullMQ keeps error.message as the failure reason the optimizer records.
+        throw error instanceof Error ? error : new Error(String(error));
+      }
+      return toJsonSafe(evaluation);
+    },
+    {
+      connection,
+      concurrency,
+      lockDuration,
+      stalledInterval,
+      maxStalledCount,
+      autorun: true,
+      // Lands in each job's processedBy: which host and process ran it.
+      name: `${hostname()}:${process.pid}`,
+      // After a lost connection, try again within a second (BullMQ waits 15 s), so a restarted
+      // Redis is served at once.
+      runRetryDelay: 1000,
+    },
+  );
+  worker.on('failed', (job, error) => log(`job ${job?.id ?? '?'} failed (attempt ${job?.attemptsMade ?? '?'}): ${error.message}`));
+  worker.on('error', (error) => log(`worker error: ${message(error)}`));
+  const connectTimeoutMs = checkCount(options.connectTimeoutMs, 10_000, 'connectTimeoutMs', 1);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), connectTimeoutMs);
+  });
+  const outcome = await Promise.race([worker.waitUntilReady(), timedOut]);
+  clearTimeout(timer);
+  if (outcome === 'timeout') {
+    await worker.close(true).catch(() => {});
+    throw new Error(`cannot reach Redis at ${connection.host}:${connection.port} within ${connectTimeoutMs} ms`);
+  }
+  return {
+    queueName,
+    concurrency,
+    close: () => worker.close(),
+  };
+}

@@ -1,0 +1,170 @@
+// Metric calls as BullMQ jobs served by `gepa-actors worker` processes: a run on remote workers
+// gives exactly the local run's result (same seed), also when a worker is killed mid-job; a job
+// that keeps failing becomes a score-0 call with the error; job ids make duplicates free; an
+// abort stops waiting. Needs Redis (GEPA_TEST_REDIS_URL, or a local redis-server binary).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Queue, QueueEvents } from 'bullmq';
+import { optimize, type OptimizeResult } from '../src/index.js';
+import { createBullmqExecutor } from '../src/executors/bullmqExecutor.js';
+import { bullmqConnection } from '../src/executors/redisConnection.js';
+import { EvaluationService } from '../src/evaluationService.js';
+import { candidateHash } from '../src/candidateHash.js';
+import { systemClock } from '../src/clock.js';
+import { WorkerSlots } from '../src/workerSlots.js';
+import { demoTask, failsOn, flakyAdapter } from './support/demoAdapterModule.js';
+import { demoRunConfig, essence, workerArgs as demoWorkerArgs } from './support/demoRun.js';
+import { startWorkerProcess, testRedis, type WorkerProcess } from './support/testRedis.js';
+
+const redis = await testRedis();
+
+describe.skipIf(redis.url === undefined)('bullmq executor with worker processes', () => {
+  const url = redis.url as string;
+  const demoQueue = `gepa-test-demo-${process.pid}`;
+  const flakyQueue = `gepa-test-flaky-${process.pid}`;
+  const idleQueue = `gepa-test-idle-${process.pid}`;
+  const connection = () => bullmqConnection(url);
+  const workerArgs = (queue: string, adapter: string, concurrency: number) => demoWorkerArgs(url, queue, adapter, concurrency);
+  let demoWorkers: WorkerProcess[] = [];
+  let flakyWorkers: WorkerProcess[] = [];
+  let localResult: OptimizeResult;
+
+  beforeAll(async () => {
+    [demoWorkers, flakyWorkers, localResult] = await Promise.all([
+      // The third one, killed in the second test, is slow, so that it dies with jobs in hand.
+      Promise.all(['adapter', 'adapter', 'slowAdapter'].map((name) => startWorkerProcess(workerArgs(demoQueue, name, 4)))),
+      Promise.all([0, 1].map(() => startWorkerProcess(workerArgs(flakyQueue, 'flakyAdapter', 4)))),
+      optimize(demoRunConfig()),
+    ]);
+  }, 30_000);
+
+  afterAll(async () => {
+    await Promise.all([...demoWorkers, ...flakyWorkers].map((w) => w.stop()));
+    for (const name of [demoQueue, flakyQueue, idleQueue]) {
+      const queue = new Queue(name, { connection: connection() });
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }
+    if (redis.url !== undefined) await redis.stop();
+  }, 20_000);
+
+  async function completedJobs(queueName: string): Promise<number> {
+    const queue = new Queue(queueName, { connection: connection() });
+    const counts = await queue.getJobCounts('completed');
+    await queue.close();
+    return counts.completed ?? 0;
+  }
+
+  it('a batched 2x2 run on three worker processes gives exactly the local result, one job per metric call', async () => {
+    expect(localResult.candidates.length).toBeGreaterThan(2);
+    const before = await completedJobs(demoQueue);
+    const remote = await optimize(demoRunConfig({ executor: { kind: 'bullmq', connection: url, queue: demoQueue } }));
+    expect(essence(remote)).toEqual(essence(localResult));
+    expect((await completedJobs(demoQueue)) - before).toBe(remote.metricCalls);
+    // Every worker process served some of it.
+    const queue = new Queue(demoQueue, { connection: connection() });
+    const jobs = await queue.getJobs(['completed'], 0, -1);
+    await queue.close();
+    const servedBy = new Set(jobs.map((job) => job.processedBy?.split(':')[1]));
+    expect([...servedBy].sort()).toEqual(demoWorkers.map((w) => String(w.child.pid)).sort());
+  });
+
+  it('a worker SIGKILLed with jobs in hand: they stall, run elsewhere, and the result is unchanged', async () => {
+    const victim = demoWorkers[2]!;
+    const victimName = `:${victim.child.pid}`;
+    const events = new QueueEvents(demoQueue, { connection: connection() });
+    await events.waitUntilReady();
+    let stalled = 0;
+    events.on('stalled', () => stalled++);
+    const queue = new Queue(demoQueue, { connection: connection() });
+    let killing: Promise<void> | undefined;
+    let runEnded = false;
+    // Once a third of the budget is spent, kill the victim at a moment it holds an active job.
+    const killWhenBusy = async () => {
+      while (!runEnded) {
+        const active = await queue.getJobs(['active'], 0, -1);
+        if (active.some((job) => job.processedBy?.endsWith(victimName))) {
+          victim.child.kill('SIGKILL');
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    };
+    const remote = await optimize(
+      demoRunConfig({
+        executor: { kind: 'bullmq', connection: url, queue: demoQueue },
+        onEvent: (event) => {
+          if (event.type === 'budget.updated' && event.metricCalls >= 100) killing ??= killWhenBusy();
+        },
+      }),
+    );
+    runEnded = true;
+    await killing;
+    await victim.stop();
+    await events.close();
+    await queue.close();
+    expect(victim.child.signalCode).toBe('SIGKILL');
+    expect(stalled).toBeGreaterThan(0);
+    expect(essence(remote)).toEqual(essence(localResult));
+  });
+
+  it('an adapter that throws in the worker: retried, then a score-0 call with the error; the run matches the local one', async () => {
+    const config = demoRunConfig({ adapter: flakyAdapter, maxMetricCalls: 200 });
+    const local = await optimize(config);
+    const remote = await optimize({ ...config, executor: { kind: 'bullmq', connection: url, queue: flakyQueue, attempts: 2, backoffMs: 10 } });
+    expect(essence(remote)).toEqual(essence(local));
+    const failingIndex = demoTask.valset.findIndex(failsOn);
+    expect(failingIndex).toBeGreaterThanOrEqual(0);
+    expect(remote.valSubscores.every((row) => row[failingIndex] === 0)).toBe(true);
+
+    // The recorded call: one paid call, score 0, the worker's error as feedback, two attempts.
+    const executor = createBullmqExecutor({ connection: url, queue: flakyQueue, attempts: 2, backoffMs: 10, runId: `direct-${process.pid}` });
+    const signal = new AbortController().signal;
+    const service = new EvaluationService({
+      examples: demoTask.valset,
+      executor,
+      reflectionLm: async () => '',
+      slots: new WorkerSlots({ capacity: 4, clock: systemClock, policy: 'fifo' }),
+      signal,
+    });
+    const candidate = demoTask.seedCandidate;
+    const reply = await service.evaluate({ candidate, hash: candidateHash(candidate), exampleIds: [failingIndex], captureTraces: false, kind: 'valset' });
+    await executor.close();
+    const example = demoTask.valset[failingIndex]!;
+    expect(reply.paidCalls).toBe(1);
+    expect(reply.evaluations).toHaveLength(1);
+    expect(reply.evaluations[0]).toMatchObject({ score: 0, feedback: `The evaluation failed with an error: simulated adapter failure on ${example.id}` });
+    const queue = new Queue(flakyQueue, { connection: connection() });
+    const failed = (await queue.getJobs(['failed'], 0, -1)).filter((job) => job.id?.startsWith(`direct-${process.pid}.`));
+    await queue.close();
+    expect(failed.map((job) => job.attemptsMade)).toEqual([2]);
+  });
+
+  it('a duplicate submission of the same call (same run id) is answered from the finished job, not run again', async () => {
+    const ctx = { captureTraces: false, signal: new AbortController().signal };
+    const example = demoTask.valset[0]!;
+    const first = createBullmqExecutor({ connection: url, queue: demoQueue, runId: `dup-${process.pid}` });
+    const a = await first.evaluate(demoTask.seedCandidate, example, 0, ctx);
+    await first.close();
+    const before = await completedJobs(demoQueue);
+    // A second process of the same run (a resume) submits the same first occurrence again.
+    const second = createBullmqExecutor({ connection: url, queue: demoQueue, runId: `dup-${process.pid}` });
+    const b = await second.evaluate(demoTask.seedCandidate, example, 0, ctx);
+    await second.close();
+    expect(b).toEqual(a);
+    expect(await completedJobs(demoQueue)).toBe(before);
+  });
+
+  it('an abort stops waiting at once and withdraws a job no worker has taken', async () => {
+    const executor = createBullmqExecutor({ connection: url, queue: idleQueue, runId: `abort-${process.pid}` });
+    const controller = new AbortController();
+    const pending = executor.evaluate(demoTask.seedCandidate, demoTask.valset[0], 0, { captureTraces: false, signal: controller.signal });
+    const queue = new Queue(idleQueue, { connection: connection() });
+    while ((await queue.getJobCounts('wait')).wait !== 1) await new Promise((r) => setTimeout(r, 5));
+    controller.abort(new Error('stop now'));
+    await expect(pending).rejects.toThrow('stop now');
+    for (let i = 0; i < 100 && (await queue.getJobCounts('wait')).wait !== 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect((await queue.getJobCounts('wait')).wait).toBe(0);
+    await queue.close();
+    await executor.close();
+  });
+});

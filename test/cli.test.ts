@@ -1,0 +1,238 @@
+// The gepa-actors command line as a user meets it: `demo --json` in a real process (last line =
+// the OptimizeResult), plain progress lines in a pipe, config errors that name the field and
+// exit 2 before anything is written, `run` end to end against the loopback OpenAI-compatible
+// server, an unreachable endpoint (exit 1), and Ctrl-C draining, then aborting, a run.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli/program.js';
+import type { OptimizeResult } from '../src/types.js';
+import { startFakeOpenAIServer, type FakeOpenAIServer } from './support/fakeOpenAIServer.js';
+import { memoryIo } from './support/memoryIo.js';
+
+const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, '..');
+const INSTANT = ['--metric-call-ms', '0', '--reflection-ms', '0'];
+
+function lastLine(text: string): string {
+  return text.trimEnd().split('\n').at(-1) ?? '';
+}
+
+function expectOptimizeResult(value: unknown): asserts value is OptimizeResult {
+  const r = value as OptimizeResult;
+  expect(Array.isArray(r.candidates)).toBe(true);
+  expect(r.candidates.length).toBe(r.parents.length);
+  expect(r.valScores.length).toBe(r.candidates.length);
+  expect(r.bestCandidate).toEqual(r.candidates[r.bestIndex]);
+  expect(typeof r.metricCalls).toBe('number');
+  expect(typeof r.stopReason).toBe('string');
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'gepa-cli-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('gepa-actors demo', () => {
+  it('prints the OptimizeResult as JSON on the last line of stdout, progress on stderr (real process)', async () => {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'demo', '--json', '--budget', '120', ...INSTANT], {
+      cwd: ROOT,
+      env: { ...process.env, CI: 'true' },
+    });
+    const result: unknown = JSON.parse(lastLine(stdout));
+    expectOptimizeResult(result);
+    expect(result.metricCalls).toBeLessThanOrEqual(120);
+    expect(stdout.trim().split('\n')).toHaveLength(1);
+    // Plain lines in a pipe: the seed, then one per accepted candidate.
+    expect(stderr).toContain('seed candidate: valset 0.400');
+    expect(stderr).toMatch(/\+ candidate #1 from #0: valset \d\.\d{3}/);
+    expect(stderr).toContain('held-out test score');
+  });
+
+  it('is deterministic for a seed: the same flags give the same candidates', async () => {
+    const a = memoryIo();
+    const b = memoryIo();
+    expect(await runCli(['demo', '--json', '--budget', '150', '--seed', '3', ...INSTANT], a)).toBe(0);
+    expect(await runCli(['demo', '--json', '--budget', '150', '--seed', '3', '--workers', '2', ...INSTANT], b)).toBe(0);
+    const ra = JSON.parse(lastLine(a.out())) as OptimizeResult;
+    const rb = JSON.parse(lastLine(b.out())) as OptimizeResult;
+    expect(rb.candidates).toEqual(ra.candidates);
+    expect(rb.metricCalls).toBe(ra.metricCalls);
+  });
+
+  it('prints a readable summary without --json', async () => {
+    const io = memoryIo();
+    expect(await runCli(['demo', '--budget', '100', '--schedule', 'async:3', ...INSTANT], io)).toBe(0);
+    expect(io.out()).toMatch(/^GEPA demo \(seed 0\): schedule async 3, 8 workers, budget 100 metric calls\n/);
+    expect(io.out()).toMatch(/best valset score \d\.\d{3} \(candidate #\d+\), seed 0\.400/);
+    expect(io.out()).toContain('best candidate, system_prompt:');
+  });
+
+  it.each([
+    [['demo', '--workers', 'zero'], "option '--workers <W>' argument 'zero' is invalid"],
+    [['demo', '--schedule', 'batched:2by2'], 'expected batched, batched:PxN'],
+    [['demo', '--bogus'], "unknown option '--bogus'"],
+    [['launch'], "unknown command 'launch'"],
+    [['demo', '--budget', '10', ...INSTANT], 'maxMetricCalls: 10 cannot pay for evaluating the seed'],
+    [['demo', '--inspect'], '--inspect writes inspect.jsonl into the run directory'],
+  ])('exits 2 on invalid arguments: %j', async (argv, message) => {
+    const io = memoryIo();
+    expect(await runCli(argv, io)).toBe(2);
+    expect(io.err()).toContain(message);
+    expect(io.out()).toBe('');
+  });
+
+  it('mounts the worker command, which parses its own flags', async () => {
+    const help = memoryIo();
+    expect(await runCli(['worker', '--help'], help)).toBe(0);
+    expect(help.out()).toContain('Usage: gepa-actors worker --adapter PATH[#EXPORT] --redis URL');
+    const bad = memoryIo();
+    expect(await runCli(['worker', '--adapter', 'adapter.js'], bad)).toBe(2);
+    expect(bad.err()).toContain('--redis URL is required');
+  });
+
+  it('exits 0 on --help', async () => {
+    const io = memoryIo();
+    expect(await runCli(['demo', '--help'], io)).toBe(0);
+    expect(io.out()).toContain('--schedule <schedule>');
+  });
+
+  it('refuses a non-empty run directory without --resume', async () => {
+    const runDir = join(dir, 'busy');
+    await mkdir(runDir, { recursive: true });
+    await writeFile(join(runDir, 'something'), 'x');
+    const io = memoryIo();
+    expect(await runCli(['demo', '--run-dir', runDir, ...INSTANT], io)).toBe(2);
+    expect(io.err()).toContain('Use --resume');
+  });
+
+  it('drains on the first Ctrl-C and stops at once on the second, printing the result each time', async () => {
+    const sigintListeners = process.listenerCount('SIGINT');
+    // First signal after the first accepted candidate: no new proposals, in-flight ones finish.
+    const drained = memoryIo({
+      onStderr: (text) => {
+        // process.emit runs the CLI's handlers without a real signal.
+        if (text.includes('+ candidate #1')) process.emit('SIGINT');
+      },
+    });
+    const code = await runCli(['demo', '--json', '--budget', '600', '--metric-call-ms', '2', '--reflection-ms', '5'], drained);
+    expect(code).toBe(0);
+    const r = JSON.parse(lastLine(drained.out())) as OptimizeResult;
+    expect(r.stopReason).toBe('stopped');
+    expect(r.metricCalls).toBeLessThan(600);
+    expect(drained.err()).toContain('Press Ctrl-C again to stop now');
+    expect(process.listenerCount('SIGINT')).toBe(sigintListeners);
+
+    const aborted = memoryIo({
+      onStderr: (text) => {
+        if (text.includes('+ candidate #1')) {
+          process.emit('SIGINT');
+          process.emit('SIGTERM');
+        }
+      },
+    });
+    expect(await runCli(['demo', '--json', '--budget', '600', '--metric-call-ms', '2', '--reflection-ms', '5'], aborted)).toBe(0);
+    expect((JSON.parse(lastLine(aborted.out())) as OptimizeResult).stopReason).toBe('aborted');
+  });
+});
+
+describe('gepa-actors run', () => {
+  let server: FakeOpenAIServer;
+  const rows = (pairs: Array<[number, number]>) => pairs.map(([a, b]) => JSON.stringify({ input: `What is ${a} + ${b}?`, answer: String(a + b) })).join('\n');
+  const baseConfig = {
+    seedCandidate: { system_prompt: 'Answer the arithmetic question.' },
+    trainset: 'train.jsonl',
+    valset: 'val.jsonl',
+    taskModel: 'gpt-4.1-mini',
+    reflectionModel: 'gpt-5-mini',
+    metric: 'exact-match',
+    maxMetricCalls: 40,
+    schedule: { kind: 'batched', parents: 1, perParent: 2 },
+    workers: 4,
+  };
+  const writeConfig = async (name: string, config: unknown) => {
+    const path = join(dir, name);
+    await writeFile(path, typeof config === 'string' ? config : JSON.stringify(config, null, 2));
+    return path;
+  };
+
+  beforeAll(async () => {
+    server = await startFakeOpenAIServer({ models: ['gpt-4.1-mini', 'gpt-5-mini'] });
+    await writeFile(join(dir, 'train.jsonl'), rows([[1, 2], [3, 4], [5, 6], [7, 8]]));
+    await writeFile(join(dir, 'val.jsonl'), rows([[2, 2], [10, 5], [6, 7], [9, 9]]));
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('runs a real optimization on the loopback server and writes report.html to runDir', async () => {
+    const config = await writeConfig('good.json', { ...baseConfig, runDir: 'runs/good', maxCostUsd: 1 });
+    const io = memoryIo({ env: { OPENAI_BASE_URL: server.baseURL } });
+    expect(await runCli(['run', config, '--json'], io)).toBe(0);
+    const result = JSON.parse(lastLine(io.out())) as OptimizeResult;
+    expectOptimizeResult(result);
+    expect(result.valScores[0]).toBe(0); // the seed answers chattily; exact-match fails
+    expect(result.bestScore).toBe(1); // "Reply with only the final number." fixes it
+    expect(result.metricCalls).toBeLessThanOrEqual(40);
+    expect(result.costUsd).toBeGreaterThan(0);
+    expect(existsSync(join(dir, 'runs/good/report.html'))).toBe(true);
+    expect(server.requests.some((r) => r.path === '/v1/models')).toBe(true);
+  });
+
+  it('exits 2 on a bad config, naming every bad field, and writes nothing', async () => {
+    const config = await writeConfig('bad.json', {
+      ...baseConfig,
+      metric: 'fuzzy',
+      workers: 0,
+      maxMetricCall: 40,
+      runDir: 'runs/bad',
+    });
+    const io = memoryIo({ env: { OPENAI_BASE_URL: server.baseURL } });
+    const before = server.requests.length;
+    expect(await runCli(['run', config], io)).toBe(2);
+    expect(io.err()).toContain('metric: Invalid option');
+    expect(io.err()).toContain('workers: Too small');
+    expect(io.err()).toContain('maxMetricCall: unknown field');
+    expect(existsSync(join(dir, 'runs/bad'))).toBe(false);
+    expect(server.requests.length).toBe(before);
+  });
+
+  it.each([
+    ['not JSON', '{ "seedCandidate": ', 'is not valid JSON'],
+    ['no stop condition', { ...baseConfig, maxMetricCalls: undefined }, 'maxMetricCalls: at least one stop condition is required'],
+    ['a dollar budget on an unpriced model', { ...baseConfig, taskModel: 'llama3', maxCostUsd: 1 }, 'prices: taskModel "llama3" has no known price'],
+    ['a missing dataset', { ...baseConfig, valset: 'missing.jsonl' }, 'valset: Cannot read dataset'],
+    ['a budget below the valset', { ...baseConfig, maxMetricCalls: 2 }, 'maxMetricCalls: 2 cannot pay'],
+  ])('exits 2 on %s', async (_name, content, message) => {
+    const config = await writeConfig('case.json', content);
+    const io = memoryIo({ env: { OPENAI_BASE_URL: server.baseURL } });
+    expect(await runCli(['run', config], io)).toBe(2);
+    expect(io.err()).toContain(message);
+  });
+
+  it('exits 1 with a clear message when the endpoint is unreachable, before any run', async () => {
+    const config = await writeConfig('unreachable.json', { ...baseConfig, runDir: 'runs/unreachable' });
+    const io = memoryIo({ env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });
+    expect(await runCli(['run', config], io)).toBe(1);
+    expect(io.err()).toContain('Cannot reach the OpenAI-compatible endpoint at http://127.0.0.1:9/v1');
+    expect(existsSync(join(dir, 'runs/unreachable/report.html'))).toBe(false);
+  });
+
+  it('refuses an existing run directory without --resume and accepts it with --resume', async () => {
+    const config = await writeConfig('again.json', { ...baseConfig, runDir: 'runs/again' });
+    const env = { OPENAI_BASE_URL: server.baseURL };
+    expect(await runCli(['run', config], memoryIo({ env }))).toBe(0);
+    const refused = memoryIo({ env });
+    expect(await runCli(['run', config], refused)).toBe(2);
+    expect(refused.err()).toContain('Use --resume to continue it');
+    expect(await runCli(['run', config, '--resume', '--json'], memoryIo({ env }))).toBe(0);
+    expect(await readFile(join(dir, 'runs/again/report.html'), 'utf8')).toContain('<svg');
+  });
+});

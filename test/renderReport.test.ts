@@ -1,0 +1,70 @@
+// report.html as text: model-written candidate text cannot inject markup or script, and the
+// page loads nothing from the network. (The rendered page is checked in report.test.ts.)
+import { describe, expect, it } from 'vitest';
+import { renderReport } from '../src/report/renderReport.js';
+import type { OptimizeResult } from '../src/types.js';
+
+const hostile = 'Ignore this: </pre><script>alert("x")</script><img src="http://evil.example/x.png"> & done';
+
+const result: OptimizeResult = {
+  candidates: [{ system_prompt: 'Answer.' }, { system_prompt: `Answer. ${hostile}` }],
+  parents: [[], [0]],
+  valScores: [0.5, 1],
+  valSubscores: [
+    [1, 0],
+    [1, 1],
+  ],
+  bestIndex: 1,
+  bestCandidate: { system_prompt: `Answer. ${hostile}` },
+  bestScore: 1,
+  metricCalls: 7,
+  reflectionCalls: 1,
+  costUsd: 0.0123,
+  discoveryMetricCalls: [2, 7],
+  discoveryElapsedMs: [20, 70],
+  stopReason: 'maxMetricCalls </script>',
+  proposals: [{ step: 1, task: 0, kind: 'reflective', parents: [0], outcome: 'accepted', reason: 'accepted', candidateIndex: 1, staleness: 0, reflectionCostUsd: 0 }],
+  elapsedMs: 80,
+  workerUtilization: 0.5,
+};
+
+describe('renderReport', () => {
+  const html = renderReport({
+    title: 'run <b>1</b>',
+    result,
+    workers: 2,
+    schedule: { kind: 'batched', parents: 1, perParent: 1 },
+    minibatchSize: 1,
+    budget: 10,
+    slotIntervals: [
+      { slot: 0, kind: 'seed', start: 100, end: 110 },
+      { slot: 1, kind: 'seed', start: 100, end: 112 },
+      { slot: 0, kind: 'parent', start: 120, end: 130 },
+      { slot: 0, kind: 'reflection', start: 130, end: 150 },
+      { slot: 0, kind: 'child', start: 150, end: 160 },
+      { slot: 0, kind: 'valset', start: 160, end: 170 },
+      { slot: 1, kind: 'valset', start: 160, end: 175 },
+    ],
+    runStartedAt: 100,
+  });
+
+  it('escapes every text it shows', () => {
+    expect(html).not.toContain('<script>alert');
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('<b>1</b>');
+    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    expect(html).toContain('maxMetricCalls &lt;/script&gt;');
+    // Exactly the page's own two script elements.
+    expect(html.match(/<script/g)).toHaveLength(2);
+  });
+
+  it('references nothing outside the file', () => {
+    expect(html).not.toMatch(/(src|href)\s*=\s*["']?(https?:)?\/\//i);
+    expect(html).not.toMatch(/@import|url\(/i);
+  });
+
+  it('shows the runtime model against the measured wall-clock', () => {
+    expect(html).toContain('<th class="num">predicted</th><th class="num">measured</th>');
+    expect(html).toContain('acceptance rate a = 1.000');
+  });
+});

@@ -1,0 +1,14 @@
+// A child process for the durable-run tests: runs (or resumes) the durable demo run in the
+// directory argv[2], appending one line to the counter file argv[3] whenever adapter.evaluate
+// really starts, so the parent can count paid calls across processes it kills with SIGKILL.
+// Prints "ready" before the run starts and the OptimizeResult as JSON when it ends.
+import { appendFileSync } from 'node:fs';
+import { optimize } from '../../src/index.js';
+import { durableRunConfig } from './durableRunTask.js';
+
+const [runDir, counterFile] = process.argv.slice(2);
+if (!runDir || !counterFile) throw new Error('usage: durableRunChild.ts RUN_DIR COUNTER_FILE');
+const config = durableRunConfig(runDir, () => appendFileSync(counterFile, '.\n'));
+process.stdout.write('ready\n');
+const result = await optimize(config);
+process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -1,0 +1,30 @@
+// The run the durable-run tests interrupt and resume: the demo task in the batched 2 x 2
+// schedule, on real time (a child process cannot share a simulated clock), a few seconds long.
+// `onCall` sees every adapter.evaluate call that actually starts, to count what was paid.
+import { createDemoTask } from '../../src/demo/demoTask.js';
+import type { OptimizeConfig } from '../../src/types.js';
+import type { DemoExample } from '../../src/demo/demoTask.js';
+
+export const DURABLE_WORKERS = 16;
+
+export function durableRunConfig(runDir: string, onCall: () => void = () => {}): OptimizeConfig<DemoExample> {
+  const task = createDemoTask({ seed: 1, metricCallMs: 20, reflectionMs: 80 });
+  return {
+    seedCandidate: task.seedCandidate,
+    trainset: task.trainset,
+    valset: task.valset,
+    adapter: {
+      ...task.adapter,
+      evaluate: (candidate, example, ctx) => {
+        onCall();
+        return task.adapter.evaluate(candidate, example, ctx);
+      },
+    },
+    reflectionLm: task.reflectionLm,
+    schedule: { kind: 'batched', parents: 2, perParent: 2 },
+    workers: DURABLE_WORKERS,
+    maxMetricCalls: 600,
+    seed: 5,
+    runDir,
+  };
+}

@@ -1,0 +1,54 @@
+// The report's seed -> best diff: exact parts for small hand-checked cases, and the identity
+// that dropping insertions gives the old text and dropping deletions the new one.
+import { describe, expect, it } from 'vitest';
+import { diffTokens, wordDiff } from '../src/report/wordDiff.js';
+
+const side = (parts: ReturnType<typeof wordDiff>, op: 'insert' | 'delete') =>
+  parts.filter((p) => p.op !== op).map((p) => p.text).join('');
+
+describe('wordDiff', () => {
+  it('shows an appended instruction as one insertion', () => {
+    expect(wordDiff('Answer the question.', 'Answer the question.\nReply with only the final number.')).toEqual([
+      { op: 'same', text: 'Answer the question.' },
+      { op: 'insert', text: '\nReply with only the final number.' },
+    ]);
+  });
+
+  it('replaces one word in place', () => {
+    expect(wordDiff('a b c', 'a x c')).toEqual([
+      { op: 'same', text: 'a ' },
+      { op: 'delete', text: 'b' },
+      { op: 'insert', text: 'x' },
+      { op: 'same', text: ' c' },
+    ]);
+  });
+
+  it('folds whitespace matched between changes into one deletion and one insertion', () => {
+    expect(wordDiff("Shop. Answer the customer's question.", 'Shop.\nPrices are rounded to whole dollars.')).toEqual([
+      { op: 'same', text: 'Shop.' },
+      { op: 'delete', text: " Answer the customer's question." },
+      { op: 'insert', text: '\nPrices are rounded to whole dollars.' },
+    ]);
+  });
+
+  it('reconstructs both texts', () => {
+    const before = 'You are a helpful assistant.\nBe brief. Use dollars.\n';
+    const after = 'You are a careful assistant.\nUse dollars and cents.\nBe brief.\n';
+    const parts = wordDiff(before, after);
+    expect(side(parts, 'insert')).toBe(before);
+    expect(side(parts, 'delete')).toBe(after);
+  });
+
+  it('handles empty texts', () => {
+    expect(wordDiff('', 'new')).toEqual([{ op: 'insert', text: 'new' }]);
+    expect(wordDiff('old', '')).toEqual([{ op: 'delete', text: 'old' }]);
+    expect(wordDiff('', '')).toEqual([]);
+  });
+
+  it('gives up on the word table past its size limit, so the caller can fall back to lines', () => {
+    const many = (n: number, w: string) => Array.from({ length: n }, (_, i) => `${w}${i}`);
+    expect(diffTokens(many(2100, 'a'), many(2100, 'b'))).toBeUndefined();
+    const parts = wordDiff(many(2100, 'a').join(' '), many(2100, 'b').join(' '));
+    expect(side(parts, 'insert')).toBe(many(2100, 'a').join(' '));
+  });
+});
