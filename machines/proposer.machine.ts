@@ -6,8 +6,8 @@
 // A merge proposal is a proposer too: it starts from a ready child, scores it on the merge
 // subsample, and shares the tail (verdict, grant, valset).
 import { assign, fromPromise, sendParent, sendTo, setup, type AnyActorRef } from 'xstate';
-import { isPerfect, judgeChild, sum } from '../src/acceptance.js';
-import { acceptMerge } from '../src/merge.js';
+import { isPerfect, judgeChild } from '../src/acceptance.js';
+import { judgeMerge } from '../src/merge.js';
 import { candidateHash } from '../src/candidateHash.js';
 import { extractInstruction } from '../src/extractInstruction.js';
 import type { MinibatchOutcome } from '../src/proposalSelection.js';
@@ -159,47 +159,11 @@ export const proposerMachine = setup({
       always: [
         {
           guard: ({ context }) => context.merge !== undefined,
-          target: 'evaluatingMerge',
+          target: 'evaluatingChild',
           actions: assign(({ context }) => ({ child: context.merge?.child, childHash: candidateHash(context.merge?.child as Candidate) })),
         },
         { target: 'evaluatingParent' },
       ],
-    },
-    evaluatingMerge: {
-      entry: [
-        report(() => ({ type: 'evaluation.started', target: 'child' })),
-        sendTo(toEvaluator, ({ context, self }): EvaluatorRequest => ({
-          type: 'evaluate',
-          requestId: CHILD,
-          replyTo: self,
-          candidate: context.child as Candidate,
-          hash: context.childHash as string,
-          exampleIds: context.minibatch,
-          captureTraces: false,
-          kind: 'merge',
-        })),
-      ],
-      on: {
-        evaluated: {
-          target: 'awaitingDecision',
-          actions: [
-            'pay',
-            assign({
-              outcome: ({ context, event }) => {
-                const parentSums = context.merge?.parentSums ?? [0, 0];
-                const childSum = event.type === 'evaluated' ? sum(event.evaluations.map((e) => e.score)) : 0;
-                const parentSum = Math.max(...parentSums);
-                const accepted = acceptMerge(childSum, parentSums);
-                return { task: context.task, status: 'judged' as const, childHash: context.childHash as string, verdict: { accepted, parentSum, childSum, margin: childSum - parentSum } };
-              },
-            }),
-            report(({ context }) => ({ type: 'evaluation.ended', target: 'child', sum: context.outcome?.status === 'judged' ? context.outcome.verdict.childSum : 0 }),
-            ),
-            'reportJudged',
-          ],
-        },
-        'evaluator.failed': { target: 'failed', actions: 'pay' },
-      },
     },
     evaluatingParent: {
       entry: [
@@ -323,7 +287,7 @@ export const proposerMachine = setup({
           hash: context.childHash as string,
           exampleIds: context.minibatch,
           captureTraces: false,
-          kind: 'child',
+          kind: context.merge ? 'merge' : 'child',
         })),
       ],
       on: {
@@ -332,16 +296,14 @@ export const proposerMachine = setup({
           actions: [
             'pay',
             assign({
-              outcome: ({ context, event }) => ({
-                task: context.task,
-                status: 'judged' as const,
-                childHash: context.childHash as string,
-                verdict: judgeChild(
-                  context.acceptance,
-                  context.parentEvaluations.map((e) => e.score),
-                  event.type === 'evaluated' ? event.evaluations.map((e) => e.score) : [],
-                ),
-              }),
+              outcome: ({ context, event }) => {
+                const childScores = event.type === 'evaluated' ? event.evaluations.map((e) => e.score) : [];
+                // A merged child is judged against the better of its two parents on the subsample.
+                const verdict = context.merge
+                  ? judgeMerge(childScores, context.merge.parentSums)
+                  : judgeChild(context.acceptance, context.parentEvaluations.map((e) => e.score), childScores);
+                return { task: context.task, status: 'judged' as const, childHash: context.childHash as string, verdict };
+              },
             }),
             report(({ context }) => ({
                 type: 'evaluation.ended',

@@ -3,7 +3,7 @@
 // component, the text of whichever parent changed it from the ancestor (both changed: the
 // better parent's). It is scored on a small valset subsample balanced between "first parent
 // better", "second parent better" and ties, and accepted when it matches the better parent.
-import { sum } from './acceptance.js';
+import { sum, type AcceptanceVerdict } from './acceptance.js';
 import type { CandidatePool } from './candidatePool.js';
 import { nonDominatedCandidates, type Fronts } from './paretoFront.js';
 import type { Rng } from './rng.js';
@@ -130,4 +130,11 @@ export function planMerge(pool: CandidatePool, fronts: Fronts, tried: ReadonlySe
 /** A merged child is kept when it scores at least as well as the better parent on the subsample. */
 export function acceptMerge(childSum: number, parentSums: readonly [number, number]): boolean {
   return childSum >= Math.max(...parentSums);
+}
+
+/** The merge gate as a verdict, margin taken against the better parent. */
+export function judgeMerge(childScores: readonly number[], parentSums: readonly [number, number]): AcceptanceVerdict {
+  const childSum = sum(childScores);
+  const parentSum = Math.max(...parentSums);
+  return { accepted: acceptMerge(childSum, parentSums), parentSum, childSum, margin: childSum - parentSum };
 }
