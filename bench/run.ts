@@ -3,7 +3,7 @@
 //   real      real time, metric call ~20 ms, reflection ~100 ms (x U(0.5, 1.5)), W = 16, 1,500 calls
 //   sim       simulated time at the paper's scale: valset 100, 5,000 calls, W = 512 and W = 64,
 //             reflection 10x a metric call
-//   policy    the same simulated workload with 'finish-first' vs 'fifo' slot order
+//   policy    the same simulated workload with each slot order: finish-first, start-first, fifo
 //   overhead  zero-latency work: metric calls per second through the full actor path
 // Prints tables and writes JSON under bench/results/.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -67,7 +67,7 @@ if (part === 'all' || part === 'sim') {
 if (part === 'all' || part === 'policy') {
   const picked = SETTINGS.filter((s) => ['single', '4x4', 'async 8', 'async 16'].includes(s.label));
   const out: Record<string, unknown> = {};
-  for (const slotPolicy of ['finish-first', 'fifo'] as const) {
+  for (const slotPolicy of ['finish-first', 'start-first', 'fifo'] as const) {
     const workload = { ...PAPER(64), slotPolicy };
     out[slotPolicy] = report(`Slot order '${slotPolicy}', simulated, paper scale, W = 64`, workload, await sweep(`policy ${slotPolicy}`, workload, picked));
   }

@@ -43,7 +43,7 @@ export const settingsFields = {
   skipPerfectScore: z.boolean().optional(),
   perfectScore: z.number().optional(),
   merge: z.object({ maxMerges: z.number().int().nonnegative().optional() }).strict().optional(),
-  slotPolicy: z.enum(['finish-first', 'fifo']).optional(),
+  slotPolicy: z.enum(['finish-first', 'start-first', 'fifo']).optional(),
   runDir: z.string().min(1, 'must name a directory').optional(),
 };
 

@@ -77,7 +77,7 @@ export type AcceptanceRule = 'strict-improvement' | 'improvement-or-equal';
 /** Which of a step's accepted proposals go on to the valset. */
 export type ProposalSelection = 'all' | 'best' | { topK: number };
 /** Order in which queued work takes free worker slots (see machines/README.md). */
-export type SlotPolicy = 'finish-first' | 'fifo';
+export type SlotPolicy = 'finish-first' | 'start-first' | 'fifo';
 
 /** A clock the runtime reads and schedules on; XState's SimulatedClock fits it. */
 export interface Clock {

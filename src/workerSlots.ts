@@ -21,6 +21,26 @@ export const FINISH_FIRST_PRIORITY: Record<WorkKind, number> = {
   parent: 3,
 };
 
+/**
+ * start-first: work that leads to a long call (a parent evaluation leads to a reflection, often
+ * ten times a metric call) goes first, so the long calls start as early as they can and the
+ * short valset calls fill the slots around them.
+ */
+export const START_FIRST_PRIORITY: Record<WorkKind, number> = {
+  seed: 0,
+  parent: 1,
+  reflection: 2,
+  merge: 3,
+  child: 3,
+  valset: 4,
+};
+
+const PRIORITIES: Record<SlotPolicy, Record<WorkKind, number> | undefined> = {
+  'finish-first': FINISH_FIRST_PRIORITY,
+  'start-first': START_FIRST_PRIORITY,
+  fifo: undefined,
+};
+
 interface QueuedWork {
   priority: number;
   seq: number;
@@ -124,7 +144,7 @@ export class WorkerSlots {
   /** Runs `fn` in a slot once one is free and `kind` is next in line. */
   run<T>(kind: WorkKind, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const priority = this.policy === 'fifo' ? 0 : FINISH_FIRST_PRIORITY[kind];
+      const priority = PRIORITIES[this.policy]?.[kind] ?? 0;
       this.queue.push({
         priority,
         seq: this.seq++,
