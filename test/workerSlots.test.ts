@@ -7,7 +7,7 @@ import { runOnSimulatedClock, sleep } from '../src/clock.js';
 import { Rng } from '../src/rng.js';
 import { WorkerSlots, type SlotInterval, type WorkKind } from '../src/workerSlots.js';
 
-function setup(capacity: number, policy?: 'finish-first' | 'fifo') {
+function setup(capacity: number, policy?: 'finish-first' | 'start-first' | 'fifo') {
   const clock = new SimulatedClock();
   const intervals: SlotInterval[] = [];
   const slots = new WorkerSlots({ capacity, clock, ...(policy ? { policy } : {}), onInterval: (i) => intervals.push(i) });
@@ -103,6 +103,26 @@ describe('WorkerSlots', () => {
     await runOnSimulatedClock(clock, all);
     // Priority valset 0 < child = merge 1 < reflection 2 < parent 3; arrival order within a level.
     expect(started).toEqual(['seed', 'valset 1', 'valset 2', 'child', 'merge', 'reflection', 'parent']);
+  });
+
+  it("'start-first' runs work that leads to a long call first, valset work last", async () => {
+    const { clock, slots } = setup(1, 'start-first');
+    const started: string[] = [];
+    const job = (name: string) => async () => {
+      started.push(name);
+      await sleep(clock, 5);
+    };
+    const all = Promise.all([
+      slots.run('seed', job('seed')),
+      slots.run('valset', job('valset')),
+      slots.run('child', job('child')),
+      slots.run('reflection', job('reflection')),
+      slots.run('merge', job('merge')),
+      slots.run('parent', job('parent')),
+    ]);
+    await runOnSimulatedClock(clock, all);
+    // Priority parent 1 < reflection 2 < child = merge 3 < valset 4; arrival order within a level.
+    expect(started).toEqual(['seed', 'parent', 'reflection', 'child', 'merge', 'valset']);
   });
 
   it("'fifo' runs queued work in arrival order whatever its kind", async () => {
