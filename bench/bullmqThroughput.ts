@@ -1,7 +1,8 @@
 // Throughput of metric calls through the bullmq executor: 50 ms calls, 4 jobs per worker
 // process, 1/2/4/8 processes, the executor kept saturated (64 calls outstanding); then the cost
 // of the queue itself: one call at a time at zero latency, against the local executor.
-// `npx tsx bench/bullmqThroughput.ts`; writes bench/results/bullmq-throughput.json.
+// `npx tsx bench/bullmqThroughput.ts [--processes 1,4] [--netns]`; writes
+// bench/results/bullmq-throughput.json (-netns.json).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { setMaxListeners } from 'node:events';
 import { cpus, loadavg } from 'node:os';
@@ -9,7 +10,7 @@ import { Queue } from 'bullmq';
 import { createBullmqExecutor } from '../src/executors/bullmqExecutor.js';
 import { bullmqConnection } from '../src/executors/redisConnection.js';
 import { localExecutor, type MetricCallExecutor } from '../src/executor.js';
-import { startWorkerProcess, testRedis, type WorkerProcess } from '../test/support/testRedis.js';
+import { startRedisServer, startWorkerProcess, testRedis, type WorkerProcess } from '../test/support/testRedis.js';
 import { instant } from './support/latencyAdapter.js';
 
 // `--processes 1,4` measures only those counts.
@@ -24,16 +25,27 @@ const MEASURE_MS = 4000;
 const ROUNDS = 3;
 const SERIAL_CALLS = 500;
 
-const redis = await testRedis();
-if (redis.url === undefined) {
-  console.error(redis.skipReason);
+// `--netns`: worker process i runs in network namespace gepa-h<i> (bench/netnsHosts.sh up 8, as
+// root) and reaches Redis over a veth link at 10.77.<i>.1, as another host would.
+const NETNS = process.argv.includes('--netns');
+
+const redis = NETNS ? await startRedisServer(undefined, { bindAll: true }) : await testRedis();
+if (redis?.url === undefined) {
+  console.error('no Redis: set GEPA_TEST_REDIS_URL or install redis-server');
   process.exit(1);
 }
 const url = redis.url;
+const redisPort = new URL(url).port;
 
 async function startWorkers(count: number, queue: string, adapter: string): Promise<WorkerProcess[]> {
-  const args = ['--adapter', `bench/support/latencyAdapter.ts#${adapter}`, '--redis', url, '--queue', queue, '--concurrency', String(CONCURRENCY)];
-  return Promise.all(Array.from({ length: count }, () => startWorkerProcess(args)));
+  const args = (redisUrl: string) => ['--adapter', `bench/support/latencyAdapter.ts#${adapter}`, '--redis', redisUrl, '--queue', queue, '--concurrency', String(CONCURRENCY)];
+  return Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      NETNS
+        ? startWorkerProcess(args(`redis://10.77.${i + 1}.1:${redisPort}`), 20_000, ['ip', 'netns', 'exec', `gepa-h${i + 1}`])
+        : startWorkerProcess(args(url)),
+    ),
+  );
 }
 
 /** Keeps `outstanding` calls in flight; counts those finishing inside the measuring window. */
@@ -155,6 +167,7 @@ console.log(
 
 const results = {
   benchmark: 'bullmq-throughput',
+  network: NETNS ? 'one network namespace per worker process, veth links' : 'loopback',
   machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version, loadAverageAtEnd: loadavg()[0] },
   settings: { latencyMs: 50, concurrencyPerProcess: CONCURRENCY, outstanding: OUTSTANDING, warmupMs: WARMUP_MS, measureMs: MEASURE_MS, rounds: ROUNDS },
   throughput,
@@ -162,5 +175,6 @@ const results = {
   overhead,
 };
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-writeFileSync(new URL('./results/bullmq-throughput.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
-console.log('wrote bench/results/bullmq-throughput.json');
+const resultFile = NETNS ? 'bullmq-throughput-netns.json' : 'bullmq-throughput.json';
+writeFileSync(new URL(`./results/${resultFile}`, import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+console.log(`wrote bench/results/${resultFile}`);

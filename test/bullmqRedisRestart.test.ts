@@ -1,12 +1,16 @@
 // Redis restarting mid-run without persistence (every queued and active job lost): the bullmq
 // executor submits the lost jobs again, the workers reconnect, and the run's result is still
-// exactly the local one. Needs a redis-server binary (a private server is restarted here).
+// exactly the local one; a Redis that is not up yet is waited for. Needs a redis-server binary
+// (private servers are started and restarted here).
 import { describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
-import { optimize } from '../src/index.js';
+import { optimize, type Adapter } from '../src/index.js';
+import { createBullmqExecutor } from '../src/executors/bullmqExecutor.js';
+import { runWorker } from '../src/worker/runWorker.js';
 import { bullmqConnection } from '../src/executors/redisConnection.js';
 import { demoRunConfig, essence, workerArgs } from './support/demoRun.js';
-import { hasRedisServer, startRedisServer, startWorkerProcess } from './support/testRedis.js';
+import { demoTask } from './support/demoAdapterModule.js';
+import { freePort, hasRedisServer, startRedisServer, startWorkerProcess } from './support/testRedis.js';
 
 const canRun = hasRedisServer();
 if (!canRun) console.warn('Redis restart test skipped: no redis-server binary on PATH (.ci/run installs one)');
@@ -50,4 +54,25 @@ describe.skipIf(!canRun)('bullmq executor across a Redis restart', () => {
       }
     }
   }, 60_000);
+
+  it('Redis not up yet when calls start: the executor waits for it instead of failing them', async () => {
+    const port = await freePort();
+    const url = `redis://127.0.0.1:${port}`;
+    const errors: string[] = [];
+    const executor = createBullmqExecutor({ connection: url, queue: 'late', onError: (e) => errors.push(e.message) });
+    const signal = new AbortController().signal;
+    const pending = executor.evaluate(demoTask.seedCandidate, demoTask.valset[0], 0, { captureTraces: false, signal });
+    await new Promise((r) => setTimeout(r, 600));
+    const server = await startRedisServer(port);
+    const worker = await runWorker({ adapter: demoTask.adapter as Adapter<unknown>, redis: url, queue: 'late' });
+    try {
+      expect(await pending).toEqual(await demoTask.adapter.evaluate(demoTask.seedCandidate, demoTask.valset[0]!, { captureTraces: false, signal }));
+      expect(errors.length).toBeGreaterThan(0);
+      expect(errors[0]).toContain('ECONNREFUSED');
+    } finally {
+      await executor.close();
+      await worker.close();
+      await server?.stop();
+    }
+  });
 });

@@ -12,7 +12,7 @@ import type { MetricCallExecutor } from '../executor.js';
 import { ConfigError } from '../runSettings.js';
 import type { Candidate, EvalContext, Evaluation } from '../types.js';
 import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, type MetricCallJobData } from './metricCallJob.js';
-import { bullmqConnection, type RedisConnectionSpec } from './redisConnection.js';
+import { bullmqConnection, waitUntilReachable, type RedisConnectionSpec } from './redisConnection.js';
 
 export interface BullmqExecutorOptions {
   /** `redis://host:port` or { host, port }. */
@@ -59,9 +59,7 @@ interface Outstanding {
 
 interface Connections {
   queue: Queue<MetricCallJobData, Evaluation>;
-  /** Created once the queue is ready (it starts at the event stream's end then). */
-  events?: QueueEvents;
-  ready: Promise<void>;
+  events: QueueEvents;
 }
 
 /** The id of the newest entry of the queue's event stream ('0-0' when empty). */
@@ -113,7 +111,8 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   // How often each (candidate, example, traces) call was submitted: a later identical call
   // (a fresh traced run) is a new job, a resubmission of the same occurrence is not.
   const occurrences = new Map<string, number>();
-  let connections: Connections | undefined;
+  let connections: Promise<Connections> | undefined;
+  const closing = new AbortController();
   let pollTimer: ReturnType<typeof setInterval> | undefined;
   let closed = false;
 
@@ -137,31 +136,28 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   };
 
   // Opened on first use, so preparing a run that never evaluates touches no network.
-  const connect = (): Connections => {
-    if (connections) return connections;
-    const queue = new Queue<MetricCallJobData, Evaluation>(queueName, {
-      connection,
-      defaultJobOptions: {
-        attempts,
-        backoff: { type: 'exponential', delay: backoffMs },
-        removeOnComplete: { age: keepFinishedSeconds, count: keepFinishedJobs },
-        removeOnFail: { age: keepFinishedSeconds, count: keepFinishedJobs },
-      },
-    });
-    queue.on('error', onError);
-    const opened: Connections = { queue, ready: Promise.resolve() };
-    opened.ready = (async () => {
+  const connect = (): Promise<Connections> => {
+    connections ??= (async () => {
+      await waitUntilReachable(connection, closing.signal, onError);
+      const queue = new Queue<MetricCallJobData, Evaluation>(queueName, {
+        connection,
+        defaultJobOptions: {
+          attempts,
+          backoff: { type: 'exponential', delay: backoffMs },
+          removeOnComplete: { age: keepFinishedSeconds, count: keepFinishedJobs },
+          removeOnFail: { age: keepFinishedSeconds, count: keepFinishedJobs },
+        },
+      });
+      queue.on('error', onError);
       await queue.waitUntilReady();
       // Read events from the stream's current end, not from whenever the reader's first
       // blocking read happens to start: no event of a job submitted after this is missed.
-      const lastEventId = await eventStreamEnd(queue);
-      const events = new QueueEvents(queueName, { connection, lastEventId });
-      opened.events = events;
+      const events = new QueueEvents(queueName, { connection, lastEventId: await eventStreamEnd(queue) });
       listen(events);
       await events.waitUntilReady();
+      return { queue, events };
     })();
-    connections = opened;
-    return opened;
+    return connections;
   };
 
   /**
@@ -169,7 +165,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
    * must not turn into a failed metric call. Any other error is final.
    */
   const submit = async (jobId: string, data: MetricCallJobData, signal?: AbortSignal): Promise<void> => {
-    const { queue } = connect();
+    const { queue } = await connect();
     for (let waitMs = 250; ; waitMs = Math.min(2 * waitMs, 4000)) {
       try {
         await queue.add(METRIC_CALL_JOB, data, { jobId });
@@ -184,7 +180,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
 
   /** Settles a finished job from its stored state; re-submits one Redis no longer knows. */
   const check = async (jobId: string): Promise<void> => {
-    const { queue } = connect();
+    const { queue } = await connect();
     const state = await queue.getJobState(jobId);
     if (state === 'completed' || state === 'failed') {
       const job = await queue.getJob(jobId);
@@ -223,7 +219,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       // The example as JSON would carry it: the worker sees exactly what travelled.
       const data: MetricCallJobData = { candidate, example: JSON.parse(exampleJson), exampleId, captureTraces: ctx.captureTraces };
       const jobId = jobIdOf(data, exampleJson);
-      const { queue, ready } = connect();
+      const ready = connect();
       const result = new Promise<Evaluation>((resolve, reject) => outstanding.set(jobId, { data, seenByPoll: false, resolve, reject }));
       // An abort may reject it before it is awaited below; that is not an unhandled rejection.
       result.catch(() => {});
@@ -233,12 +229,13 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
         outstanding.delete(jobId);
         entry.reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
         // A job no worker has taken yet is withdrawn; an active one is locked and runs out.
-        queue.remove(jobId).catch(() => {});
+        ready.then(({ queue }) => queue.remove(jobId)).catch(() => {});
       };
       signal.addEventListener('abort', onAbort, { once: true });
       try {
-        // Listening before submitting, so the finish event cannot slip past.
-        await ready;
+        // Listening before submitting, so the finish event cannot slip past; while Redis cannot
+        // be reached at all, this waits (an abort still ends the wait).
+        await Promise.race([ready, result]);
         if (signal.aborted) return await result;
         await submit(jobId, data, signal);
         if (pollTimer === undefined) {
@@ -263,10 +260,16 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       closed = true;
       if (pollTimer !== undefined) clearInterval(pollTimer);
       for (const [jobId] of outstanding) settle(jobId, { ok: false, reason: 'the bullmq executor was closed' });
-      if (!connections) return;
-      await connections.ready.catch(() => {});
-      const { queue, events } = connections;
-      await Promise.allSettled([events?.close(), queue.close()]);
+      closing.abort(new Error('the bullmq executor was closed'));
+      const shutDown = connections?.then(
+        ({ queue, events }) => Promise.allSettled([events.close(), queue.close()]),
+        () => undefined,
+      );
+      // Normally at once; connections still being opened are shut when they open, without
+      // holding close() up for longer than this.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([shutDown, new Promise((resolve) => (timer = setTimeout(resolve, 2000)).unref())]);
+      clearTimeout(timer);
     },
   };
 }

@@ -1,9 +1,11 @@
 // Where Redis is and how BullMQ talks to it: parses the user's `connection` (a redis:// URL or
-// { host, port }) and registers our RESP client as BullMQ's Redis driver, so no ioredis is
-// needed. An application that registered its own driver (RedisConnection.clientFactory) keeps it.
+// { host, port }), registers our RESP client as BullMQ's Redis driver (so no ioredis is needed;
+// an application that registered its own driver through RedisConnection.clientFactory keeps
+// it), and waits for a Redis that is not up yet.
 import { createBunRedisClient, RedisConnection, type RedisOptions } from 'bullmq';
 import { ConfigError } from '../runSettings.js';
-import { RespClient, type RespClientOptions } from './respClient.js';
+import { sleep, systemClock } from '../clock.js';
+import { RedisReplyError, RespClient, type RespClientOptions } from './respClient.js';
 
 export type RedisConnectionSpec = string | { host: string; port: number };
 
@@ -61,4 +63,28 @@ export function useBuiltInRedisDriver(): void {
     (client as unknown as { maxReconnectDelay?: number }).maxReconnectDelay = 1000;
     return client;
   };
+}
+
+/**
+ * Resolves once Redis answers a PING, retrying with backoff (250 ms doubling to 4 s) and
+ * reporting each failure. Rejects when the signal aborts, or when Redis answers with an error
+ * (a wrong password will not fix itself). BullMQ clients opened after this reconnect by
+ * themselves, but one whose first connection fails stays failed.
+ */
+export async function waitUntilReachable(options: RedisOptions, signal: AbortSignal, onError: (error: Error) => void): Promise<void> {
+  for (let waitMs = 250; ; waitMs = Math.min(2 * waitMs, 4000)) {
+    const client = new RespClient(respOptionsOf(options));
+    try {
+      await client.connect();
+      await client.send('PING');
+      return;
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      onError(failure);
+      if (failure instanceof RedisReplyError) throw failure;
+    } finally {
+      client.close();
+    }
+    await sleep(systemClock, waitMs, signal);
+  }
 }

@@ -10,6 +10,8 @@ export interface RespClientOptions {
   username?: string;
   password?: string;
   db?: number;
+  /** Give up on a connection attempt after this long (an unreachable host can take minutes). Default 5000. */
+  connectTimeoutMs?: number;
 }
 
 export class RedisReplyError extends Error {
@@ -103,8 +105,13 @@ export class RespClient {
       socket.setNoDelay(true);
       socket.setKeepAlive(true, 10_000);
       let opened = false;
+      socket.setTimeout(this.options.connectTimeoutMs ?? 5000, () => {
+        if (!opened) socket.destroy(new Error(`connect timeout: no answer from ${this.options.host}:${this.options.port}`));
+      });
       socket.once('connect', () => {
         opened = true;
+        // The timeout guards the connection attempt only: blocking commands may idle for long.
+        socket.setTimeout(0);
         this.isConnected = true;
         this.handshake().then(
           () => {

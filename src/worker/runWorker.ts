@@ -57,6 +57,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunningWorke
   const lockDuration = checkCount(options.lockDurationMs, 30_000, 'lockDurationMs', 100);
   const stalledInterval = checkCount(options.stalledIntervalMs, 30_000, 'stalledIntervalMs', 100);
   const maxStalledCount = checkCount(options.maxStalledCount, 2, 'maxStalledCount', 0);
+  const connectTimeoutMs = checkCount(options.connectTimeoutMs, 10_000, 'connectTimeoutMs', 1);
   const connection = bullmqConnection(options.redis, 'redis');
   const log = options.log ?? (() => {});
   let adapter = options.adapter;
@@ -96,16 +97,19 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunningWorke
   );
   worker.on('failed', (job, error) => log(`job ${job?.id ?? '?'} failed (attempt ${job?.attemptsMade ?? '?'}): ${error.message}`));
   worker.on('error', (error) => log(`worker error: ${message(error)}`));
-  const connectTimeoutMs = checkCount(options.connectTimeoutMs, 10_000, 'connectTimeoutMs', 1);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), connectTimeoutMs);
   });
-  const outcome = await Promise.race([worker.waitUntilReady(), timedOut]);
-  clearTimeout(timer);
-  if (outcome === 'timeout') {
+  try {
+    const outcome = await Promise.race([worker.waitUntilReady(), timedOut]);
+    if (outcome === 'timeout') throw new Error(`cannot reach Redis at ${connection.host}:${connection.port} within ${connectTimeoutMs} ms`);
+  } catch (error) {
+    // A worker left behind would keep reconnecting forever.
     await worker.close(true).catch(() => {});
-    throw new Error(`cannot reach Redis at ${connection.host}:${connection.port} within ${connectTimeoutMs} ms`);
+    throw error;
+  } finally {
+    clearTimeout(timer);
   }
   return {
     queueName,

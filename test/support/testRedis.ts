@@ -10,7 +10,7 @@ export type TestRedis = { url: string; stop: () => Promise<void> } | { url: unde
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -42,9 +42,14 @@ async function waitForRedis(port: number, timeoutMs: number): Promise<boolean> {
 export const hasRedisServer = (): boolean => spawnSync('redis-server', ['--version']).status === 0;
 
 /** A redis-server of our own on a loopback port (no persistence); undefined if it does not answer. */
-export async function startRedisServer(port?: number): Promise<{ url: string; port: number; stop: () => Promise<void> } | undefined> {
+export async function startRedisServer(
+  port?: number,
+  options: { bindAll?: boolean } = {},
+): Promise<{ url: string; port: number; stop: () => Promise<void> } | undefined> {
   const chosen = port ?? (await freePort());
-  const server = spawn('redis-server', ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  // bindAll: reachable from other network namespaces (benchmarks); never in tests.
+  const bind = options.bindAll ? ['--bind', '0.0.0.0', '--protected-mode', 'no'] : ['--bind', '127.0.0.1'];
+  const server = spawn('redis-server', ['--port', String(chosen), ...bind, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   const exited = new Promise<void>((r) => server.once('exit', () => r()));
   if (!(await waitForRedis(chosen, 5000))) {
     server.kill('SIGKILL');
@@ -84,9 +89,13 @@ export interface WorkerProcess {
   stop: (signal?: NodeJS.Signals) => Promise<void>;
 }
 
-/** Spawns `src/worker/workerMain.ts` under tsx and resolves once it says it is ready. */
-export async function startWorkerProcess(args: string[], timeoutMs = 20_000): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker/workerMain.ts', ...args], {
+/**
+ * Spawns `src/worker/workerMain.ts` under tsx and resolves once it says it is ready. `wrapper`
+ * runs it through another command, e.g. ['ip', 'netns', 'exec', 'gepa-h1'] for another "host".
+ */
+export async function startWorkerProcess(args: string[], timeoutMs = 20_000, wrapper: string[] = []): Promise<WorkerProcess> {
+  const command = [...wrapper, process.execPath, '--import', 'tsx', 'src/worker/workerMain.ts', ...args];
+  const child = spawn(command[0]!, command.slice(1), {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
