@@ -1,18 +1,17 @@
 // Where Redis is and how BullMQ talks to it: parses the user's `connection` (a redis:// URL or
-// { host, port }), registers our RESP client as BullMQ's Redis driver (so no ioredis is needed;
-// an application that registered its own driver through RedisConnection.clientFactory keeps
-// it), and waits for a Redis that is not up yet.
-import { createBunRedisClient, RedisConnection, type RedisOptions } from 'bullmq';
+// { host, port }) into ioredis options, which BullMQ hands to ioredis, its Redis driver, and
+// waits for a Redis that is not up yet.
+import type { RedisOptions } from 'bullmq';
+import { Redis, ReplyError } from 'ioredis';
 import { ConfigError } from '../runSettings.js';
 import { sleep, systemClock } from '../clock.js';
-import { RedisReplyError, RespClient, type RespClientOptions } from './respClient.js';
 
 export type RedisConnectionSpec = string | { host: string; port: number };
 
 const DEFAULT_PORT = 6379;
 
 /** `redis://[user:password@]host[:port][/db]` or { host, port } -> socket options; ConfigError when malformed. */
-export function parseRedisConnection(spec: RedisConnectionSpec, field = 'connection'): RespClientOptions {
+export function parseRedisConnection(spec: RedisConnectionSpec, field = 'connection'): RedisOptions {
   if (typeof spec === 'object' && spec !== null) {
     if (typeof spec.host !== 'string' || spec.host === '' || !Number.isInteger(spec.port) || spec.port <= 0) {
       throw new ConfigError(`${field}: expected { host: string, port: number }, got ${JSON.stringify(spec)}`);
@@ -38,30 +37,16 @@ export function parseRedisConnection(spec: RedisConnectionSpec, field = 'connect
   };
 }
 
-/** The options object handed to BullMQ; our driver factory reads them back. */
+/**
+ * The options handed to BullMQ. Workers block on Redis, so ioredis must not give up on a command
+ * while it reconnects (maxRetriesPerRequest: null); reconnects are retried every second at most,
+ * so a restarted Redis is back in use at once.
+ */
 export function bullmqConnection(spec: RedisConnectionSpec, field?: string): RedisOptions {
-  const options = parseRedisConnection(spec, field);
-  useBuiltInRedisDriver();
-  return { ...options };
-}
-
-function respOptionsOf(options: RedisOptions): RespClientOptions {
   return {
-    host: options.host ?? '127.0.0.1',
-    port: options.port ?? DEFAULT_PORT,
-    ...(options.username ? { username: options.username } : {}),
-    ...(options.password ? { password: options.password } : {}),
-    ...(options.db ? { db: options.db } : {}),
-  };
-}
-
-export function useBuiltInRedisDriver(): void {
-  RedisConnection.clientFactory ??= (options) => {
-    const client = createBunRedisClient(new RespClient(respOptionsOf(options)));
-    // The adapter's reconnect backoff grows to 20 s; retry every second instead, as BullMQ's
-    // ioredis default does, so a restarted Redis is back in use at once.
-    (client as unknown as { maxReconnectDelay?: number }).maxReconnectDelay = 1000;
-    return client;
+    ...parseRedisConnection(spec, field),
+    maxRetriesPerRequest: null,
+    retryStrategy: (attempt: number) => Math.min(100 * attempt, 1000),
   };
 }
 
@@ -73,17 +58,24 @@ export function useBuiltInRedisDriver(): void {
  */
 export async function waitUntilReachable(options: RedisOptions, signal: AbortSignal, onError: (error: Error) => void): Promise<void> {
   for (let waitMs = 250; ; waitMs = Math.min(2 * waitMs, 4000)) {
-    const client = new RespClient(respOptionsOf(options));
+    // One attempt per probe: the loop, not ioredis, does the waiting.
+    const client = new Redis({ ...options, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+    // ioredis reports the socket's own error (e.g. ECONNREFUSED) as an event, then rejects
+    // connect() with a generic "Connection is closed": keep the informative one.
+    let socketError: Error | undefined;
+    client.on('error', (error: Error) => {
+      socketError ??= error;
+    });
     try {
       await client.connect();
-      await client.send('PING');
+      await client.ping();
       return;
     } catch (error) {
-      const failure = error instanceof Error ? error : new Error(String(error));
+      const failure = socketError ?? (error instanceof Error ? error : new Error(String(error)));
       onError(failure);
-      if (failure instanceof RedisReplyError) throw failure;
+      if (failure instanceof ReplyError) throw failure;
     } finally {
-      client.close();
+      client.disconnect();
     }
     await sleep(systemClock, waitMs, signal);
   }
