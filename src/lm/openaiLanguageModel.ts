@@ -9,14 +9,30 @@ import { z } from 'zod';
 import { sleep, systemClock } from '../clock.js';
 import type { Clock, LmReply } from '../types.js';
 import { costOf, priceFor, type ModelPrice, type PriceOverrides, type TokenUsage } from './priceTable.js';
+import { MinuteRateLimiter } from './minuteRateLimiter.js';
 import { requestKey, type ResponseCache } from './responseCache.js';
+import {
+  apiErrorMessage,
+  causeOf,
+  classifyFailure,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_RETRY_BASE_DELAY_MS,
+  DEFAULT_RETRY_MAX_DELAY_MS,
+  retryDelayMs,
+  type Failure,
+  type FailureKind,
+} from './retryPolicy.js';
 
 export { hasPrice } from './priceTable.js';
+export {
+  backoffDelayMs,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_RETRY_BASE_DELAY_MS,
+  DEFAULT_RETRY_MAX_DELAY_MS,
+  retryAfterMs,
+} from './retryPolicy.js';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
-export const DEFAULT_MAX_RETRIES = 6;
-export const DEFAULT_RETRY_BASE_DELAY_MS = 1_000;
-export const DEFAULT_RETRY_MAX_DELAY_MS = 60_000;
 /**
  * Completion tokens assumed by estimateMaxCostUsd when `maxTokens` is not set. It is not sent
  * to the server (small local models would reject it), so only `maxTokens` makes the estimate
@@ -26,7 +42,6 @@ export const ESTIMATE_COMPLETION_TOKENS = 16_384;
 // Deliberately pessimistic (English averages ~4 characters a token) so reservations cover the call.
 const CHARS_PER_TOKEN_ESTIMATE = 3;
 const MESSAGE_OVERHEAD_TOKENS = 8;
-const RATE_WINDOW_MS = 60_000;
 /** Sent when no key is configured and the endpoint is not OpenAI's: local servers ignore it. */
 export const PLACEHOLDER_API_KEY = 'not-needed';
 
@@ -98,14 +113,8 @@ export function managesOwnSlots(fn: unknown): fn is ManagesSlots {
   return typeof fn === 'function' && (fn as Partial<ManagesSlots>).managesSlots === true;
 }
 
-export type LanguageModelErrorKind =
-  | 'http'
-  | 'timeout'
-  | 'connection'
-  | 'malformed'
-  | 'empty'
-  | 'refusal'
-  | 'other';
+/** An attempt's failure kinds (see retryPolicy) plus those of a reply that arrived but is unusable. */
+export type LanguageModelErrorKind = FailureKind | 'empty' | 'refusal';
 
 /** Why a call failed; carries the dollars already spent when the server reported usage. */
 export class LanguageModelError extends Error {
@@ -165,126 +174,6 @@ function estimateTokens(text: string): number {
 
 function estimatePromptTokens(messages: readonly Message[]): number {
   return messages.reduce((sum, m) => sum + estimateTokens(m.content) + MESSAGE_OVERHEAD_TOKENS, 0);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Retry policy
-
-/**
- * Exponential backoff with "equal jitter" (half fixed, half jittered), the jitter drawn from a
- * hash of the request and the attempt: reproducible, yet different requests that failed
- * together spread out.
- */
-export function backoffDelayMs(attempt: number, jitterKey: string, baseMs: number, maxMs: number): number {
-  const exponential = Math.min(maxMs, baseMs * 2 ** (attempt - 1));
-  const fraction = parseInt(requestKey([jitterKey, attempt]).slice(0, 8), 16) / 2 ** 32;
-  return exponential * (0.5 + 0.5 * fraction);
-}
-
-/** retry-after-ms, else retry-after in seconds or as an HTTP date (against the server's Date). */
-export function retryAfterMs(headers: Headers | undefined): number | undefined {
-  const millis = headers?.get('retry-after-ms');
-  if (millis && Number.isFinite(Number(millis))) return Math.max(0, Number(millis));
-  const after = headers?.get('retry-after');
-  if (!after) return undefined;
-  if (Number.isFinite(Number(after))) return Math.max(0, Number(after) * 1000);
-  // Measured against the server's clock, so no local wall-clock read is needed.
-  const at = Date.parse(after);
-  const serverNow = Date.parse(headers?.get('date') ?? '');
-  return Number.isFinite(at) && Number.isFinite(serverNow) ? Math.max(0, at - serverNow) : undefined;
-}
-
-interface Failure {
-  kind: LanguageModelErrorKind;
-  retryable: boolean;
-  message: string;
-  status?: number;
-  retryAfterMs?: number;
-}
-
-function causeOf(err: unknown): string {
-  let cause: unknown = err;
-  // undici hides the useful part ("connect ECONNREFUSED ...") a level or two down.
-  while (cause instanceof Error && cause.cause instanceof Error) cause = cause.cause;
-  return cause instanceof Error ? cause.message : String(cause);
-}
-
-function apiErrorMessage(err: InstanceType<typeof OpenAI.APIError>): string {
-  const body = err.error as { message?: unknown } | undefined;
-  return typeof body?.message === 'string' ? body.message : err.message;
-}
-
-// 408 and 409 are the SDK's own "try again" statuses (request timeout, lock timeout).
-const RETRYABLE_STATUS = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
-
-function classifyFailure(err: unknown, timedOut: boolean, timeoutMs: number): Failure {
-  if (timedOut || err instanceof OpenAI.APIConnectionTimeoutError) {
-    return { kind: 'timeout', retryable: true, message: `request timed out after ${timeoutMs} ms` };
-  }
-  if (err instanceof OpenAI.APIConnectionError) {
-    return { kind: 'connection', retryable: true, message: `connection failed: ${causeOf(err)}` };
-  }
-  if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
-    return {
-      kind: 'http',
-      retryable: RETRYABLE_STATUS(err.status),
-      status: err.status,
-      message: `HTTP ${err.status}: ${apiErrorMessage(err)}`,
-      retryAfterMs: retryAfterMs(err.headers),
-    };
-  }
-  // Inside an attempt only the SDK runs, so a bare TypeError is undici losing the connection
-  // mid-body ("terminated"), which is as transient as failing to connect.
-  if (err instanceof TypeError) {
-    return { kind: 'connection', retryable: true, message: `connection failed: ${causeOf(err)}` };
-  }
-  if (err instanceof SyntaxError) {
-    return { kind: 'malformed', retryable: false, message: `malformed JSON in the reply body (${err.message})` };
-  }
-  return { kind: 'other', retryable: false, message: err instanceof Error ? err.message : String(err) };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Client-side rate limits
-
-interface RateTicket {
-  at: number;
-  tokens: number;
-}
-
-/** Requests and tokens over the last minute; a caller waits (on the clock) until both fit. */
-class MinuteRateLimiter {
-  private window: RateTicket[] = [];
-
-  constructor(
-    private readonly clock: Clock,
-    private readonly rpm: number | undefined,
-    private readonly tpm: number | undefined,
-  ) {}
-
-  async acquire(tokens: number, signal: AbortSignal): Promise<RateTicket> {
-    for (;;) {
-      signal.throwIfAborted();
-      const now = this.clock.now();
-      this.window = this.window.filter((t) => t.at + RATE_WINDOW_MS > now);
-      const used = this.window.reduce((sum, t) => sum + t.tokens, 0);
-      const requestsFit = this.rpm === undefined || this.window.length < this.rpm;
-      // A single request bigger than the whole budget still goes, alone, or it would wait forever.
-      const tokensFit = this.tpm === undefined || this.window.length === 0 || used + tokens <= this.tpm;
-      if (requestsFit && tokensFit) {
-        const ticket = { at: now, tokens };
-        this.window.push(ticket);
-        return ticket;
-      }
-      const nextExpiry = Math.min(...this.window.map((t) => t.at + RATE_WINDOW_MS));
-      await sleep(this.clock, Math.max(1, nextExpiry - now), signal);
-    }
-  }
-
-  /** The request really left now (after waiting for a slot): count the minute from here. */
-  restamp(ticket: RateTicket): void {
-    ticket.at = this.clock.now();
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -397,8 +286,7 @@ function createCompletionCaller(options: OpenAIModelOptions): CompletionCaller {
         );
       }
       // Backoff holds no slot: we are outside runInSlot here.
-      const delay = failure.retryAfterMs ?? backoffDelayMs(attempt, key, baseDelayMs, maxDelayMs);
-      await sleep(clock, delay, ctx.signal);
+      await sleep(clock, retryDelayMs(failure, attempt, key, baseDelayMs, maxDelayMs), ctx.signal);
     }
   }
 
