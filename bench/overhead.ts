@@ -1,7 +1,6 @@
 // Orchestration overhead: the demo task with zero-latency adapter and reflection model, so the
 // only cost is the runtime itself (actors, messages, slots, cache, domain) plus the demo
 // model's own string work, on one core (CPU time of the process, so other load does not count).
-import { performance } from 'node:perf_hooks';
 import { optimize } from '../src/index.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
 import type { Schedule } from '../src/types.js';

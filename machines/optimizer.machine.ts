@@ -3,7 +3,7 @@
 // spawns one proposer per proposal, answers each accepted child with a valset grant or a
 // denial, folds finished proposals into the pool through the domain, and stops on a budget, a
 // stop condition, the timeout or the caller's signal. Its output is the OptimizeResult.
-import { assign, emit, enqueueActions, fromCallback, sendTo, setup, type AnyActorRef, type EventObject } from 'xstate';
+import { assign, emit, enqueueActions, sendTo, setup, type AnyActorRef } from 'xstate';
 import { BudgetLedger, type Reservation } from '../src/budgetLedger.js';
 import { bestIndex, emptyPool, addCandidate, indexOfHash, poolFronts, withComponentPointers, type CandidatePool } from '../src/candidatePool.js';
 import { candidateHash } from '../src/candidateHash.js';
@@ -18,8 +18,9 @@ import type { RunSettings } from '../src/runSettings.js';
 import { prepareRun, type PreparedRun } from './runInput.js';
 import { affordableTasks, budgetStopReason, progressStopReason, type ProgressView } from '../src/stopConditions.js';
 import { paretoSamplingList } from '../src/parentSelection.js';
-import type { Candidate, Clock, OptimizeConfig, OptimizeResult, ProposalRecord, RunEvent } from '../src/types.js';
+import type { Candidate, OptimizeConfig, OptimizeResult, ProposalRecord, RunEvent } from '../src/types.js';
 import { evaluatorActor } from './evaluator.actor.js';
+import { stopSignals } from './stopSignals.actor.js';
 import type { EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerReport } from './protocol.js';
 import { proposerMachine, type ProposerInput } from './proposer.machine.js';
 
@@ -78,31 +79,6 @@ const SEED_REQUEST = -1;
 
 /** Worst-case metric calls of one reflective proposal: two minibatch evaluations and a valset one. */
 const reflectiveCalls = (s: RunSettings, valsetSize: number) => 2 * s.minibatchSize + valsetSize;
-
-interface StopSignalsInput {
-  signal?: AbortSignal;
-  drainSignal?: AbortSignal;
-  clock: Clock;
-  timeoutMs?: number;
-}
-
-/** Turns the caller's signals and the timeout into 'stop' events. */
-const stopSignals = fromCallback<EventObject, StopSignalsInput>(({ input, sendBack }) => {
-  const onAbort = () => sendBack({ type: 'stop', reason: 'aborted' });
-  const onDrain = () => sendBack({ type: 'stop', reason: 'stopped', graceful: true });
-  const listen = (signal: AbortSignal | undefined, handler: () => void) => {
-    if (signal?.aborted) handler();
-    else signal?.addEventListener('abort', handler, { once: true });
-  };
-  listen(input.signal, onAbort);
-  listen(input.drainSignal, onDrain);
-  const timer = input.timeoutMs !== undefined ? input.clock.setTimeout(() => sendBack({ type: 'stop', reason: 'timeout' }), input.timeoutMs) : undefined;
-  return () => {
-    input.signal?.removeEventListener('abort', onAbort);
-    input.drainSignal?.removeEventListener('abort', onDrain);
-    if (timer !== undefined) input.clock.clearTimeout(timer);
-  };
-});
 
 function inFlightCount(context: OptimizerContext): number {
   return Object.keys(context.proposals).length;

@@ -5,7 +5,7 @@ import { DollarGate } from '../src/dollarGate.js';
 import { resolveLanguageModel } from '../src/lm/resolveLanguageModel.js';
 import type { SlotAwareLanguageModel, WorkJournal } from '../src/evaluationService.js';
 import { buildExampleTable, type ExampleTable } from '../src/exampleTable.js';
-import { localExecutor, type MetricCallExecutor } from '../src/executor.js';
+import { localExecutor } from '../src/executor.js';
 import { createBullmqExecutor, runIdForDirectory } from '../src/executors/bullmqExecutor.js';
 import type { PricedExecutor } from '../src/evaluationService.js';
 import { buildReflectiveDataset } from '../src/reflectiveDataset.js';
