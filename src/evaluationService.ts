@@ -96,6 +96,8 @@ export function normalizeLmReply(value: string | LmReply): LmReply {
 
 export class EvaluationService<Example> {
   private readonly cache = new Map<string, Promise<Evaluation>>();
+  /** Calls made so far per cache key, replayed ones included (see MetricCallIdentity). */
+  private readonly occurrences = new Map<string, number>();
   metricCalls = 0;
   reflectionCalls = 0;
   costUsd = 0;
@@ -133,6 +135,8 @@ export class EvaluationService<Example> {
   private runMetricCall(request: EvaluateRequest, exampleId: number, key: string, paid: { calls: number; usd: number }): Promise<Evaluation> {
     const { executor, examples, slots, signal, journal } = this.options;
     const example = examples[exampleId] as Example;
+    const occurrence = this.occurrences.get(key) ?? 0;
+    this.occurrences.set(key, occurrence + 1);
     const replayed = journal?.replayEvaluation(key);
     if (replayed) {
       // Paid for by an earlier process: counted, not run again.
@@ -154,7 +158,7 @@ export class EvaluationService<Example> {
         let evaluation: Evaluation;
         try {
           evaluation = normalizeEvaluation(
-            await executor.evaluate(request.candidate, example, exampleId, { captureTraces: request.captureTraces, signal }),
+            await executor.evaluate(request.candidate, example, exampleId, { captureTraces: request.captureTraces, signal }, { occurrence }),
           );
         } catch (error) {
           if (signal.aborted) {

@@ -2,8 +2,17 @@
 // executor decides where: in this process (local) or on remote workers (BullMQ).
 import type { Adapter, Candidate, EvalContext, Evaluation } from './types.js';
 
+/**
+ * Which call this is: the same (candidate, example, traces) call can be made again (a fresh
+ * traced run), so `occurrence` counts the earlier ones, replays from a run log included. A
+ * remote executor derives stable job ids from it.
+ */
+export interface MetricCallIdentity {
+  occurrence: number;
+}
+
 export interface MetricCallExecutor<Example> {
-  evaluate(candidate: Candidate, example: Example, exampleId: number, ctx: EvalContext): Promise<Evaluation>;
+  evaluate(candidate: Candidate, example: Example, exampleId: number, ctx: EvalContext, call?: MetricCallIdentity): Promise<Evaluation>;
   close?(): Promise<void>;
 }
 

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { isNotConnectionError, Queue, QueueEvents } from 'bullmq';
 import { candidateHash } from '../candidateHash.js';
 import { sleep, systemClock } from '../clock.js';
-import type { MetricCallExecutor } from '../executor.js';
+import type { MetricCallExecutor, MetricCallIdentity } from '../executor.js';
 import { ConfigError } from '../runSettings.js';
 import type { Candidate, EvalContext, Evaluation } from '../types.js';
 import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, type MetricCallJobData } from './metricCallJob.js';
@@ -200,9 +200,11 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     }
   };
 
-  const jobIdOf = (data: MetricCallJobData, exampleJson: string): string => {
+  const jobIdOf = (data: MetricCallJobData, exampleJson: string, given: MetricCallIdentity | undefined): string => {
     const key = `${candidateHash(data.candidate)}.${data.exampleId}.${shortHash(exampleJson)}.${data.captureTraces ? 1 : 0}`;
-    const occurrence = occurrences.get(key) ?? 0;
+    // The evaluation service numbers occurrences across replays from a run log too; count here
+    // only when called without it.
+    const occurrence = given?.occurrence ?? occurrences.get(key) ?? 0;
     occurrences.set(key, occurrence + 1);
     return `${runId}.${key}.${occurrence}`;
   };
@@ -211,14 +213,14 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     queueName,
     runId,
 
-    async evaluate(candidate: Candidate, example: unknown, exampleId: number, ctx: EvalContext): Promise<Evaluation> {
+    async evaluate(candidate: Candidate, example: unknown, exampleId: number, ctx: EvalContext, call?: MetricCallIdentity): Promise<Evaluation> {
       if (closed) throw new Error('the bullmq executor is closed');
       const { signal } = ctx;
       if (signal.aborted) throw signal.reason;
       const exampleJson = JSON.stringify(example) ?? 'null';
       // The example as JSON would carry it: the worker sees exactly what travelled.
       const data: MetricCallJobData = { candidate, example: JSON.parse(exampleJson), exampleId, captureTraces: ctx.captureTraces };
-      const jobId = jobIdOf(data, exampleJson);
+      const jobId = jobIdOf(data, exampleJson, call);
       const ready = connect();
       const result = new Promise<Evaluation>((resolve, reject) => outstanding.set(jobId, { data, seenByPoll: false, resolve, reject }));
       // An abort may reject it before it is awaited below; that is not an unhandled rejection.
