@@ -179,6 +179,24 @@ function appendRecords(records: ProposalRecord[], more: ProposalRecord[]): Propo
   return records;
 }
 
+/**
+ * Once every proposal of the batched step has its verdict, selects among them and answers each
+ * accepted child still waiting with a grant or a denial. Returns the proposals with decisions.
+ */
+function decideStep(context: OptimizerContext, answer: (id: string, grant: boolean) => void): Record<string, Proposal> {
+  const step = context.stepIds.map((id) => context.proposals[id] as Proposal);
+  if (!step.every((q) => q.outcome !== undefined) || step.every((q) => q.decision !== undefined)) return context.proposals;
+  const proposals = { ...context.proposals };
+  const decisions = selectProposals(step.map((q) => q.outcome as MinibatchOutcome), context.settings.proposalSelection, (hash) => indexOfHash(context.pool, hash));
+  step.forEach((q, i) => {
+    const decision = decisions[i] as SelectionDecision;
+    const awaiting = q.outcome?.status === 'judged' && q.outcome.verdict.accepted && !q.granted && !q.finished;
+    if (awaiting) answer(q.id, decision.selected);
+    proposals[q.id] = { ...q, decision, granted: q.granted || (awaiting && decision.selected) };
+  });
+  return proposals;
+}
+
 function toFinished(p: Proposal): FinishedProposal {
   const outcome = p.outcome ?? { task: p.task, status: 'skipped', reason: 'an evaluation could not be completed' };
   return {
@@ -187,7 +205,8 @@ function toFinished(p: Proposal): FinishedProposal {
     kind: p.kind,
     parents: p.parents,
     outcome,
-    decision: p.decision ?? { task: p.task, selected: false, reason: outcome.status === 'skipped' ? outcome.reason : 'no decision' },
+    // Without a decision (async, or a step never selected) a proposal keeps its verdict's reason.
+    decision: p.decision ?? (selectProposals([outcome], 'all', () => -1)[0] as SelectionDecision),
     child: p.child,
     valset: p.finished?.valset,
     poolSizeAtStart: p.poolSizeAtStart,
@@ -305,8 +324,8 @@ export const optimizerMachine = setup({
       const p = context.proposals[event.id];
       if (!p) return;
       context.ledger.settle(p.reservation, event.paidCalls);
-      const outcome = p.outcome ?? { task: p.task, status: 'skipped' as const, reason: 'an evaluation could not be completed' };
-      enqueue.assign({ proposals: { ...context.proposals, [event.id]: { ...p, outcome, finished: event } } });
+      const outcome = p.outcome ?? event.outcome ?? { task: p.task, status: 'skipped' as const, reason: 'an evaluation could not be completed' };
+      enqueue.assign({ proposals: { ...context.proposals, [event.id]: { ...p, outcome, child: p.child ?? event.child, finished: event } } });
       // A finished proposer stays among the children until stopped; thousands would slow every step.
       enqueue.stopChild(event.id);
     }),
@@ -459,29 +478,24 @@ export const optimizerMachine = setup({
           actions: enqueueActions(({ context, event, enqueue }) => {
             const p = context.proposals[event.id];
             if (!p) return;
-            const mode = context.settings.proposalSelection;
             const inPool = (hash: string) => indexOfHash(context.pool, hash);
             const proposals = { ...context.proposals, [p.id]: { ...p, outcome: event.outcome, child: event.child } };
             // With selection 'all' an accepted child goes to the valset at once.
-            if (mayStartValsetEarly(mode, event.outcome, inPool)) {
+            if (mayStartValsetEarly(context.settings.proposalSelection, event.outcome, inPool)) {
               proposals[p.id] = { ...(proposals[p.id] as Proposal), granted: true };
               enqueue.sendTo(p.id, { type: 'valset.granted' });
             }
-            const step = context.stepIds.map((id) => proposals[id] as Proposal);
-            if (step.every((q) => q.outcome !== undefined)) {
-              const decisions = selectProposals(step.map((q) => q.outcome as MinibatchOutcome), mode, inPool);
-              step.forEach((q, i) => {
-                const decision = decisions[i] as SelectionDecision;
-                proposals[q.id] = { ...q, decision };
-                const awaiting = q.outcome?.status === 'judged' && q.outcome.verdict.accepted && !q.granted && !q.finished;
-                if (awaiting) enqueue.sendTo(q.id, { type: decision.selected ? 'valset.granted' : 'valset.denied' });
-                if (awaiting && decision.selected) proposals[q.id] = { ...(proposals[q.id] as Proposal), granted: true };
-              });
-            }
-            enqueue.assign({ proposals });
+            enqueue.assign({ proposals: decideStep({ ...context, proposals }, (id, grant) => enqueue.sendTo(id, { type: grant ? 'valset.granted' : 'valset.denied' })) });
           }),
         },
-        'proposal.finished': { actions: 'recordFinished' },
+        'proposal.finished': {
+          actions: [
+            'recordFinished',
+            enqueueActions(({ context, enqueue }) => {
+              enqueue.assign({ proposals: decideStep(context, (id, grant) => enqueue.sendTo(id, { type: grant ? 'valset.granted' : 'valset.denied' })) });
+            }),
+          ],
+        },
       },
       always: {
         guard: 'stepFinished',

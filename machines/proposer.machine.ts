@@ -5,7 +5,7 @@
 // no randomness: everything it does follows from its input and the replies it receives.
 // A merge proposal is a proposer too: it starts from a ready child, scores it on the merge
 // subsample, and shares the tail (verdict, grant, valset).
-import { assign, fromPromise, sendParent, sendTo, setup, type AnyActorRef } from 'xstate';
+import { assign, enqueueActions, fromPromise, sendParent, sendTo, setup, type AnyActorRef } from 'xstate';
 import { isPerfect, judgeChild } from '../src/acceptance.js';
 import { judgeMerge } from '../src/merge.js';
 import { candidateHash } from '../src/candidateHash.js';
@@ -133,14 +133,15 @@ export const proposerMachine = setup({
       reflectionCalls: context.reflectionCalls,
       reflectionCostUsd: context.reflectionCostUsd,
       costUsd: context.costUsd,
+      outcome: context.outcome,
+      child: context.child,
       valset: context.valset,
     })),
-    reportJudged: sendParent(({ context }): ProposerReport => ({
-      type: 'proposal.judged',
-      id: context.id,
-      outcome: context.outcome as MinibatchOutcome,
-      child: context.child,
-    })),
+    /** Only an accepted child needs the optimizer's answer; every other verdict travels in 'finish'. */
+    reportJudged: enqueueActions(({ context, enqueue }) => {
+      if (context.outcome?.status !== 'judged' || !context.outcome.verdict.accepted) return;
+      enqueue.sendParent({ type: 'proposal.judged', id: context.id, outcome: context.outcome, child: context.child } satisfies ProposerReport);
+    }),
   },
 }).createMachine({
   id: 'proposer',
@@ -188,7 +189,6 @@ export const proposerMachine = setup({
               'pay',
               assign({ outcome: ({ context }) => ({ task: context.task, status: 'skipped', reason: 'parent is perfect on its minibatch' }) as const }),
               report(() => ({ type: 'evaluation.skipped', reason: 'parent is perfect on its minibatch' })),
-              'reportJudged',
             ],
           },
           {
@@ -219,7 +219,6 @@ export const proposerMachine = setup({
                 reason: `building the reflective dataset failed: ${event.error instanceof Error ? event.error.message : String(event.error)}`,
               }),
             }),
-            'reportJudged',
           ],
         },
       },
@@ -271,7 +270,6 @@ export const proposerMachine = setup({
           target: 'finished',
           actions: [
             assign({ outcome: ({ context }) => ({ task: context.task, status: 'skipped' as const, reason: noChildReason(context) }) }),
-            'reportJudged',
           ],
         },
       ],
@@ -362,8 +360,9 @@ export const proposerMachine = setup({
       },
       always: 'finished',
     },
+    // Not a final state: the optimizer stops a proposer when it reports 'proposal.finished', so a
+    // done event per proposal would only cost the optimizer one more (empty) macrostep.
     finished: {
-      type: 'final',
       entry: 'finish',
     },
   },

@@ -43,7 +43,7 @@ export interface EvaluatorStats {
 
 /** Proposer -> optimizer (its parent). */
 export type ProposerReport =
-  /** The minibatch verdict (or the skip): the optimizer answers an accepted child with a grant or a denial. */
+  /** An accepted child's verdict: the optimizer answers it with a grant or a denial. */
   | { type: 'proposal.judged'; id: string; outcome: MinibatchOutcome; child?: Candidate }
   | {
       type: 'proposal.finished';
@@ -52,6 +52,9 @@ export type ProposerReport =
       reflectionCalls: number;
       reflectionCostUsd: number;
       costUsd: number;
+      /** The verdict, when no 'proposal.judged' carried it (a skip, a rejection, a failure leaves none). */
+      outcome?: MinibatchOutcome;
+      child?: Candidate;
       /** Present when the child was evaluated on the valset. */
       valset?: { subscores: number[]; objectives: Array<Objectives | undefined> };
     };
