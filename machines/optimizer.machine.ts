@@ -152,6 +152,24 @@ function planLaunches(context: OptimizerContext, step: number, maxTasks: number,
   return { launches, pool: withComponentPointers(pool, plan.componentPointers) };
 }
 
+type LaunchUpdate = Pick<OptimizerContext, 'step' | 'pool' | 'proposals' | 'mergeDue' | 'mergesLeft' | 'triedMerges'>;
+
+/** Plans one step's launches (see planLaunches) and the context they leave behind. */
+function launchStep(context: OptimizerContext, step: number, maxTasks: number, shape: { parents: number; perParent: number }): { launches: Launch[]; update: LaunchUpdate } {
+  const { launches, pool, mergeTried } = planLaunches(context, step, maxTasks, shape);
+  return {
+    launches,
+    update: {
+      step,
+      pool,
+      proposals: { ...context.proposals, ...Object.fromEntries(launches.map((l) => [l.proposal.id, l.proposal])) },
+      mergeDue: mergeTried ? false : context.mergeDue,
+      mergesLeft: mergeTried ? context.mergesLeft - 1 : context.mergesLeft,
+      triedMerges: mergeTried ? [...context.triedMerges, mergeTried] : context.triedMerges,
+    },
+  };
+}
+
 function budgetEvent(context: OptimizerContext): RunEvent {
   const { ledger } = context;
   return { type: 'budget.updated', metricCalls: ledger.spentCalls, reserved: ledger.reservedCalls, costUsd: context.input.dollars.spentUsd };
@@ -299,21 +317,14 @@ export const optimizerMachine = setup({
       let ctx = context;
       const launches: Launch[] = [];
       while (inFlightCount(ctx) < s.schedule.inFlight && affordableTasks(ctx.ledger, perTask, ctx.input.dollars) > 0) {
-        const step = ctx.step + 1;
-        const planned = planLaunches(ctx, step, 1, { parents: 1, perParent: 1 });
-        const [launch] = planned.launches;
-        if (!launch) break;
-        launches.push(launch);
-        ctx = {
-          ...ctx,
-          step,
-          pool: planned.pool,
-          proposals: { ...ctx.proposals, [launch.proposal.id]: launch.proposal },
-          ...(planned.mergeTried ? { mergeDue: false, mergesLeft: ctx.mergesLeft - 1, triedMerges: [...ctx.triedMerges, planned.mergeTried] } : {}),
-        };
+        const planned = launchStep(ctx, ctx.step + 1, 1, { parents: 1, perParent: 1 });
+        if (planned.launches.length === 0) break;
+        launches.push(...planned.launches);
+        ctx = { ...ctx, ...planned.update };
       }
       const stopReason = inFlightCount(ctx) === 0 ? budgetStopReason(ctx.ledger, perTask) : undefined;
-      enqueue.assign({ step: ctx.step, pool: ctx.pool, proposals: ctx.proposals, mergeDue: ctx.mergeDue, mergesLeft: ctx.mergesLeft, triedMerges: ctx.triedMerges, stopReason });
+      const { step, pool, proposals, mergeDue, mergesLeft, triedMerges } = ctx;
+      enqueue.assign({ step, pool, proposals, mergeDue, mergesLeft, triedMerges, stopReason });
       for (const event of planEvents(launches)) enqueue.emit(event);
       for (const l of launches) enqueue.spawnChild('proposer', { id: l.proposal.id, input: l.input });
       if (launches.length > 0) enqueue.emit(budgetEvent(context));
@@ -457,14 +468,8 @@ export const optimizerMachine = setup({
           return;
         }
         const step = context.step + 1;
-        const { launches, pool, mergeTried } = planLaunches(context, step, maxTasks, s.schedule);
-        enqueue.assign({
-          step,
-          pool,
-          stepIds: launches.map((l) => l.proposal.id),
-          proposals: { ...context.proposals, ...Object.fromEntries(launches.map((l) => [l.proposal.id, l.proposal])) },
-          ...(mergeTried ? { mergeDue: false, mergesLeft: context.mergesLeft - 1, triedMerges: [...context.triedMerges, mergeTried] } : {}),
-        });
+        const { launches, update } = launchStep(context, step, maxTasks, s.schedule);
+        enqueue.assign({ ...update, stepIds: launches.map((l) => l.proposal.id) });
         enqueue.emit({ type: 'step.started', step, tasks: launches.length });
         for (const event of planEvents(launches)) enqueue.emit(event);
         for (const l of launches) enqueue.spawnChild('proposer', { id: l.proposal.id, input: l.input });
