@@ -41,29 +41,23 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
     journal: input.journal,
     dollars: input.dollars,
   });
+  /** Tells a requester its request could not be served, with what its calls that did run cost. */
+  const failed = (requestId: number, replyTo: EvaluatorRequest['replyTo']) => (error: unknown) => {
+    // After an abort the requesters are stopping; nobody waits for an answer.
+    if (input.signal.aborted) return;
+    const paid = error instanceof EvaluationIncomplete ? error : { paidCalls: 0, costUsd: 0 };
+    replyTo.send({ type: 'evaluator.failed', requestId, error: message(error), paidCalls: paid.paidCalls, costUsd: paid.costUsd });
+  };
   receive((request) => {
     switch (request.type) {
       case 'evaluate': {
         const { requestId, replyTo } = request;
-        service.evaluate(request).then(
-          (reply) => replyTo.send({ type: 'evaluated', requestId, ...reply }),
-          (error) => {
-            // After an abort the requesters are stopping; nobody waits for an answer.
-            if (input.signal.aborted) return;
-            const paid = error instanceof EvaluationIncomplete ? error : { paidCalls: 0, costUsd: 0 };
-            replyTo.send({ type: 'evaluator.failed', requestId, error: message(error), paidCalls: paid.paidCalls, costUsd: paid.costUsd });
-          },
-        );
+        service.evaluate(request).then((reply) => replyTo.send({ type: 'evaluated', requestId, ...reply }), failed(requestId, replyTo));
         return;
       }
       case 'reflect': {
         const { requestId, replyTo } = request;
-        service.reflect(request.prompt).then(
-          (reply) => replyTo.send({ type: 'reflected', requestId, ...reply }),
-          (error) => {
-            if (!input.signal.aborted) replyTo.send({ type: 'evaluator.failed', requestId, error: message(error), paidCalls: 0, costUsd: 0 });
-          },
-        );
+        service.reflect(request.prompt).then((reply) => replyTo.send({ type: 'reflected', requestId, ...reply }), failed(requestId, replyTo));
         return;
       }
       case 'report': {
@@ -75,7 +69,7 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
           busySlotMs: slots.busySlotMs(),
           maxInFlight: slots.maxInFlight,
         });
-        // Answer after the current macrotask's messages (e.g. proposers' done events) are processed.
+        // Answer after the messages already queued (e.g. the last proposals' reports) are processed.
         queueMicrotask(() => request.replyTo.send(stats()));
         return;
       }
