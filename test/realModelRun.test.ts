@@ -20,11 +20,17 @@ afterEach(async () => {
   server = undefined;
 });
 
-function models(baseURL: string) {
+/** The calculator task on the server at `baseURL`: its chat adapter and reflection model, 4 workers. */
+function calculatorRun(baseURL: string) {
   const common = { baseURL, apiKey: 'test-key', maxTokens: 200, retryBaseDelayMs: 1, retryMaxDelayMs: 5 };
-  const adapter = createChatAdapter({ taskModel: createOpenAIChatModel({ ...common, model: TASK_MODEL }), metric: 'exact-match' });
-  const reflectionLm = createOpenAILanguageModel({ ...common, model: REFLECTION_MODEL });
-  return { adapter, reflectionLm };
+  return {
+    seedCandidate: { system_prompt: 'You are a calculator.' },
+    trainset: examples(6, 1),
+    valset: examples(5, 20),
+    adapter: createChatAdapter({ taskModel: createOpenAIChatModel({ ...common, model: TASK_MODEL }), metric: 'exact-match' }),
+    reflectionLm: createOpenAILanguageModel({ ...common, model: REFLECTION_MODEL }),
+    workers: 4,
+  };
 }
 
 /** The dollars the server's reported usage is worth, per request's model. */
@@ -44,16 +50,7 @@ function serverCost(s: FakeOpenAIServer): number {
 describe('an optimization against an OpenAI-compatible server', () => {
   it('completes through 20% 429s and 5% 500s, and its cost is the server usage times the prices', async () => {
     server = await startFakeOpenAIServer({ faults: { seed: 11, rateLimit: 0.2, serverError: 0.05, retryAfterMs: 1 } });
-    const { adapter, reflectionLm } = models(server.baseURL);
-    const result = await optimize({
-      seedCandidate: { system_prompt: 'You are a calculator.' },
-      trainset: examples(6, 1),
-      valset: examples(5, 20),
-      adapter,
-      reflectionLm,
-      maxMetricCalls: 40,
-      workers: 4,
-    });
+    const result = await optimize({ ...calculatorRun(server.baseURL), maxMetricCalls: 40 });
     const faults = server.requests.filter((r) => r.step === 'rate-limit' || r.step === 'server-error').length;
     expect(faults).toBeGreaterThan(3);
     expect(result.bestScore).toBe(1);
@@ -64,19 +61,9 @@ describe('an optimization against an OpenAI-compatible server', () => {
 
   it('never exceeds a tight maxCostUsd', async () => {
     server = await startFakeOpenAIServer({});
-    const { adapter, reflectionLm } = models(server.baseURL);
     const maxCostUsd = 0.004;
-    const result = await optimize({
-      seedCandidate: { system_prompt: 'You are a calculator.' },
-      trainset: examples(6, 1),
-      valset: examples(5, 20),
-      adapter,
-      reflectionLm,
-      maxCostUsd,
-      // A fixed parent keeps proposing, so only the dollars can stop the run.
-      reflectionMinibatchSize: 2,
-      workers: 4,
-    });
+    // A fixed parent keeps proposing, so only the dollars can stop the run.
+    const result = await optimize({ ...calculatorRun(server.baseURL), maxCostUsd, reflectionMinibatchSize: 2 });
     expect(result.stopReason).toBe('maxCostUsd');
     expect(serverCost(server)).toBeLessThanOrEqual(maxCostUsd);
     expect(result.costUsd).toBeCloseTo(serverCost(server), 12);
