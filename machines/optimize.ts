@@ -1,16 +1,15 @@
 // optimize(): run the optimizer machine on a config to its final state and return its output.
-// The config is validated first, so a bad one fails with a ConfigError before any work.
+// A bad config fails with a ConfigError before any work: the machine validates it when the actor
+// is created (launchOptimizer), and a durable run before it touches its directory.
 // Runtime events reach config.onEvent; inspection events reach config.inspect. With a runDir
 // the run is durable (src/durableRun.ts): logged, resumable, stoppable with a STOP file.
 import { createActor, toPromise } from 'xstate';
 import { systemClock } from '../src/clock.js';
 import { runInDirectory } from '../src/durableRun.js';
-import { resolveSettings } from '../src/runSettings.js';
 import type { OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
 import { optimizerMachine } from './optimizer.machine.js';
 
 export async function optimize<Example>(config: OptimizeConfig<Example>): Promise<OptimizeResult> {
-  resolveSettings(config);
   if (config.runDir !== undefined) return runInDirectory(config, launchOptimizer);
   return launchOptimizer(config)();
 }
