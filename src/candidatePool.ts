@@ -5,7 +5,7 @@ import { mean } from './acceptance.js';
 import { candidateHash } from './candidateHash.js';
 import { inheritedPointer } from './componentSelection.js';
 import { argmaxMean } from './parentSelection.js';
-import { computeFronts, type Fronts, type Objectives } from './paretoFront.js';
+import { computeFronts, extendInstanceFronts, type Fronts, type Objectives } from './paretoFront.js';
 import type { Candidate, FrontType } from './types.js';
 
 export interface CandidatePool {
@@ -47,13 +47,15 @@ export function addCandidate(pool: CandidatePool, entry: NewCandidate): { pool: 
   if (pool.valSubscores.length > 0 && entry.subscores.length !== pool.valSubscores[0]?.length) {
     throw new Error(`candidate ${index} has ${entry.subscores.length} valset scores, the pool expects ${pool.valSubscores[0]?.length}`);
   }
+  const valSubscores = [...pool.valSubscores, [...entry.subscores]];
+  grownFrom.set(valSubscores, pool.valSubscores);
   return {
     index,
     pool: {
       candidates: [...pool.candidates, entry.candidate],
       hashes: [...pool.hashes, candidateHash(entry.candidate)],
       parents: [...pool.parents, [...entry.parents]],
-      valSubscores: [...pool.valSubscores, [...entry.subscores]],
+      valSubscores,
       valObjectives: [...pool.valObjectives, entry.objectives ? [...entry.objectives] : entry.subscores.map(() => undefined)],
       valScores: [...pool.valScores, mean(entry.subscores)],
       discoveryMetricCalls: [...pool.discoveryMetricCalls, entry.metricCallsAtDiscovery],
@@ -87,12 +89,22 @@ export function indexOfHash(pool: CandidatePool, hash: string): number {
 
 // Fronts change only when a candidate joins, which makes new score arrays: memoize on them.
 const frontsMemo = new WeakMap<object, Map<FrontType, Fronts>>();
+// Each pool's score table -> the one it grew from by one candidate, so that instance fronts are
+// extended by one row instead of recomputed over the whole pool after every addition.
+const grownFrom = new WeakMap<object, number[][]>();
 
 /** The pool's fronts (memoized; treat the result as read-only). */
 export function poolFronts(pool: CandidatePool, frontType: FrontType): Fronts {
   let byType = frontsMemo.get(pool.valSubscores);
   if (!byType) frontsMemo.set(pool.valSubscores, (byType = new Map()));
   let fronts = byType.get(frontType);
-  if (!fronts) byType.set(frontType, (fronts = computeFronts({ subscores: pool.valSubscores, objectives: pool.valObjectives }, frontType)));
+  if (!fronts) {
+    const previous = frontType === 'instance' ? grownFrom.get(pool.valSubscores) : undefined;
+    const earlier = previous && frontsMemo.get(previous)?.get('instance');
+    fronts =
+      (earlier && extendInstanceFronts(earlier, pool.valSubscores, pool.valSubscores.length - 1)) ??
+      computeFronts({ subscores: pool.valSubscores, objectives: pool.valObjectives }, frontType);
+    byType.set(frontType, fronts);
+  }
   return fronts;
 }

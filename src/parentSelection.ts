@@ -29,9 +29,13 @@ export function paretoSamplingList(fronts: Fronts, meanScores: ReadonlyArray<num
 }
 
 function buildSamplingList(fronts: Fronts, meanScores: ReadonlyArray<number>): number[] {
-  const counts = new Map<number, number>();
-  for (const front of removeDominated(fronts, meanScores)) for (const c of front) counts.set(c, (counts.get(c) ?? 0) + 1);
-  return [...counts.keys()].sort((a, b) => a - b).flatMap((c) => new Array<number>(counts.get(c) ?? 0).fill(c));
+  const counts: number[] = [];
+  for (const front of removeDominated(fronts, meanScores)) for (const c of front) counts[c] = (counts[c] ?? 0) + 1;
+  const list: number[] = [];
+  counts.forEach((n, c) => {
+    for (let k = 0; k < n; k++) list.push(c);
+  });
+  return list;
 }
 
 export interface SelectionView {

@@ -38,6 +38,30 @@ export function instanceFronts(table: ScoreTable): Fronts {
   return fronts;
 }
 
+/**
+ * The instance fronts after candidate `index` (the last row of `subscores`) joins, from the
+ * fronts without it: only the examples it ties or beats change, and unchanged fronts are shared
+ * (read-only).
+ * Undefined when the earlier fronts do not map one to one onto the examples (an example nobody
+ * has a score on), so the caller recomputes.
+ */
+export function extendInstanceFronts(fronts: Fronts, subscores: ReadonlyArray<ReadonlyArray<number>>, index: number): Fronts | undefined {
+  const row = subscores[index];
+  if (row === undefined || fronts.length !== row.length) return undefined;
+  // Fronts that were one array stay one array (removeDominated then works on it once).
+  const grown = new Map<number[], number[]>();
+  let alone: number[] | undefined;
+  return fronts.map((front, j) => {
+    const value = row[j];
+    const best = subscores[front[0] as number]?.[j];
+    if (value === undefined || Number.isNaN(value) || best === undefined || value < best) return front;
+    if (value > best) return (alone ??= [index]);
+    let tied = grown.get(front);
+    if (tied === undefined) grown.set(front, (tied = [...front, index]));
+    return tied;
+  });
+}
+
 function objectiveNames(table: ScoreTable): string[] {
   const names = new Set<string>();
   for (const row of table.objectives ?? []) for (const cell of row) for (const k of Object.keys(cell ?? {})) names.add(k);
@@ -93,27 +117,62 @@ export function computeFronts(table: ScoreTable, type: FrontType = 'instance'): 
  * (ties: higher index first), remove a candidate when every front holding it holds another
  * survivor. (The reference restarts the scan after each removal; removals only make the others
  * harder to remove, so one pass gives the same survivors.) Returns the fronts restricted to the
- * survivors. Linear in the total size of the fronts.
+ * survivors (read-only: identical input arrays share one output array).
+ *
+ * It runs after every addition, and fronts get big: an example nobody solves holds every
+ * candidate. Extended fronts share arrays (see extendInstanceFronts), so each distinct array is
+ * worked on once (two copies of a front always keep the same survivors), in typed arrays;
+ * linear in the total size of the distinct fronts.
  */
 export function removeDominated(fronts: Fronts, meanScores: ReadonlyArray<number>): Fronts {
-  const alive = new Map<number, number[]>(); // candidate -> indices of the fronts holding it
-  fronts.forEach((front, f) => {
-    for (const c of front) {
-      const holding = alive.get(c);
-      if (holding) holding.push(f);
-      else alive.set(c, [f]);
-    }
-  });
-  const survivors = fronts.map((front) => front.length);
-  const order = [...alive.keys()].sort((a, b) => (meanScores[a] ?? 0) - (meanScores[b] ?? 0) || b - a);
-  for (const c of order) {
-    const holding = alive.get(c) as number[];
-    if (holding.every((f) => (survivors[f] as number) >= 2)) {
-      for (const f of holding) survivors[f] = (survivors[f] as number) - 1;
-      alive.delete(c);
+  const position = new Map<readonly number[], number>();
+  const distinct: Array<readonly number[]> = [];
+  for (const front of fronts) {
+    if (!position.has(front)) {
+      position.set(front, distinct.length);
+      distinct.push(front);
     }
   }
-  return fronts.map((front) => front.filter((c) => alive.has(c)));
+  let size = 0;
+  let top = -1;
+  for (const front of distinct) {
+    size += front.length;
+    for (const c of front) if (c > top) top = c;
+  }
+  // holding[start[c] .. start[c + 1]) = indices of the distinct fronts holding candidate c.
+  const start = new Int32Array(top + 2);
+  for (const front of distinct) for (const c of front) start[c + 1] = (start[c + 1] as number) + 1;
+  for (let c = 0; c <= top; c++) start[c + 1] = (start[c + 1] as number) + (start[c] as number);
+  const next = start.slice(0, top + 1);
+  const holding = new Int32Array(size);
+  distinct.forEach((front, f) => {
+    for (const c of front) {
+      const at = next[c] as number;
+      holding[at] = f;
+      next[c] = at + 1;
+    }
+  });
+  const survivors = Int32Array.from(distinct, (front) => front.length);
+  const alive = new Uint8Array(top + 1);
+  const order: number[] = [];
+  for (let c = 0; c <= top; c++) {
+    if ((start[c + 1] as number) > (start[c] as number)) {
+      alive[c] = 1;
+      order.push(c);
+    }
+  }
+  order.sort((a, b) => (meanScores[a] ?? 0) - (meanScores[b] ?? 0) || b - a);
+  for (const c of order) {
+    const from = start[c] as number;
+    const to = start[c + 1] as number;
+    let removable = true;
+    for (let k = from; k < to && removable; k++) removable = (survivors[holding[k] as number] as number) >= 2;
+    if (!removable) continue;
+    for (let k = from; k < to; k++) survivors[holding[k] as number] = (survivors[holding[k] as number] as number) - 1;
+    alive[c] = 0;
+  }
+  const kept = distinct.map((front) => front.filter((c) => alive[c] === 1));
+  return fronts.map((front) => kept[position.get(front) as number] as number[]);
 }
 
 /** The candidates left on some front after dominated removal, ascending. */

@@ -2,6 +2,8 @@
 // hashes, and the guard on valset width.
 import { describe, expect, it } from 'vitest';
 import { candidateHash } from '../src/candidateHash.js';
+import { computeFronts } from '../src/paretoFront.js';
+import { Rng } from '../src/rng.js';
 import { addCandidate, bestIndex, emptyPool, indexOfHash, poolFronts, withComponentPointers, type CandidatePool, type NewCandidate } from '../src/candidatePool.js';
 
 const entry = (text: string, parents: number[], subscores: number[], metricCallsAtDiscovery = 0): NewCandidate => ({
@@ -95,5 +97,24 @@ describe('candidate pool', () => {
     expect(poolFronts(pool, 'instance')).toEqual([[1], [0, 1]]);
     // No objective scores: every type falls back to the instance fronts.
     expect(poolFronts(pool, 'objective')).toEqual([[1], [0, 1]]);
+  });
+
+  it('poolFronts after each addition (extended by one row) equals the fronts computed from scratch', () => {
+    const rng = new Rng(7);
+    for (let trial = 0; trial < 30; trial++) {
+      const examples = 1 + rng.int(8);
+      let pool = emptyPool();
+      const snapshots: Array<{ pool: CandidatePool; fronts: number[][] }> = [];
+      for (let i = 0; i < 25; i++) {
+        // Few distinct values, so that ties (the case that copies a front) are common.
+        const subscores = Array.from({ length: examples }, () => (trial % 5 === 0 && rng.next() < 0.1 ? Number.NaN : rng.int(3) / 2));
+        pool = addCandidate(pool, entry(`c${trial}-${i}`, i === 0 ? [] : [rng.int(i)], subscores)).pool;
+        const fronts = poolFronts(pool, 'instance');
+        expect(fronts).toEqual(computeFronts({ subscores: pool.valSubscores }, 'instance'));
+        snapshots.push({ pool, fronts: fronts.map((f) => [...f]) });
+      }
+      // Extending never changed an earlier pool's fronts (unchanged fronts are shared, not edited).
+      for (const s of snapshots) expect(poolFronts(s.pool, 'instance')).toEqual(s.fronts);
+    }
   });
 });

@@ -167,6 +167,19 @@ describe('removeDominated', () => {
     expect(fronts).toEqual([[0, 1], [0, 1, 2], [2]]);
   });
 
+  it('gives the same survivors whether equal fronts are one shared array or separate copies', () => {
+    const rng = new Rng(78);
+    for (let trial = 0; trial < 100; trial++) {
+      const candidates = 1 + rng.int(6);
+      const pool = Array.from({ length: 4 }, () => [...new Set(Array.from({ length: 1 + rng.int(3) }, () => rng.int(candidates)))].sort((a, b) => a - b));
+      // Each example's front is one of a few arrays, several times over.
+      const shared = Array.from({ length: 8 }, () => pool[rng.int(pool.length)] as number[]);
+      const copies = shared.map((front) => [...front]);
+      const means = Array.from({ length: candidates }, () => rng.int(4) / 4);
+      expect(removeDominated(shared, means)).toEqual(removeDominated(copies, means));
+    }
+  });
+
   it('on random tables: no front empties, sole bests survive, every survivor is alone somewhere', () => {
     const rng = new Rng(77);
     for (let trial = 0; trial < 200; trial++) {
