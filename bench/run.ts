@@ -4,7 +4,8 @@
 //   sim       simulated time at the paper's scale: valset 100, 5,000 calls, W = 512 and W = 64,
 //             reflection 10x a metric call
 //   policy    the same simulated workload with each slot order: finish-first, start-first, fifo
-//   overhead  zero-latency work: metric calls per second through the full actor path
+//   overhead  zero-latency work (a toy task and the demo task): metric calls per second through
+//             the full actor path
 // Prints tables and writes JSON under bench/results/.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { benchRun, SETTINGS, type RunFigures, type Workload } from './benchTask.js';
@@ -75,15 +76,25 @@ if (part === 'all' || part === 'policy') {
 }
 if (part === 'all' || part === 'overhead') {
   const figures = [];
-  for (const valsetSize of [100, 20]) {
-    figures.push(await measureOverhead({ kind: 'async', inFlight: 16 }, 'async 16', 20_000, 16, valsetSize));
-    figures.push(await measureOverhead({ kind: 'batched', parents: 8, perParent: 1 }, '8x1', 20_000, 16, valsetSize));
+  const schedules = [
+    { schedule: { kind: 'async', inFlight: 16 } as const, label: 'async 16' },
+    { schedule: { kind: 'batched', parents: 8, perParent: 1 } as const, label: '8x1' },
+  ];
+  for (const task of ['keyword', 'demo'] as const) {
+    for (const valsetSize of [100, 20]) {
+      for (const s of schedules) {
+        const f = await measureOverhead({ task, ...s, budget: 20_000, workers: 16, valsetSize });
+        process.stderr.write(`  overhead: ${task} ${s.label} valset ${valsetSize}: ${Math.round(f.metricCallsPerSecond)} calls/s\n`);
+        figures.push(f);
+      }
+    }
   }
-  console.log('\n## Orchestration overhead (zero-latency adapter and LM, one core)\n');
+  console.log('\n## Orchestration overhead (zero-latency adapter and LM, CPU time, one core; median of 5 warm runs)\n');
+  console.log('| task | schedule | valset | metric calls | proposals | CPU s (median) | metric calls/s | cold run |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|');
   for (const f of figures) {
-    console.log(
-      `${f.schedule}, valset ${f.valsetSize}: ${f.metricCalls} metric calls + ${f.reflectionCalls} reflections in ${f.seconds.toFixed(2)} s of CPU = ${Math.round(f.metricCallsPerSecond).toLocaleString('en-US')} metric calls/s`,
-    );
+    const rate = (x: number) => Math.round(x).toLocaleString('en-US');
+    console.log(`| ${f.task} | ${f.schedule} | ${f.valsetSize} | ${f.metricCalls} | ${f.proposals} | ${f.seconds.toFixed(3)} | ${rate(f.metricCallsPerSecond)} | ${rate(f.coldMetricCallsPerSecond)} |`);
   }
   save('overhead', figures);
 }
