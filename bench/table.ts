@@ -14,6 +14,8 @@ export interface SettingSummary {
   timeTo90Ms: number;
   /** Seeds that reached it. */
   reached90: number;
+  /** Median over seeds of that time (Infinity when more than half the seeds never got there). */
+  medianTo90Ms: number;
   predictedMs: number;
   /** (predicted - measured) / measured, of the means. */
   predictionError: number;
@@ -21,6 +23,11 @@ export interface SettingSummary {
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+/** The lower middle value: Infinity only when more than half the seeds never got there. */
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] as number;
+}
 
 export function summarize(runs: RunFigures[], baseline = 'single'): SettingSummary[] {
   const settings = [...new Set(runs.map((r) => r.setting))];
@@ -45,6 +52,7 @@ export function summarize(runs: RunFigures[], baseline = 'single'): SettingSumma
       utilization: mean(rs.map((r) => r.utilization)),
       timeTo90Ms: mean(times),
       reached90: times.filter(Number.isFinite).length,
+      medianTo90Ms: median(times),
       predictedMs: predicted,
       predictionError: (predicted - wall) / wall,
       acceptanceRate: mean(rs.map((r) => r.acceptanceRate)),
@@ -64,7 +72,7 @@ export function formatTable(rows: SettingSummary[]): string {
     r.bestValScore.toFixed(3),
     r.testScore.toFixed(3),
     `${(100 * r.utilization).toFixed(0)}%`,
-    r.reached90 === r.seeds ? seconds(r.timeTo90Ms) : `${r.reached90}/${r.seeds} seeds`,
+    r.reached90 === r.seeds ? seconds(r.timeTo90Ms) : `${r.reached90}/${r.seeds} seeds, median ${seconds(r.medianTo90Ms)}`,
     seconds(r.predictedMs),
     `${r.predictionError >= 0 ? '+' : ''}${(100 * r.predictionError).toFixed(0)}%`,
     r.acceptanceRate.toFixed(2),
