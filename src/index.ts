@@ -40,7 +40,7 @@ export { installSignalHandlers, watchStopFile, STOP_FILE, type SignalHandlerOpti
 export { createDemoTask, DEMO_SEED_PROMPT, type DemoTask, type DemoTaskOptions, type DemoExample } from './demo/demoTask.js';
 export type { EvaluatorRequest, EvaluatorReply, EvaluatorStats, ProposerReport, ProposerDecision } from '../machines/protocol.js';
 export type { EvaluatorInput } from '../machines/evaluator.actor.js';
-export { predictWallClock, recommendSchedule, type ScheduleRecommendation, type WallClockPrediction } from './runtimeModel.js';
+export { predictWallClock, recommendSchedule, type RecommendOptions, type ScheduleRecommendation, type WallClockPrediction } from './runtimeModel.js';
 export { createInspectionLog, parseInspectionLog, type InspectionLog, type InspectionRecord } from './report/inspectionLog.js';
 export { renderReport, writeReport, type ReportInput } from './report/renderReport.js';
 // Evaluations on BullMQ workers over Redis: the executor, the worker and its command.

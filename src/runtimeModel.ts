@@ -28,10 +28,13 @@ export { expectedMaxOfUniforms, stageMs, type Jitter } from './runtimeModel/stag
 export { compareToMeasured, predictWallClock, type WallClockPrediction } from './runtimeModel/predictWallClock.js';
 export {
   candidateSchedules,
+  effectiveWidth,
   formatDuration,
+  MIN_GENERATIONS,
   recommendSchedule,
   scheduleLabel,
   type RankedSchedule,
+  type RecommendOptions,
   type ScheduleRecommendation,
 } from './runtimeModel/recommendSchedule.js';
 export type { ModelSchedule, PredictParams, WorkloadParams } from './runtimeModel/workload.js';

@@ -6,6 +6,7 @@ import {
   acceptanceTriggerProbability,
   candidateSchedules,
   compareToMeasured,
+  MIN_GENERATIONS,
   expectedMaxOfUniforms,
   paperSpeedup,
   predictWallClock,
@@ -240,8 +241,8 @@ describe('predictWallClock, properties', () => {
 });
 
 describe('recommendSchedule', () => {
-  it('goes wide when workers are plentiful and reflection is slow', () => {
-    const r = recommendSchedule({ ...synthetic, workers: 64, reflectionMs: 5000 });
+  it('goes wide when workers are plentiful, reflection is slow and the budget buys many generations', () => {
+    const r = recommendSchedule({ ...synthetic, workers: 64, reflectionMs: 5000, budget: 30_000 });
     const { schedule } = r.best;
     const width = schedule.kind === 'batched' ? schedule.parents * schedule.perParent : schedule.inFlight;
     expect(width).toBeGreaterThanOrEqual(8);
@@ -255,13 +256,31 @@ describe('recommendSchedule', () => {
     expect(r.ranked.every((c) => c.schedule.kind === 'batched')).toBe(true); // async needs K <= W
   });
 
-  it('ranks every candidate fastest first and picks the simplest within 5% of the fastest', () => {
-    const r = recommendSchedule(synthetic);
+  it('ranks every candidate fastest first and, on speed alone, picks the simplest within 5% of the fastest', () => {
+    const r = recommendSchedule(synthetic, { minGenerations: 0 });
     expect(r.ranked).toHaveLength(8 + 4); // async 2..16 on 16 workers
     const times = r.ranked.map((c) => c.prediction.wallClockMs);
     expect(times).toEqual([...times].sort((x, y) => x - y));
     const fastest = times[0] as number;
     expect(r.best.prediction.wallClockMs).toBeLessThanOrEqual(fastest * 1.05);
+  });
+
+  it('does not recommend a schedule that leaves fewer than a dozen generations of proposals', () => {
+    // 1,500 calls, valset 40, a = 0.3: 1,460 / (6 + 0.3 * 40) = ~81 proposals.
+    const r = recommendSchedule(synthetic);
+    const byLabel = new Map(r.ranked.map((c) => [c.label, c]));
+    expect(byLabel.get('2x2')?.generations).toBeCloseTo((byLabel.get('2x2')?.prediction.proposals ?? 0) / 4, 9);
+    expect(byLabel.get('async 8')?.generations).toBeCloseTo((byLabel.get('async 8')?.prediction.proposals ?? 0) / 16, 9); // async K counts as 2K
+    expect(r.best.generations).toBeGreaterThanOrEqual(MIN_GENERATIONS);
+    // The fastest of all is too wide for this budget, and the reason says so.
+    const fastest = r.ranked[0] as (typeof r.ranked)[number];
+    expect(fastest.generations).toBeLessThan(MIN_GENERATIONS);
+    expect(r.reason).toContain(`faster schedules such as ${fastest.label}`);
+    // Among the eligible ones the choice is still the simplest within 5% of the fastest.
+    const eligible = r.ranked.filter((c) => c.generations >= MIN_GENERATIONS);
+    expect(r.best.prediction.wallClockMs).toBeLessThanOrEqual((eligible[0]?.prediction.wallClockMs ?? 0) * 1.05);
+    // A budget too small for any width leaves single.
+    expect(recommendSchedule({ ...synthetic, budget: 200 }).best.label).toBe('1x1');
   });
 
   it('offers async K only up to the number of workers', () => {

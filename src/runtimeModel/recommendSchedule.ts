@@ -1,7 +1,10 @@
 // Chooses a schedule before a run: predicts every candidate (the paper's P x N shapes and async K
 // that the workers can keep busy), ranks them by predicted wall-clock and takes the simplest
 // within 5% of the fastest, since the model is not that precise and narrower, deterministic
-// schedules adapt faster and reproduce exactly.
+// schedules adapt faster and reproduce exactly. Speed is not all: at a fixed budget, the wider a
+// schedule the fewer rounds of proposals build on each other's results, and the benchmarks
+// (bench/README.md) show quality falling once a run has fewer than about a dozen such
+// generations. Schedules below that floor are ranked but not recommended.
 import { predictWallClock, type WallClockPrediction } from './predictWallClock.js';
 import type { ModelSchedule, WorkloadParams } from './workload.js';
 
@@ -14,11 +17,35 @@ export const ASYNC_IN_FLIGHT: readonly number[] = [2, 4, 8, 16, 32];
 /** Predictions within this fraction of the fastest count as ties. */
 export const TIE_TOLERANCE = 0.05;
 
+/**
+ * Fewest generations (expected proposals / effective width) a recommended schedule may leave.
+ * On the demo task, 48 seeds at 1,500 calls (~62 proposals): widths of 4 or less (15+
+ * generations) end within 0.02 of single's best valset score, width 8 (8) 0.06 lower, width 16
+ * (4) 0.10 lower; the paper-scale runs (5,000 calls, valset 100) fall the same way.
+ */
+export const MIN_GENERATIONS = 12;
+
+/**
+ * The batched width async K counts as: with K always in flight a proposal is blind to the K - 1
+ * others for its whole life, and the ones that start while it runs, where a step's proposal is
+ * blind to its siblings only. Measured: async K ends between batched widths K and 2K in quality
+ * (48 seeds: async 4 between 4x1 and 8x1, async 8 between 8x1 and 4x4; at the paper's scale
+ * async 4 is level with 8x1), so 2K, the cautious end.
+ */
+export const ASYNC_WIDTH_FACTOR = 2;
+
 export interface RankedSchedule {
   /** "2x2" or "async 8". */
   label: string;
   schedule: ModelSchedule;
   prediction: WallClockPrediction;
+  /** Expected proposals / effective width: how many rounds of proposals build on earlier results. */
+  generations: number;
+}
+
+export interface RecommendOptions {
+  /** Default MIN_GENERATIONS; 0 ranks on speed alone. */
+  minGenerations?: number;
 }
 
 export interface ScheduleRecommendation {
@@ -46,20 +73,29 @@ export function scheduleLabel(schedule: ModelSchedule): string {
   return schedule.kind === 'batched' ? `${schedule.parents}x${schedule.perParent}` : `async ${schedule.inFlight}`;
 }
 
-export function recommendSchedule(params: WorkloadParams): ScheduleRecommendation {
-  const candidates = candidateSchedules(params.workers).map(
-    (schedule): RankedSchedule => ({ label: scheduleLabel(schedule), schedule, prediction: predictWallClock({ ...params, schedule }) }),
-  );
+export function recommendSchedule(params: WorkloadParams, options: RecommendOptions = {}): ScheduleRecommendation {
+  const minGenerations = options.minGenerations ?? MIN_GENERATIONS;
+  const candidates = candidateSchedules(params.workers).map((schedule): RankedSchedule => {
+    const prediction = predictWallClock({ ...params, schedule });
+    return { label: scheduleLabel(schedule), schedule, prediction, generations: prediction.proposals / effectiveWidth(schedule) };
+  });
   const ranked = [...candidates].sort((x, y) => x.prediction.wallClockMs - y.prediction.wallClockMs || simpler(x, y, candidates));
-  const fastest = ranked[0] as RankedSchedule;
-  const ties = ranked.filter((c) => c.prediction.wallClockMs <= fastest.prediction.wallClockMs * (1 + TIE_TOLERANCE));
-  const best = [...ties].sort((x, y) => simpler(x, y, candidates))[0] as RankedSchedule;
   const single = candidates[0] as RankedSchedule;
-  return { best, reason: explain(best, fastest, single, ties.length, params.workers), ranked };
+  // Single is always eligible: with a budget too small for 12 proposals nothing wider helps.
+  const eligible = ranked.filter((c) => c === single || c.generations >= minGenerations);
+  const fastest = eligible[0] as RankedSchedule;
+  const ties = eligible.filter((c) => c.prediction.wallClockMs <= fastest.prediction.wallClockMs * (1 + TIE_TOLERANCE));
+  const best = [...ties].sort((x, y) => simpler(x, y, candidates))[0] as RankedSchedule;
+  const excluded = ranked[0] !== fastest ? (ranked[0] as RankedSchedule) : undefined;
+  return { best, reason: explain({ best, fastest, single, excluded, minGenerations }, ties.length, params.workers), ranked };
 }
 
 function width(schedule: ModelSchedule): number {
   return schedule.kind === 'batched' ? schedule.parents * schedule.perParent : schedule.inFlight;
+}
+
+export function effectiveWidth(schedule: ModelSchedule): number {
+  return schedule.kind === 'batched' ? width(schedule) : ASYNC_WIDTH_FACTOR * schedule.inFlight;
 }
 
 /** Narrower first, then batched before async, then candidate order. */
@@ -71,7 +107,17 @@ function simpler(x: RankedSchedule, y: RankedSchedule, order: readonly RankedSch
   );
 }
 
-function explain(best: RankedSchedule, fastest: RankedSchedule, single: RankedSchedule, tieCount: number, workers: number): string {
+interface Choice {
+  best: RankedSchedule;
+  /** The fastest schedule that leaves enough generations. */
+  fastest: RankedSchedule;
+  single: RankedSchedule;
+  /** The fastest of all, when it leaves too few generations. */
+  excluded?: RankedSchedule;
+  minGenerations: number;
+}
+
+function explain({ best, fastest, single, excluded, minGenerations }: Choice, tieCount: number, workers: number): string {
   const p = best.prediction;
   const parts = [`${best.label}: predicted ${formatDuration(p.wallClockMs)}`];
   if (best !== single) {
@@ -82,6 +128,12 @@ function explain(best: RankedSchedule, fastest: RankedSchedule, single: RankedSc
   parts.push(`${bound}, ${Math.round(p.utilization * 100)}% of worker time busy`);
   if (best !== fastest) {
     parts.push(`simplest of ${tieCount} schedules within ${TIE_TOLERANCE * 100}% of the fastest (${fastest.label}, ${formatDuration(fastest.prediction.wallClockMs)})`);
+  }
+  parts.push(`${Math.round(best.generations)} generations of proposals`);
+  if (excluded) {
+    parts.push(
+      `faster schedules such as ${excluded.label} (${formatDuration(excluded.prediction.wallClockMs)}) leave fewer than ${minGenerations} generations for this budget, and quality falls with fewer`,
+    );
   }
   return parts.join('; ');
 }
