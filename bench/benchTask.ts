@@ -6,6 +6,7 @@ import { optimize, type OptimizeResult } from '../src/index.js';
 import { runOnSimulatedClock, systemClock } from '../src/clock.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
 import { predictWallClock } from '../src/runtimeModel.js';
+import { summarizeStaleness } from '../src/stalenessSummary.js';
 import type { Schedule, SlotPolicy } from '../src/types.js';
 
 export interface BenchSetting {
@@ -52,6 +53,9 @@ export interface RunFigures {
   acceptanceRate: number;
   skipRate: number;
   predictedMs: number;
+  /** Mean and 90th percentile of the proposals' staleness (0 for batched steps). */
+  stalenessMean: number;
+  stalenessP90: number;
   /** (elapsedMs, valScore) of each candidate, in discovery order. */
   discoveries: Array<[number, number]>;
 }
@@ -105,6 +109,7 @@ async function figures(result: OptimizeResult, setting: BenchSetting, w: Workloa
     budget: w.budget,
     jitter: JITTER,
   });
+  const staleness = summarizeStaleness(result.proposals);
   return {
     wallClockMs: result.elapsedMs,
     metricCalls: result.metricCalls,
@@ -116,6 +121,8 @@ async function figures(result: OptimizeResult, setting: BenchSetting, w: Workloa
     acceptanceRate,
     skipRate,
     predictedMs: prediction.wallClockMs,
+    stalenessMean: staleness.mean,
+    stalenessP90: staleness.p90,
     discoveries: result.discoveryElapsedMs.map((t, i) => [t, result.valScores[i] ?? 0]),
   };
 }

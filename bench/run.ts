@@ -69,7 +69,7 @@ if (part === 'all' || part === 'seeds') {
   const runs = await sweep('seeds', workload, SETTINGS, many);
   // Per-run figures of 480 runs would be most of the file; the rows and per-seed scores suffice.
   const { rows } = report(`The real-time workload in simulated time, ${many.length} seeds`, workload, runs, many);
-  const perSeed = runs.map(({ setting, seed, wallClockMs, bestValScore, testScore }) => ({ setting, seed, wallClockMs, bestValScore, testScore }));
+  const perSeed = runs.map(({ setting, seed, wallClockMs, bestValScore, testScore, stalenessMean }) => ({ setting, seed, wallClockMs, bestValScore, testScore, stalenessMean }));
   save('many-seeds', { workload, seeds: many, rows, runs: perSeed });
 }
 if (part === 'all' || part === 'sim') {

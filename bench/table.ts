@@ -14,19 +14,22 @@ export interface SettingSummary {
   timeTo90Ms: number;
   /** Seeds that reached it. */
   reached90: number;
-  /** Median over seeds of that time (Infinity when more than half the seeds never got there). */
+  /** Median over seeds of that time (Infinity unless more than half the seeds got there). */
   medianTo90Ms: number;
   predictedMs: number;
   /** (predicted - measured) / measured, of the means. */
   predictionError: number;
   acceptanceRate: number;
+  /** Means over seeds of each run's mean and p90 staleness. */
+  stalenessMean: number;
+  stalenessP90: number;
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-/** The lower middle value: Infinity only when more than half the seeds never got there. */
+/** The upper middle value: finite only when more than half the seeds got there. */
 function median(xs: number[]): number {
   const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)] as number;
+  return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
 export function summarize(runs: RunFigures[], baseline = 'single'): SettingSummary[] {
@@ -56,6 +59,8 @@ export function summarize(runs: RunFigures[], baseline = 'single'): SettingSumma
       predictedMs: predicted,
       predictionError: (predicted - wall) / wall,
       acceptanceRate: mean(rs.map((r) => r.acceptanceRate)),
+      stalenessMean: mean(rs.map((r) => r.stalenessMean)),
+      stalenessP90: mean(rs.map((r) => r.stalenessP90)),
     };
   });
 }
@@ -63,7 +68,7 @@ export function summarize(runs: RunFigures[], baseline = 'single'): SettingSumma
 const seconds = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(ms >= 100_000 ? 0 : 2)} s` : 'never');
 
 export function formatTable(rows: SettingSummary[]): string {
-  const header = ['setting', 'wall-clock', 'speedup', 'calls', 'best val', 'test', 'util', 'to 90% of single', 'predicted', 'pred err', 'accept'];
+  const header = ['setting', 'wall-clock', 'speedup', 'calls', 'best val', 'test', 'util', 'to 90% of single', 'predicted', 'pred err', 'accept', 'staleness'];
   const lines = rows.map((r) => [
     r.setting,
     seconds(r.wallClockMs),
@@ -76,6 +81,7 @@ export function formatTable(rows: SettingSummary[]): string {
     seconds(r.predictedMs),
     `${r.predictionError >= 0 ? '+' : ''}${(100 * r.predictionError).toFixed(0)}%`,
     r.acceptanceRate.toFixed(2),
+    r.stalenessMean > 0 ? `${r.stalenessMean.toFixed(1)} (p90 ${r.stalenessP90.toFixed(0)})` : '0',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)));
   const row = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] as number)).join(' | ')} |`;

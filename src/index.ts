@@ -26,6 +26,7 @@ export { candidateHash } from './candidateHash.js';
 export { systemClock, runOnSimulatedClock } from './clock.js';
 export { extractInstruction } from './extractInstruction.js';
 export { buildReflectionPrompt } from './reflectionPrompt.js';
+export { summarizeStaleness, formatStaleness, type StalenessSummary } from './stalenessSummary.js';
 // Durable runs (runDir): the log, its records, the stop requests an operator can make.
 export type { WorkJournal } from './evaluationService.js';
 export { RunDirectoryError } from './runDirectoryError.js';

@@ -12,6 +12,7 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/program.js';
 import { parseInspectionLog } from '../src/report/inspectionLog.js';
+import { formatStaleness, summarizeStaleness } from '../src/stalenessSummary.js';
 import type { OptimizeResult } from '../src/types.js';
 import { memoryIo } from './support/memoryIo.js';
 
@@ -97,6 +98,13 @@ describe('report.html', () => {
       const inserted = await page.locator('#best-candidate pre.diff ins').allTextContents();
       expect(inserted.join('').trim().length).toBeGreaterThan(10);
       expect(await page.locator('#best-candidate pre.best-text').textContent()).toBe(result.bestCandidate.system_prompt);
+
+      // An async run reports its staleness distribution among the summary cards.
+      const staleness = summarizeStaleness(result.proposals);
+      expect(staleness.max).toBeGreaterThan(0);
+      const card = page.locator('.stat', { hasText: 'staleness' });
+      expect(await card.locator('.value').textContent()).toBe(`median ${staleness.median}`);
+      expect(await card.locator('.sub').textContent()).toContain(formatStaleness(staleness));
 
       // The runtime model's prediction beside the measured wall-clock.
       expect(await page.locator('#runtime-model .runtime-error').textContent()).toMatch(/^[+-]\d+%$/);

@@ -2,6 +2,7 @@
 // the report is, the best candidate's text) on stdout, or with --json on stderr with the
 // OptimizeResult as the last line of stdout; and the exit code the result deserves.
 import { formatDuration } from '../runtimeModel.js';
+import { formatStaleness, summarizeStaleness } from '../stalenessSummary.js';
 import type { OptimizeResult } from '../types.js';
 import type { CliIo } from './cliIo.js';
 import { EXIT_FAILURE, EXIT_OK } from './exitCodes.js';
@@ -24,6 +25,7 @@ const indent = (text: string) =>
 
 export function formatSummary({ heading, result: r, budget, extra = [], reportPath }: SummaryInput): string {
   const seed = r.valScores[0] ?? 0;
+  const staleness = summarizeStaleness(r.proposals);
   const lines = [
     heading,
     `best valset score ${r.bestScore.toFixed(3)} (candidate #${r.bestIndex}), seed ${seed.toFixed(3)}`,
@@ -31,6 +33,8 @@ export function formatSummary({ heading, result: r, budget, extra = [], reportPa
     `metric calls ${r.metricCalls}${budget !== undefined ? `/${budget}` : ''}, reflections ${r.reflectionCalls}, ` +
       `${r.candidates.length} candidates from ${r.proposals.length} proposals`,
     `wall-clock ${formatDuration(r.elapsedMs)}, workers ${Math.round(r.workerUtilization * 100)}% busy, cost ${formatUsd(r.costUsd)}, stopped: ${r.stopReason}`,
+    // Batched steps freeze the frontier, so only a run without barriers has staleness to report.
+    ...(staleness.max > 0 ? [`staleness (candidates that joined while a proposal ran): ${formatStaleness(staleness)}`] : []),
     ...(reportPath ? [`report: ${reportPath}`] : []),
     ...Object.entries(r.bestCandidate).flatMap(([name, text]) => [`best candidate, ${name}:`, indent(text)]),
   ];

@@ -5,6 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatDuration, scheduleLabel, type ModelSchedule } from '../runtimeModel.js';
+import { formatStaleness, summarizeStaleness } from '../stalenessSummary.js';
 import type { OptimizeResult, SlotInterval } from '../types.js';
 import { buildActorTree, renderActorTree } from './actorTree.js';
 import { escapeHtml } from './htmlEscape.js';
@@ -46,6 +47,7 @@ function stat(label: string, value: string, sub?: string): string {
 
 function summaryCards(input: ReportInput): string {
   const r = input.result;
+  const staleness = summarizeStaleness(r.proposals);
   return [
     stat('best valset score', score(r.bestScore), `candidate #${r.bestIndex}`),
     stat('seed valset score', score(r.valScores[0] ?? 0)),
@@ -54,6 +56,7 @@ function summaryCards(input: ReportInput): string {
     stat('candidates', String(r.candidates.length), `${r.proposals.length} proposals, ${r.reflectionCalls} reflections`),
     stat('wall-clock', formatDuration(r.elapsedMs), `stop: ${r.stopReason}`),
     stat('worker utilization', percent(r.workerUtilization), `${input.workers} slots, ${scheduleLabel(input.schedule)}`),
+    ...(staleness.max > 0 ? [stat('staleness', `median ${staleness.median}`, `candidates that joined while a proposal ran: ${formatStaleness(staleness)}`)] : []),
     stat('cost', dollars(r.costUsd)),
   ].join('');
 }

@@ -57,10 +57,9 @@ export interface ScheduleRecommendation {
 
 /**
  * Async K is offered only up to K = W: beyond it an in-flight proposal cannot hold even one slot,
- * so the extra proposals only queue. No separate staleness penalty: a proposal of a k-wide step
- * is as blind to its k - 1 siblings as an async proposal to the K - 1 others in flight, so
- * staleness grows with width in both schedules, and the tie-break toward narrow schedules is
- * what pays for it. Among equal widths batched goes first: it is deterministic for a seed.
+ * so the extra proposals only queue. Staleness is paid for through the generations floor (async
+ * K counting as width 2K) and the tie-break toward narrow schedules. Among equal widths batched
+ * goes first: it is deterministic for a seed.
  */
 export function candidateSchedules(workers: number): ModelSchedule[] {
   return [
