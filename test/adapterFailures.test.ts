@@ -64,6 +64,34 @@ describe('failures inside the run', () => {
     }
   });
 
+  it('a dataset builder that throws or rejects skips that proposal with the reason, and the run goes on', async () => {
+    const clock = new SimulatedClock();
+    const task = toyTask({ clock, evalMs: () => 10 });
+    let builds = 0;
+    const adapter: Adapter<ToyExample> = {
+      evaluate: (c, e, ctx) => task.adapter.evaluate(c, e, ctx),
+      // First build throws, second rejects, then every build works.
+      makeReflectiveDataset: (_c, results) => {
+        builds++;
+        if (builds === 1) throw new Error('no traces for this batch');
+        if (builds === 2) return Promise.reject(new Error('trace store offline'));
+        return { instructions: results.map((r) => ({ Inputs: r.example, Feedback: r.evaluation.feedback })) };
+      },
+    };
+    const result = await runOnSimulatedClock(
+      clock,
+      optimize({ seedCandidate: { instructions: 'Answer.' }, trainset: toyExamples('t', KEYWORDS.slice(0, 6)), adapter, reflectionLm: task.reflectionLm, maxMetricCalls: 120, clock }),
+    );
+    const reasons = result.proposals.map((p) => p.reason);
+    expect(reasons[0]).toBe('building the reflective dataset failed: no traces for this batch');
+    expect(reasons[1]).toBe('building the reflective dataset failed: trace store offline');
+    expect(result.proposals[0]?.outcome).toBe('skipped');
+    // Later proposals reflect and find candidates; the budget holds.
+    expect(result.candidates.length).toBeGreaterThan(1);
+    expect(result.metricCalls).toBeLessThanOrEqual(120);
+    expect(result.stopReason).toBe('maxMetricCalls');
+  });
+
   it('an invalid evaluation (no numeric score) is recorded as a failed call', async () => {
     const clock = new SimulatedClock();
     const result = await runOnSimulatedClock(
