@@ -12,6 +12,7 @@ import { optimize } from '../src/index.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
 import type { Schedule } from '../src/types.js';
 import { createKeywordTask } from './keywordTask.js';
+import { median } from './table.js';
 
 export type OverheadTask = 'keyword' | 'demo';
 
@@ -55,8 +56,6 @@ export async function measureOverhead(o: OverheadOptions): Promise<OverheadFigur
   const task = makeTask(o.task, o.valsetSize);
   const run = () => optimize({ ...task, schedule: o.schedule, workers: o.workers, maxMetricCalls: o.budget } as Parameters<typeof optimize>[0]);
   const cpuSecondsOf = async () => {
-    // Start each run on a collected heap (with node --expose-gc): the previous run's garbage is not this run's cost.
-    (globalThis as { gc?: () => void }).gc?.();
     const start = process.cpuUsage();
     const result = await run();
     const used = process.cpuUsage(start);
@@ -72,7 +71,7 @@ export async function measureOverhead(o: OverheadOptions): Promise<OverheadFigur
     last = result;
   }
   runs.sort((a, b) => a - b);
-  const seconds = runs[Math.floor(runs.length / 2)] as number;
+  const seconds = median(runs);
   return {
     task: o.task,
     schedule: o.label,

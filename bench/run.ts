@@ -21,7 +21,9 @@ const flag = (name: string) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const part = flag('--part') ?? 'all';
-const seeds = Array.from({ length: Number(flag('--seeds') ?? 3) }, (_, i) => i);
+/** Seeds 0 .. n - 1. */
+const seedRange = (n: number) => Array.from({ length: n }, (_, i) => i);
+const seeds = seedRange(Number(flag('--seeds') ?? 3));
 const resultsDir = new URL('./results/', import.meta.url);
 mkdirSync(resultsDir, { recursive: true });
 
@@ -80,8 +82,8 @@ if (part === 'all' || part === 'overhead') {
   console.log('\n## Orchestration overhead (zero-latency adapter and LM, CPU time, one core; 5 warm runs)\n');
   console.log('| task | schedule | valset | metric calls | proposals | metric calls/s, best run | median run | cold run |');
   console.log('|---|---|---:|---:|---:|---:|---:|---:|');
+  const rate = (x: number) => Math.round(x).toLocaleString('en-US');
   for (const f of figures) {
-    const rate = (x: number) => Math.round(x).toLocaleString('en-US');
     console.log(`| ${f.task} | ${f.schedule} | ${f.valsetSize} | ${f.metricCalls} | ${f.proposals} | ${rate(f.bestMetricCallsPerSecond)} | ${rate(f.metricCallsPerSecond)} | ${rate(f.coldMetricCallsPerSecond)} |`);
   }
   save('overhead', figures);
@@ -90,7 +92,7 @@ if (part === 'all' || part === 'real') {
   save('real-time', report('Real time, demo task, W = 16, 1,500 metric calls', REAL, await sweep('real', REAL)));
 }
 if (part === 'all' || part === 'seeds') {
-  const many = Array.from({ length: Number(flag('--many') ?? 48) }, (_, i) => i);
+  const many = seedRange(Number(flag('--many') ?? 48));
   const workload = { ...REAL, simulated: true };
   const runs = await sweep('seeds', workload, SETTINGS, many);
   // Per-run figures of 480 runs would be most of the file; the rows and per-seed scores suffice.
@@ -107,7 +109,7 @@ if (part === 'all' || part === 'policy') {
   // The real-time workload in simulated time, where W = 16 slots are contended, over 24 seeds:
   // the orders' differences in quality are a few hundredths, too small to see on 3 seeds.
   const picked = SETTINGS.filter((s) => ['single', '4x4', 'async 8', 'async 16'].includes(s.label));
-  const policySeeds = Array.from({ length: 24 }, (_, i) => i);
+  const policySeeds = seedRange(24);
   const out: Record<string, unknown> = {};
   for (const slotPolicy of ['finish-first', 'start-first', 'fifo'] as const) {
     const workload = { ...REAL, simulated: true, slotPolicy };

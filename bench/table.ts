@@ -26,8 +26,8 @@ export interface SettingSummary {
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-/** The upper middle value: finite only when more than half the seeds got there. */
-function median(xs: number[]): number {
+/** The upper middle value (so a median time to a score is finite only when more than half the seeds got there). */
+export function median(xs: readonly number[]): number {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] as number;
 }

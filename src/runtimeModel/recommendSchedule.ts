@@ -80,7 +80,7 @@ export function recommendSchedule(params: WorkloadParams, options: RecommendOpti
   });
   const ranked = [...candidates].sort((x, y) => x.prediction.wallClockMs - y.prediction.wallClockMs || simpler(x, y, candidates));
   const single = candidates[0] as RankedSchedule;
-  // Single is always eligible: with a budget too small for 12 proposals nothing wider helps.
+  // Single is always eligible: with a budget too small for minGenerations proposals nothing wider helps.
   const eligible = ranked.filter((c) => c === single || c.generations >= minGenerations);
   const fastest = eligible[0] as RankedSchedule;
   const ties = eligible.filter((c) => c.prediction.wallClockMs <= fastest.prediction.wallClockMs * (1 + TIE_TOLERANCE));
