@@ -5,8 +5,8 @@ import { SimulatedClock } from 'xstate';
 import { optimize, type OptimizeResult } from '../src/index.js';
 import { runOnSimulatedClock, systemClock } from '../src/clock.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
-import { predictWallClock } from '../src/runtimeModel.js';
-import { summarizeStaleness } from '../src/stalenessSummary.js';
+import { predictWallClock } from '../src/runtimeModel/index.js';
+import { summarizeStaleness } from '../src/report/stalenessSummary.js';
 import type { Schedule, SlotPolicy } from '../src/types.js';
 
 export interface BenchSetting {

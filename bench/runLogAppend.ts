@@ -5,7 +5,7 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { RunLogWriter, type RunLogRecord } from '../src/runLog.js';
+import { RunLogWriter, type RunLogRecord } from '../src/storage/runLog.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gepa-log-bench-'));
 const record: RunLogRecord = {

@@ -4,11 +4,11 @@
 // of promises, not a set of states; one actor per metric call would cost more than the call.
 import { setMaxListeners } from 'node:events';
 import { fromCallback } from 'xstate';
-import { DollarGate } from '../src/dollarGate.js';
-import { EvaluationIncomplete, EvaluationService, type SlotAwareLanguageModel, type WorkJournal } from '../src/evaluationService.js';
-import type { MetricCallExecutor } from '../src/executor.js';
+import { DollarGate } from '../src/budget/dollarGate.js';
+import { EvaluationIncomplete, EvaluationService, type SlotAwareLanguageModel, type WorkJournal } from '../src/evaluation/evaluationService.js';
+import type { MetricCallExecutor } from '../src/executors/metricCallExecutor.js';
 import type { Clock, SlotPolicy } from '../src/types.js';
-import { WorkerSlots, type SlotInterval } from '../src/workerSlots.js';
+import { WorkerSlots, type SlotInterval } from '../src/evaluation/workerSlots.js';
 import type { EvaluatorRequest, EvaluatorStats } from './protocol.js';
 
 export interface EvaluatorInput {

@@ -5,7 +5,7 @@
 // the run is durable (src/durableRun.ts): logged, resumable, stoppable with a STOP file.
 import { createActor, toPromise } from 'xstate';
 import { systemClock } from '../src/clock.js';
-import { runInDirectory } from '../src/durableRun.js';
+import { runInDirectory } from '../src/storage/durableRun.js';
 import type { OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
 import { optimizerMachine } from './optimizer.machine.js';
 

@@ -4,20 +4,20 @@
 // denial, folds finished proposals into the pool through the domain, and stops on a budget, a
 // stop condition, the timeout or the caller's signal. Its output is the OptimizeResult.
 import { assign, emit, enqueueActions, sendTo, setup, type AnyActorRef } from 'xstate';
-import { BudgetLedger, type Reservation } from '../src/budgetLedger.js';
-import { bestIndex, emptyPool, addCandidate, indexOfHash, poolFronts, withComponentPointers, type CandidatePool } from '../src/candidatePool.js';
-import { candidateHash } from '../src/candidateHash.js';
-import { EpochShuffledSampler } from '../src/minibatchSampler.js';
-import { planMerge, tripleKey } from '../src/merge.js';
-import { foldProposals, type FinishedProposal } from '../src/proposalFold.js';
-import { planStep } from '../src/proposalSampling.js';
-import { mayStartValsetEarly, selectProposals, type MinibatchOutcome, type SelectionDecision } from '../src/proposalSelection.js';
-import { buildResult } from '../src/result.js';
-import { Rng } from '../src/rng.js';
-import type { RunSettings } from '../src/runSettings.js';
-import { prepareRun, type PreparedRun } from './runInput.js';
-import { affordableTasks, budgetStopReason, progressStopReason, type ProgressView } from '../src/stopConditions.js';
-import { paretoSamplingList } from '../src/parentSelection.js';
+import { BudgetLedger, type Reservation } from '../src/budget/budgetLedger.js';
+import { bestIndex, emptyPool, addCandidate, indexOfHash, poolFronts, withComponentPointers, type CandidatePool } from '../src/gepa/core/candidatePool.js';
+import { candidateHash } from '../src/gepa/core/candidateHash.js';
+import { EpochShuffledSampler } from '../src/gepa/strategies/minibatchSampler.js';
+import { planMerge, tripleKey } from '../src/gepa/proposer/merge.js';
+import { foldProposals, type FinishedProposal } from '../src/gepa/core/proposalFold.js';
+import { planStep } from '../src/gepa/strategies/proposalSampling.js';
+import { mayStartValsetEarly, selectProposals, type MinibatchOutcome, type SelectionDecision } from '../src/gepa/strategies/proposalSelection.js';
+import { buildResult } from '../src/gepa/core/result.js';
+import { Rng } from '../src/gepa/core/rng.js';
+import type { RunSettings } from '../src/config/runSettings.js';
+import { prepareRun, type PreparedRun } from '../src/config/preparedRun.js';
+import { affordableTasks, budgetStopReason, progressStopReason, type ProgressView } from '../src/gepa/strategies/stopConditions.js';
+import { paretoSamplingList } from '../src/gepa/strategies/parentSelection.js';
 import type { Candidate, OptimizeConfig, OptimizeResult, ProposalRecord, RunEvent } from '../src/types.js';
 import { evaluatorActor } from './evaluator.actor.js';
 import { stopSignals } from './stopSignals.actor.js';

@@ -6,12 +6,12 @@
 // A merge proposal is a proposer too: it starts from a ready child, scores it on the merge
 // subsample, and shares the tail (verdict, grant, valset).
 import { assign, enqueueActions, sendParent, sendTo, setup, type AnyActorRef } from 'xstate';
-import { isPerfect, judgeChild } from '../src/acceptance.js';
-import { judgeMerge } from '../src/merge.js';
-import { candidateHash } from '../src/candidateHash.js';
-import { extractInstruction } from '../src/extractInstruction.js';
-import type { MinibatchOutcome } from '../src/proposalSelection.js';
-import { buildReflectionPrompt } from '../src/reflectionPrompt.js';
+import { isPerfect, judgeChild } from '../src/gepa/strategies/acceptance.js';
+import { judgeMerge } from '../src/gepa/proposer/merge.js';
+import { candidateHash } from '../src/gepa/core/candidateHash.js';
+import { extractInstruction } from '../src/gepa/proposer/extractInstruction.js';
+import type { MinibatchOutcome } from '../src/gepa/strategies/proposalSelection.js';
+import { buildReflectionPrompt } from '../src/gepa/proposer/reflectionPrompt.js';
 import type { AcceptanceRule, Candidate, Evaluation, EvaluatedExample, ReflectiveDataset, RunEvent } from '../src/types.js';
 import type { EvaluatorReply, EvaluatorRequest, ProposerDecision, ProposerReport } from './protocol.js';
 

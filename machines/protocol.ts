@@ -2,11 +2,11 @@
 // proposer (provided through optimizerMachine.provide({ actors })) knows exactly what it
 // receives and must send. See machines/README.md for who sends what to whom.
 import type { AnyActorRef } from 'xstate';
-import type { EvaluateReply, ReflectReply } from '../src/evaluationService.js';
-import type { Objectives } from '../src/paretoFront.js';
-import type { MinibatchOutcome } from '../src/proposalSelection.js';
+import type { EvaluateReply, ReflectReply } from '../src/evaluation/evaluationService.js';
+import type { Objectives } from '../src/gepa/core/paretoFront.js';
+import type { MinibatchOutcome } from '../src/gepa/strategies/proposalSelection.js';
 import type { Candidate } from '../src/types.js';
-import type { WorkKind } from '../src/workerSlots.js';
+import type { WorkKind } from '../src/evaluation/workerSlots.js';
 
 /** Proposer or optimizer -> evaluator (systemId 'evaluator'). */
 export type EvaluatorRequest =

@@ -20,32 +20,32 @@ export { optimize } from '../machines/optimize.js';
 export { optimizerMachine } from '../machines/optimizer.machine.js';
 export { proposerMachine } from '../machines/proposer.machine.js';
 export { evaluatorActor } from '../machines/evaluator.actor.js';
-export { ConfigError } from './runSettings.js';
-export { Rng } from './rng.js';
-export { candidateHash } from './candidateHash.js';
+export { ConfigError } from './config/runSettings.js';
+export { Rng } from './gepa/core/rng.js';
+export { candidateHash } from './gepa/core/candidateHash.js';
 export { systemClock, runOnSimulatedClock } from './clock.js';
-export { extractInstruction } from './extractInstruction.js';
-export { buildReflectionPrompt } from './reflectionPrompt.js';
-export { summarizeStaleness, formatStaleness, type StalenessSummary } from './stalenessSummary.js';
+export { extractInstruction } from './gepa/proposer/extractInstruction.js';
+export { buildReflectionPrompt } from './gepa/proposer/reflectionPrompt.js';
+export { summarizeStaleness, formatStaleness, type StalenessSummary } from './report/stalenessSummary.js';
 // Durable runs (runDir): the log, its records, the stop requests an operator can make.
-export type { WorkJournal } from './evaluationService.js';
-export { RunDirectoryError } from './runDirectoryError.js';
-export { RUN_FILES, isResumableStop } from './runDirectory.js';
-export { RunJournal } from './runJournal.js';
-export { readRunLog, parseRunLog, type RunLogRecord, type RunLogContents } from './runLog.js';
-export type { RunSnapshot, SnapshotCandidate } from './runSnapshot.js';
-export type { RunConfigRecord } from './runConfigRecord.js';
-export { installSignalHandlers, watchStopFile, STOP_FILE, type SignalHandlerOptions } from './stopRequests.js';
+export type { WorkJournal } from './evaluation/evaluationService.js';
+export { RunDirectoryError } from './storage/runDirectoryError.js';
+export { RUN_FILES, isResumableStop } from './storage/runDirectory.js';
+export { RunJournal } from './storage/runJournal.js';
+export { readRunLog, parseRunLog, type RunLogRecord, type RunLogContents } from './storage/runLog.js';
+export type { RunSnapshot, SnapshotCandidate } from './storage/runSnapshot.js';
+export type { RunConfigRecord } from './storage/runConfigRecord.js';
+export { installSignalHandlers, watchStopFile, STOP_FILE, type SignalHandlerOptions } from './storage/stopRequests.js';
 // Examples and embedding: the offline demo task, the evaluator protocol (for a custom evaluator
 // provided through optimizerMachine.provide), the runtime model, inspection records and the report.
 export { createDemoTask, DEMO_SEED_PROMPT, type DemoTask, type DemoTaskOptions, type DemoExample } from './demo/demoTask.js';
 export type { EvaluatorRequest, EvaluatorReply, EvaluatorStats, ProposerReport, ProposerDecision } from '../machines/protocol.js';
 export type { EvaluatorInput } from '../machines/evaluator.actor.js';
-export { predictWallClock, recommendSchedule, type RecommendOptions, type ScheduleRecommendation, type WallClockPrediction } from './runtimeModel.js';
+export { predictWallClock, recommendSchedule, type RecommendOptions, type ScheduleRecommendation, type WallClockPrediction } from './runtimeModel/index.js';
 export { createInspectionLog, parseInspectionLog, type InspectionLog, type InspectionRecord } from './report/inspectionLog.js';
 export { renderReport, writeReport, type ReportInput } from './report/renderReport.js';
 // Evaluations on BullMQ workers over Redis: the executor, the worker and its command.
 export { createBullmqExecutor, runIdForDirectory, type BullmqExecutor, type BullmqExecutorOptions } from './executors/bullmqExecutor.js';
-export type { MetricCallExecutor } from './executor.js';
+export type { MetricCallExecutor } from './executors/metricCallExecutor.js';
 export { runWorker, type RunningWorker, type RunWorkerOptions } from './worker/runWorker.js';
 export { workerCommand, WORKER_USAGE } from './worker/workerCommand.js';

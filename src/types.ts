@@ -1,7 +1,7 @@
 // The public vocabulary of gepa-actors: candidates, evaluations, adapters, language models,
 // schedules, the optimize() config and its result. Plain types only; runtime validation of
 // user input lives in configSchema.ts.
-import type { WorkJournal } from './evaluationService.js';
+import type { WorkJournal } from './evaluation/evaluationService.js';
 
 /** A candidate system: component name -> text. Candidate 0 is the seed. */
 export type Candidate = Readonly<Record<string, string>>;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { optimize } from '../src/index.js';
 import { runOnSimulatedClock } from '../src/clock.js';
-import { Rng } from '../src/rng.js';
+import { Rng } from '../src/gepa/core/rng.js';
 import type { Schedule } from '../src/types.js';
 import { hashUnit, KEYWORDS, toyExamples, toyTask } from './support/toyTask.js';
 

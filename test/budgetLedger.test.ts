@@ -1,8 +1,8 @@
 // The budget ledger: reservations before dispatch, refunds on settle, and the invariant that
 // spent + reserved never passes a limit, whatever the order of reserves and settles.
 import { describe, expect, it } from 'vitest';
-import { BudgetLedger, type Reservation } from '../src/budgetLedger.js';
-import { Rng } from '../src/rng.js';
+import { BudgetLedger, type Reservation } from '../src/budget/budgetLedger.js';
+import { Rng } from '../src/gepa/core/rng.js';
 
 describe('BudgetLedger', () => {
   it('reserves up to the limit exactly and refuses past it', () => {

@@ -1,6 +1,6 @@
 // Candidate identity: the hash depends on the component texts only, never on key order.
 import { describe, expect, it } from 'vitest';
-import { candidateHash, canonicalCandidateJson, sameCandidate } from '../src/candidateHash.js';
+import { candidateHash, canonicalCandidateJson, sameCandidate } from '../src/gepa/core/candidateHash.js';
 
 describe('candidateHash', () => {
   const c = { system: 'You are helpful.', tool: 'Search the web.' };

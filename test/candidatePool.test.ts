@@ -1,10 +1,10 @@
 // The candidate pool: join order, means, best index, lineage, inherited component pointers,
 // hashes, and the guard on valset width.
 import { describe, expect, it } from 'vitest';
-import { candidateHash } from '../src/candidateHash.js';
-import { computeFronts } from '../src/paretoFront.js';
-import { Rng } from '../src/rng.js';
-import { addCandidate, bestIndex, emptyPool, indexOfHash, poolFronts, withComponentPointers, type CandidatePool, type NewCandidate } from '../src/candidatePool.js';
+import { candidateHash } from '../src/gepa/core/candidateHash.js';
+import { computeFronts } from '../src/gepa/core/paretoFront.js';
+import { Rng } from '../src/gepa/core/rng.js';
+import { addCandidate, bestIndex, emptyPool, indexOfHash, poolFronts, withComponentPointers, type CandidatePool, type NewCandidate } from '../src/gepa/core/candidatePool.js';
 
 const entry = (text: string, parents: number[], subscores: number[], metricCallsAtDiscovery = 0): NewCandidate => ({
   candidate: { system: text },

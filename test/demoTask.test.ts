@@ -11,9 +11,9 @@ import { createDemoTask, DEMO_SEED_PROMPT, type DemoTask } from '../src/demo/dem
 import { parsePrompt } from '../src/demo/promptRules.js';
 import { readReflectionPrompt } from '../src/demo/reflectionPromptReader.js';
 import { RULE_PHRASINGS } from '../src/demo/rulePhrasings.js';
-import { extractInstruction } from '../src/extractInstruction.js';
-import { buildReflectionPrompt } from '../src/reflectionPrompt.js';
-import { Rng } from '../src/rng.js';
+import { extractInstruction } from '../src/gepa/proposer/extractInstruction.js';
+import { buildReflectionPrompt } from '../src/gepa/proposer/reflectionPrompt.js';
+import { Rng } from '../src/gepa/core/rng.js';
 import type { Clock, Evaluation, LmReply } from '../src/types.js';
 
 const ctx = { captureTraces: false, signal: new AbortController().signal };

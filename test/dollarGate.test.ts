@@ -1,8 +1,8 @@
 // The dollar budget: per-call reservations against each call's worst case, so reserved + spent
 // never passes maxCostUsd, and the run stops when the rest cannot pay for the dearest call.
 import { describe, expect, it } from 'vitest';
-import { DollarBudgetExhausted, DollarGate } from '../src/dollarGate.js';
-import { Rng } from '../src/rng.js';
+import { DollarBudgetExhausted, DollarGate } from '../src/budget/dollarGate.js';
+import { Rng } from '../src/gepa/core/rng.js';
 
 describe('DollarGate', () => {
   it('reserves within the limit and refuses past it', () => {

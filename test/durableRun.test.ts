@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, optimize, type OptimizeResult } from '../src/index.js';
-import { RunDirectoryError } from '../src/runDirectoryError.js';
-import { readRunLog } from '../src/runLog.js';
-import { Rng } from '../src/rng.js';
+import { RunDirectoryError } from '../src/storage/runDirectoryError.js';
+import { readRunLog } from '../src/storage/runLog.js';
+import { Rng } from '../src/gepa/core/rng.js';
 import type { LanguageModel, RunEvent } from '../src/types.js';
 import { DURABLE_WORKERS, durableRunConfig } from './support/durableRunTask.js';
 

@@ -1,7 +1,7 @@
 // Extracting the new component text from a reflection reply: first-to-last fence, language tag
 // dropped, one fence, no fence, and the replies that carry no proposal (null).
 import { describe, expect, it } from 'vitest';
-import { extractInstruction } from '../src/extractInstruction.js';
+import { extractInstruction } from '../src/gepa/proposer/extractInstruction.js';
 
 describe('extractInstruction', () => {
   it('takes the text between the first and the last fence, trimmed', () => {

@@ -1,9 +1,9 @@
 // Merge on hand-built lineages: which (a, b, ancestor) triples are worth trying, how the child
 // takes each component, the balanced valset subsample, acceptance, and the planner.
 import { describe, expect, it } from 'vitest';
-import { addCandidate, emptyPool, poolFronts, type CandidatePool } from '../src/candidatePool.js';
-import { acceptMerge, ancestorsOf, MERGE_SUBSAMPLE_SIZE, mergeComponents, mergeSubsample, mergeTriples, planMerge, tripleKey } from '../src/merge.js';
-import { Rng } from '../src/rng.js';
+import { addCandidate, emptyPool, poolFronts, type CandidatePool } from '../src/gepa/core/candidatePool.js';
+import { acceptMerge, ancestorsOf, MERGE_SUBSAMPLE_SIZE, mergeComponents, mergeSubsample, mergeTriples, planMerge, tripleKey } from '../src/gepa/proposer/merge.js';
+import { Rng } from '../src/gepa/core/rng.js';
 import type { Candidate } from '../src/types.js';
 
 function poolOf(rows: Array<{ candidate: Candidate; parents: number[]; subscores: number[] }>): CandidatePool {

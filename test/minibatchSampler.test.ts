@@ -1,8 +1,8 @@
 // The epoch-shuffled minibatch sampler: every id once per epoch, padding with the least-used
 // ids, consecutive chunks for consecutive calls, reproducible for a seed, exact save/restore.
 import { describe, expect, it } from 'vitest';
-import { EpochShuffledSampler } from '../src/minibatchSampler.js';
-import { Rng } from '../src/rng.js';
+import { EpochShuffledSampler } from '../src/gepa/strategies/minibatchSampler.js';
+import { Rng } from '../src/gepa/core/rng.js';
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 const sorted = (xs: number[]): number[] => xs.slice().sort((a, b) => a - b);

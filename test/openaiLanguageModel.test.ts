@@ -20,7 +20,7 @@ import {
 import { builtInPrices, costOf, hasPrice, priceFor } from '../src/lm/priceTable.js';
 import { requestKey } from '../src/lm/responseCache.js';
 import { resolveLanguageModel } from '../src/lm/resolveLanguageModel.js';
-import { Rng } from '../src/rng.js';
+import { Rng } from '../src/gepa/core/rng.js';
 import type { Clock } from '../src/types.js';
 import { fakeUsage, startFakeOpenAIServer, type FakeOpenAIServer, type FakeServerOptions } from './support/fakeOpenAIServer.js';
 

@@ -1,9 +1,9 @@
 // Parent selection: the Pareto sampling list (each non-dominated candidate once per front it is
 // on), frequency-weighted draws from it, current-best and epsilon-greedy.
 import { describe, expect, it } from 'vitest';
-import type { Fronts } from '../src/paretoFront.js';
-import { argmaxMean, EPSILON, paretoSamplingList, selectParent } from '../src/parentSelection.js';
-import { Rng } from '../src/rng.js';
+import type { Fronts } from '../src/gepa/core/paretoFront.js';
+import { argmaxMean, EPSILON, paretoSamplingList, selectParent } from '../src/gepa/strategies/parentSelection.js';
+import { Rng } from '../src/gepa/core/rng.js';
 
 const tally = (draw: () => number, n: number, size: number): number[] => {
   const counts = new Array<number>(size).fill(0);

@@ -10,8 +10,8 @@ import {
   removeDominated,
   type Fronts,
   type ScoreTable,
-} from '../src/paretoFront.js';
-import { Rng } from '../src/rng.js';
+} from '../src/gepa/core/paretoFront.js';
+import { Rng } from '../src/gepa/core/rng.js';
 
 const meanOf = (row: readonly number[]): number => row.reduce((a, b) => a + b, 0) / row.length;
 

@@ -2,10 +2,10 @@
 // with their staleness; duplicates of pool members are refused; every other proposal is kept
 // as a record with its reason.
 import { describe, expect, it } from 'vitest';
-import { judgeChild } from '../src/acceptance.js';
-import { addCandidate, emptyPool, type CandidatePool } from '../src/candidatePool.js';
-import { candidateHash } from '../src/candidateHash.js';
-import { foldProposals, type FinishedProposal } from '../src/proposalFold.js';
+import { judgeChild } from '../src/gepa/strategies/acceptance.js';
+import { addCandidate, emptyPool, type CandidatePool } from '../src/gepa/core/candidatePool.js';
+import { candidateHash } from '../src/gepa/core/candidateHash.js';
+import { foldProposals, type FinishedProposal } from '../src/gepa/core/proposalFold.js';
 import type { Candidate } from '../src/types.js';
 
 /** Seed (index 0) and one earlier child (index 1); valset of 2. */

@@ -1,11 +1,11 @@
 // Planning one step: P parents x N mutations, parent-major task order, one minibatch per task,
 // the budget cap on tasks, round-robin pointers per task, and reproducibility for a seed.
 import { describe, expect, it } from 'vitest';
-import { addCandidate, emptyPool, poolFronts, withComponentPointers, type CandidatePool } from '../src/candidatePool.js';
-import { EpochShuffledSampler } from '../src/minibatchSampler.js';
-import { selectParent } from '../src/parentSelection.js';
-import { planStep, stepShapes, type StepPlanInput, type StepShape } from '../src/proposalSampling.js';
-import { Rng } from '../src/rng.js';
+import { addCandidate, emptyPool, poolFronts, withComponentPointers, type CandidatePool } from '../src/gepa/core/candidatePool.js';
+import { EpochShuffledSampler } from '../src/gepa/strategies/minibatchSampler.js';
+import { selectParent } from '../src/gepa/strategies/parentSelection.js';
+import { planStep, stepShapes, type StepPlanInput, type StepShape } from '../src/gepa/strategies/proposalSampling.js';
+import { Rng } from '../src/gepa/core/rng.js';
 
 /** Three candidates, each the only best on one valset example: Pareto list [0, 1, 2]. */
 function threeWayPool(): CandidatePool {

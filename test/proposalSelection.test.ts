@@ -1,8 +1,8 @@
 // Selecting a step's proposals for the valset: all accepted, the best margin, or the top k;
 // deduplication within the step and against the pool; a reason for every proposal not kept.
 import { describe, expect, it } from 'vitest';
-import { judgeChild } from '../src/acceptance.js';
-import { mayStartValsetEarly, selectProposals, type MinibatchOutcome, type PoolLookup } from '../src/proposalSelection.js';
+import { judgeChild } from '../src/gepa/strategies/acceptance.js';
+import { mayStartValsetEarly, selectProposals, type MinibatchOutcome, type PoolLookup } from '../src/gepa/strategies/proposalSelection.js';
 
 /** A judged proposal with parent sum 1 and child sum 1 + margin (strict acceptance). */
 const judged = (task: number, childHash: string, margin: number): MinibatchOutcome => ({

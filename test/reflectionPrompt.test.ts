@@ -1,7 +1,7 @@
 // The reflection prompt: the current text in a fence, the records as markdown (# Example N,
 // ## key, nested keys one level down) and a request for a fenced reply.
 import { describe, expect, it } from 'vitest';
-import { buildReflectionPrompt, renderRecords } from '../src/reflectionPrompt.js';
+import { buildReflectionPrompt, renderRecords } from '../src/gepa/proposer/reflectionPrompt.js';
 
 const record = {
   Inputs: { question: 'What is 2+2?', context: 'arithmetic' },

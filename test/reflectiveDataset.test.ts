@@ -1,7 +1,7 @@
 // The records the reflection LM reads: the default Inputs / Generated Outputs / Feedback
 // records with their fallbacks, and the adapter's own dataset when it has one.
 import { describe, expect, it } from 'vitest';
-import { buildReflectiveDataset, defaultReflectiveDataset } from '../src/reflectiveDataset.js';
+import { buildReflectiveDataset, defaultReflectiveDataset } from '../src/gepa/proposer/reflectiveDataset.js';
 import type { Adapter, Candidate, EvaluatedExample, ReflectiveDataset } from '../src/types.js';
 
 interface Example {

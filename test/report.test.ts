@@ -12,7 +12,7 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/program.js';
 import { parseInspectionLog } from '../src/report/inspectionLog.js';
-import { formatStaleness, summarizeStaleness } from '../src/stalenessSummary.js';
+import { formatStaleness, summarizeStaleness } from '../src/report/stalenessSummary.js';
 import type { OptimizeResult } from '../src/types.js';
 import { memoryIo } from './support/memoryIo.js';
 

@@ -1,7 +1,7 @@
 // The seeded RNG: reproducible streams, exact save/restore, bounded integers, permutations and a
 // rough check that int(n) is uniform (the Pareto sampler and the minibatch shuffle rely on it).
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../src/rng.js';
+import { Rng } from '../src/gepa/core/rng.js';
 
 const draws = (rng: Rng, n: number): number[] => Array.from({ length: n }, () => rng.nextUint32());
 

@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RunDirectoryError } from '../src/runDirectoryError.js';
-import { parseRunLog, recordLine, RunLogWriter, type RunLogRecord } from '../src/runLog.js';
+import { RunDirectoryError } from '../src/storage/runDirectoryError.js';
+import { parseRunLog, recordLine, RunLogWriter, type RunLogRecord } from '../src/storage/runLog.js';
 
 const a: RunLogRecord = { t: 'eval', key: 'h:0:0', evaluation: { score: 1 } };
 const b: RunLogRecord = { t: 'reflect', promptHash: 'p', reply: { text: 'new prompt' } };

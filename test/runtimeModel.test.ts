@@ -16,7 +16,7 @@ import {
   valsetLatencyMs,
   type ModelSchedule,
   type WorkloadParams,
-} from '../src/runtimeModel.js';
+} from '../src/runtimeModel/index.js';
 
 const batched = (parents: number, perParent: number): ModelSchedule => ({ kind: 'batched', parents, perParent });
 const async = (inFlight: number): ModelSchedule => ({ kind: 'async', inFlight });

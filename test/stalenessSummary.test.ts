@@ -2,7 +2,7 @@
 // the CLI summary line that shows it for runs without barriers.
 import { describe, expect, it } from 'vitest';
 import { formatSummary } from '../src/cli/runSummary.js';
-import { formatStaleness, summarizeStaleness } from '../src/stalenessSummary.js';
+import { formatStaleness, summarizeStaleness } from '../src/report/stalenessSummary.js';
 import type { OptimizeResult, ProposalRecord } from '../src/types.js';
 
 const of = (...values: number[]) => values.map((staleness) => ({ staleness }));

@@ -1,8 +1,8 @@
 // Stop conditions: target score, steps without improvement, and what the budget can still pay.
 import { describe, expect, it } from 'vitest';
-import { BudgetLedger, type Reservation } from '../src/budgetLedger.js';
-import { DollarGate } from '../src/dollarGate.js';
-import { affordableTasks, budgetStopReason, progressStopReason } from '../src/stopConditions.js';
+import { BudgetLedger, type Reservation } from '../src/budget/budgetLedger.js';
+import { DollarGate } from '../src/budget/dollarGate.js';
+import { affordableTasks, budgetStopReason, progressStopReason } from '../src/gepa/strategies/stopConditions.js';
 
 describe('progressStopReason', () => {
   it('stops when the best score reaches the target (>=)', () => {

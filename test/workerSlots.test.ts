@@ -4,8 +4,8 @@
 import { SimulatedClock } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { runOnSimulatedClock, sleep } from '../src/clock.js';
-import { Rng } from '../src/rng.js';
-import { WorkerSlots, type SlotInterval, type WorkKind } from '../src/workerSlots.js';
+import { Rng } from '../src/gepa/core/rng.js';
+import { WorkerSlots, type SlotInterval, type WorkKind } from '../src/evaluation/workerSlots.js';
 
 function setup(capacity: number, policy?: 'finish-first' | 'start-first' | 'fifo') {
   const clock = new SimulatedClock();

@@ -3,8 +3,8 @@
 // the held-out test score of the best candidate, and report.html when --run-dir is given.
 import { resolve } from 'node:path';
 import { createDemoTask, type DemoExample } from '../demo/demoTask.js';
-import { scheduleLabel } from '../runtimeModel.js';
-import { resolveSettings } from '../runSettings.js';
+import { scheduleLabel } from '../runtimeModel/index.js';
+import { resolveSettings } from '../config/runSettings.js';
 import type { Adapter, Candidate, OptimizeConfig, Schedule } from '../types.js';
 import type { CliIo } from './cliIo.js';
 import { UsageError } from './exitCodes.js';

@@ -2,8 +2,8 @@
 // outcome becomes an exit code (0 done, 1 runtime failure, 2 invalid arguments or config).
 // runCli never exits the process itself, so tests run it in-process with their own io.
 import { Command, CommanderError } from 'commander';
-import { RunDirectoryError } from '../runDirectoryError.js';
-import { ConfigError } from '../runSettings.js';
+import { RunDirectoryError } from '../storage/runDirectoryError.js';
+import { ConfigError } from '../config/runSettings.js';
 import { workerCommand } from '../worker/workerCommand.js';
 import { processIo, type CliIo } from './cliIo.js';
 import { DEMO_DEFAULTS, demoCommand } from './demoCommand.js';

@@ -2,7 +2,7 @@
 // proposals in flight, worker utilization, cost) with accepted candidates logged above it; in CI
 // or a pipe plain lines, one per accepted candidate and one every ~10% of the budget.
 import cliProgress from 'cli-progress';
-import { formatDuration } from '../runtimeModel.js';
+import { formatDuration } from '../runtimeModel/index.js';
 import type { Clock, RunEvent, SlotInterval } from '../types.js';
 import { RunProgress, type ProgressBudget, type ProgressNews } from './runProgress.js';
 

@@ -4,8 +4,8 @@
 import { resolve } from 'node:path';
 import { createChatAdapter, type ChatExample } from '../adapters/chatAdapter.js';
 import { checkEndpoint, createOpenAIChatModel, createOpenAILanguageModel, type EndpointOptions } from '../lm/openaiLanguageModel.js';
-import { scheduleLabel } from '../runtimeModel.js';
-import { resolveSettings } from '../runSettings.js';
+import { scheduleLabel } from '../runtimeModel/index.js';
+import { resolveSettings } from '../config/runSettings.js';
 import type { OptimizeConfig } from '../types.js';
 import type { CliIo } from './cliIo.js';
 import { EXIT_FAILURE, UsageError } from './exitCodes.js';

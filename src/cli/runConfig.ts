@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { loadJsonlDataset, type ChatExample } from '../adapters/chatAdapter.js';
 import { hasPrice, priceOverridesSchema } from '../lm/priceTable.js';
-import { settingsFields } from '../runSettings.js';
+import { settingsFields } from '../config/runSettings.js';
 import { UsageError } from './exitCodes.js';
 
 const positiveInt = z.number().int().positive();

@@ -1,8 +1,8 @@
 // What a run prints at the end: the human summary (scores, calls, time, utilization, cost, where
 // the report is, the best candidate's text) on stdout, or with --json on stderr with the
 // OptimizeResult as the last line of stdout; and the exit code the result deserves.
-import { formatDuration } from '../runtimeModel.js';
-import { formatStaleness, summarizeStaleness } from '../stalenessSummary.js';
+import { formatDuration } from '../runtimeModel/index.js';
+import { formatStaleness, summarizeStaleness } from '../report/stalenessSummary.js';
 import type { OptimizeResult } from '../types.js';
 import type { CliIo } from './cliIo.js';
 import { EXIT_FAILURE, EXIT_OK } from './exitCodes.js';

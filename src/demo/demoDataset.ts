@@ -2,7 +2,7 @@
 // Every split is a function of (seed, split name, size): kinds are allocated in fixed
 // proportions (so small splits are representative), then shuffled; ticket numbers are unique
 // across splits, so a rule about one ticket cannot help on another.
-import { Rng } from '../rng.js';
+import { Rng } from '../gepa/core/rng.js';
 import type { SkillKey } from './conventions.js';
 import { combineHashes, hashString } from './hash32.js';
 import { PROBLEM_KINDS, PROBLEMS, type ProblemKind } from './shopProblems.js';

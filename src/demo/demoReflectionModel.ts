@@ -1,7 +1,7 @@
 // The simulated reflection LM of the demo: a LanguageModel that reads a buildReflectionPrompt
 // prompt, decides on an edit (reflectionEdits.ts) and answers like a chat model, usually a short
 // preamble and the new text in a fenced block. The reply depends only on (prompt, task seed).
-import { Rng } from '../rng.js';
+import { Rng } from '../gepa/core/rng.js';
 import type { LanguageModel, LmReply } from '../types.js';
 import { hashString } from './hash32.js';
 import { proposeEdit } from './reflectionEdits.js';

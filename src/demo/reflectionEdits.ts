@@ -2,7 +2,7 @@
 // it makes. Usually it adds a rule for the convention the failures point to (replacing a
 // contradicting rule half the time); sometimes it adds filler, a misleading rule or a rule about
 // one ticket, or drops a sentence while rewriting. Imperfect on purpose, like a real LM.
-import type { Rng } from '../rng.js';
+import type { Rng } from '../gepa/core/rng.js';
 import { CONVENTION_BY_SKILL, type SkillKey } from './conventions.js';
 import { parsePromptCached, type ParsedPrompt } from './promptRules.js';
 import type { ReflectionRequest } from './reflectionPromptReader.js';

@@ -2,7 +2,7 @@
 // conventions its answer depends on, and how its answer reads under any choice of conventions.
 // The same `answerOf` gives the expected answer (expected conventions) and the simulated model's
 // output (the conventions it actually followed).
-import type { Rng } from '../rng.js';
+import type { Rng } from '../gepa/core/rng.js';
 import { dayOf, formatDate, formatMoney, formatTime, groupDigits, trimDecimal, WEEKDAYS, weekdayOf } from './answerFormat.js';
 import type { SkillKey } from './conventions.js';
 

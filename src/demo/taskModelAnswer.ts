@@ -4,7 +4,7 @@
 // on the arithmetic. Every draw comes from a hash of (prompt text, example, task seed), so the
 // result never depends on call order. Feedback explains the miss in plain words.
 import type { Evaluation } from '../types.js';
-import { Rng } from '../rng.js';
+import { Rng } from '../gepa/core/rng.js';
 import { slipDigit } from './answerFormat.js';
 import { ARITHMETIC_REASON, CONVENTION_BY_SKILL, habitOption, SLOTS, type ConventionOption, type Slot } from './conventions.js';
 import type { DemoExample } from './demoDataset.js';

@@ -4,8 +4,8 @@
 // seed, the runtime model's prediction against the measured wall-clock, and the actor tree.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { formatDuration, scheduleLabel, type ModelSchedule } from '../runtimeModel.js';
-import { formatStaleness, summarizeStaleness } from '../stalenessSummary.js';
+import { formatDuration, scheduleLabel, type ModelSchedule } from '../runtimeModel/index.js';
+import { formatStaleness, summarizeStaleness } from './stalenessSummary.js';
 import type { OptimizeResult, SlotInterval } from '../types.js';
 import { buildActorTree, renderActorTree } from './actorTree.js';
 import { escapeHtml } from './htmlEscape.js';

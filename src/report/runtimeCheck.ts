@@ -2,7 +2,7 @@
 // latencies, their spread, acceptance and skip rates are measured from the run, fed to
 // predictWallClock with the run's schedule, workers and budget, and the prediction is set
 // beside the measured wall-clock. Merges are not modelled (see runtimeModel.ts).
-import { compareToMeasured, predictWallClock, type ModelSchedule, type PredictParams, type WallClockPrediction } from '../runtimeModel.js';
+import { compareToMeasured, predictWallClock, type ModelSchedule, type PredictParams, type WallClockPrediction } from '../runtimeModel/index.js';
 import type { OptimizeResult, SlotInterval } from '../types.js';
 
 export interface RuntimeCheckInput {

@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Rng } from '../../src/rng.js';
+import { Rng } from '../../src/gepa/core/rng.js';
 
 export interface ServerUsage {
   prompt_tokens: number;

@@ -1,6 +1,6 @@
 // A child process for the installSignalHandlers test: prints "ready", then "drain SIGNAL" and
 // "abort SIGNAL" as the two controllers are aborted, and otherwise idles until it is ended.
-import { installSignalHandlers } from '../../src/stopRequests.js';
+import { installSignalHandlers } from '../../src/storage/stopRequests.js';
 
 const drain = new AbortController();
 const abort = new AbortController();

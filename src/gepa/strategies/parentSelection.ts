@@ -1,9 +1,9 @@
 // Choosing the parent of a proposal from the pool: frequency-weighted Pareto sampling (each
 // non-dominated candidate weighted by the number of fronts it is best on), current-best, or
 // epsilon-greedy. All draws go through the run's RNG.
-import { removeDominated, type Fronts } from './paretoFront.js';
-import type { Rng } from './rng.js';
-import type { ParentSelectionStrategy } from './types.js';
+import { removeDominated, type Fronts } from '../core/paretoFront.js';
+import type { Rng } from '../core/rng.js';
+import type { ParentSelectionStrategy } from '../../types.js';
 
 export const EPSILON = 0.1;
 

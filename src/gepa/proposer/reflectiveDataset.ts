@@ -1,6 +1,6 @@
 // The records the reflection LM reads: the adapter's own makeReflectiveDataset when it has one,
 // else one record per evaluated example with the keys Inputs, Generated Outputs, Feedback.
-import type { Adapter, Candidate, EvaluatedExample, ReflectiveDataset } from './types.js';
+import type { Adapter, Candidate, EvaluatedExample, ReflectiveDataset } from '../../types.js';
 
 export function defaultReflectiveDataset<Example>(
   results: ReadonlyArray<EvaluatedExample<Example>>,

@@ -3,11 +3,11 @@
 // component, the text of whichever parent changed it from the ancestor (both changed: the
 // better parent's). It is scored on a small valset subsample balanced between "first parent
 // better", "second parent better" and ties, and accepted when it matches the better parent.
-import { sum, type AcceptanceVerdict } from './acceptance.js';
-import type { CandidatePool } from './candidatePool.js';
-import { nonDominatedCandidates, type Fronts } from './paretoFront.js';
-import type { Rng } from './rng.js';
-import type { Candidate } from './types.js';
+import { sum, type AcceptanceVerdict } from '../strategies/acceptance.js';
+import type { CandidatePool } from '../core/candidatePool.js';
+import { nonDominatedCandidates, type Fronts } from '../core/paretoFront.js';
+import type { Rng } from '../core/rng.js';
+import type { Candidate } from '../../types.js';
 
 export const MERGE_SUBSAMPLE_SIZE = 5;
 

@@ -5,8 +5,8 @@
 import { closeSync, existsSync, fdatasyncSync, openSync, readFileSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { z } from 'zod';
 import { RunDirectoryError } from './runDirectoryError.js';
-import { formatZodError } from './runSettings.js';
-import type { Candidate, Evaluation, LmReply, OptimizeResult } from './types.js';
+import { formatZodError } from '../config/runSettings.js';
+import type { Candidate, Evaluation, LmReply, OptimizeResult } from '../types.js';
 
 export type RunLogRecord =
   /** A metric call; key = `${candidateHash}:${exampleId}:${traces ? 1 : 0}`. */

@@ -12,7 +12,7 @@ import type {
   ParentSelectionStrategy,
   ProposalSelection,
   SlotPolicy,
-} from './types.js';
+} from '../types.js';
 
 const positiveInt = z.number().int().positive();
 

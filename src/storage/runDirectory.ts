@@ -9,10 +9,10 @@ import { writeFileAtomic } from './atomicFile.js';
 import { diffRunConfigs, runConfigRecordSchema, type RunConfigRecord } from './runConfigRecord.js';
 import { RunDirectoryError } from './runDirectoryError.js';
 import { readRunLog, RunLogWriter, type RunLogContents, type RunLogRecord } from './runLog.js';
-import { ConfigError, formatZodError } from './runSettings.js';
+import { ConfigError, formatZodError } from '../config/runSettings.js';
 import type { RunSnapshot } from './runSnapshot.js';
 import { STOP_FILE } from './stopRequests.js';
-import type { OptimizeResult } from './types.js';
+import type { OptimizeResult } from '../types.js';
 
 export const RUN_FILES = { config: 'config.json', log: 'log.jsonl', state: 'state.json', lock: 'LOCK', stop: STOP_FILE } as const;
 

@@ -2,12 +2,12 @@
 // the start of the step, N mutations each, every task with its own minibatch and components.
 // All random draws of a step happen here, in a fixed order: parents first, then per task
 // (parent-major) its minibatch.
-import { poolFronts, type CandidatePool } from './candidatePool.js';
+import { poolFronts, type CandidatePool } from '../core/candidatePool.js';
 import { selectComponents } from './componentSelection.js';
 import type { EpochShuffledSampler } from './minibatchSampler.js';
 import { selectParent } from './parentSelection.js';
-import type { Rng } from './rng.js';
-import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy } from './types.js';
+import type { Rng } from '../core/rng.js';
+import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy } from '../../types.js';
 
 export interface StepShape {
   parents: number;

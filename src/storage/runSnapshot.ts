@@ -1,7 +1,7 @@
 // state.json of a run directory: a compact picture of the run for people and reports (the pool,
 // the best candidate, what was spent, why it stopped), folded from the RunEvents the optimizer
 // emits. Resuming never reads it: the log is the truth, this is its summary.
-import type { Candidate, OptimizeResult, RunEvent } from './types.js';
+import type { Candidate, OptimizeResult, RunEvent } from '../types.js';
 
 export interface SnapshotCandidate {
   index: number;

@@ -2,10 +2,10 @@
 // an evaluation cache so a (candidate, example) pair is paid once, in-flight duplicates
 // included; traced runs are shared only while in flight) and reflection calls. A thrown adapter error becomes a recorded score-0 call; a
 // failed reflection becomes an error reply. Nothing here knows about actors.
-import { DollarBudgetExhausted, DollarGate } from './dollarGate.js';
-import type { MetricCallExecutor } from './executor.js';
+import { DollarBudgetExhausted, DollarGate } from '../budget/dollarGate.js';
+import type { MetricCallExecutor } from '../executors/metricCallExecutor.js';
 import type { WorkerSlots, WorkKind } from './workerSlots.js';
-import type { Candidate, Evaluation, LanguageModel, LmReply } from './types.js';
+import type { Candidate, Evaluation, LanguageModel, LmReply } from '../types.js';
 
 export interface EvaluateRequest {
   candidate: Candidate;

@@ -4,8 +4,8 @@
 import { addCandidate, indexOfHash, type CandidatePool } from './candidatePool.js';
 import { candidateHash } from './candidateHash.js';
 import type { Objectives } from './paretoFront.js';
-import type { MinibatchOutcome, SelectionDecision } from './proposalSelection.js';
-import type { Candidate, ProposalRecord } from './types.js';
+import type { MinibatchOutcome, SelectionDecision } from '../strategies/proposalSelection.js';
+import type { Candidate, ProposalRecord } from '../../types.js';
 
 export interface FinishedProposal {
   step: number;

@@ -1,7 +1,7 @@
 // The epoch-shuffled minibatch sampler: each epoch shuffles the training ids once with the
 // run's RNG, pads the order to a multiple of the batch size with the least-used ids, and hands
 // out consecutive chunks. Successive calls (several tasks in one step) get different chunks.
-import type { Rng } from './rng.js';
+import type { Rng } from '../core/rng.js';
 
 export interface SamplerState {
   epoch: number;

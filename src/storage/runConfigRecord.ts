@@ -4,9 +4,9 @@
 // that belongs to another run.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { candidateHash } from './candidateHash.js';
-import type { RunSettings } from './runSettings.js';
-import type { OptimizeConfig } from './types.js';
+import { candidateHash } from '../gepa/core/candidateHash.js';
+import type { RunSettings } from '../config/runSettings.js';
+import type { OptimizeConfig } from '../types.js';
 
 export interface DatasetFingerprint {
   size: number;

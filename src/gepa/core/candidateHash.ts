@@ -1,7 +1,7 @@
 // Candidate identity: a stable content hash of a component map, independent of key order and
 // of when or where the candidate was made. Cache keys and deduplication use it.
 import { createHash } from 'node:crypto';
-import type { Candidate } from './types.js';
+import type { Candidate } from '../../types.js';
 
 export function canonicalCandidateJson(candidate: Candidate): string {
   const keys = Object.keys(candidate).sort();

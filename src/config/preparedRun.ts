@@ -1,17 +1,17 @@
 // Turns a user's OptimizeConfig into what the optimizer machine runs on: validated settings,
 // the example table, the executor, the resolved reflection LM and the clock.
-import { systemClock } from '../src/clock.js';
-import { DollarGate } from '../src/dollarGate.js';
-import { resolveLanguageModel } from '../src/lm/resolveLanguageModel.js';
-import type { SlotAwareLanguageModel, WorkJournal } from '../src/evaluationService.js';
-import { buildExampleTable, type ExampleTable } from '../src/exampleTable.js';
-import { localExecutor } from '../src/executor.js';
-import { createBullmqExecutor, runIdForDirectory } from '../src/executors/bullmqExecutor.js';
-import type { PricedExecutor } from '../src/evaluationService.js';
-import { buildReflectiveDataset } from '../src/reflectiveDataset.js';
-import { ConfigError, resolveSettings, type RunSettings } from '../src/runSettings.js';
-import type { Adapter, Candidate, Clock, EvaluatedExample, OptimizeConfig, ReflectiveDataset, RunEvent } from '../src/types.js';
-import type { SlotInterval } from '../src/workerSlots.js';
+import { systemClock } from '../clock.js';
+import { DollarGate } from '../budget/dollarGate.js';
+import { resolveLanguageModel } from '../lm/resolveLanguageModel.js';
+import type { SlotAwareLanguageModel, WorkJournal } from '../evaluation/evaluationService.js';
+import { buildExampleTable, type ExampleTable } from '../gepa/core/exampleTable.js';
+import { localExecutor } from '../executors/metricCallExecutor.js';
+import { createBullmqExecutor, runIdForDirectory } from '../executors/bullmqExecutor.js';
+import type { PricedExecutor } from '../evaluation/evaluationService.js';
+import { buildReflectiveDataset } from '../gepa/proposer/reflectiveDataset.js';
+import { ConfigError, resolveSettings, type RunSettings } from './runSettings.js';
+import type { Adapter, Candidate, Clock, EvaluatedExample, OptimizeConfig, ReflectiveDataset, RunEvent } from '../types.js';
+import type { SlotInterval } from '../evaluation/workerSlots.js';
 
 export interface PreparedRun {
   settings: RunSettings;

@@ -2,7 +2,7 @@
 // Work waits in a priority queue (lower priority value first, then arrival order) and holds a
 // slot only while it runs, so "never more than W in flight" holds by construction. The slot
 // pool also accounts busy slot-time on the injected clock and reports each slot's intervals.
-import type { Clock, SlotInterval, SlotPolicy } from './types.js';
+import type { Clock, SlotInterval, SlotPolicy } from '../types.js';
 
 export type { SlotInterval };
 /** Kinds of work that occupy a slot. */

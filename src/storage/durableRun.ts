@@ -6,10 +6,10 @@ import { resolve } from 'node:path';
 import { readRunDirectory, RunSession } from './runDirectory.js';
 import { runConfigRecord } from './runConfigRecord.js';
 import { RunJournal } from './runJournal.js';
-import { ConfigError, resolveSettings } from './runSettings.js';
+import { ConfigError, resolveSettings } from '../config/runSettings.js';
 import { finishedSnapshot, foldRunEvent, initialSnapshot, type RunSnapshot } from './runSnapshot.js';
 import { watchStopFile } from './stopRequests.js';
-import type { OptimizeConfig, OptimizeResult, RunEvent } from './types.js';
+import type { OptimizeConfig, OptimizeResult, RunEvent } from '../types.js';
 
 /**
  * Builds the run (a config it refuses throws here, before the directory is touched) and returns

@@ -1,12 +1,12 @@
 // The pool of accepted candidates: texts, content hashes, lineage, valset subscores and means,
 // the metric calls spent when each was found, and each candidate's round-robin component
 // pointer. Plain data; adding returns a new pool so a step can be folded in task order.
-import { mean } from './acceptance.js';
+import { mean } from '../strategies/acceptance.js';
 import { candidateHash } from './candidateHash.js';
-import { inheritedPointer } from './componentSelection.js';
-import { argmaxMean } from './parentSelection.js';
+import { inheritedPointer } from '../strategies/componentSelection.js';
+import { argmaxMean } from '../strategies/parentSelection.js';
 import { computeFronts, extendInstanceFronts, type Fronts, type Objectives } from './paretoFront.js';
-import type { Candidate, FrontType } from './types.js';
+import type { Candidate, FrontType } from '../../types.js';
 
 export interface CandidatePool {
   candidates: Candidate[];

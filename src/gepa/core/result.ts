@@ -1,6 +1,6 @@
 // The OptimizeResult of CONTRACT.md, built from the final pool and the run's counters.
 import { bestIndex, type CandidatePool } from './candidatePool.js';
-import type { Candidate, OptimizeResult, ProposalRecord } from './types.js';
+import type { Candidate, OptimizeResult, ProposalRecord } from '../../types.js';
 
 export interface ResultInput {
   pool: CandidatePool;

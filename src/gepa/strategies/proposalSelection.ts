@@ -2,7 +2,7 @@
 // margin, or the top k margins. Identical child texts are deduplicated (within the step and
 // against the pool) and every proposal that is not selected gets its reason.
 import type { AcceptanceVerdict } from './acceptance.js';
-import type { ProposalSelection } from './types.js';
+import type { ProposalSelection } from '../../types.js';
 
 export type MinibatchOutcome =
   | { task: number; status: 'skipped'; reason: string }

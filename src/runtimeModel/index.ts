@@ -23,9 +23,9 @@ export {
   strongScalingFloorMs,
   valsetLatencyMs,
   type PaperSpeedupParams,
-} from './runtimeModel/paperFormulas.js';
-export { expectedMaxOfUniforms, stageMs, type Jitter } from './runtimeModel/stageLatency.js';
-export { compareToMeasured, predictWallClock, type WallClockPrediction } from './runtimeModel/predictWallClock.js';
+} from './paperFormulas.js';
+export { expectedMaxOfUniforms, stageMs, type Jitter } from './stageLatency.js';
+export { compareToMeasured, predictWallClock, type WallClockPrediction } from './predictWallClock.js';
 export {
   candidateSchedules,
   effectiveWidth,
@@ -36,5 +36,5 @@ export {
   type RankedSchedule,
   type RecommendOptions,
   type ScheduleRecommendation,
-} from './runtimeModel/recommendSchedule.js';
-export type { ModelSchedule, PredictParams, WorkloadParams } from './runtimeModel/workload.js';
+} from './recommendSchedule.js';
+export type { ModelSchedule, PredictParams, WorkloadParams } from './workload.js';

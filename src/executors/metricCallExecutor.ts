@@ -1,6 +1,6 @@
 // Where a metric call actually runs. The evaluation service decides when (slots, cache); an
 // executor decides where: in this process (local) or on remote workers (BullMQ).
-import type { Adapter, Candidate, EvalContext, Evaluation } from './types.js';
+import type { Adapter, Candidate, EvalContext, Evaluation } from '../types.js';
 
 /**
  * Which call this is: the same (candidate, example, traces) call can be made again (a fresh

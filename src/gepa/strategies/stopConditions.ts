@@ -1,8 +1,8 @@
 // When a run stops of its own accord (the caller's signal and the timeout are events, not
 // conditions): the target score reached, too many steps without a better best, or a budget
 // that cannot pay for one more proposal. The reason strings are the result's stopReason.
-import type { BudgetLedger } from './budgetLedger.js';
-import type { DollarGate } from './dollarGate.js';
+import type { BudgetLedger } from '../../budget/budgetLedger.js';
+import type { DollarGate } from '../../budget/dollarGate.js';
 
 export interface ProgressView {
   bestScore: number;
