@@ -9,7 +9,8 @@ import { cpus, loadavg } from 'node:os';
 import { Queue } from 'bullmq';
 import { createBullmqExecutor } from '../src/executors/bullmqExecutor.js';
 import { bullmqConnection } from '../src/executors/redisConnection.js';
-import { localExecutor, type MetricCallExecutor } from '../src/executors/metricCallExecutor.js';
+import { localExecutor } from '../src/executors/localExecutor.js';
+import type { MetricCallExecutor } from '../src/executors/metricCallExecutor.js';
 import { startRedisServer, startWorkerProcess, testRedis, type WorkerProcess } from '../test/support/testRedis.js';
 import { instant } from './support/latencyAdapter.js';
 

@@ -1,19 +1,23 @@
-// The evaluator actor: the single owner of the run's W worker slots. It receives 'evaluate' and
-// 'reflect' requests from any actor, runs them through the EvaluationService (slots, cache,
-// error capture) and replies to the requester. A callback actor, because its work is a queue
-// of promises, not a set of states; one actor per metric call would cost more than the call.
+// The evaluator actor: the single owner of the run's W worker slots and of its dollar budget. It
+// receives 'evaluate' and 'reflect' requests from any actor, runs them through the
+// EvaluationService (slots, cache, error capture, dollar reservations) and replies to the
+// requester; it tells the optimizer, its parent, once the dollars left cannot pay for another
+// call. A callback actor, because its work is a queue of promises, not a set of states; one
+// actor per metric call would cost more than the call.
 import { setMaxListeners } from 'node:events';
 import { fromCallback } from 'xstate';
 import { DollarGate } from '../src/budget/dollarGate.js';
-import { EvaluationIncomplete, EvaluationService, type SlotAwareLanguageModel, type WorkJournal } from '../src/evaluation/evaluationService.js';
-import type { MetricCallExecutor } from '../src/executors/metricCallExecutor.js';
-import type { Clock, SlotPolicy } from '../src/types.js';
+import { errorMessage } from '../src/errorMessage.js';
+import { EvaluationIncomplete, EvaluationService } from '../src/evaluation/evaluationService.js';
 import { WorkerSlots, type SlotInterval } from '../src/evaluation/workerSlots.js';
-import type { EvaluatorRequest, EvaluatorStats } from './protocol.js';
+import type { PricedExecutor } from '../src/executors/metricCallExecutor.js';
+import type { SlotAwareLanguageModel } from '../src/lm/slotAwareModel.js';
+import type { Clock, SlotPolicy, WorkJournal } from '../src/types.js';
+import type { DollarsExhausted, EvaluatorRequest, EvaluatorStats } from './protocol.js';
 
 export interface EvaluatorInput {
   examples: readonly unknown[];
-  executor: MetricCallExecutor<unknown>;
+  executor: PricedExecutor<unknown>;
   reflectionLm: SlotAwareLanguageModel;
   workers: number;
   slotPolicy: SlotPolicy;
@@ -23,15 +27,15 @@ export interface EvaluatorInput {
   onSlotInterval?: (interval: SlotInterval) => void;
   /** Records completed work and replays it on resume (durable runs). */
   journal?: WorkJournal;
-  dollars?: DollarGate;
+  /** The run's dollar budget (none when absent): reserved per call here, at dispatch. */
+  maxCostUsd?: number;
 }
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ input, receive }) => {
+export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ input, receive, sendBack }) => {
   // Every call in flight listens to the run's signal; W can be in the hundreds.
   setMaxListeners(0, input.signal);
   const slots = new WorkerSlots({ capacity: input.workers, clock: input.clock, policy: input.slotPolicy, onInterval: input.onSlotInterval });
+  const dollars = input.maxCostUsd === undefined ? undefined : new DollarGate(input.maxCostUsd, () => sendBack({ type: 'dollars.exhausted' } satisfies DollarsExhausted));
   const service = new EvaluationService({
     examples: input.examples,
     executor: input.executor,
@@ -39,14 +43,14 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
     slots,
     signal: input.signal,
     journal: input.journal,
-    dollars: input.dollars,
+    dollars,
   });
   /** Tells a requester its request could not be served, with what its calls that did run cost. */
   const failed = (requestId: number, replyTo: EvaluatorRequest['replyTo']) => (error: unknown) => {
     // After an abort the requesters are stopping; nobody waits for an answer.
     if (input.signal.aborted) return;
     const paid = error instanceof EvaluationIncomplete ? error : { paidCalls: 0, costUsd: 0 };
-    replyTo.send({ type: 'evaluator.failed', requestId, error: message(error), paidCalls: paid.paidCalls, costUsd: paid.costUsd });
+    replyTo.send({ type: 'evaluator.failed', requestId, error: errorMessage(error), paidCalls: paid.paidCalls, costUsd: paid.costUsd });
   };
   receive((request) => {
     switch (request.type) {

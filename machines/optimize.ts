@@ -1,29 +1,30 @@
 // optimize(): run the optimizer machine on a config to its final state and return its output.
-// A bad config fails with a ConfigError before any work: the machine validates it when the actor
-// is created (launchOptimizer), and a durable run before it touches its directory.
-// Runtime events reach config.onEvent; inspection events reach config.inspect. With a runDir
-// the run is durable (src/durableRun.ts): logged, resumable, stoppable with a STOP file.
+// The config is validated once, before any work (prepareRun throws a ConfigError naming the
+// field); a durable run then checks its directory before it writes to it. Runtime events reach
+// config.onEvent; inspection events reach config.inspect. With a runDir the run is durable
+// (src/storage/durableRun.ts): logged, resumable, stoppable with a STOP file.
 import { createActor, toPromise } from 'xstate';
-import { systemClock } from '../src/clock.js';
+import { prepareRun, type PreparedRun } from '../src/config/preparedRun.js';
 import { runInDirectory } from '../src/storage/durableRun.js';
 import type { OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
 import { optimizerMachine } from './optimizer.machine.js';
 
-export async function optimize<Example>(config: OptimizeConfig<Example>): Promise<OptimizeResult> {
-  if (config.runDir !== undefined) return runInDirectory(config, launchOptimizer);
-  return launchOptimizer(config)();
+export async function optimize<Example>(config: OptimizeConfig<Example> | PreparedRun): Promise<OptimizeResult> {
+  const prepared = prepareRun(config);
+  if (prepared.config.runDir !== undefined) return runInDirectory(prepared, launchOptimizer);
+  return launchOptimizer(prepared)();
 }
 
-/** Creates the actor (a config the machine refuses throws here, before anything starts); the returned function starts it. */
-function launchOptimizer<Example>(config: OptimizeConfig<Example>): () => Promise<OptimizeResult> {
+/** Creates the actor; the returned function starts it. */
+function launchOptimizer(prepared: PreparedRun): () => Promise<OptimizeResult> {
   const actor = createActor(optimizerMachine, {
-    input: config as OptimizeConfig<unknown>,
-    clock: config.clock ?? systemClock,
-    ...(config.inspect ? { inspect: config.inspect } : {}),
+    input: prepared,
+    clock: prepared.clock,
+    ...(prepared.inspect ? { inspect: prepared.inspect } : {}),
   });
   const initial = actor.getSnapshot();
   if (initial.status === 'error') throw initial.error;
-  const onEvent = config.onEvent;
+  const onEvent = prepared.onEvent;
   if (onEvent) actor.on('*', (event) => onEvent(event as RunEvent));
   return () => {
     const done = toPromise(actor);

@@ -4,14 +4,14 @@
 // the verdict, and, when the optimizer grants it, evaluate the child on the valset. It holds
 // no randomness: everything it does follows from its input and the replies it receives.
 // A merge proposal is a proposer too: it starts from a ready child, scores it on the merge
-// subsample, and shares the tail (verdict, grant, valset).
-import { assign, enqueueActions, sendParent, sendTo, setup, type AnyActorRef } from 'xstate';
-import { isPerfect, judgeChild } from '../src/gepa/strategies/acceptance.js';
-import { judgeMerge } from '../src/gepa/proposer/merge.js';
+// subsample, and shares the tail (verdict, grant, valset). The mutation and the verdict are the
+// domain's (src/gepa/proposer/childCandidate.ts); this machine sequences them.
+import { assign, enqueueActions, not, sendParent, sendTo, setup, type AnyActorRef } from 'xstate';
+import { errorMessage } from '../src/errorMessage.js';
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
-import { extractInstruction } from '../src/gepa/proposer/extractInstruction.js';
-import type { MinibatchOutcome } from '../src/gepa/strategies/proposalSelection.js';
-import { buildReflectionPrompt } from '../src/gepa/proposer/reflectionPrompt.js';
+import { isAccepted, type MinibatchOutcome, type Proposal, type ProposalSpend } from '../src/gepa/core/proposal.js';
+import { buildChild, judgeProposalChild, noChildReason, readReflection, reflectionPrompts, type ComponentReply } from '../src/gepa/proposer/childCandidate.js';
+import { isPerfect } from '../src/gepa/strategies/acceptance.js';
 import type { AcceptanceRule, Candidate, Evaluation, EvaluatedExample, ReflectiveDataset, RunEvent } from '../src/types.js';
 import type { EvaluatorReply, EvaluatorRequest, ProposerDecision, ProposerReport } from './protocol.js';
 
@@ -37,19 +37,14 @@ export interface ProposerInput {
   merge?: { child: Candidate; parentSums: [number, number] };
 }
 
-export interface ProposerContext extends ProposerInput {
+/** The input, the work in progress, and the parts of the proposal's record it fills in. */
+export interface ProposerContext extends ProposerInput, Pick<Proposal, 'outcome' | 'child' | 'valset'> {
   parentEvaluations: Evaluation[];
   dataset?: ReflectiveDataset;
   /** Per chosen component: the new text, or why there is none. */
-  replies: Array<{ text: string | null; note: string } | undefined>;
-  child?: Candidate;
+  replies: Array<ComponentReply | undefined>;
   childHash?: string;
-  outcome?: MinibatchOutcome;
-  valset?: { subscores: number[]; objectives: Array<Record<string, number> | undefined> };
-  paidCalls: number;
-  reflectionCalls: number;
-  reflectionCostUsd: number;
-  costUsd: number;
+  spend: ProposalSpend;
 }
 
 /** The dataset builder's answer, sent by the proposer to itself. */
@@ -81,24 +76,8 @@ function report(make: (args: { context: ProposerContext; event: ProposerEvent })
   };
 }
 
-/** The child: the parent with every component for which the reflection gave new text. */
-function buildChild(context: ProposerContext): Candidate | null {
-  const child: Record<string, string> = { ...context.parent };
-  let changed = false;
-  context.components.forEach((name, i) => {
-    const text = context.replies[i]?.text;
-    if (text !== null && text !== undefined && text !== context.parent[name]) {
-      child[name] = text;
-      changed = true;
-    }
-  });
-  return changed ? child : null;
-}
-
-function noChildReason(context: ProposerContext): string {
-  const notes = context.replies.map((r, i) => `${context.components[i]}: ${r?.note ?? 'no reply'}`);
-  return `reflection proposed no new text (${notes.join('; ')})`;
-}
+const skipped = (context: ProposerContext, reason: string): MinibatchOutcome => ({ task: context.task, status: 'skipped', reason });
+const scores = (evaluations: readonly Evaluation[]) => evaluations.map((e) => e.score);
 
 export const proposerMachine = setup({
   types: {
@@ -107,37 +86,37 @@ export const proposerMachine = setup({
     input: {} as ProposerInput,
   },
   guards: {
-    parentPerfect: ({ context, event }) =>
-      context.skipPerfectScore && event.type === 'evaluated' && isPerfect(event.evaluations.map((e) => e.score), context.perfectScore),
+    parentPerfect: ({ context, event }) => context.skipPerfectScore && event.type === 'evaluated' && isPerfect(scores(event.evaluations), context.perfectScore),
     allReflected: ({ context }) => context.replies.every((r) => r !== undefined),
     hasChild: ({ context }) => context.child !== undefined,
-    childAccepted: ({ context }) => context.outcome?.status === 'judged' && context.outcome.verdict.accepted,
+    childAccepted: ({ context }) => isAccepted(context.outcome),
   },
   actions: {
     pay: assign(({ context, event }) => {
       if (event.type !== 'evaluated' && event.type !== 'reflected' && event.type !== 'evaluator.failed') return {};
+      const { spend } = context;
+      const reflection = event.type === 'reflected';
       return {
-        paidCalls: context.paidCalls + (event.type === 'reflected' ? 0 : event.paidCalls),
-        reflectionCalls: context.reflectionCalls + (event.type === 'reflected' ? 1 : 0),
-        reflectionCostUsd: context.reflectionCostUsd + (event.type === 'reflected' ? event.costUsd : 0),
-        costUsd: context.costUsd + event.costUsd,
+        spend: {
+          paidCalls: spend.paidCalls + (reflection ? 0 : event.paidCalls),
+          reflectionCalls: spend.reflectionCalls + (reflection ? 1 : 0),
+          reflectionCostUsd: spend.reflectionCostUsd + (reflection ? event.costUsd : 0),
+          costUsd: spend.costUsd + event.costUsd,
+        },
       };
     }),
     finish: sendParent(({ context }): ProposerReport => ({
       type: 'proposal.finished',
       id: context.id,
-      paidCalls: context.paidCalls,
-      reflectionCalls: context.reflectionCalls,
-      reflectionCostUsd: context.reflectionCostUsd,
-      costUsd: context.costUsd,
+      spend: context.spend,
       outcome: context.outcome,
       child: context.child,
       valset: context.valset,
     })),
     /** Only an accepted child needs the optimizer's answer; every other verdict travels in 'finish'. */
     reportJudged: enqueueActions(({ context, enqueue }) => {
-      if (context.outcome?.status !== 'judged' || !context.outcome.verdict.accepted) return;
-      enqueue.sendParent({ type: 'proposal.judged', id: context.id, outcome: context.outcome, child: context.child } satisfies ProposerReport);
+      if (!isAccepted(context.outcome)) return;
+      enqueue.sendParent({ type: 'proposal.judged', id: context.id, outcome: context.outcome as MinibatchOutcome, child: context.child } satisfies ProposerReport);
     }),
   },
 }).createMachine({
@@ -146,10 +125,7 @@ export const proposerMachine = setup({
     ...input,
     parentEvaluations: [],
     replies: input.components.map(() => undefined),
-    paidCalls: 0,
-    reflectionCalls: 0,
-    reflectionCostUsd: 0,
-    costUsd: 0,
+    spend: { paidCalls: 0, reflectionCalls: 0, reflectionCostUsd: 0, costUsd: 0 },
   }),
   initial: 'starting',
   states: {
@@ -184,7 +160,7 @@ export const proposerMachine = setup({
             target: 'finished',
             actions: [
               'pay',
-              assign({ outcome: ({ context }) => ({ task: context.task, status: 'skipped', reason: 'parent is perfect on its minibatch' }) as const }),
+              assign({ outcome: ({ context }) => skipped(context, 'parent is perfect on its minibatch') }),
               report(() => ({ type: 'evaluation.skipped', reason: 'parent is perfect on its minibatch' })),
             ],
           },
@@ -193,8 +169,7 @@ export const proposerMachine = setup({
             actions: [
               'pay',
               assign({ parentEvaluations: ({ event }) => (event.type === 'evaluated' ? event.evaluations : []) }),
-              report(({ context, event }) => ({ type: 'evaluation.ended', target: 'parent', sum: event.type === 'evaluated' ? event.evaluations.reduce((a, e) => a + e.score, 0) : 0 }),
-              ),
+              report(({ event }) => ({ type: 'evaluation.ended', target: 'parent', sum: event.type === 'evaluated' ? event.evaluations.reduce((a, e) => a + e.score, 0) : 0 })),
             ],
           },
         ],
@@ -219,22 +194,14 @@ export const proposerMachine = setup({
         'dataset.built': { target: 'reflecting', actions: assign({ dataset: ({ event }) => event.dataset }) },
         'dataset.failed': {
           target: 'finished',
-          actions: assign({
-            outcome: ({ context, event }) => ({
-              task: context.task,
-              status: 'skipped' as const,
-              reason: `building the reflective dataset failed: ${event.error instanceof Error ? event.error.message : String(event.error)}`,
-            }),
-          }),
+          actions: assign({ outcome: ({ context, event }) => skipped(context, `building the reflective dataset failed: ${errorMessage(event.error)}`) }),
         },
       },
     },
     reflecting: {
       entry: ({ context, self, system }) => {
-        const dataset = context.dataset ?? {};
         const evaluator = system.get('evaluator');
-        context.components.forEach((name, i) => {
-          const prompt = buildReflectionPrompt(name, context.parent[name] ?? '', dataset[name] ?? []);
+        reflectionPrompts(context.parent, context.components, context.dataset ?? {}).forEach((prompt, i) => {
           evaluator.send({ type: 'reflect', requestId: REFLECT_BASE + i, replyTo: self, prompt } satisfies EvaluatorRequest);
         });
       },
@@ -248,11 +215,7 @@ export const proposerMachine = setup({
             assign({
               replies: ({ context, event }) => {
                 const replies = [...context.replies];
-                const reply = event.ok
-                  ? { text: extractInstruction(event.reply.text), note: 'empty reply' }
-                  : { text: null, note: `reflection failed: ${event.error}` };
-                if (event.ok && reply.text !== null) reply.note = 'unchanged text';
-                replies[event.requestId - REFLECT_BASE] = reply;
+                replies[event.requestId - REFLECT_BASE] = readReflection(event.ok ? { ok: true, text: event.reply.text } : event);
                 return replies;
               },
             }),
@@ -264,7 +227,7 @@ export const proposerMachine = setup({
         guard: 'allReflected',
         target: 'makingChild',
         actions: assign(({ context }) => {
-          const child = buildChild(context);
+          const child = buildChild(context.parent, context.components, context.replies);
           return child ? { child, childHash: candidateHash(child) } : {};
         }),
       },
@@ -272,12 +235,7 @@ export const proposerMachine = setup({
     makingChild: {
       always: [
         { guard: 'hasChild', target: 'evaluatingChild' },
-        {
-          target: 'finished',
-          actions: [
-            assign({ outcome: ({ context }) => ({ task: context.task, status: 'skipped' as const, reason: noChildReason(context) }) }),
-          ],
-        },
+        { target: 'finished', actions: assign({ outcome: ({ context }) => skipped(context, noChildReason(context.components, context.replies)) }) },
       ],
     },
     evaluatingChild: {
@@ -300,21 +258,14 @@ export const proposerMachine = setup({
           actions: [
             'pay',
             assign({
-              outcome: ({ context, event }) => {
-                const childScores = event.type === 'evaluated' ? event.evaluations.map((e) => e.score) : [];
-                // A merged child is judged against the better of its two parents on the subsample.
-                const verdict = context.merge
-                  ? judgeMerge(childScores, context.merge.parentSums)
-                  : judgeChild(context.acceptance, context.parentEvaluations.map((e) => e.score), childScores);
-                return { task: context.task, status: 'judged' as const, childHash: context.childHash as string, verdict };
-              },
-            }),
-            report(({ context }) => ({
-                type: 'evaluation.ended',
-                target: 'child',
-                sum: context.outcome?.status === 'judged' ? context.outcome.verdict.childSum : 0,
+              outcome: ({ context, event }) => ({
+                task: context.task,
+                status: 'judged' as const,
+                childHash: context.childHash as string,
+                verdict: judgeProposalChild(context, scores(context.parentEvaluations), event.type === 'evaluated' ? scores(event.evaluations) : []),
               }),
-            ),
+            }),
+            report(({ context }) => ({ type: 'evaluation.ended', target: 'child', sum: context.outcome?.status === 'judged' ? context.outcome.verdict.childSum : 0 })),
             'reportJudged',
           ],
         },
@@ -322,7 +273,7 @@ export const proposerMachine = setup({
       },
     },
     awaitingDecision: {
-      always: { guard: ({ context }) => !(context.outcome?.status === 'judged' && context.outcome.verdict.accepted), target: 'finished' },
+      always: { guard: not('childAccepted'), target: 'finished' },
       on: {
         'valset.granted': 'evaluatingValset',
         'valset.denied': 'finished',
@@ -349,9 +300,7 @@ export const proposerMachine = setup({
             'pay',
             assign({
               valset: ({ event }) =>
-                event.type === 'evaluated'
-                  ? { subscores: event.evaluations.map((e) => e.score), objectives: event.evaluations.map((e) => e.objectives) }
-                  : undefined,
+                event.type === 'evaluated' ? { subscores: scores(event.evaluations), objectives: event.evaluations.map((e) => e.objectives) } : undefined,
             }),
           ],
         },

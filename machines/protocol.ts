@@ -3,10 +3,9 @@
 // receives and must send. See machines/README.md for who sends what to whom.
 import type { AnyActorRef } from 'xstate';
 import type { EvaluateReply, ReflectReply } from '../src/evaluation/evaluationService.js';
-import type { Objectives } from '../src/gepa/core/paretoFront.js';
-import type { MinibatchOutcome } from '../src/gepa/strategies/proposalSelection.js';
-import type { Candidate } from '../src/types.js';
 import type { WorkKind } from '../src/evaluation/workerSlots.js';
+import type { MinibatchOutcome, Proposal, ProposalSpend } from '../src/gepa/core/proposal.js';
+import type { Candidate } from '../src/types.js';
 
 /** Proposer or optimizer -> evaluator (systemId 'evaluator'). */
 export type EvaluatorRequest =
@@ -41,23 +40,23 @@ export interface EvaluatorStats {
   maxInFlight: number;
 }
 
-/** Proposer -> optimizer (its parent). */
+/**
+ * Evaluator -> optimizer (its parent), once: the dollars left cannot pay for a call as dear as the
+ * dearest seen, so nothing more should be planned. The evaluator owns the dollar budget.
+ */
+export interface DollarsExhausted {
+  type: 'dollars.exhausted';
+}
+
+/** Proposer -> optimizer (its parent): patches to the optimizer's record of the proposal. */
 export type ProposerReport =
   /** An accepted child's verdict: the optimizer answers it with a grant or a denial. */
-  | { type: 'proposal.judged'; id: string; outcome: MinibatchOutcome; child?: Candidate }
-  | {
-      type: 'proposal.finished';
-      id: string;
-      paidCalls: number;
-      reflectionCalls: number;
-      reflectionCostUsd: number;
-      costUsd: number;
-      /** The verdict, when no 'proposal.judged' carried it (a skip, a rejection, a failure leaves none). */
-      outcome?: MinibatchOutcome;
-      child?: Candidate;
-      /** Present when the child was evaluated on the valset. */
-      valset?: { subscores: number[]; objectives: Array<Objectives | undefined> };
-    };
+  | ({ type: 'proposal.judged'; id: string; outcome: MinibatchOutcome } & Pick<Proposal, 'child'>)
+  /**
+   * The end: what it spent, and the verdict when no 'proposal.judged' carried it (a skip, a
+   * rejection; a failure leaves none), and the valset scores when the child was evaluated there.
+   */
+  | ({ type: 'proposal.finished'; id: string; spend: ProposalSpend } & Pick<Proposal, 'outcome' | 'child' | 'valset'>);
 
 /** Optimizer -> proposer. */
 export type ProposerDecision = { type: 'valset.granted' } | { type: 'valset.denied' };

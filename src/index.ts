@@ -20,7 +20,7 @@ export { optimize } from '../machines/optimize.js';
 export { optimizerMachine } from '../machines/optimizer.machine.js';
 export { proposerMachine } from '../machines/proposer.machine.js';
 export { evaluatorActor } from '../machines/evaluator.actor.js';
-export { ConfigError } from './config/runSettings.js';
+export { ConfigError } from './config/configError.js';
 export { Rng } from './gepa/core/rng.js';
 export { candidateHash } from './gepa/core/candidateHash.js';
 export { systemClock, runOnSimulatedClock } from './clock.js';
@@ -28,7 +28,7 @@ export { extractInstruction } from './gepa/proposer/extractInstruction.js';
 export { buildReflectionPrompt } from './gepa/proposer/reflectionPrompt.js';
 export { summarizeStaleness, formatStaleness, type StalenessSummary } from './report/stalenessSummary.js';
 // Durable runs (runDir): the log, its records, the stop requests an operator can make.
-export type { WorkJournal } from './evaluation/evaluationService.js';
+export type { WorkJournal } from './types.js';
 export { RunDirectoryError } from './storage/runDirectoryError.js';
 export { RUN_FILES, isResumableStop } from './storage/runDirectory.js';
 export { RunJournal } from './storage/runJournal.js';

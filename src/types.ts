@@ -1,7 +1,6 @@
 // The public vocabulary of gepa-actors: candidates, evaluations, adapters, language models,
 // schedules, the optimize() config and its result. Plain types only; runtime validation of
-// user input lives in configSchema.ts.
-import type { WorkJournal } from './evaluation/evaluationService.js';
+// user input lives in config/runSettings.ts.
 
 /** A candidate system: component name -> text. Candidate 0 is the seed. */
 export type Candidate = Readonly<Record<string, string>>;
@@ -155,6 +154,18 @@ export interface OptimizeConfig<Example> {
    * yourself only when embedding optimizerMachine with your own storage.
    */
   journal?: WorkJournal;
+}
+
+/**
+ * Durable runs: completed paid work is recorded, and on resume replayed instead of paid again.
+ * Keys are `${candidateHash}:${exampleId}:${traces ? 1 : 0}` for metric calls and the prompt for
+ * reflections; a key may recur, so replays are consumed in recording order.
+ */
+export interface WorkJournal {
+  replayEvaluation(key: string): Evaluation | undefined;
+  recordEvaluation(key: string, evaluation: Evaluation): void;
+  replayReflection(prompt: string): LmReply | undefined;
+  recordReflection(prompt: string, reply: LmReply): void;
 }
 
 /** One stretch of work on one worker slot, on the run's clock. */

@@ -1,7 +1,8 @@
 // The minibatch gate: strict improvement vs improvement-or-equal, the margins it reports, and
 // what counts as a perfect minibatch.
 import { describe, expect, it } from 'vitest';
-import { isPerfect, judgeChild, mean, sum } from '../src/gepa/strategies/acceptance.js';
+import { isPerfect, judgeChild } from '../src/gepa/strategies/acceptance.js';
+import { mean, sum } from '../src/gepa/core/scores.js';
 
 describe('judgeChild', () => {
   it('strict-improvement rejects an equal sum; improvement-or-equal accepts it', () => {

@@ -13,13 +13,13 @@ import {
   createOpenAIChatModel,
   createOpenAILanguageModel,
   LanguageModelError,
-  managesOwnSlots,
   retryAfterMs,
   type OpenAIModelOptions,
 } from '../src/lm/openaiLanguageModel.js';
 import { builtInPrices, costOf, hasPrice, priceFor } from '../src/lm/priceTable.js';
 import { requestKey } from '../src/lm/responseCache.js';
 import { resolveLanguageModel } from '../src/lm/resolveLanguageModel.js';
+import { managesOwnSlots } from '../src/lm/slotAwareModel.js';
 import { Rng } from '../src/gepa/core/rng.js';
 import type { Clock } from '../src/types.js';
 import { fakeUsage, startFakeOpenAIServer, type FakeOpenAIServer, type FakeServerOptions } from './support/fakeOpenAIServer.js';

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { judgeChild } from '../src/gepa/strategies/acceptance.js';
 import { addCandidate, emptyPool, type CandidatePool } from '../src/gepa/core/candidatePool.js';
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
-import { foldProposals, type FinishedProposal } from '../src/gepa/core/proposalFold.js';
+import type { Proposal } from '../src/gepa/core/proposal.js';
+import { foldProposals } from '../src/gepa/core/proposalFold.js';
 import type { Candidate } from '../src/types.js';
 
 /** Seed (index 0) and one earlier child (index 1); valset of 2. */
@@ -18,8 +19,11 @@ function startPool(): CandidatePool {
 
 const verdict = judgeChild('strict-improvement', [0.5, 0.5, 0], [1, 0.5, 0]); // 1 -> 1.5
 
-function selected(task: number, child: Candidate, subscores: number[], poolSizeAtStart = 2): FinishedProposal {
+const spend = { paidCalls: 0, reflectionCalls: 1, reflectionCostUsd: 0.25, costUsd: 0.25 };
+
+function selected(task: number, child: Candidate, subscores: number[], poolSizeAtStart = 2): Proposal {
   return {
+    id: `p3-${task}`,
     step: 3,
     task,
     kind: 'reflective',
@@ -29,7 +33,9 @@ function selected(task: number, child: Candidate, subscores: number[], poolSizeA
     child,
     valset: { subscores, objectives: subscores.map(() => undefined) },
     poolSizeAtStart,
-    reflectionCostUsd: 0.25,
+    worstCaseCalls: 8,
+    granted: true,
+    spend,
   };
 }
 
@@ -78,11 +84,12 @@ describe('foldProposals', () => {
   });
 
   it('keeps the reasons of proposals not selected, skipped ones as skipped', () => {
-    const notSelected: FinishedProposal = {
+    const notSelected: Proposal = {
       ...selected(0, { s: 'x' }, [1, 0]),
       decision: { task: 0, selected: false, reason: 'not selected: margin 0.5 is not among the best' },
     };
-    const skipped: FinishedProposal = {
+    const skipped: Proposal = {
+      id: 'p3-1',
       step: 3,
       task: 1,
       kind: 'reflective',
@@ -90,9 +97,11 @@ describe('foldProposals', () => {
       outcome: { task: 1, status: 'skipped', reason: 'parent is perfect on its minibatch' },
       decision: { task: 1, selected: false, reason: 'parent is perfect on its minibatch' },
       poolSizeAtStart: 2,
-      reflectionCostUsd: 0,
+      worstCaseCalls: 8,
+      granted: false,
+      spend: { paidCalls: 3, reflectionCalls: 0, reflectionCostUsd: 0, costUsd: 0 },
     };
-    const unfinished: FinishedProposal = { ...selected(2, { s: 'z' }, [1, 1]), valset: undefined };
+    const unfinished: Proposal = { ...selected(2, { s: 'z' }, [1, 1]), valset: undefined };
     const result = foldProposals(startPool(), [notSelected, skipped, unfinished], 40);
     expect(result.added).toEqual([]);
     expect(result.pool).toEqual(startPool());
@@ -105,11 +114,27 @@ describe('foldProposals', () => {
 
   it('adds a merge child with both parents and the max of their component pointers', () => {
     const pool = { ...startPool(), componentPointers: [1, 0] };
-    const merge: FinishedProposal = { ...selected(0, { s: 'merged' }, [1, 1]), kind: 'merge', parents: [0, 1] };
+    const merge: Proposal = { ...selected(0, { s: 'merged' }, [1, 1]), kind: 'merge', parents: [0, 1] };
     const result = foldProposals(pool, [merge], 50);
     expect(result.pool.parents[2]).toEqual([0, 1]);
     expect(result.pool.componentPointers).toEqual([1, 0, 1]);
     expect(result.records[0]).toMatchObject({ kind: 'merge', outcome: 'accepted', candidateIndex: 2 });
+  });
+
+  it('decides a proposal without a decision on its own: a verdict that failed, or a skip, keeps its reason', () => {
+    const failed: Proposal = {
+      ...selected(0, { s: 'x' }, [1, 0]),
+      outcome: { task: 0, status: 'judged', childHash: candidateHash({ s: 'x' }), verdict: judgeChild('strict-improvement', [1, 1, 0], [1, 0.5, 0]) },
+      decision: undefined,
+      valset: undefined,
+    };
+    const { task: _t, outcome: _o, decision: _d, ...rest } = selected(1, { s: 'y' }, [0, 1]);
+    const unfinished: Proposal = { ...rest, task: 1, child: undefined, valset: undefined };
+    const result = foldProposals(startPool(), [failed, unfinished], 40);
+    expect(result.records.map((r) => [r.outcome, r.reason])).toEqual([
+      ['rejected', 'failed acceptance: child minibatch sum 1.5 vs parent 2'],
+      ['skipped', 'an evaluation could not be completed'],
+    ]);
   });
 
   it('does not change the pool it is given', () => {

@@ -1,7 +1,7 @@
 // Stop conditions: target score, steps without improvement, and what the budget can still pay.
 import { describe, expect, it } from 'vitest';
 import { BudgetLedger, type Reservation } from '../src/budget/budgetLedger.js';
-import { DollarGate } from '../src/budget/dollarGate.js';
+import { DollarGate, type DollarReservation } from '../src/budget/dollarGate.js';
 import { affordableTasks, budgetStopReason, progressStopReason } from '../src/gepa/strategies/stopConditions.js';
 
 describe('progressStopReason', () => {
@@ -28,24 +28,24 @@ describe('affordableTasks', () => {
     ledger.settle(ledger.reserve(20) as Reservation, 20);
     ledger.reserve(10);
     // 70 calls left at 20 a task: 3.
-    expect(affordableTasks(ledger, 20)).toBe(3);
-    expect(affordableTasks(ledger, 70)).toBe(1);
-    expect(affordableTasks(ledger, 71)).toBe(0);
+    expect(affordableTasks(ledger.remainingCalls(), 20)).toBe(3);
+    expect(affordableTasks(ledger.remainingCalls(), 70)).toBe(1);
+    expect(affordableTasks(ledger.remainingCalls(), 71)).toBe(0);
   });
 
   it('is zero once the dollars left cannot pay for the dearest call seen', () => {
     const ledger = new BudgetLedger({ maxMetricCalls: 100 });
     const dollars = new DollarGate(1);
-    expect(affordableTasks(ledger, 10, dollars)).toBe(10);
-    dollars.settle(dollars.reserve(0.4), 0.3);
-    expect(affordableTasks(ledger, 10, dollars)).toBe(10); // 0.7 left >= 0.4
-    dollars.settle(dollars.reserve(0.4), 0.35);
-    expect(affordableTasks(ledger, 10, dollars)).toBe(0); // 0.35 left < 0.4
+    expect(affordableTasks(ledger.remainingCalls(), 10, dollars.exhausted())).toBe(10);
+    dollars.settle(dollars.reserve(0.4) as DollarReservation, 0.3);
+    expect(affordableTasks(ledger.remainingCalls(), 10, dollars.exhausted())).toBe(10); // 0.7 left >= 0.4
+    dollars.settle(dollars.reserve(0.4) as DollarReservation, 0.35);
+    expect(affordableTasks(ledger.remainingCalls(), 10, dollars.exhausted())).toBe(0); // 0.35 left < 0.4
   });
 
   it('is unbounded without limits', () => {
-    expect(affordableTasks(new BudgetLedger({}), 10)).toBe(Infinity);
-    expect(affordableTasks(new BudgetLedger({}), 10, new DollarGate())).toBe(Infinity);
+    expect(affordableTasks(new BudgetLedger({}).remainingCalls(), 10)).toBe(Infinity);
+    expect(affordableTasks(new BudgetLedger({}).remainingCalls(), 10, new DollarGate().exhausted())).toBe(Infinity);
   });
 });
 
@@ -53,7 +53,7 @@ describe('budgetStopReason', () => {
   it('names maxMetricCalls when the calls cannot pay for one more task, else maxCostUsd', () => {
     const ledger = new BudgetLedger({ maxMetricCalls: 100 });
     ledger.settle(ledger.reserve(95) as Reservation, 95);
-    expect(budgetStopReason(ledger, 10)).toBe('maxMetricCalls');
-    expect(budgetStopReason(ledger, 5)).toBe('maxCostUsd');
+    expect(budgetStopReason(ledger.remainingCalls(), 10)).toBe('maxMetricCalls');
+    expect(budgetStopReason(ledger.remainingCalls(), 5)).toBe('maxCostUsd');
   });
 });

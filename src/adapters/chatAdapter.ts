@@ -5,7 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Adapter, Candidate, EvalContext, Evaluation, LmReply, ReflectiveDataset } from '../types.js';
-import type { ChatMessages, SlotAwareContext } from '../lm/openaiLanguageModel.js';
+import type { ChatMessages } from '../lm/openaiLanguageModel.js';
+import type { SlotAwareContext } from '../lm/slotAwareModel.js';
 
 export const datasetRowSchema = z.object({ input: z.string(), answer: z.string() });
 export type ChatExample = z.infer<typeof datasetRowSchema>;

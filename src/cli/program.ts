@@ -3,7 +3,7 @@
 // runCli never exits the process itself, so tests run it in-process with their own io.
 import { Command, CommanderError } from 'commander';
 import { RunDirectoryError } from '../storage/runDirectoryError.js';
-import { ConfigError } from '../config/runSettings.js';
+import { ConfigError } from '../config/configError.js';
 import { workerCommand } from '../worker/workerCommand.js';
 import { processIo, type CliIo } from './cliIo.js';
 import { DEMO_DEFAULTS, demoCommand } from './demoCommand.js';

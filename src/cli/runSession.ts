@@ -3,14 +3,15 @@
 // and `run` go through here; they differ only in how they build the config and what they print.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { optimize } from '../../machines/optimize.js';
 import { systemClock } from '../clock.js';
-import { createInspectionLog, type InspectionRecord } from '../report/inspectionLog.js';
-import { resolveSettings, type RunSettings } from '../config/runSettings.js';
+import { prepareRun } from '../config/preparedRun.js';
+import type { RunSettings } from '../config/runSettings.js';
+import { optimize } from '../index.js';
+import { createInspectionLog, type InspectionLog, type InspectionRecord } from '../report/inspectionLog.js';
 import { installSignalHandlers } from '../storage/stopRequests.js';
 import type { OptimizeConfig, OptimizeResult, SlotInterval } from '../types.js';
 import { wantsLiveDisplay, type CliIo } from './cliIo.js';
-import { createProgressDisplay } from './progressDisplay.js';
+import { createProgressDisplay, type ProgressDisplay } from './progressDisplay.js';
 
 export interface SessionInput<Example> {
   /** Everything but the hooks this module adds (events, intervals, signals, inspect, clock). */
@@ -32,58 +33,63 @@ export interface SessionOutput {
 }
 
 export async function runSession<Example>({ config, io, inspect = false }: SessionInput<Example>): Promise<SessionOutput> {
-  // Validates before anything is written or started (throws ConfigError naming the field).
-  const settings = resolveSettings(config);
-  if (config.runDir) await mkdir(config.runDir, { recursive: true });
-  const inspectPath = inspect && config.runDir ? join(config.runDir, INSPECT_FILE) : undefined;
   const clock = systemClock;
-  const display = createProgressDisplay({
+  const inspectPath = inspect && config.runDir ? join(config.runDir, INSPECT_FILE) : undefined;
+  // The hooks forward to what is set up once the config is known to be valid.
+  let display: ProgressDisplay | undefined;
+  let inspection: InspectionLog | undefined;
+  const slotIntervals: SlotInterval[] = [];
+  // The report's timeline and the result's discovery times must share a time base: the
+  // machine's start, which run.started marks (setting up a run directory comes before it).
+  let startedAt = clock.now();
+  let sawStart = false;
+  const drain = new AbortController();
+  const abort = new AbortController();
+  // Validates before anything is written or started (throws ConfigError naming the field).
+  const prepared = prepareRun({
+    ...config,
+    clock,
+    drainSignal: drain.signal,
+    signal: abort.signal,
+    onEvent: (event) => {
+      if (event.type === 'run.started' && !sawStart) {
+        sawStart = true;
+        startedAt = clock.now();
+      }
+      display?.onEvent(event);
+    },
+    onSlotInterval: (interval) => {
+      slotIntervals.push(interval);
+      display?.onSlotInterval(interval);
+    },
+    ...(inspectPath ? { inspect: (event: unknown) => inspection?.inspect(event) } : {}),
+  });
+  const { settings } = prepared;
+  if (config.runDir) await mkdir(config.runDir, { recursive: true });
+  display = createProgressDisplay({
     mode: wantsLiveDisplay(io) ? 'live' : 'lines',
     stream: io.stderr,
     workers: settings.workers,
     budget: { maxMetricCalls: settings.maxMetricCalls, maxCostUsd: settings.maxCostUsd, timeoutMs: settings.timeoutMs },
     clock,
   });
+  const shown = display;
   // Ctrl-C once drains (nothing new starts, work in flight finishes, the result is printed);
   // twice aborts what is in flight, still with a result; a third time is Node's default.
-  const drain = new AbortController();
-  const abort = new AbortController();
   const uninstallSignals = installSignalHandlers(drain, abort, {
     onSignal: (_signal, action) =>
-      display.notice(
+      shown.notice(
         action === 'drain'
           ? 'Stopping: no new proposals; finishing the ones in flight. Press Ctrl-C again to stop now.'
           : 'Stopping now: aborting the calls in flight.',
       ),
   });
-  const inspection = inspectPath ? createInspectionLog({ clock, path: inspectPath }) : undefined;
-  const slotIntervals: SlotInterval[] = [];
-  // The report's timeline and the result's discovery times must share a time base: the
-  // machine's start, which run.started marks (setting up a run directory comes before it).
-  let startedAt = clock.now();
-  let sawStart = false;
+  inspection = inspectPath ? createInspectionLog({ clock, path: inspectPath }) : undefined;
   try {
-    const result = await optimize({
-      ...config,
-      clock,
-      drainSignal: drain.signal,
-      signal: abort.signal,
-      onEvent: (event) => {
-        if (event.type === 'run.started' && !sawStart) {
-          sawStart = true;
-          startedAt = clock.now();
-        }
-        display.onEvent(event);
-      },
-      onSlotInterval: (interval) => {
-        slotIntervals.push(interval);
-        display.onSlotInterval(interval);
-      },
-      ...(inspection ? { inspect: inspection.inspect } : {}),
-    });
+    const result = await optimize(prepared);
     return { result, settings, slotIntervals, startedAt, ...(inspection ? { inspection: inspection.records } : {}) };
   } finally {
-    display.stop();
+    shown.stop();
     uninstallSignals();
     await inspection?.close();
   }

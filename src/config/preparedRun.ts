@@ -1,19 +1,25 @@
 // Turns a user's OptimizeConfig into what the optimizer machine runs on: validated settings,
-// the example table, the executor, the resolved reflection LM and the clock.
+// the example table, the executor, the resolved reflection LM, the clock and the hooks. A config
+// is validated here once; optimize(), the durable run and the machine all take the PreparedRun.
 import { systemClock } from '../clock.js';
-import { DollarGate } from '../budget/dollarGate.js';
-import { resolveLanguageModel } from '../lm/resolveLanguageModel.js';
-import type { SlotAwareLanguageModel, WorkJournal } from '../evaluation/evaluationService.js';
-import { buildExampleTable, type ExampleTable } from '../gepa/core/exampleTable.js';
-import { localExecutor } from '../executors/metricCallExecutor.js';
+import { errorMessage } from '../errorMessage.js';
 import { createBullmqExecutor, runIdForDirectory } from '../executors/bullmqExecutor.js';
-import type { PricedExecutor } from '../evaluation/evaluationService.js';
+import { localExecutor } from '../executors/localExecutor.js';
+import type { PricedExecutor } from '../executors/metricCallExecutor.js';
+import { buildExampleTable, type ExampleTable } from '../gepa/core/exampleTable.js';
 import { buildReflectiveDataset } from '../gepa/proposer/reflectiveDataset.js';
-import { ConfigError, resolveSettings, type RunSettings } from './runSettings.js';
-import type { Adapter, Candidate, Clock, EvaluatedExample, OptimizeConfig, ReflectiveDataset, RunEvent } from '../types.js';
-import type { SlotInterval } from '../evaluation/workerSlots.js';
+import { resolveLanguageModel } from '../lm/resolveLanguageModel.js';
+import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
+import type { Adapter, Candidate, Clock, EvaluatedExample, OptimizeConfig, ReflectiveDataset, RunEvent, SlotInterval, WorkJournal } from '../types.js';
+import { ConfigError } from './configError.js';
+import { resolveSettings, type RunSettings } from './runSettings.js';
+
+const PREPARED = Symbol('gepa-actors prepared run');
 
 export interface PreparedRun {
+  readonly [PREPARED]: true;
+  /** The config as the user gave it (the run directory records its serializable part). */
+  config: OptimizeConfig<unknown>;
   settings: RunSettings;
   table: ExampleTable<unknown>;
   executor: PricedExecutor<unknown>;
@@ -29,8 +35,11 @@ export interface PreparedRun {
   onEvent?: (event: RunEvent) => void;
   /** Durable runs: completed paid work is recorded here and replayed on resume. */
   journal?: WorkJournal;
-  /** The dollar budget, reserved per call by the evaluator and read by the optimizer. */
-  dollars: DollarGate;
+  inspect?: (inspectionEvent: unknown) => void;
+}
+
+export function isPreparedRun(value: unknown): value is PreparedRun {
+  return typeof value === 'object' && value !== null && (value as Partial<PreparedRun>)[PREPARED] === true;
 }
 
 function reflectionModel(lm: OptimizeConfig<unknown>['reflectionLm'], maxCostUsd: number | undefined): SlotAwareLanguageModel {
@@ -38,7 +47,7 @@ function reflectionModel(lm: OptimizeConfig<unknown>['reflectionLm'], maxCostUsd
   try {
     model = resolveLanguageModel(lm);
   } catch (error) {
-    throw new ConfigError(`reflectionLm: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ConfigError(`reflectionLm: ${errorMessage(error)}`);
   }
   if (maxCostUsd !== undefined && typeof model.estimateMaxCostUsd !== 'function') {
     throw new ConfigError('reflectionLm: a dollar budget (maxCostUsd) needs a language model with a known price, so that each call can be reserved before it is made');
@@ -46,11 +55,14 @@ function reflectionModel(lm: OptimizeConfig<unknown>['reflectionLm'], maxCostUsd
   return model;
 }
 
-/** Validates the config (throws ConfigError naming the field) and prepares the run. */
-export function prepareRun<Example>(config: OptimizeConfig<Example>): PreparedRun {
+/** Validates the config (throws ConfigError naming the field) and prepares the run; a PreparedRun is returned as it is. */
+export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRun): PreparedRun {
+  if (isPreparedRun(config)) return config;
   const settings = resolveSettings(config);
   const adapter = config.adapter as Adapter<unknown>;
   return {
+    [PREPARED]: true,
+    config: config as OptimizeConfig<unknown>,
     settings,
     table: buildExampleTable<unknown>(config.trainset, config.valset ?? config.trainset),
     executor: executorFor(config, adapter),
@@ -62,7 +74,7 @@ export function prepareRun<Example>(config: OptimizeConfig<Example>): PreparedRu
     onSlotInterval: config.onSlotInterval,
     onEvent: config.onEvent,
     journal: config.journal,
-    dollars: new DollarGate(settings.maxCostUsd),
+    inspect: config.inspect,
   };
 }
 

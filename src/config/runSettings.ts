@@ -2,6 +2,8 @@
 // Scalar fields go through a zod schema so every error names its field; the functions (adapter,
 // language model) are checked for shape.
 import { z } from 'zod';
+import { candidateHash } from '../gepa/core/candidateHash.js';
+import { ConfigError, formatZodError } from './configError.js';
 import type {
   AcceptanceRule,
   Adapter,
@@ -56,6 +58,8 @@ const settingsSchema = z
 
 export interface RunSettings {
   seedCandidate: Candidate;
+  /** candidateHash(seedCandidate), computed once. */
+  seedHash: string;
   componentNames: string[];
   maxMetricCalls?: number;
   maxCostUsd?: number;
@@ -77,14 +81,6 @@ export interface RunSettings {
   slotPolicy: SlotPolicy;
 }
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
-export function formatZodError(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.length > 0 ? i.path.join('.') : 'config'}: ${i.message}`).join('; ');
-}
-
 export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSettings {
   const parsed = settingsSchema.safeParse(config);
   if (!parsed.success) throw new ConfigError(`invalid optimize config: ${formatZodError(parsed.error)}`);
@@ -101,6 +97,7 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSe
   }
   return {
     seedCandidate: config.seedCandidate,
+    seedHash: candidateHash(config.seedCandidate),
     componentNames: Object.keys(config.seedCandidate),
     maxMetricCalls: c.maxMetricCalls,
     maxCostUsd: c.maxCostUsd,

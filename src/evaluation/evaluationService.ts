@@ -1,11 +1,14 @@
 // Runs the run's paid work under the one worker budget: metric calls (through an executor, with
 // an evaluation cache so a (candidate, example) pair is paid once, in-flight duplicates
-// included; traced runs are shared only while in flight) and reflection calls. A thrown adapter error becomes a recorded score-0 call; a
-// failed reflection becomes an error reply. Nothing here knows about actors.
-import { DollarBudgetExhausted, DollarGate } from '../budget/dollarGate.js';
-import type { MetricCallExecutor } from '../executors/metricCallExecutor.js';
+// included; traced runs are shared only while in flight) and reflection calls. A thrown adapter
+// error becomes a recorded score-0 call; a failed reflection becomes an error reply. Nothing here
+// knows about actors.
+import { NOTHING_RESERVED, type DollarGate, type DollarReservation } from '../budget/dollarGate.js';
+import { errorMessage } from '../errorMessage.js';
+import type { PricedExecutor } from '../executors/metricCallExecutor.js';
+import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { WorkerSlots, WorkKind } from './workerSlots.js';
-import type { Candidate, Evaluation, LanguageModel, LmReply } from '../types.js';
+import type { Candidate, Evaluation, LmReply, WorkJournal } from '../types.js';
 
 export interface EvaluateRequest {
   candidate: Candidate;
@@ -36,29 +39,6 @@ export class EvaluationIncomplete extends Error {
 
 export type ReflectReply = { ok: true; reply: LmReply; costUsd: number } | { ok: false; error: string; costUsd: number };
 
-/**
- * Durable runs: completed paid work is recorded, and on resume replayed instead of paid again.
- * Keys are `${candidateHash}:${exampleId}:${traces ? 1 : 0}` for metric calls and the prompt for
- * reflections; a key may recur, so replays are consumed in recording order.
- */
-export interface WorkJournal {
-  replayEvaluation(key: string): Evaluation | undefined;
-  recordEvaluation(key: string, evaluation: Evaluation): void;
-  replayReflection(prompt: string): LmReply | undefined;
-  recordReflection(prompt: string, reply: LmReply): void;
-}
-
-/**
- * An LM that may run each attempt in a slot itself (so backoff waits do not hold one) and may
- * give a worst-case price for a prompt (so dollars can be reserved before the call).
- */
-export type SlotAwareLanguageModel = LanguageModel & { managesSlots?: boolean; estimateMaxCostUsd?: (prompt: string) => number };
-
-/** An executor whose calls have a worst-case price (e.g. a priced task model). */
-export interface PricedExecutor<Example> extends MetricCallExecutor<Example> {
-  estimateMaxCostUsd?: (candidate: Candidate, example: Example) => number;
-}
-
 export interface EvaluationServiceOptions<Example> {
   examples: readonly Example[];
   executor: PricedExecutor<Example>;
@@ -66,7 +46,7 @@ export interface EvaluationServiceOptions<Example> {
   slots: WorkerSlots;
   signal: AbortSignal;
   journal?: WorkJournal;
-  /** The dollar budget; absent = no dollar limit. */
+  /** The dollar budget, which the service alone settles; absent = no dollar limit. */
   dollars?: DollarGate;
 }
 
@@ -74,10 +54,6 @@ export interface EvaluationServiceOptions<Example> {
 function costOfError(error: unknown): number {
   const cost = (error as { costUsd?: unknown } | null)?.costUsd;
   return typeof cost === 'number' && cost > 0 ? cost : 0;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function normalizeEvaluation(value: unknown): Evaluation {
@@ -145,14 +121,14 @@ export class EvaluationService<Example> {
       paid.calls++;
       paid.usd += replayed.costUsd ?? 0;
       // Its dollars were spent too: the dollar budget must see them, as the first process did.
-      this.options.dollars?.settle(0, replayed.costUsd ?? 0);
+      this.options.dollars?.settle(NOTHING_RESERVED, replayed.costUsd ?? 0);
       return Promise.resolve(replayed);
     }
     return slots.run(
       request.kind,
       async () => {
         // A call the dollar budget cannot pay for is not made (and not counted).
-        const reserved = this.options.dollars?.reserve(executor.estimateMaxCostUsd?.(request.candidate, example) ?? 0) ?? 0;
+        const reserved = this.reserveDollars(executor.estimateMaxCostUsd?.(request.candidate, example) ?? 0);
         this.metricCalls++;
         paid.calls++;
         let evaluation: Evaluation;
@@ -184,13 +160,13 @@ export class EvaluationService<Example> {
     if (replayed) {
       this.reflectionCalls++;
       this.costUsd += replayed.costUsd ?? 0;
-      this.options.dollars?.settle(0, replayed.costUsd ?? 0);
+      this.options.dollars?.settle(NOTHING_RESERVED, replayed.costUsd ?? 0);
       return { ok: true, reply: replayed, costUsd: replayed.costUsd ?? 0 };
     }
     const dollars = this.options.dollars;
-    let reserved = 0;
+    let reserved = NOTHING_RESERVED;
     const call = async () => {
-      reserved = dollars?.reserve(reflectionLm.estimateMaxCostUsd?.(prompt) ?? 0) ?? 0;
+      reserved = this.reserveDollars(reflectionLm.estimateMaxCostUsd?.(prompt) ?? 0);
       this.reflectionCalls++;
       return reflectionLm(prompt, {
         signal,
@@ -207,11 +183,21 @@ export class EvaluationService<Example> {
       return { ok: true, reply, costUsd };
     } catch (error) {
       const costUsd = costOfError(error);
-      if (!(error instanceof DollarBudgetExhausted)) dollars?.settle(reserved, costUsd);
+      // A refused call reserved nothing and cost nothing.
+      dollars?.settle(reserved, costUsd);
       this.costUsd += costUsd;
       if (signal.aborted) throw error;
       return { ok: false, error: errorMessage(error), costUsd };
     }
+  }
+
+  /** Reserves a call's worst case; throws DollarBudgetExhausted when the rest cannot pay it (the call is not made). */
+  private reserveDollars(estimateUsd: number): DollarReservation {
+    const dollars = this.options.dollars;
+    if (!dollars) return NOTHING_RESERVED;
+    const reservation = dollars.reserve(estimateUsd);
+    if (!reservation) throw dollars.refusal(estimateUsd);
+    return reservation;
   }
 
   async close(): Promise<void> {

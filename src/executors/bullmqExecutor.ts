@@ -9,7 +9,7 @@ import { isNotConnectionError, Queue, QueueEvents } from 'bullmq';
 import { candidateHash } from '../gepa/core/candidateHash.js';
 import { sleep, systemClock } from '../clock.js';
 import type { MetricCallExecutor, MetricCallIdentity } from './metricCallExecutor.js';
-import { ConfigError } from '../config/runSettings.js';
+import { ConfigError } from '../config/configError.js';
 import type { Candidate, EvalContext, Evaluation } from '../types.js';
 import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, type MetricCallJobData } from './metricCallJob.js';
 import { bullmqConnection, waitUntilReachable, type RedisConnectionSpec } from './redisConnection.js';

@@ -1,6 +1,6 @@
 // Where a metric call actually runs. The evaluation service decides when (slots, cache); an
-// executor decides where: in this process (local) or on remote workers (BullMQ).
-import type { Adapter, Candidate, EvalContext, Evaluation } from '../types.js';
+// executor decides where: in this process (localExecutor.ts) or on remote workers (bullmqExecutor.ts).
+import type { Candidate, EvalContext, Evaluation } from '../types.js';
 
 /**
  * Which call this is: the same (candidate, example, traces) call can be made again (a fresh
@@ -16,6 +16,7 @@ export interface MetricCallExecutor<Example> {
   close?(): Promise<void>;
 }
 
-export function localExecutor<Example>(adapter: Adapter<Example>): MetricCallExecutor<Example> {
-  return { evaluate: (candidate, example, _id, ctx) => adapter.evaluate(candidate, example, ctx) };
+/** An executor whose calls have a worst-case price (e.g. a priced task model), for dollar reservations. */
+export interface PricedExecutor<Example> extends MetricCallExecutor<Example> {
+  estimateMaxCostUsd?: (candidate: Candidate, example: Example) => number;
 }

@@ -3,7 +3,7 @@
 // waits for a Redis that is not up yet.
 import type { RedisOptions } from 'bullmq';
 import { Redis, ReplyError } from 'ioredis';
-import { ConfigError } from '../config/runSettings.js';
+import { ConfigError } from '../config/configError.js';
 import { sleep, systemClock } from '../clock.js';
 
 export type RedisConnectionSpec = string | { host: string; port: number };

@@ -11,6 +11,7 @@ import type { Clock, LmReply } from '../types.js';
 import { costOf, priceFor, type ModelPrice, type PriceOverrides, type TokenUsage } from './priceTable.js';
 import { MinuteRateLimiter } from './minuteRateLimiter.js';
 import { requestKey, type ResponseCache } from './responseCache.js';
+import type { ManagesSlots, SlotAwareContext } from './slotAwareModel.js';
 import {
   apiErrorMessage,
   causeOf,
@@ -81,17 +82,6 @@ export interface OpenAIModelOptions extends EndpointOptions {
   cache?: ResponseCache;
 }
 
-/** The runtime's call context, plus the seam through which we take a worker slot per attempt. */
-export interface SlotAwareContext {
-  signal: AbortSignal;
-  runInSlot?: <T>(fn: () => Promise<T>) => Promise<T>;
-}
-
-/** Marks a model that takes slots itself (per attempt): the runtime must not wrap the call. */
-export interface ManagesSlots {
-  readonly managesSlots: true;
-  readonly model: string;
-}
 
 export type OpenAILanguageModel = ((prompt: string, ctx?: SlotAwareContext) => Promise<LmReply>) &
   ManagesSlots & {
@@ -108,10 +98,6 @@ export type OpenAIChatModel = ((messages: ChatMessages, ctx?: SlotAwareContext) 
   ManagesSlots & {
     readonly estimateMaxCostUsd?: (messages: ChatMessages) => number;
   };
-
-export function managesOwnSlots(fn: unknown): fn is ManagesSlots {
-  return typeof fn === 'function' && (fn as Partial<ManagesSlots>).managesSlots === true;
-}
 
 /** An attempt's failure kinds (see retryPolicy) plus those of a reply that arrived but is unusable. */
 export type LanguageModelErrorKind = FailureKind | 'empty' | 'refusal';

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { canonicalJson } from '../canonicalJson.js';
 import type { TokenUsage } from './priceTable.js';
 
 export interface CachedReply {
@@ -36,15 +37,6 @@ const entrySchema = z.object({
     usage: z.object({ promptTokens: z.number(), completionTokens: z.number() }).optional(),
   }),
 });
-
-/** JSON with object keys sorted, so equal requests hash equally whatever the key order. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
-}
 
 /** Hex SHA-256 of the canonical request; also seeds the deterministic retry jitter. */
 export function requestKey(request: unknown): string {

@@ -6,16 +6,17 @@ import { resolve } from 'node:path';
 import { readRunDirectory, RunSession } from './runDirectory.js';
 import { runConfigRecord } from './runConfigRecord.js';
 import { RunJournal } from './runJournal.js';
-import { ConfigError, resolveSettings } from '../config/runSettings.js';
+import { ConfigError } from '../config/configError.js';
+import type { PreparedRun } from '../config/preparedRun.js';
 import { finishedSnapshot, foldRunEvent, initialSnapshot, type RunSnapshot } from './runSnapshot.js';
 import { watchStopFile } from './stopRequests.js';
-import type { OptimizeConfig, OptimizeResult, RunEvent } from '../types.js';
+import type { OptimizeResult, RunEvent } from '../types.js';
 
 /**
- * Builds the run (a config it refuses throws here, before the directory is touched) and returns
- * what starts it. optimize() passes the optimizer machine's; src/ knows nothing of actors.
+ * Builds the run and returns what starts it. optimize() passes the optimizer machine's; src/
+ * knows nothing of actors.
  */
-export type LaunchRun<Example> = (config: OptimizeConfig<Example>) => () => Promise<OptimizeResult>;
+export type LaunchRun = (prepared: PreparedRun) => () => Promise<OptimizeResult>;
 
 export interface DurableRunOptions {
   /** How often the STOP file is looked for, real milliseconds. Default 1000. */
@@ -64,14 +65,11 @@ class RunRecorder {
   }
 }
 
-export async function runInDirectory<Example>(
-  config: OptimizeConfig<Example>,
-  launch: LaunchRun<Example>,
-  options: DurableRunOptions = {},
-): Promise<OptimizeResult> {
-  const settings = resolveSettings(config);
+/** A validated run (prepareRun) with a runDir: checked against its directory before anything is written. */
+export async function runInDirectory(prepared: PreparedRun, launch: LaunchRun, options: DurableRunOptions = {}): Promise<OptimizeResult> {
+  const { config, settings } = prepared;
   if (config.runDir === undefined) throw new ConfigError('invalid optimize config: runDir: required for a durable run');
-  if (config.journal) throw new ConfigError('invalid optimize config: journal: cannot be combined with runDir (the run directory is the journal)');
+  if (prepared.journal) throw new ConfigError('invalid optimize config: journal: cannot be combined with runDir (the run directory is the journal)');
   const record = runConfigRecord(config, settings);
   const existing = readRunDirectory(resolve(config.runDir), record);
   if (existing.finishedResult) return existing.finishedResult;
@@ -80,13 +78,14 @@ export async function runInDirectory<Example>(
   const recorder = new RunRecorder(() => session, initialSnapshot(settings.seedCandidate), existing.loggedCandidates);
   const journal = new RunJournal(existing.log.records, (r) => session?.append(r));
   const stopFile = new AbortController();
+  const onEvent = prepared.onEvent;
   const start = launch({
-    ...config,
+    ...prepared,
     journal,
-    drainSignal: config.drainSignal ? AbortSignal.any([config.drainSignal, stopFile.signal]) : stopFile.signal,
+    drainSignal: prepared.drainSignal ? AbortSignal.any([prepared.drainSignal, stopFile.signal]) : stopFile.signal,
     onEvent: (event) => {
       recorder.onEvent(event);
-      config.onEvent?.(event);
+      onEvent?.(event);
     },
   });
   // The run is startable: only now is anything written.

@@ -4,7 +4,7 @@
 // that belongs to another run.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { candidateHash } from '../gepa/core/candidateHash.js';
+import { canonicalJson } from '../canonicalJson.js';
 import type { RunSettings } from '../config/runSettings.js';
 import type { OptimizeConfig } from '../types.js';
 
@@ -32,15 +32,6 @@ export const runConfigRecordSchema = z.object({
   operational: z.object({ workers: z.number(), slotPolicy: z.string(), executor: z.string() }),
 });
 
-/** JSON with object keys sorted at every level, so equal data gives equal text. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, (v as Record<string, unknown>)[k]]))
-      : v,
-  );
-}
-
 export function datasetFingerprint(dataset: readonly unknown[]): DatasetFingerprint {
   try {
     return { size: dataset.length, sha256: createHash('sha256').update(canonicalJson(dataset)).digest('hex') };
@@ -51,7 +42,7 @@ export function datasetFingerprint(dataset: readonly unknown[]): DatasetFingerpr
 }
 
 export function runConfigRecord<Example>(config: OptimizeConfig<Example>, settings: RunSettings): RunConfigRecord {
-  const { seedCandidate, componentNames: _names, workers, slotPolicy, minibatchSize, maxMerges, ...rest } = settings;
+  const { seedCandidate: _seed, seedHash, componentNames: _names, workers, slotPolicy, minibatchSize, maxMerges, ...rest } = settings;
   const compared = {
     ...rest,
     reflectionMinibatchSize: minibatchSize,
@@ -64,7 +55,7 @@ export function runConfigRecord<Example>(config: OptimizeConfig<Example>, settin
     // Through JSON, so that unset fields are absent, as they will be when read back.
     settings: JSON.parse(JSON.stringify(compared)) as Record<string, unknown>,
     fingerprints: {
-      seedCandidate: candidateHash(seedCandidate),
+      seedCandidate: seedHash,
       trainset: datasetFingerprint(config.trainset),
       valset: datasetFingerprint(config.valset ?? config.trainset),
     },

@@ -9,7 +9,7 @@ import { writeFileAtomic } from './atomicFile.js';
 import { diffRunConfigs, runConfigRecordSchema, type RunConfigRecord } from './runConfigRecord.js';
 import { RunDirectoryError } from './runDirectoryError.js';
 import { readRunLog, RunLogWriter, type RunLogContents, type RunLogRecord } from './runLog.js';
-import { ConfigError, formatZodError } from '../config/runSettings.js';
+import { ConfigError, formatZodError } from '../config/configError.js';
 import type { RunSnapshot } from './runSnapshot.js';
 import { STOP_FILE } from './stopRequests.js';
 import type { OptimizeResult } from '../types.js';

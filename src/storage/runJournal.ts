@@ -3,9 +3,8 @@
 // key may recur (a traced evaluation repeated in a later step), so each key holds a FIFO queue
 // consumed in recording order; the batched schedule asks for them in the same order every time.
 import { createHash } from 'node:crypto';
-import type { WorkJournal } from '../evaluation/evaluationService.js';
 import type { RunLogRecord } from './runLog.js';
-import type { Evaluation, LmReply } from '../types.js';
+import type { Evaluation, LmReply, WorkJournal } from '../types.js';
 
 /** The key of a reflection in the log: prompts run to many kilobytes, their hash does not. */
 export function promptHash(prompt: string): string {

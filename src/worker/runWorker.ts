@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import { Worker } from 'bullmq';
 import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, toJsonSafe, type MetricCallJobData } from '../executors/metricCallJob.js';
 import { bullmqConnection, type RedisConnectionSpec } from '../executors/redisConnection.js';
-import { ConfigError } from '../config/runSettings.js';
+import { ConfigError } from '../config/configError.js';
 import type { Adapter, Evaluation } from '../types.js';
 import { loadAdapter } from './loadAdapter.js';
 

@@ -1,11 +1,12 @@
 // Candidate identity: a stable content hash of a component map, independent of key order and
 // of when or where the candidate was made. Cache keys and deduplication use it.
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../canonicalJson.js';
 import type { Candidate } from '../../types.js';
 
+/** The candidate as [name, text] pairs in name order: key order does not change its identity. */
 export function canonicalCandidateJson(candidate: Candidate): string {
-  const keys = Object.keys(candidate).sort();
-  return JSON.stringify(keys.map((k) => [k, candidate[k]]));
+  return canonicalJson(Object.keys(candidate).sort().map((k) => [k, candidate[k]]));
 }
 
 /** Hex SHA-256 of the canonical form, truncated to 16 bytes: collisions are not a concern. */

@@ -1,7 +1,7 @@
 // The pool of accepted candidates: texts, content hashes, lineage, valset subscores and means,
 // the metric calls spent when each was found, and each candidate's round-robin component
 // pointer. Plain data; adding returns a new pool so a step can be folded in task order.
-import { mean } from '../strategies/acceptance.js';
+import { mean } from './scores.js';
 import { candidateHash } from './candidateHash.js';
 import { inheritedPointer } from '../strategies/componentSelection.js';
 import { argmaxMean } from '../strategies/parentSelection.js';
@@ -22,6 +22,8 @@ export interface CandidatePool {
 
 export interface NewCandidate {
   candidate: Candidate;
+  /** Its content hash, when the caller has it already. */
+  hash?: string;
   parents: number[];
   subscores: number[];
   objectives?: Array<Objectives | undefined>;
@@ -53,7 +55,7 @@ export function addCandidate(pool: CandidatePool, entry: NewCandidate): { pool: 
     index,
     pool: {
       candidates: [...pool.candidates, entry.candidate],
-      hashes: [...pool.hashes, candidateHash(entry.candidate)],
+      hashes: [...pool.hashes, entry.hash ?? candidateHash(entry.candidate)],
       parents: [...pool.parents, [...entry.parents]],
       valSubscores,
       valObjectives: [...pool.valObjectives, entry.objectives ? [...entry.objectives] : entry.subscores.map(() => undefined)],
@@ -86,6 +88,12 @@ export function indexOfHash(pool: CandidatePool, hash: string): number {
   }
   return index.get(hash) ?? -1;
 }
+
+/** indexOfHash bound to one pool. */
+export const poolLookup =
+  (pool: CandidatePool) =>
+  (hash: string): number =>
+    indexOfHash(pool, hash);
 
 // Fronts change only when a candidate joins, which makes new score arrays: memoize on them.
 const frontsMemo = new WeakMap<object, Map<FrontType, Fronts>>();

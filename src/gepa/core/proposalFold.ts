@@ -1,25 +1,10 @@
 // Folding finished proposals into the pool: selected children with a complete valset
 // evaluation join in the order given (task order in a batched step), each after the fronts of
 // the ones before; every other proposal becomes a record with its reason.
-import { addCandidate, indexOfHash, type CandidatePool } from './candidatePool.js';
-import { candidateHash } from './candidateHash.js';
-import type { Objectives } from './paretoFront.js';
-import type { MinibatchOutcome, SelectionDecision } from '../strategies/proposalSelection.js';
-import type { Candidate, ProposalRecord } from '../../types.js';
-
-export interface FinishedProposal {
-  step: number;
-  task: number;
-  kind: 'reflective' | 'merge';
-  parents: number[];
-  outcome: MinibatchOutcome;
-  decision: SelectionDecision;
-  child?: Candidate;
-  valset?: { subscores: number[]; objectives: Array<Objectives | undefined> };
-  /** Pool size when the parent was drawn. */
-  poolSizeAtStart: number;
-  reflectionCostUsd: number;
-}
+import { decideAlone, rejectionReason } from '../strategies/proposalSelection.js';
+import { addCandidate, poolLookup, type CandidatePool } from './candidatePool.js';
+import { outcomeOf, type Proposal } from './proposal.js';
+import type { ProposalRecord } from '../../types.js';
 
 export interface FoldResult {
   pool: CandidatePool;
@@ -28,35 +13,42 @@ export interface FoldResult {
   added: number[];
 }
 
-export function foldProposals(pool: CandidatePool, finished: readonly FinishedProposal[], metricCallsNow: number, elapsedMsNow = 0): FoldResult {
+export function foldProposals(pool: CandidatePool, finished: readonly Proposal[], metricCallsNow: number, elapsedMsNow = 0): FoldResult {
   const sizeBefore = pool.candidates.length;
   const records: ProposalRecord[] = [];
   const added: number[] = [];
   for (const p of finished) {
+    const outcome = outcomeOf(p);
     const base = {
       step: p.step,
       task: p.task,
       kind: p.kind,
       parents: p.parents,
       staleness: sizeBefore - p.poolSizeAtStart,
-      reflectionCostUsd: p.reflectionCostUsd,
-      ...(p.outcome.status === 'judged' ? { parentMinibatchSum: p.outcome.verdict.parentSum, childMinibatchSum: p.outcome.verdict.childSum } : {}),
+      reflectionCostUsd: p.spend?.reflectionCostUsd ?? 0,
+      ...(outcome.status === 'judged' ? { parentMinibatchSum: outcome.verdict.parentSum, childMinibatchSum: outcome.verdict.childSum } : {}),
     };
-    if (!p.decision.selected) {
-      records.push({ ...base, outcome: p.outcome.status === 'skipped' ? 'skipped' : 'rejected', reason: p.decision.reason });
+    // Without a decision (async, or a proposal that never reached its step's selection) a
+    // proposal is decided on its own.
+    const decision = p.decision ?? decideAlone(outcome, poolLookup(pool));
+    if (!decision.selected) {
+      records.push({ ...base, outcome: outcome.status === 'skipped' ? 'skipped' : 'rejected', reason: decision.reason });
       continue;
     }
-    if (!p.child || !p.valset) {
+    if (!p.child || !p.valset || outcome.status !== 'judged') {
       records.push({ ...base, outcome: 'rejected', reason: 'the valset evaluation did not complete' });
       continue;
     }
-    const existing = indexOfHash(pool, candidateHash(p.child));
-    if (existing >= 0) {
-      records.push({ ...base, outcome: 'rejected', reason: `child is already in the pool as candidate ${existing}` });
+    // A twin may have joined since the decision (an earlier task of the step, or, async, a proposal
+    // that finished meanwhile).
+    const rejected = rejectionReason(outcome, poolLookup(pool));
+    if (rejected !== null) {
+      records.push({ ...base, outcome: 'rejected', reason: rejected });
       continue;
     }
     const next = addCandidate(pool, {
       candidate: p.child,
+      hash: outcome.childHash,
       parents: p.parents,
       subscores: p.valset.subscores,
       objectives: p.valset.objectives,

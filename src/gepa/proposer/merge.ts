@@ -3,7 +3,8 @@
 // component, the text of whichever parent changed it from the ancestor (both changed: the
 // better parent's). It is scored on a small valset subsample balanced between "first parent
 // better", "second parent better" and ties, and accepted when it matches the better parent.
-import { sum, type AcceptanceVerdict } from '../strategies/acceptance.js';
+import type { AcceptanceVerdict } from '../strategies/acceptance.js';
+import { sum } from '../core/scores.js';
 import type { CandidatePool } from '../core/candidatePool.js';
 import { nonDominatedCandidates, type Fronts } from '../core/paretoFront.js';
 import type { Rng } from '../core/rng.js';

@@ -1,9 +1,7 @@
 // The minibatch gate: a child is accepted when its score sum on its own task's minibatch beats
 // its own parent's there (strictly, or by improvement-or-equal).
+import { sum } from '../core/scores.js';
 import type { AcceptanceRule } from '../../types.js';
-
-export const sum = (xs: ReadonlyArray<number>): number => xs.reduce((a, b) => a + b, 0);
-export const mean = (xs: ReadonlyArray<number>): number => (xs.length === 0 ? 0 : sum(xs) / xs.length);
 
 export interface AcceptanceVerdict {
   accepted: boolean;

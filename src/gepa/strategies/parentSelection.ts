@@ -28,6 +28,14 @@ export function paretoSamplingList(fronts: Fronts, meanScores: ReadonlyArray<num
   return list;
 }
 
+/**
+ * How many candidates Pareto sampling draws from (the non-dominated ones on some front). Reads
+ * the memoized sampling list, which the next plan reuses.
+ */
+export function paretoFrontSize(fronts: Fronts, meanScores: ReadonlyArray<number>): number {
+  return new Set(paretoSamplingList(fronts, meanScores)).size;
+}
+
 function buildSamplingList(fronts: Fronts, meanScores: ReadonlyArray<number>): number[] {
   const counts: number[] = [];
   for (const front of removeDominated(fronts, meanScores)) for (const c of front) counts[c] = (counts[c] ?? 0) + 1;

@@ -1,28 +1,25 @@
-// Which of a step's proposals go on to the valset: all that pass acceptance, only the best
-// margin, or the top k margins. Identical child texts are deduplicated (within the step and
-// against the pool) and every proposal that is not selected gets its reason.
-import type { AcceptanceVerdict } from './acceptance.js';
+// Which proposals' children go on to the valset and into the pool, decided here and nowhere
+// else: a child must pass its minibatch gate, be new to the pool, and be selected among its
+// step's accepted children (all of them, only the best margin, or the top k margins; identical
+// texts are deduplicated). The same test runs again when a child is folded, since a twin may
+// have joined the pool while it was on the valset. Every proposal not kept gets its reason.
+import type { MinibatchOutcome, SelectionDecision } from '../core/proposal.js';
 import type { ProposalSelection } from '../../types.js';
 
-export type MinibatchOutcome =
-  | { task: number; status: 'skipped'; reason: string }
-  | { task: number; status: 'judged'; childHash: string; verdict: AcceptanceVerdict };
-
-export interface SelectionDecision {
-  task: number;
-  selected: boolean;
-  reason: string;
-}
+export type { MinibatchOutcome, SelectionDecision };
 
 /** Where a child text already sits in the pool (-1 if it does not). */
 export type PoolLookup = (childHash: string) => number;
 
-function rejectionReason(outcome: MinibatchOutcome, inPool: PoolLookup): string | null {
+export const alreadyInPoolReason = (index: number): string => `child is already in the pool as candidate ${index}`;
+
+/** Why this outcome's child cannot join the pool (null: it can). */
+export function rejectionReason(outcome: MinibatchOutcome, inPool: PoolLookup): string | null {
   if (outcome.status === 'skipped') return outcome.reason;
   const { verdict } = outcome;
   if (!verdict.accepted) return `failed acceptance: child minibatch sum ${verdict.childSum} vs parent ${verdict.parentSum}`;
   const existing = inPool(outcome.childHash);
-  return existing >= 0 ? `child is already in the pool as candidate ${existing}` : null;
+  return existing >= 0 ? alreadyInPoolReason(existing) : null;
 }
 
 /** Outcomes in task order; decisions come back in the same order. */
@@ -55,6 +52,15 @@ export function selectProposals(
     }
   }
   return outcomes.map((o) => decisions.get(o.task) as SelectionDecision);
+}
+
+/**
+ * A proposal decided on its own: an async proposal (no step to share), or one that ended without
+ * reaching its step's selection (skipped, rejected, failed). Selected iff it can join the pool.
+ */
+export function decideAlone(outcome: MinibatchOutcome, inPool: PoolLookup): SelectionDecision {
+  const reason = rejectionReason(outcome, inPool);
+  return { task: outcome.task, selected: reason === null, reason: reason ?? 'selected' };
 }
 
 /**

@@ -1,8 +1,6 @@
 // When a run stops of its own accord (the caller's signal and the timeout are events, not
 // conditions): the target score reached, too many steps without a better best, or a budget
 // that cannot pay for one more proposal. The reason strings are the result's stopReason.
-import type { BudgetLedger } from '../../budget/budgetLedger.js';
-import type { DollarGate } from '../../budget/dollarGate.js';
 
 export interface ProgressView {
   bestScore: number;
@@ -20,15 +18,16 @@ export function progressStopReason(view: ProgressView): string | null {
 }
 
 /**
- * How many proposals of worst-case cost `callsPerTask` the budget can still start: none once the
- * dollars left cannot pay for the dearest call seen (dollars are reserved per call).
+ * How many proposals of worst-case cost `callsPerTask` the budget can still start, given the
+ * metric calls left (Infinity without a limit): none once the dollars left cannot pay for the
+ * dearest call seen (dollars are reserved per call, by the evaluator).
  */
-export function affordableTasks(ledger: BudgetLedger, callsPerTask: number, dollars?: DollarGate): number {
-  if (dollars?.exhausted()) return 0;
-  return Math.max(0, Math.floor(ledger.remainingCalls() / callsPerTask));
+export function affordableTasks(remainingCalls: number, callsPerTask: number, dollarsExhausted = false): number {
+  if (dollarsExhausted) return 0;
+  return Math.max(0, Math.floor(remainingCalls / callsPerTask));
 }
 
 /** Why the budget stops the run: the limit that cannot pay for one more proposal. */
-export function budgetStopReason(ledger: BudgetLedger, callsPerTask: number): string {
-  return ledger.remainingCalls() < callsPerTask ? 'maxMetricCalls' : 'maxCostUsd';
+export function budgetStopReason(remainingCalls: number, callsPerTask: number): string {
+  return remainingCalls < callsPerTask ? 'maxMetricCalls' : 'maxCostUsd';
 }

@@ -1,0 +1,12 @@
+// The error of a config that cannot run: every message names the field at fault. Raised before
+// anything is written or paid for; the CLI turns it into exit code 2.
+import type { z } from 'zod';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** A zod error as "field.path: message; ..." (the config itself when the path is empty). */
+export function formatZodError(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.length > 0 ? i.path.join('.') : 'config'}: ${i.message}`).join('; ');
+}

@@ -1,0 +1,68 @@
+// One proposal's life in one record, from the moment it is planned to the moment it is folded:
+// which parents it started from, what its minibatch gate said, whether it was selected and
+// granted a valset evaluation, what that evaluation scored and what the proposal spent. The
+// optimizer keeps one Proposal per proposal in flight; a proposer's reports are patches to it.
+import type { AcceptanceVerdict } from '../strategies/acceptance.js';
+import type { Objectives } from './paretoFront.js';
+import type { Candidate } from '../../types.js';
+
+/** The minibatch gate's answer: the proposal was skipped (with why), or its child was judged. */
+export type MinibatchOutcome =
+  | { task: number; status: 'skipped'; reason: string }
+  | { task: number; status: 'judged'; childHash: string; verdict: AcceptanceVerdict };
+
+/** Whether a proposal's child goes on to the valset, and why (not). */
+export interface SelectionDecision {
+  task: number;
+  selected: boolean;
+  reason: string;
+}
+
+/** A candidate's scores on the whole valset, one entry per valset example. */
+export interface ValsetScores {
+  subscores: number[];
+  objectives: Array<Objectives | undefined>;
+}
+
+/** What one proposal paid for. */
+export interface ProposalSpend {
+  /** Metric calls its requests paid (cache hits excluded). */
+  paidCalls: number;
+  reflectionCalls: number;
+  reflectionCostUsd: number;
+  /** Dollars of every call it made, metric calls and reflections. */
+  costUsd: number;
+}
+
+export interface Proposal {
+  id: string;
+  /** Step number (batched) or proposal number (async). */
+  step: number;
+  task: number;
+  kind: 'reflective' | 'merge';
+  parents: number[];
+  /** Pool size when the parent was drawn (staleness is measured from it). */
+  poolSizeAtStart: number;
+  /** Metric calls reserved for it before it started: the most it may spend. */
+  worstCaseCalls: number;
+  outcome?: MinibatchOutcome;
+  child?: Candidate;
+  decision?: SelectionDecision;
+  /** A valset evaluation was granted (its verdict was accepted and selected). */
+  granted: boolean;
+  valset?: ValsetScores;
+  /** Present once the proposal has finished. */
+  spend?: ProposalSpend;
+}
+
+/** The outcome of a proposal that ended without a verdict (an evaluation failed or was refused). */
+export const UNFINISHED_OUTCOME_REASON = 'an evaluation could not be completed';
+
+export function outcomeOf(p: Pick<Proposal, 'task' | 'outcome'>): MinibatchOutcome {
+  return p.outcome ?? { task: p.task, status: 'skipped', reason: UNFINISHED_OUTCOME_REASON };
+}
+
+/** The child passed its minibatch gate. */
+export function isAccepted(outcome: MinibatchOutcome | undefined): outcome is Extract<MinibatchOutcome, { status: 'judged' }> {
+  return outcome?.status === 'judged' && outcome.verdict.accepted;
+}

@@ -1,0 +1,109 @@
+// How the search stands and what a finished proposal changes: the seed joins the pool, finished
+// proposals are folded (in the order given), the best score and the count of proposals (async)
+// or steps (batched) without a better one are kept, a merge becomes due when a candidate joins,
+// and every proposal leaves a record. Returns the run events each change makes.
+import { paretoFrontSize } from '../strategies/parentSelection.js';
+import { progressStopReason } from '../strategies/stopConditions.js';
+import { addCandidate, bestIndex, poolFronts } from './candidatePool.js';
+import type { ValsetScores, Proposal } from './proposal.js';
+import { foldProposals } from './proposalFold.js';
+import type { SearchState } from './stepPlanner.js';
+import type { Candidate, FrontType, ProposalRecord, RunEvent } from '../../types.js';
+
+export interface SearchProgress {
+  bestScore: number;
+  /** Folds in a row that found no better best: batched steps, or async proposals. */
+  stepsWithoutImprovement: number;
+  reflectionCalls: number;
+  reflectionCostUsd: number;
+  /** Append-only, appended in place (copying it per proposal would be quadratic). */
+  records: ProposalRecord[];
+}
+
+export const startProgress = (): SearchProgress => ({ bestScore: -Infinity, stepsWithoutImprovement: 0, reflectionCalls: 0, reflectionCostUsd: 0, records: [] });
+
+export interface SearchUpdate {
+  search: SearchState;
+  progress: SearchProgress;
+  events: RunEvent[];
+}
+
+/** The seed's valset evaluation: candidate 0 and the first best score. */
+export function addSeed(search: SearchState, progress: SearchProgress, seed: { candidate: Candidate; hash: string; valset: ValsetScores }, metricCallsNow: number): SearchUpdate {
+  const { pool } = addCandidate(search.pool, {
+    candidate: seed.candidate,
+    hash: seed.hash,
+    parents: [],
+    subscores: seed.valset.subscores,
+    objectives: seed.valset.objectives,
+    metricCallsAtDiscovery: metricCallsNow,
+  });
+  const bestScore = pool.valScores[0] ?? 0;
+  return { search: { ...search, pool }, progress: { ...progress, bestScore }, events: [{ type: 'front.updated', bestIndex: 0, bestScore, frontSize: 1 }] };
+}
+
+export interface FoldClock {
+  metricCallsNow: number;
+  elapsedMsNow: number;
+  frontType: FrontType;
+}
+
+/** Folds finished proposals (in the order given) into the pool, the progress and the records. */
+export function foldFinished(search: SearchState, progress: SearchProgress, finished: readonly Proposal[], at: FoldClock): SearchUpdate {
+  const folded = foldProposals(search.pool, finished, at.metricCallsNow, at.elapsedMsNow);
+  const best = bestIndex(folded.pool);
+  const bestScore = folded.pool.valScores[best] ?? 0;
+  const events: RunEvent[] = [];
+  for (const r of folded.records) {
+    events.push({ type: 'proposal.ended', step: r.step, task: r.task, outcome: r.outcome, reason: r.reason });
+    if (r.outcome === 'accepted' && r.candidateIndex !== undefined) {
+      events.push({ type: 'candidate.accepted', index: r.candidateIndex, parents: r.parents, valScore: folded.pool.valScores[r.candidateIndex] ?? 0, candidate: folded.pool.candidates[r.candidateIndex] });
+    } else if (r.outcome === 'rejected') {
+      events.push({ type: 'candidate.rejected', step: r.step, task: r.task, reason: r.reason });
+    }
+  }
+  if (folded.added.length > 0) {
+    const fronts = poolFronts(folded.pool, at.frontType);
+    events.push({ type: 'front.updated', bestIndex: best, bestScore, frontSize: paretoFrontSize(fronts, folded.pool.valScores) });
+  }
+  for (const r of folded.records) progress.records.push(r);
+  const spent = (key: 'reflectionCalls' | 'reflectionCostUsd') => finished.reduce((n, p) => n + (p.spend?.[key] ?? 0), 0);
+  return {
+    search: { ...search, pool: folded.pool, merges: folded.added.length > 0 ? { ...search.merges, due: true } : search.merges },
+    progress: {
+      bestScore: Math.max(bestScore, progress.bestScore),
+      stepsWithoutImprovement: bestScore > progress.bestScore ? 0 : progress.stepsWithoutImprovement + 1,
+      reflectionCalls: progress.reflectionCalls + spent('reflectionCalls'),
+      reflectionCostUsd: progress.reflectionCostUsd + spent('reflectionCostUsd'),
+      records: progress.records,
+    },
+    events,
+  };
+}
+
+/** Records for the proposals a stop cut short: skipped, with the stop's reason. */
+export function recordStopped(progress: SearchProgress, stopped: readonly Proposal[], stopReason: string | undefined): SearchProgress {
+  for (const p of stopped) {
+    progress.records.push({
+      step: p.step,
+      task: p.task,
+      kind: p.kind,
+      parents: p.parents,
+      outcome: 'skipped',
+      reason: `stopped before it finished (${stopReason})`,
+      staleness: 0,
+      reflectionCostUsd: 0,
+    });
+  }
+  return progress;
+}
+
+export interface ProgressGoals {
+  targetScore?: number;
+  maxStepsWithoutImprovement?: number;
+}
+
+/** 'targetScore' or 'maxStepsWithoutImprovement' once reached, else null. */
+export function progressStop(progress: SearchProgress, goals: ProgressGoals): string | null {
+  return progressStopReason({ bestScore: progress.bestScore, stepsWithoutImprovement: progress.stepsWithoutImprovement, ...goals });
+}

@@ -1,0 +1,164 @@
+// What the search starts next, over a plain SearchState: a batched step's P x N reflective tasks,
+// or async proposals one at a time, or a merge in their place when one is due and the budget can
+// pay for it. Every proposal comes with its worst case in metric calls, which the caller reserves
+// before it starts; a plan never holds more than the calls left can pay for. All random draws
+// happen here, through the state's RNG and sampler, in a fixed order.
+import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy } from '../../types.js';
+import { planMerge, tripleKey } from '../proposer/merge.js';
+import type { EpochShuffledSampler } from '../strategies/minibatchSampler.js';
+import { planStep, type StepShape } from '../strategies/proposalSampling.js';
+import { affordableTasks, budgetStopReason } from '../strategies/stopConditions.js';
+import { poolFronts, withComponentPointers, type CandidatePool } from './candidatePool.js';
+import type { ExampleTable } from './exampleTable.js';
+import type { Proposal } from './proposal.js';
+import type { Rng } from './rng.js';
+import type { Candidate, RunEvent } from '../../types.js';
+
+/** Merges left to try, whether one is due (a candidate joined since the last), and those tried. */
+export interface MergeSchedule {
+  left: number;
+  due: boolean;
+  tried: string[];
+}
+
+/** Everything the planner draws from and advances. The RNG and the sampler are advanced in place. */
+export interface SearchState {
+  pool: CandidatePool;
+  rng: Rng;
+  sampler: EpochShuffledSampler;
+  /** The last step (batched) or proposal (async) number given out. */
+  step: number;
+  merges: MergeSchedule;
+}
+
+export interface PlannerSettings {
+  frontType: FrontType;
+  parentSelection: ParentSelectionStrategy;
+  componentSelection: ComponentSelectionStrategy;
+  componentNames: readonly string[];
+  minibatchSize: number;
+}
+
+export interface PlanInput {
+  search: SearchState;
+  settings: PlannerSettings;
+  table: Pick<ExampleTable<unknown>, 'trainIds' | 'valIds'>;
+  /** Metric calls neither spent nor reserved (Infinity without a limit). */
+  remainingCalls: number;
+  /** The dollars left cannot pay for the dearest call seen. */
+  dollarsExhausted: boolean;
+}
+
+/** One proposal to start: its record, and what its proposer works on. */
+export interface Launch {
+  proposal: Proposal;
+  parent: number;
+  /** Example-table ids: the reflective minibatch, or a merge's valset subsample. */
+  minibatch: number[];
+  components: string[];
+  /** A merge: the merged child and its two parents' sums on the subsample. */
+  merge?: { child: Candidate; parentSums: [number, number] };
+}
+
+export interface Plan {
+  launches: Launch[];
+  search: SearchState;
+  /** Set when the budget cannot pay for anything more (and nothing was launched). */
+  stopReason?: string;
+}
+
+export function newSearchState(pool: CandidatePool, rng: Rng, sampler: EpochShuffledSampler, maxMerges: number): SearchState {
+  return { pool, rng, sampler, step: 0, merges: { left: maxMerges, due: false, tried: [] } };
+}
+
+/** Worst case of one reflective proposal: its parent's and its child's minibatch, and the valset. */
+export const reflectiveWorstCase = (minibatchSize: number, valsetSize: number): number => 2 * minibatchSize + valsetSize;
+
+/** Worst case of a merge: its subsample and the valset. */
+export const mergeWorstCase = (subsampleSize: number, valsetSize: number): number => subsampleSize + valsetSize;
+
+/**
+ * Up to `maxTasks` proposals numbered `step`: a merge when one is due and affordable, else
+ * reflective tasks from planStep.
+ */
+function planLaunches(input: PlanInput, step: number, maxTasks: number, shape: StepShape): { launches: Launch[]; search: SearchState } {
+  const { settings, table } = input;
+  const { pool, rng, merges } = input.search;
+  const valIds = table.valIds;
+  const poolSizeAtStart = pool.candidates.length;
+  if (merges.due && merges.left > 0) {
+    const plan = planMerge(pool, poolFronts(pool, settings.frontType), new Set(merges.tried), rng);
+    const worstCaseCalls = plan ? mergeWorstCase(plan.subsample.length, valIds.length) : 0;
+    if (plan && worstCaseCalls <= input.remainingCalls) {
+      const [a, b] = [plan.triple.a, plan.triple.b];
+      const proposal: Proposal = { id: `merge-${step}`, step, task: 0, kind: 'merge', parents: [a, b], poolSizeAtStart, worstCaseCalls, granted: false };
+      const launch: Launch = {
+        proposal,
+        parent: a,
+        minibatch: plan.subsample.map((j) => valIds[j] as number),
+        components: [],
+        merge: { child: plan.child, parentSums: plan.parentSums },
+      };
+      const tried = [...merges.tried, tripleKey(plan.triple)];
+      return { launches: [launch], search: { ...input.search, step, merges: { left: merges.left - 1, due: false, tried } } };
+    }
+  }
+  const plan = planStep({
+    pool,
+    shape,
+    maxTasks,
+    frontType: settings.frontType,
+    parentSelection: settings.parentSelection,
+    componentSelection: settings.componentSelection,
+    componentNames: settings.componentNames,
+    rng,
+    sampler: input.search.sampler,
+  });
+  const worstCaseCalls = reflectiveWorstCase(settings.minibatchSize, valIds.length);
+  const launches = plan.tasks.map(
+    (t): Launch => ({
+      proposal: { id: `p${step}-${t.task}`, step, task: t.task, kind: 'reflective', parents: [t.parent], poolSizeAtStart, worstCaseCalls, granted: false },
+      parent: t.parent,
+      minibatch: t.minibatch.map((i) => table.trainIds[i] as number),
+      components: t.components,
+    }),
+  );
+  return { launches, search: { ...input.search, step, pool: withComponentPointers(pool, plan.componentPointers) } };
+}
+
+/** The batched schedule's next P x N step (fewer tasks when the budget is short), or why none. */
+export function planBatchedStep(input: PlanInput, shape: StepShape): Plan {
+  const perTask = reflectiveWorstCase(input.settings.minibatchSize, input.table.valIds.length);
+  const maxTasks = affordableTasks(input.remainingCalls, perTask, input.dollarsExhausted);
+  if (maxTasks === 0) return { launches: [], search: input.search, stopReason: budgetStopReason(input.remainingCalls, perTask) };
+  return planLaunches(input, input.search.step + 1, maxTasks, shape);
+}
+
+/**
+ * The async schedule's refill: proposals of their own number, one at a time from the frontier as
+ * it stands, until `inFlight + launched` reaches `width` or the budget cannot pay for another.
+ * Stops the run when nothing is in flight and nothing could start.
+ */
+export function planAsyncProposals(input: PlanInput, inFlight: number, width: number): Plan {
+  const perTask = reflectiveWorstCase(input.settings.minibatchSize, input.table.valIds.length);
+  const launches: Launch[] = [];
+  let { search, remainingCalls } = input;
+  while (inFlight + launches.length < width && affordableTasks(remainingCalls, perTask, input.dollarsExhausted) > 0) {
+    const planned = planLaunches({ ...input, search, remainingCalls }, search.step + 1, 1, { parents: 1, perParent: 1 });
+    if (planned.launches.length === 0) break;
+    launches.push(...planned.launches);
+    for (const l of planned.launches) remainingCalls -= l.proposal.worstCaseCalls;
+    search = planned.search;
+  }
+  const stopReason = inFlight + launches.length === 0 ? budgetStopReason(remainingCalls, perTask) : undefined;
+  return { launches, search, ...(stopReason === undefined ? {} : { stopReason }) };
+}
+
+/** The run events that announce launches: started, its parent, its minibatch. */
+export function launchEvents(launches: readonly Launch[]): RunEvent[] {
+  return launches.flatMap(({ proposal: p, parent, minibatch }) => [
+    { type: 'proposal.started', step: p.step, task: p.task } as const,
+    { type: 'candidate.selected', step: p.step, task: p.task, parent } as const,
+    { type: 'minibatch.sampled', step: p.step, task: p.task, ids: minibatch } as const,
+  ]);
+}
