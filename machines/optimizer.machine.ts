@@ -9,7 +9,7 @@ import { BudgetLedger } from '../src/budget/budgetLedger.js';
 import { prepareRun, type PreparedRun } from '../src/config/preparedRun.js';
 import type { RunSettings } from '../src/config/runSettings.js';
 import { emptyPool, poolLookup } from '../src/gepa/core/candidatePool.js';
-import type { Proposal } from '../src/gepa/core/proposal.js';
+import type { Proposal, ProposalId } from '../src/gepa/core/proposal.js';
 import { decideGroup, recordFinish, recordVerdict, type ValsetAnswer } from '../src/gepa/core/proposalDecisions.js';
 import { buildResult } from '../src/gepa/core/result.js';
 import { Rng } from '../src/gepa/core/rng.js';
@@ -50,6 +50,8 @@ export type OptimizerEvent =
   | DollarsExhausted
   /** graceful: start nothing new and let what is in flight finish; else stop now. */
   | { type: 'stop'; reason: string; graceful?: boolean };
+
+type OptimizerChildren = { evaluator: 'evaluator' } & { [proposal: ProposalId]: 'proposer' };
 
 const SEED_REQUEST = -1;
 
@@ -125,6 +127,8 @@ export const optimizerMachine = setup({
     input: {} as OptimizeConfig<unknown> | PreparedRun,
     output: {} as OptimizeResult,
     emitted: {} as RunEvent,
+    /** The evaluator by its id; proposers by their proposal ids (`p<step>-<task>`, `merge-<step>`). */
+    children: {} as OptimizerChildren,
   },
   actors: {
     evaluator: evaluatorActor,

@@ -1,5 +1,5 @@
 // The public entry of gepa-actors: the optimize() function, the optimizer machine to embed,
-// the types of CONTRACT.md, and the domain building blocks a user may want to reuse.
+// the public types (src/types.ts), and the domain building blocks a user may want to reuse.
 export type {
   Adapter,
   Candidate,

@@ -127,7 +127,7 @@ export interface OptimizeConfig<Example> {
         backoffMs?: number;
       };
 
-  // Algorithm knobs beyond the contract's minimum; defaults follow the reference.
+  // Algorithm knobs; defaults follow the reference implementation.
   frontType?: FrontType;
   parentSelection?: ParentSelectionStrategy;
   componentSelection?: ComponentSelectionStrategy;

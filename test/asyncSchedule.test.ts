@@ -5,20 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { optimize, type RunEvent } from '../src/index.js';
 import { runOnSimulatedClock } from '../src/clock.js';
-import { hashUnit, KEYWORDS, toyExamples, toyTask } from './support/toyTask.js';
+import { test } from './support/toyRun.js';
+import { toyExamples, toyTask } from './support/toyTask.js';
 
 describe('async schedule', () => {
   for (const inFlight of [1, 4, 8]) {
-    it(`keeps ${inFlight} in flight while the budget lasts, and spends it exactly`, async () => {
+    test(`keeps ${inFlight} in flight while the budget lasts, and spends it exactly`, async ({ toyRun }) => {
       const clock = new SimulatedClock();
-      const task = toyTask({
-        clock,
-        evalMs: (c, e) => 5 + Math.floor(30 * hashUnit(`${c.instructions}|${e.id}`)),
-        reflectMs: (p) => 40 + Math.floor(120 * hashUnit(p)),
-        throwsOn: (c, e) => hashUnit(`x|${c.instructions}|${e.id}`) < 0.05,
-      });
-      const valset = toyExamples('v', KEYWORDS.slice(0, 6));
-      const perProposal = 2 * 3 + valset.length;
+      const perProposal = 2 * 3 + 6;
       const maxMetricCalls = 400;
       // In flight after each instant's events, with the budget left at that moment.
       let running = 0;
@@ -34,21 +28,17 @@ describe('async schedule', () => {
         if (last && last.at === sample.at) samples[samples.length - 1] = sample;
         else samples.push(sample);
       };
-      const result = await runOnSimulatedClock(
+      const { result, task } = await toyRun({
         clock,
-        optimize({
-          seedCandidate: { instructions: 'Answer.' },
-          trainset: toyExamples('t', KEYWORDS),
-          valset,
-          adapter: task.adapter,
-          reflectionLm: task.reflectionLm,
-          schedule: { kind: 'async', inFlight },
-          workers: 6,
-          maxMetricCalls,
-          clock,
-          onEvent,
-        }),
-      );
+        evalMs: [5, 30],
+        reflectMs: [40, 120],
+        failureRate: 0.05,
+        failureSalt: 'x',
+        schedule: { kind: 'async', inFlight },
+        workers: 6,
+        maxMetricCalls,
+        onEvent,
+      });
       expect(task.evaluateCalls).toBeLessThanOrEqual(maxMetricCalls);
       expect(result.metricCalls).toBe(task.evaluateCalls);
       expect(maxMetricCalls - result.metricCalls).toBeLessThan(perProposal);

@@ -3,10 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { optimize } from '../src/index.js';
-import { runOnSimulatedClock } from '../src/clock.js';
 import { Rng } from '../src/gepa/core/rng.js';
 import type { Schedule } from '../src/types.js';
-import { hashUnit, KEYWORDS, toyExamples, toyTask } from './support/toyTask.js';
+import { test } from './support/toyRun.js';
+import { KEYWORDS, toyExamples, toyTask } from './support/toyTask.js';
 
 const schedules: Schedule[] = [
   { kind: 'batched' },
@@ -17,34 +17,23 @@ const schedules: Schedule[] = [
 ];
 
 describe('exact metric-call budget', () => {
-  it('is never exceeded under random latencies and random failures', async () => {
+  test('is never exceeded under random latencies and random failures', async ({ toyRun }) => {
     const rng = new Rng(7);
     for (let trial = 0; trial < 20; trial++) {
       const schedule = schedules[trial % schedules.length] as Schedule;
-      const clock = new SimulatedClock();
-      const task = toyTask({
-        clock,
-        evalMs: (c, e) => 5 + Math.floor(40 * hashUnit(`${trial}|${c.instructions}|${e.id}`)),
-        reflectMs: (p) => 50 + Math.floor(100 * hashUnit(`${trial}|${p}`)),
-        throwsOn: (c, e) => hashUnit(`fail|${trial}|${c.instructions}|${e.id}`) < 0.1,
-      });
-      const valset = toyExamples('v', KEYWORDS.slice(0, 8));
       const maxMetricCalls = 8 + rng.int(300);
-      const result = await runOnSimulatedClock(
-        clock,
-        optimize({
-          seedCandidate: { instructions: 'Answer.' },
-          trainset: toyExamples('t', KEYWORDS),
-          valset,
-          adapter: task.adapter,
-          reflectionLm: task.reflectionLm,
-          schedule,
-          workers: 1 + rng.int(12),
-          maxMetricCalls,
-          seed: trial,
-          clock,
-        }),
-      );
+      const { result, task, valset } = await toyRun({
+        valsetSize: 8,
+        latencySalt: String(trial),
+        evalMs: [5, 40],
+        reflectMs: [50, 100],
+        failureRate: 0.1,
+        failureSalt: `fail|${trial}`,
+        schedule,
+        workers: 1 + rng.int(12),
+        maxMetricCalls,
+        seed: trial,
+      });
       expect(task.evaluateCalls, `trial ${trial}`).toBeLessThanOrEqual(maxMetricCalls);
       expect(result.metricCalls, `trial ${trial}`).toBe(task.evaluateCalls);
       expect(result.stopReason).toBe('maxMetricCalls');

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, toPromise } from 'xstate';
 import { optimize, optimizerMachine, type OptimizeConfig } from '../src/index.js';
 import type { EvaluatorRequest } from '../machines/protocol.js';
+import type { EvaluatorInput } from '../machines/evaluator.actor.js';
 import type { Evaluation } from '../src/types.js';
 import { KEYWORDS, toyExamples, toyTask, type ToyExample } from './support/toyTask.js';
 import { systemClock } from '../src/clock.js';
@@ -14,7 +15,6 @@ describe('a custom evaluator actor', () => {
     const task = toyTask({ clock: systemClock });
     const trainset = toyExamples('t', KEYWORDS.slice(0, 8));
     const valset = toyExamples('v', KEYWORDS.slice(0, 5));
-    const examples = [...trainset, ...valset];
     const config: OptimizeConfig<ToyExample> = {
       seedCandidate: { instructions: 'Answer.' },
       trainset,
@@ -27,8 +27,10 @@ describe('a custom evaluator actor', () => {
     };
     const batches: number[] = [];
     let calls = 0;
+    let tableSize = 0;
     // One "remote" round trip per evaluate request, however many examples it holds.
-    const batchingEvaluator = fromCallback<EvaluatorRequest, { examples: readonly unknown[] }>(({ input, receive }) => {
+    const batchingEvaluator = fromCallback<EvaluatorRequest, EvaluatorInput>(({ input, receive }) => {
+      tableSize = input.examples.length;
       receive((request) => {
         if (request.type === 'evaluate') {
           batches.push(request.exampleIds.length);
@@ -48,7 +50,7 @@ describe('a custom evaluator actor', () => {
         }
       });
     });
-    const machine = optimizerMachine.provide({ actors: { evaluator: batchingEvaluator as never } });
+    const machine = optimizerMachine.provide({ actors: { evaluator: batchingEvaluator } });
     const actor = createActor(machine, { input: config as OptimizeConfig<unknown> });
     actor.start();
     const custom = await toPromise(actor);
@@ -59,6 +61,7 @@ describe('a custom evaluator actor', () => {
     expect(custom.valSubscores).toEqual(builtIn.valSubscores);
     // This evaluator has no cache, so it may pay more; it reports what it paid.
     expect(custom.metricCalls).toBe(calls);
-    expect(examples.length).toBe(13);
+    // The evaluator is handed the run's one example table: the trainset and the valset, each example once.
+    expect(tableSize).toBe(trainset.length + valset.length);
   });
 });

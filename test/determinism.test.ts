@@ -1,38 +1,25 @@
 // For a seed, the batched schedule gives the identical result whatever the worker count and
 // whatever order the calls finish in.
 import { describe, expect, it } from 'vitest';
-import { SimulatedClock } from 'xstate';
-import { optimize, type OptimizeResult } from '../src/index.js';
-import { runOnSimulatedClock } from '../src/clock.js';
+import type { OptimizeResult } from '../src/index.js';
 import type { Schedule } from '../src/types.js';
-import { hashUnit, KEYWORDS, toyExamples, toyTask } from './support/toyTask.js';
+import { toyRun } from './support/toyRun.js';
 
-async function run(schedule: Schedule, workers: number, latencySalt: string, seed = 3): Promise<OptimizeResult> {
-  const clock = new SimulatedClock();
-  // The salt reshuffles every latency, so calls finish in a different order in each run.
-  const task = toyTask({
-    clock,
-    evalMs: (c, e) => 1 + Math.floor(60 * hashUnit(`${latencySalt}|${c.instructions}|${e.id}`)),
-    reflectMs: (p) => 10 + Math.floor(300 * hashUnit(`${latencySalt}|${p}`)),
-    throwsOn: (c, e) => hashUnit(`${c.instructions}|${e.id}`) < 0.05,
-  });
-  return runOnSimulatedClock(
-    clock,
-    optimize({
-      seedCandidate: { instructions: 'Answer.' },
-      trainset: toyExamples('t', KEYWORDS),
-      valset: toyExamples('v', KEYWORDS.slice(0, 6)),
-      adapter: task.adapter,
-      reflectionLm: task.reflectionLm,
+/** A batched run whose calls finish in an order the salt decides (what they return does not change). */
+const run = async (schedule: Schedule, workers: number, latencySalt: string, seed = 3): Promise<OptimizeResult> =>
+  (
+    await toyRun({
+      latencySalt,
+      evalMs: [1, 60],
+      reflectMs: [10, 300],
+      failureRate: 0.05,
       schedule,
       workers,
       maxMetricCalls: 260,
       seed,
       merge: { maxMerges: 3 },
-      clock,
-    }),
-  );
-}
+    })
+  ).result;
 
 /** Everything but the timing figures. */
 const essence = ({ elapsedMs: _e, workerUtilization: _u, discoveryElapsedMs: _d, ...rest }: OptimizeResult) => rest;

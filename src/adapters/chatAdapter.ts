@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Adapter, Candidate, EvalContext, Evaluation, LmReply, ReflectiveDataset } from '../types.js';
 import type { ChatMessages } from '../lm/openaiLanguageModel.js';
 import type { SlotAwareContext } from '../lm/slotAwareModel.js';
+import { errorMessage } from '../errorMessage.js';
 
 export const datasetRowSchema = z.object({ input: z.string(), answer: z.string() });
 export type ChatExample = z.infer<typeof datasetRowSchema>;
@@ -148,7 +149,7 @@ export function createChatAdapter(options: ChatAdapterOptions): ChatAdapter {
     } catch (err) {
       // Cancellation is not a score; everything else is this example's failure, not the run's.
       if (ctx.signal.aborted) throw err;
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorMessage(err);
       const costUsd = (err as { costUsd?: unknown } | null)?.costUsd;
       return {
         score: 0,
@@ -201,7 +202,7 @@ export async function loadJsonlDataset(path: string): Promise<ChatExample[]> {
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new Error(`Cannot read dataset ${path}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`Cannot read dataset ${path}: ${errorMessage(err)}`);
   }
   const rows: ChatExample[] = [];
   const errors: string[] = [];
@@ -215,7 +216,7 @@ export async function loadJsonlDataset(path: string): Promise<ChatExample[]> {
       try {
         value = JSON.parse(line);
       } catch (err) {
-        errors.push(`${where}: not valid JSON (${err instanceof Error ? err.message : String(err)})`);
+        errors.push(`${where}: not valid JSON (${errorMessage(err)})`);
         return;
       }
       const row = datasetRowSchema.safeParse(value);

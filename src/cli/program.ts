@@ -10,6 +10,7 @@ import { DEMO_DEFAULTS, demoCommand } from './demoCommand.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './exitCodes.js';
 import { runCommand } from './runCommand.js';
 import { parseInteger, parseNonNegative, parsePositiveInt, parseScheduleOption } from './scheduleOption.js';
+import { errorMessage } from '../errorMessage.js';
 
 interface DemoFlags {
   schedule: ReturnType<typeof parseScheduleOption>;
@@ -116,7 +117,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       // Help and version asked for are success; every other parse failure is a usage error.
       return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? EXIT_OK : EXIT_USAGE;
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     io.stderr.write(`gepa-actors: ${message}\n`);
     // A run directory that is damaged or in use is a bad argument too: choose or repair another.
     const usage = error instanceof UsageError || error instanceof ConfigError || error instanceof RunDirectoryError;

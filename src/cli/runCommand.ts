@@ -14,6 +14,7 @@ import { checkRunDir } from './runDirCheck.js';
 import { writeRunReport } from './runReport.js';
 import { runSession } from './runSession.js';
 import { printOutcome } from './runSummary.js';
+import { errorMessage } from '../errorMessage.js';
 
 export interface RunOptions {
   resume: boolean;
@@ -44,7 +45,7 @@ export function buildRunConfig(loaded: LoadedRunConfig, endpoint: EndpointOption
     reflectionLm = createOpenAILanguageModel({ ...shared, model: file.reflectionModel });
   } catch (error) {
     // A missing key or a malformed OPENAI_BASE_URL: fixable before the run, like a config error.
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(errorMessage(error));
   }
   const optional = <K extends keyof typeof file>(key: K) => (file[key] !== undefined ? { [key]: file[key] } : {});
   return {
@@ -86,7 +87,7 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
       }
     }
   } catch (error) {
-    io.stderr.write(`gepa-actors: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr.write(`gepa-actors: ${errorMessage(error)}\n`);
     return EXIT_FAILURE;
   }
 

@@ -8,6 +8,7 @@ import { loadJsonlDataset, type ChatExample } from '../adapters/chatAdapter.js';
 import { hasPrice, priceOverridesSchema } from '../lm/priceTable.js';
 import { settingsFields } from '../config/runSettings.js';
 import { UsageError } from './exitCodes.js';
+import { errorMessage } from '../errorMessage.js';
 
 const positiveInt = z.number().int().positive();
 // The optimizer's own fields are checked exactly as optimize() checks them.
@@ -104,13 +105,13 @@ export async function loadRunConfig(path: string): Promise<LoadedRunConfig> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read config ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(`cannot read config ${path}: ${errorMessage(error)}`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`config ${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(`config ${path} is not valid JSON: ${errorMessage(error)}`);
   }
   const parsed = runConfigSchema.safeParse(json);
   if (!parsed.success) throw new UsageError(`invalid config ${path}:\n  ${configIssues(parsed.error).join('\n  ')}`);
@@ -123,7 +124,7 @@ export async function loadRunConfig(path: string): Promise<LoadedRunConfig> {
     try {
       return await loadJsonlDataset(resolve(base, relative));
     } catch (error) {
-      throw new UsageError(`invalid config ${path}:\n  ${field}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new UsageError(`invalid config ${path}:\n  ${field}: ${errorMessage(error)}`);
     }
   };
   const trainset = await load('trainset', file.trainset);

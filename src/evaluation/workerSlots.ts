@@ -1,8 +1,9 @@
 // The run's one capacity budget: W worker slots shared by every metric call and every LM call.
-// Work waits in a priority queue (lower priority value first, then arrival order) and holds a
-// slot only while it runs, so "never more than W in flight" holds by construction. The slot
+// Work waits in a priority queue (lower priority value first, then arrival order: workHeap.ts)
+// and holds a slot only while it runs, so "never more than W in flight" holds by construction. The slot
 // pool also accounts busy slot-time on the injected clock and reports each slot's intervals.
 import type { Clock, SlotInterval, SlotPolicy } from '../types.js';
+import { WorkHeap, type Ordered } from './workHeap.js';
 
 export type { SlotInterval };
 /** Kinds of work that occupy a slot. */
@@ -41,58 +42,11 @@ const PRIORITIES: Record<SlotPolicy, Record<WorkKind, number> | undefined> = {
   fifo: undefined,
 };
 
-interface QueuedWork {
-  priority: number;
-  seq: number;
+interface QueuedWork extends Ordered {
   kind: WorkKind;
   run: (slot: number) => void;
   signal?: AbortSignal;
   reject: (reason: unknown) => void;
-}
-
-/** A binary min-heap on (priority, seq). */
-class WorkHeap {
-  private items: QueuedWork[] = [];
-  get size(): number {
-    return this.items.length;
-  }
-  private less(i: number, j: number): boolean {
-    const a = this.items[i] as QueuedWork;
-    const b = this.items[j] as QueuedWork;
-    return a.priority < b.priority || (a.priority === b.priority && a.seq < b.seq);
-  }
-  private swap(i: number, j: number): void {
-    [this.items[i], this.items[j]] = [this.items[j] as QueuedWork, this.items[i] as QueuedWork];
-  }
-  push(work: QueuedWork): void {
-    this.items.push(work);
-    let i = this.items.length - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.less(i, parent)) break;
-      this.swap(i, parent);
-      i = parent;
-    }
-  }
-  pop(): QueuedWork | undefined {
-    const top = this.items[0];
-    const last = this.items.pop();
-    if (this.items.length > 0 && last) {
-      this.items[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < this.items.length && this.less(l, m)) m = l;
-        if (r < this.items.length && this.less(r, m)) m = r;
-        if (m === i) break;
-        this.swap(i, m);
-        i = m;
-      }
-    }
-    return top;
-  }
 }
 
 export interface WorkerSlotsOptions {
@@ -107,7 +61,7 @@ export class WorkerSlots {
   readonly capacity: number;
   private readonly clock: Clock;
   private readonly policy: SlotPolicy;
-  private readonly queue = new WorkHeap();
+  private readonly queue = new WorkHeap<QueuedWork>();
   private readonly freeSlots: number[];
   private seq = 0;
   private busySince = new Map<number, number>();

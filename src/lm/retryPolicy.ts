@@ -4,6 +4,7 @@
 // retry settings. The retry loop itself lives with the request path in openaiLanguageModel.ts.
 import OpenAI from 'openai';
 import { requestKey } from './responseCache.js';
+import { errorMessage } from '../errorMessage.js';
 
 export const DEFAULT_MAX_RETRIES = 6;
 export const DEFAULT_RETRY_BASE_DELAY_MS = 1_000;
@@ -48,7 +49,7 @@ export function causeOf(err: unknown): string {
   let cause: unknown = err;
   // undici hides the useful part ("connect ECONNREFUSED ...") a level or two down.
   while (cause instanceof Error && cause.cause instanceof Error) cause = cause.cause;
-  return cause instanceof Error ? cause.message : String(cause);
+  return errorMessage(cause);
 }
 
 export function apiErrorMessage(err: InstanceType<typeof OpenAI.APIError>): string {
@@ -83,7 +84,7 @@ export function classifyFailure(err: unknown, timedOut: boolean, timeoutMs: numb
   if (err instanceof SyntaxError) {
     return { kind: 'malformed', retryable: false, message: `malformed JSON in the reply body (${err.message})` };
   }
-  return { kind: 'other', retryable: false, message: err instanceof Error ? err.message : String(err) };
+  return { kind: 'other', retryable: false, message: errorMessage(err) };
 }
 
 /** The wait before retrying a retryable failure: the server's retry-after wins over our backoff. */

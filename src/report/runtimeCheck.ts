@@ -4,6 +4,7 @@
 // beside the measured wall-clock. Merges are not modelled (see runtimeModel.ts).
 import { compareToMeasured, predictWallClock, type ModelSchedule, type PredictParams, type WallClockPrediction } from '../runtimeModel/index.js';
 import type { OptimizeResult, SlotInterval } from '../types.js';
+import { errorMessage } from '../errorMessage.js';
 
 export interface RuntimeCheckInput {
   result: OptimizeResult;
@@ -83,6 +84,6 @@ export function checkRuntimeModel(input: RuntimeCheckInput): RuntimeCheck {
       measuredUtilization: result.workerUtilization,
     };
   } catch (error) {
-    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+    return { ok: false, reason: errorMessage(error) };
   }
 }

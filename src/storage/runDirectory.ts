@@ -13,6 +13,7 @@ import { ConfigError, formatZodError } from '../config/configError.js';
 import type { RunSnapshot } from './runSnapshot.js';
 import { STOP_FILE } from './stopRequests.js';
 import type { OptimizeResult } from '../types.js';
+import { errorMessage } from '../errorMessage.js';
 
 export const RUN_FILES = { config: 'config.json', log: 'log.jsonl', state: 'state.json', lock: 'LOCK', stop: STOP_FILE } as const;
 
@@ -40,7 +41,7 @@ function readStoredConfig(path: string): RunConfigRecord {
   try {
     value = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new RunDirectoryError(`${path}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new RunDirectoryError(`${path}: not valid JSON (${errorMessage(error)})`);
   }
   const parsed = runConfigRecordSchema.safeParse(value);
   if (!parsed.success) throw new RunDirectoryError(`${path}: not a run config: ${formatZodError(parsed.error)}`);

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { RunDirectoryError } from './runDirectoryError.js';
 import { formatZodError } from '../config/configError.js';
 import type { Candidate, Evaluation, LmReply, OptimizeResult } from '../types.js';
+import { errorMessage } from '../errorMessage.js';
 
 export type RunLogRecord =
   /** A metric call; key = `${candidateHash}:${exampleId}:${traces ? 1 : 0}`. */
@@ -58,7 +59,7 @@ function parseLine(text: string): LineParse {
     value = JSON.parse(text);
   } catch (error) {
     // Invalid JSON is what a write cut short leaves behind.
-    return { ok: false, torn: true, error: `invalid JSON (${error instanceof Error ? error.message : String(error)})` };
+    return { ok: false, torn: true, error: `invalid JSON (${errorMessage(error)})` };
   }
   const parsed = recordSchema.safeParse(value);
   if (!parsed.success) return { ok: false, torn: false, error: `not a run log record: ${formatZodError(parsed.error)}` };

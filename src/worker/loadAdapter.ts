@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Adapter } from '../types.js';
+import { errorMessage } from '../errorMessage.js';
 
 export class AdapterLoadError extends Error {
   override name = 'AdapterLoadError';
@@ -27,7 +28,7 @@ export async function loadAdapter(adapterPath: string, exportName = 'adapter'): 
   try {
     module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
-    throw new AdapterLoadError(`cannot import the adapter module ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new AdapterLoadError(`cannot import the adapter module ${file}: ${errorMessage(error)}`);
   }
   const adapter = module[exportName] as Partial<Adapter<unknown>> | undefined;
   if (adapter === undefined) {

@@ -9,6 +9,7 @@ import { bullmqConnection, type RedisConnectionSpec } from '../executors/redisCo
 import { ConfigError } from '../config/configError.js';
 import type { Adapter, Evaluation } from '../types.js';
 import { loadAdapter } from './loadAdapter.js';
+import { errorMessage } from '../errorMessage.js';
 
 export interface RunWorkerOptions {
   /** Path of the ES module that exports the adapter. */
@@ -41,7 +42,6 @@ export interface RunningWorker {
   close(): Promise<void>;
 }
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 function checkCount(value: number | undefined, fallback: number, field: string, min: number): number {
   if (value === undefined) return fallback;
@@ -96,7 +96,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunningWorke
     },
   );
   worker.on('failed', (job, error) => log(`job ${job?.id ?? '?'} failed (attempt ${job?.attemptsMade ?? '?'}): ${error.message}`));
-  worker.on('error', (error) => log(`worker error: ${message(error)}`));
+  worker.on('error', (error) => log(`worker error: ${errorMessage(error)}`));
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), connectTimeoutMs);

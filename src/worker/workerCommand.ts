@@ -8,6 +8,7 @@ import { checkQueueName, DEFAULT_QUEUE } from '../executors/metricCallJob.js';
 import { ConfigError } from '../config/configError.js';
 import { AdapterLoadError, parseAdapterSpec } from './loadAdapter.js';
 import { runWorker } from './runWorker.js';
+import { errorMessage } from '../errorMessage.js';
 
 export const WORKER_USAGE = `Usage: gepa-actors worker --adapter PATH[#EXPORT] --redis URL [options]
 
@@ -60,7 +61,7 @@ function parseWorkerArgs(argv: readonly string[]) {
       allowPositionals: false,
     });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(errorMessage(error));
   }
   const { values } = parsed;
   if (values.help) return { help: true as const };
@@ -72,13 +73,13 @@ function parseWorkerArgs(argv: readonly string[]) {
   try {
     parseRedisConnection(values.redis, '--redis');
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(errorMessage(error));
   }
   let spec;
   try {
     spec = parseAdapterSpec(values.adapter);
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(errorMessage(error));
   }
   return {
     help: false as const,
@@ -119,7 +120,7 @@ export async function workerCommand(argv: readonly string[], io: WorkerCommandIo
   try {
     worker = await runWorker({ ...args, log: (line) => err(line) });
   } catch (error) {
-    const text = error instanceof Error ? error.message : String(error);
+    const text = errorMessage(error);
     err(`gepa-actors worker: ${text}`);
     return error instanceof AdapterLoadError || error instanceof ConfigError ? 2 : 1;
   }

@@ -34,8 +34,11 @@ export interface ProposalSpend {
   costUsd: number;
 }
 
+/** `p<step>-<task>` for a reflective proposal, `merge-<step>` for a merge. */
+export type ProposalId = `p${number}-${number}` | `merge-${number}`;
+
 export interface Proposal {
-  id: string;
+  id: ProposalId;
   /** Step number (batched) or proposal number (async). */
   step: number;
   task: number;

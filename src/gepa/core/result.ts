@@ -1,4 +1,4 @@
-// The OptimizeResult of CONTRACT.md, built from the final pool and the run's counters.
+// The OptimizeResult, built from the final pool and the run's counters.
 import { bestIndex, type CandidatePool } from './candidatePool.js';
 import type { Candidate, OptimizeResult, ProposalRecord } from '../../types.js';
 

@@ -1,0 +1,50 @@
+// The architecture check (`npm run arch`, part of `npm test`): the rules that keep each room of
+// src/ answering its own question. See src/README.md for the rooms.
+/** Node built-ins that reach outside the process: files, network, processes. */
+const IO = '^(node:)?(fs|fs/promises|net|http|https|http2|child_process|os|dgram|dns|tls|worker_threads|readline|cluster)$';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import cycle anywhere, type imports included.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'gepa-is-pure',
+      severity: 'error',
+      comment: 'src/gepa is the algorithm: no XState, no I/O, and none of the rooms that do run things.',
+      from: { path: '^src/gepa/' },
+      to: { path: ['^node_modules/xstate/', IO, '^src/(budget|evaluation|executors|storage|config|lm|report|runtimeModel|adapters|cli|demo|worker)/', '^machines/'] },
+    },
+    {
+      name: 'domain-knows-no-xstate',
+      severity: 'error',
+      comment: 'The domain in src/ knows nothing of XState; the machines orchestrate it.',
+      from: { path: '^src/' },
+      to: { path: '^node_modules/xstate/' },
+    },
+    {
+      name: 'machines-only-from-entry-points',
+      severity: 'error',
+      comment: 'src/ reaches the machines only through its entry points (src/index.ts, src/cli.ts).',
+      from: { path: '^src/', pathNot: '^src/(index|cli)\\.ts$' },
+      to: { path: '^machines/' },
+    },
+    {
+      name: 'no-orphans',
+      severity: 'error',
+      comment: 'Every module in src/ and machines/ is used by something.',
+      from: { orphan: true, path: '^(src|machines)/', pathNot: ['\\.d\\.ts$', '^src/(index|cli)\\.ts$'] },
+      to: {},
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Type-only imports count: a cycle of types is still a cycle for a reader.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};

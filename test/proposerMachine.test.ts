@@ -1,0 +1,234 @@
+// proposerMachine on its own, as XState's own tests drive a machine: the smallest parent that
+// spawns it (and answers its verdict the way the test says), a stub evaluator registered under
+// systemId 'evaluator' that replies after fixed latencies on a SimulatedClock, and assertions on
+// the proposer's snapshot and on every message it sends and receives.
+import { describe, expect, it } from 'vitest';
+import { assign, createActor, fromCallback, sendTo, setup, SimulatedClock, spawnChild } from 'xstate';
+import { proposerMachine, type ProposerInput } from '../machines/proposer.machine.js';
+import type { EvaluatorRequest, ProposerReport } from '../machines/protocol.js';
+import { candidateHash } from '../src/gepa/core/candidateHash.js';
+import type { Candidate, RunEvent } from '../src/types.js';
+
+const EVAL_MS = 10;
+const REFLECT_MS = 100;
+
+interface StubInput {
+  clock: SimulatedClock;
+  /** The score of a candidate on an example id. */
+  score: (candidate: Candidate, id: number) => number;
+  /** The reflection's reply to a prompt; a thrown Error becomes a failed reflection. */
+  reflect: (prompt: string) => string;
+  /** Requests of these kinds fail (as an abort or a refused dollar reservation would). */
+  failKinds?: string[];
+  requests: EvaluatorRequest[];
+}
+
+/** Replies to each request after its latency on the simulated clock; every metric call costs $0.001. */
+const stubEvaluator = fromCallback<EvaluatorRequest, StubInput>(({ input, receive }) => {
+  receive((request) => {
+    input.requests.push(request);
+    if (request.type === 'report') return;
+    const ms = request.type === 'reflect' ? REFLECT_MS : EVAL_MS;
+    input.clock.setTimeout(() => {
+      if (request.type === 'reflect') {
+        try {
+          request.replyTo.send({ type: 'reflected', requestId: request.requestId, ok: true, reply: { text: input.reflect(request.prompt) }, costUsd: 0.01 });
+        } catch (error) {
+          request.replyTo.send({ type: 'reflected', requestId: request.requestId, ok: false, error: (error as Error).message, costUsd: 0 });
+        }
+      } else if (input.failKinds?.includes(request.kind)) {
+        request.replyTo.send({ type: 'evaluator.failed', requestId: request.requestId, error: 'refused', paidCalls: 0, costUsd: 0 });
+      } else {
+        const evaluations = request.exampleIds.map((id) => ({ score: input.score(request.candidate, id), feedback: `feedback on ${id}` }));
+        request.replyTo.send({ type: 'evaluated', requestId: request.requestId, evaluations, paidCalls: evaluations.length, costUsd: 0.001 * evaluations.length });
+      }
+    }, ms);
+  });
+});
+
+interface HarnessInput {
+  stub: StubInput;
+  proposer: ProposerInput;
+  /** How the parent answers an accepted child. */
+  grant: boolean;
+}
+
+/** The parent: spawns one proposer, records what it reports, grants (or denies) an accepted child. */
+const harness = setup({
+  types: {
+    context: {} as HarnessInput & { reports: ProposerReport[] },
+    input: {} as HarnessInput,
+    events: {} as ProposerReport | { type: 'start' },
+    children: {} as { evaluator: 'evaluator'; proposer: 'proposer' },
+  },
+  actors: { evaluator: stubEvaluator, proposer: proposerMachine },
+}).createMachine({
+  context: ({ input }) => ({ ...input, reports: [] }),
+  invoke: { id: 'evaluator', systemId: 'evaluator', src: 'evaluator', input: ({ context }) => context.stub },
+  on: {
+    // Spawned once the evaluator runs (invoked actors start after the entry actions).
+    start: { actions: spawnChild('proposer', { id: 'proposer', input: ({ context }) => context.proposer }) },
+    'proposal.judged': {
+      actions: [
+        assign({ reports: ({ context, event }) => [...context.reports, event] }),
+        sendTo('proposer', ({ context }) => ({ type: context.grant ? 'valset.granted' : 'valset.denied' }) as const),
+      ],
+    },
+    'proposal.finished': { actions: assign({ reports: ({ context, event }) => [...context.reports, event] }) },
+  },
+});
+
+const PARENT: Candidate = { instructions: 'Answer.' };
+const BETTER = 'Answer. Mind the units.';
+/** Example ids: 0-2 the minibatch, 3-6 the valset. The better text solves everything; the parent only id 0. */
+const score = (candidate: Candidate, id: number) => (candidate.instructions === BETTER || id === 0 ? 1 : 0);
+
+function start(options: { grant?: boolean; reflect?: (prompt: string) => string; score?: StubInput['score']; merge?: ProposerInput['merge']; failKinds?: string[] } = {}) {
+  const clock = new SimulatedClock();
+  const requests: EvaluatorRequest[] = [];
+  const events: RunEvent[] = [];
+  const proposer: ProposerInput = {
+    id: 'proposer',
+    step: 4,
+    task: 1,
+    parent: PARENT,
+    parentHash: candidateHash(PARENT),
+    minibatch: [0, 1, 2],
+    valIds: [3, 4, 5, 6],
+    components: ['instructions'],
+    examples: ['q0', 'q1', 'q2', 'v3', 'v4', 'v5', 'v6'],
+    acceptance: 'strict-improvement',
+    skipPerfectScore: true,
+    perfectScore: 1,
+    buildDataset: async (_candidate, results, components) => Object.fromEntries(components.map((c) => [c, results.map((r) => ({ Inputs: r.example, Feedback: r.evaluation.feedback }))])),
+    report: (event) => events.push(event),
+    ...(options.merge ? { merge: options.merge } : {}),
+  };
+  const stub: StubInput = { clock, score: options.score ?? score, reflect: options.reflect ?? (() => `\`\`\`\n${BETTER}\n\`\`\``), requests, ...(options.failKinds ? { failKinds: options.failKinds } : {}) };
+  const actor = createActor(harness, { clock, input: { stub, proposer, grant: options.grant ?? true } });
+  actor.start();
+  actor.send({ type: 'start' });
+  const state = () => actor.getSnapshot().children.proposer?.getSnapshot().value;
+  /** Lets the dataset builder's promise settle (it reports back with an event). */
+  const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+  return { actor, clock, requests, events, state, settle, reports: () => actor.getSnapshot().context.reports };
+}
+
+describe('proposerMachine, alone with a stub evaluator', () => {
+  it('a reflective proposal: parent with traces, reflection, child, verdict, valset once granted', async () => {
+    const t = start();
+    expect(t.state()).toBe('evaluatingParent');
+    expect(t.requests).toEqual([expect.objectContaining({ type: 'evaluate', kind: 'parent', exampleIds: [0, 1, 2], captureTraces: true, hash: candidateHash(PARENT) })]);
+
+    t.clock.increment(EVAL_MS);
+    await t.settle();
+    expect(t.state()).toBe('reflecting');
+    const reflect = t.requests[1] as Extract<EvaluatorRequest, { type: 'reflect' }>;
+    expect(reflect.type).toBe('reflect');
+    // The prompt carries the current text and the records the dataset builder made.
+    expect(reflect.prompt).toContain('Answer.');
+    expect(reflect.prompt).toContain('feedback on 2');
+
+    t.clock.increment(REFLECT_MS);
+    expect(t.state()).toBe('evaluatingChild');
+    expect(t.requests[2]).toEqual(expect.objectContaining({ kind: 'child', exampleIds: [0, 1, 2], captureTraces: false, candidate: { instructions: BETTER } }));
+
+    t.clock.increment(EVAL_MS);
+    // Accepted (3 > 1): judged, granted by the parent, now on the valset.
+    expect(t.state()).toBe('evaluatingValset');
+    const verdict = { accepted: true, parentSum: 1, childSum: 3, margin: 2 };
+    expect(t.reports()).toEqual([
+      { type: 'proposal.judged', id: 'proposer', outcome: { task: 1, status: 'judged', childHash: candidateHash({ instructions: BETTER }), verdict }, child: { instructions: BETTER } },
+    ]);
+    expect(t.requests[3]).toEqual(expect.objectContaining({ kind: 'valset', exampleIds: [3, 4, 5, 6] }));
+
+    t.clock.increment(EVAL_MS);
+    expect(t.state()).toBe('finished');
+    expect(t.reports()[1]).toEqual({
+      type: 'proposal.finished',
+      id: 'proposer',
+      spend: { paidCalls: 10, reflectionCalls: 1, reflectionCostUsd: 0.01, costUsd: expect.closeTo(0.02, 12) },
+      outcome: expect.objectContaining({ status: 'judged' }),
+      child: { instructions: BETTER },
+      valset: { subscores: [1, 1, 1, 1], objectives: [undefined, undefined, undefined, undefined] },
+    });
+    expect(t.events.map((e) => (e.type === 'evaluation.started' || e.type === 'evaluation.ended' ? `${e.type} ${e.target}` : e.type))).toEqual([
+      'evaluation.started parent',
+      'evaluation.ended parent',
+      'evaluation.started child',
+      'evaluation.ended child',
+      'evaluation.started valset',
+    ]);
+  });
+
+  it('a denied child finishes without a valset evaluation', async () => {
+    const t = start({ grant: false });
+    t.clock.increment(EVAL_MS);
+    await t.settle();
+    t.clock.increment(REFLECT_MS);
+    t.clock.increment(EVAL_MS);
+    expect(t.state()).toBe('finished');
+    expect(t.requests.map((r) => (r.type === 'evaluate' ? r.kind : r.type))).toEqual(['parent', 'reflect', 'child']);
+    expect(t.reports().map((r) => r.type)).toEqual(['proposal.judged', 'proposal.finished']);
+    expect(t.reports()[1]).toMatchObject({ spend: { paidCalls: 6, reflectionCalls: 1 }, valset: undefined });
+  });
+
+  it('a rejected child sends no judged message: its verdict travels in finished', async () => {
+    const t = start({ reflect: () => '```\nAnswer, please.\n```' });
+    t.clock.increment(EVAL_MS);
+    await t.settle();
+    t.clock.increment(REFLECT_MS);
+    t.clock.increment(EVAL_MS);
+    expect(t.state()).toBe('finished');
+    expect(t.reports()).toEqual([
+      expect.objectContaining({ type: 'proposal.finished', outcome: expect.objectContaining({ status: 'judged', verdict: { accepted: false, parentSum: 1, childSum: 1, margin: 0 } }) }),
+    ]);
+  });
+
+  it('a parent perfect on its minibatch is skipped before any reflection', () => {
+    const t = start({ score: () => 1 });
+    t.clock.increment(EVAL_MS);
+    expect(t.state()).toBe('finished');
+    expect(t.requests).toHaveLength(1);
+    expect(t.reports()).toEqual([expect.objectContaining({ outcome: { task: 1, status: 'skipped', reason: 'parent is perfect on its minibatch' }, spend: expect.objectContaining({ paidCalls: 3 }) })]);
+    expect(t.events.at(-1)).toEqual({ type: 'evaluation.skipped', step: 4, task: 1, reason: 'parent is perfect on its minibatch' });
+  });
+
+  it('a reflection that changes nothing, or fails, makes no child, with the reason per component', async () => {
+    for (const [reflect, note] of [
+      [() => '```\nAnswer.\n```', 'unchanged text'],
+      [() => '```\n\n```', 'empty reply'],
+      [
+        () => {
+          throw new Error('HTTP 500');
+        },
+        'reflection failed: HTTP 500',
+      ],
+    ] as const) {
+      const t = start({ reflect });
+      t.clock.increment(EVAL_MS);
+      await t.settle();
+      t.clock.increment(REFLECT_MS);
+      expect(t.state()).toBe('finished');
+      expect(t.reports()[0]).toMatchObject({ outcome: { status: 'skipped', reason: `reflection proposed no new text (instructions: ${note})` } });
+    }
+  });
+
+  it('a merge starts from its ready child, judged against the better parent on the subsample', () => {
+    const merged = { instructions: BETTER };
+    const t = start({ merge: { child: merged, parentSums: [2, 1] } });
+    expect(t.state()).toBe('evaluatingChild');
+    expect(t.requests).toEqual([expect.objectContaining({ kind: 'merge', candidate: merged, exampleIds: [0, 1, 2] })]);
+    t.clock.increment(EVAL_MS);
+    expect(t.reports()[0]).toMatchObject({ type: 'proposal.judged', outcome: { verdict: { accepted: true, parentSum: 2, childSum: 3 } } });
+    expect(t.state()).toBe('evaluatingValset');
+  });
+
+  it('an evaluation the evaluator cannot serve ends the proposal with no verdict and an error event', () => {
+    const t = start({ failKinds: ['parent'] });
+    t.clock.increment(EVAL_MS);
+    expect(t.state()).toBe('finished');
+    expect(t.reports()).toEqual([{ type: 'proposal.finished', id: 'proposer', spend: { paidCalls: 0, reflectionCalls: 0, reflectionCostUsd: 0, costUsd: 0 }, outcome: undefined, child: undefined, valset: undefined }]);
+    expect(t.events.at(-1)).toEqual({ type: 'error', message: 'task 4/1: refused' });
+  });
+});
