@@ -58,6 +58,8 @@ export interface RunFigures {
   stalenessP90: number;
   /** (elapsedMs, valScore) of each candidate, in discovery order. */
   discoveries: Array<[number, number]>;
+  /** Generations from the seed to the best candidate, along first parents (the seed is 0). */
+  bestLineageDepth: number;
 }
 
 const JITTER: [number, number] = [0.5, 1.5];
@@ -124,7 +126,15 @@ async function figures(result: OptimizeResult, setting: BenchSetting, w: Workloa
     stalenessMean: staleness.mean,
     stalenessP90: staleness.p90,
     discoveries: result.discoveryElapsedMs.map((t, i) => [t, result.valScores[i] ?? 0]),
+    bestLineageDepth: lineageDepth(result.parents, result.bestIndex),
   };
+}
+
+/** Generations from the seed to candidate `i`, following each candidate's first parent. */
+export function lineageDepth(parents: readonly (readonly number[])[], i: number): number {
+  let depth = 0;
+  for (let at = i; (parents[at]?.length ?? 0) > 0; at = parents[at]?.[0] as number) depth++;
+  return depth;
 }
 
 /** When the run's best valset score first reached `target` (Infinity if never). */

@@ -8,7 +8,7 @@ import { assign, emit, enqueueActions, sendTo, setup, type AnyActorRef } from 'x
 import { BudgetLedger } from '../src/budget/budgetLedger.js';
 import { prepareRun, type PreparedRun } from '../src/config/preparedRun.js';
 import type { RunSettings } from '../src/config/runSettings.js';
-import { emptyPool, poolLookup } from '../src/gepa/core/candidatePool.js';
+import { emptyPool } from '../src/gepa/core/candidatePool.js';
 import type { Proposal, ProposalId } from '../src/gepa/core/proposal.js';
 import { decideGroup, recordFinish, recordVerdict, type ValsetAnswer } from '../src/gepa/core/proposalDecisions.js';
 import { buildResult } from '../src/gepa/core/result.js';
@@ -16,9 +16,9 @@ import { Rng } from '../src/gepa/core/rng.js';
 import { addSeed, foldFinished, progressStop, recordStopped, startProgress, type SearchProgress, type SearchUpdate } from '../src/gepa/core/searchProgress.js';
 import { launchEvents, newSearchState, planAsyncProposals, planBatchedStep, type Launch, type Plan, type PlanInput, type SearchState } from '../src/gepa/core/stepPlanner.js';
 import { EpochShuffledSampler } from '../src/gepa/strategies/minibatchSampler.js';
-import type { OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
+import type { Candidate, OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
 import { evaluatorActor } from './evaluator.actor.js';
-import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerReport } from './protocol.js';
+import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerDecision, ProposerReport } from './protocol.js';
 import { proposerMachine, type ProposerInput } from './proposer.machine.js';
 import { stopSignals } from './stopSignals.actor.js';
 
@@ -109,6 +109,23 @@ const groupOf = (context: OptimizerContext, id: string): string[] => (context.st
 /** A lone async proposal is decided as if selection were 'all': nothing shares its step. */
 const selectionFor = (context: OptimizerContext, id: string) => (context.stepIds.includes(id) ? context.settings.proposalSelection : 'all');
 
+/** Rebasing applies to lone async proposals. */
+const rebaseFor = (context: OptimizerContext, id: string) => (context.settings.schedule.kind === 'async' && !context.stepIds.includes(id) ? context.settings.schedule.rebase : 'off');
+
+/** The message that carries an answer to its proposer. */
+function answerMessage(context: OptimizerContext, a: ValsetAnswer): ProposerDecision {
+  if (a.answer === 'grant') return { type: 'valset.granted' };
+  if (a.answer === 'deny') return { type: 'valset.denied' };
+  const { pool } = context.search;
+  return { type: 'rebase', onto: pool.candidates[a.onto] as Candidate, ontoHash: pool.hashes[a.onto] as string, child: a.child, childHash: a.childHash };
+}
+
+/** Decides the group of proposal `id` after its record changed, and the messages to send. */
+function decide(context: OptimizerContext, proposals: Record<string, Proposal>, id: string) {
+  const decided = decideGroup(proposals, groupOf(context, id), selectionFor(context, id), context.search.pool, rebaseFor(context, id));
+  return { proposals: decided.proposals, messages: decided.answers.map((a) => ({ id: a.id, message: answerMessage(context, a) })) };
+}
+
 function fold(context: OptimizerContext, finished: Proposal[]): SearchUpdate & { proposals: Record<string, Proposal>; spentUsd: number } {
   const update = foldFinished(context.search, context.progress, finished, {
     metricCallsNow: context.ledger.spentCalls,
@@ -147,9 +164,9 @@ export const optimizerMachine = setup({
     judge: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'proposal.judged' || !context.proposals[event.id]) return;
       const recorded = { ...context.proposals, [event.id]: recordVerdict(context.proposals[event.id] as Proposal, event.outcome, event.child) };
-      const { proposals, answers } = decideGroup(recorded, groupOf(context, event.id), selectionFor(context, event.id), poolLookup(context.search.pool));
+      const { proposals, messages } = decide(context, recorded, event.id);
       enqueue.assign({ proposals });
-      for (const a of answers) enqueue.sendTo(a.id, { type: a.grant ? 'valset.granted' : 'valset.denied' } as const);
+      for (const m of messages) enqueue.sendTo(m.id, m.message);
     }),
     /** A proposal's end: settle its reservation, record its report, stop its proposer, decide its group. */
     finish: enqueueActions(({ context, event, enqueue }) => {
@@ -158,9 +175,9 @@ export const optimizerMachine = setup({
       if (!p) return;
       context.ledger.settle({ calls: p.worstCaseCalls }, event.spend.paidCalls);
       const recorded = { ...context.proposals, [p.id]: recordFinish(p, event) };
-      const { proposals, answers } = decideGroup(recorded, groupOf(context, p.id), selectionFor(context, p.id), poolLookup(context.search.pool));
+      const { proposals, messages } = decide(context, recorded, p.id);
       enqueue.assign({ proposals });
-      for (const a of answers satisfies ValsetAnswer[]) enqueue.sendTo(a.id, { type: a.grant ? 'valset.granted' : 'valset.denied' } as const);
+      for (const m of messages) enqueue.sendTo(m.id, m.message);
       // A finished proposer stays among the children until stopped; thousands would slow every step.
       enqueue.stopChild(event.id);
     }),

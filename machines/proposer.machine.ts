@@ -11,7 +11,7 @@ import { errorMessage } from '../src/errorMessage.js';
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
 import { isAccepted, type MinibatchOutcome, type Proposal, type ProposalSpend } from '../src/gepa/core/proposal.js';
 import { buildChild, judgeProposalChild, noChildReason, readReflection, reflectionPrompts, type ComponentReply } from '../src/gepa/proposer/childCandidate.js';
-import { isPerfect } from '../src/gepa/strategies/acceptance.js';
+import { isPerfect, judgeChild } from '../src/gepa/strategies/acceptance.js';
 import type { AcceptanceRule, Candidate, Evaluation, EvaluatedExample, ReflectiveDataset, RunEvent } from '../src/types.js';
 import type { EvaluatorReply, EvaluatorRequest, ProposerDecision, ProposerReport } from './protocol.js';
 
@@ -44,6 +44,8 @@ export interface ProposerContext extends ProposerInput, Pick<Proposal, 'outcome'
   /** Per chosen component: the new text, or why there is none. */
   replies: Array<ComponentReply | undefined>;
   childHash?: string;
+  /** Set when told to rebase: the newer candidate, and the minibatch scores of it and of the rebased child as they come. */
+  rebase?: { onto: Candidate; ontoHash: string; ontoScores?: number[]; childScores?: number[] };
   spend: ProposalSpend;
 }
 
@@ -55,6 +57,8 @@ export type ProposerEvent = EvaluatorReply | ProposerDecision | DatasetEvent;
 const PARENT = 0;
 const CHILD = 1;
 const VALSET = 2;
+const REBASED_CHILD = 3;
+const REBASE_ONTO = 4;
 /** Reflection request ids are REFLECT_BASE + component position. */
 const REFLECT_BASE = 100;
 
@@ -277,6 +281,55 @@ export const proposerMachine = setup({
       on: {
         'valset.granted': 'evaluatingValset',
         'valset.denied': 'finished',
+        rebase: {
+          target: 'evaluatingRebase',
+          actions: assign(({ event }) => ({ child: event.child, childHash: event.childHash, rebase: { onto: event.onto, ontoHash: event.ontoHash } })),
+        },
+      },
+    },
+    // Async rebasing: the rebased child and the candidate it was rebased onto, on the same
+    // minibatch; the child must beat that candidate there to be worth a valset evaluation.
+    evaluatingRebase: {
+      entry: [
+        report(() => ({ type: 'evaluation.started', target: 'child' })),
+        ({ context, self, system }) => {
+          const evaluator = system.get('evaluator');
+          const request = (requestId: number, candidate: Candidate, hash: string): EvaluatorRequest => ({
+            type: 'evaluate', requestId, replyTo: self, candidate, hash, exampleIds: context.minibatch, captureTraces: false, kind: 'child',
+          });
+          evaluator.send(request(REBASED_CHILD, context.child as Candidate, context.childHash as string));
+          evaluator.send(request(REBASE_ONTO, context.rebase?.onto as Candidate, context.rebase?.ontoHash as string));
+        },
+      ],
+      on: {
+        evaluated: {
+          actions: [
+            'pay',
+            assign({
+              rebase: ({ context, event }) => ({
+                ...(context.rebase as NonNullable<ProposerContext['rebase']>),
+                [event.requestId === REBASED_CHILD ? 'childScores' : 'ontoScores']: scores(event.evaluations),
+              }),
+            }),
+          ],
+        },
+        'evaluator.failed': { target: 'failed', actions: 'pay' },
+      },
+      always: {
+        guard: ({ context }) => context.rebase?.childScores !== undefined && context.rebase.ontoScores !== undefined,
+        target: 'awaitingDecision',
+        actions: [
+          assign({
+            outcome: ({ context }) => ({
+              task: context.task,
+              status: 'judged' as const,
+              childHash: context.childHash as string,
+              verdict: judgeChild(context.acceptance, context.rebase?.ontoScores ?? [], context.rebase?.childScores ?? []),
+            }),
+          }),
+          report(({ context }) => ({ type: 'evaluation.ended', target: 'child', sum: context.outcome?.status === 'judged' ? context.outcome.verdict.childSum : 0 })),
+          'reportJudged',
+        ],
       },
     },
     evaluatingValset: {

@@ -58,5 +58,12 @@ export type ProposerReport =
    */
   | ({ type: 'proposal.finished'; id: string; spend: ProposalSpend } & Pick<Proposal, 'outcome' | 'child' | 'valset'>);
 
-/** Optimizer -> proposer. */
-export type ProposerDecision = { type: 'valset.granted' } | { type: 'valset.denied' };
+/**
+ * Optimizer -> proposer, answering an accepted child: evaluate it on the valset, drop it, or
+ * (async rebasing) judge `child`, its edit replayed onto the newer candidate `onto`, against
+ * `onto` on the same minibatch first.
+ */
+export type ProposerDecision =
+  | { type: 'valset.granted' }
+  | { type: 'valset.denied' }
+  | { type: 'rebase'; onto: Candidate; ontoHash: string; child: Candidate; childHash: string };

@@ -66,8 +66,14 @@ export type LanguageModel = (prompt: string, ctx: { signal: AbortSignal }) => Pr
 export type Schedule =
   /** The paper's P x N; default 1 x 1 = classic GEPA. */
   | { kind: 'batched'; parents?: number; perParent?: number }
-  /** K proposals always in flight, no step barrier. */
-  | { kind: 'async'; inFlight: number };
+  /**
+   * K proposals always in flight, no step barrier. `rebase`: what a child whose parent moved on
+   * while it ran is judged as (see README, "Schedules").
+   */
+  | { kind: 'async'; inFlight: number; rebase?: RebasePolicy };
+
+/** Async: onto which newer candidate a stale child's edit is replayed ('off': judged as it is). */
+export type RebasePolicy = 'off' | 'newest-descendant' | 'best-descendant' | 'best';
 
 export type FrontType = 'instance' | 'objective' | 'hybrid' | 'cartesian';
 export type ParentSelectionStrategy = 'pareto' | 'current-best' | 'epsilon-greedy';
@@ -191,6 +197,11 @@ export interface ProposalRecord {
   childMinibatchSum?: number;
   /** Pool additions between parent sampling and completion (async staleness). */
   staleness: number;
+  /**
+   * Async with rebasing: the parent the proposal started from, when its child's edit was rebased
+   * onto a newer candidate (then `parents` holds that candidate).
+   */
+  rebasedFrom?: number;
   /** Dollars its reflection calls cost (metric calls are shared through the cache, so not split per proposal). */
   reflectionCostUsd: number;
 }

@@ -2,7 +2,8 @@
 // takes each component, the balanced valset subsample, acceptance, and the planner.
 import { describe, expect, it } from 'vitest';
 import { addCandidate, emptyPool, poolFronts, type CandidatePool } from '../src/gepa/core/candidatePool.js';
-import { acceptMerge, ancestorsOf, MERGE_SUBSAMPLE_SIZE, mergeComponents, mergeSubsample, mergeTriples, planMerge, tripleKey } from '../src/gepa/proposer/merge.js';
+import { ancestorsOf } from '../src/gepa/core/candidatePool.js';
+import { acceptMerge, MERGE_SUBSAMPLE_SIZE, mergeComponents, mergeSubsample, mergeTriples, planMerge, tripleKey } from '../src/gepa/proposer/merge.js';
 import { Rng } from '../src/gepa/core/rng.js';
 import type { Candidate } from '../src/types.js';
 

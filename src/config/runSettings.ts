@@ -13,6 +13,7 @@ import type {
   OptimizeConfig,
   ParentSelectionStrategy,
   ProposalSelection,
+  RebasePolicy,
   SlotPolicy,
 } from '../types.js';
 
@@ -20,7 +21,7 @@ const positiveInt = z.number().int().positive();
 
 export const scheduleSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('batched'), parents: positiveInt.optional(), perParent: positiveInt.optional() }).strict(),
-  z.object({ kind: z.literal('async'), inFlight: positiveInt }).strict(),
+  z.object({ kind: z.literal('async'), inFlight: positiveInt, rebase: z.enum(['off', 'newest-descendant', 'best-descendant', 'best']).optional() }).strict(),
 ]);
 
 /** The checked fields of an OptimizeConfig, each naming itself in errors (the CLI's config file reuses them). */
@@ -56,6 +57,9 @@ const settingsSchema = z
     { message: 'at least one stop condition is required: maxMetricCalls, maxCostUsd, timeoutMs, targetScore or maxStepsWithoutImprovement' },
   );
 
+/** The async schedule's default for stale children (measured in bench/README.md). */
+export const DEFAULT_REBASE: RebasePolicy = 'off';
+
 export interface RunSettings {
   seedCandidate: Candidate;
   /** candidateHash(seedCandidate), computed once. */
@@ -66,7 +70,7 @@ export interface RunSettings {
   timeoutMs?: number;
   targetScore?: number;
   maxStepsWithoutImprovement?: number;
-  schedule: { kind: 'batched'; parents: number; perParent: number } | { kind: 'async'; inFlight: number };
+  schedule: { kind: 'batched'; parents: number; perParent: number } | { kind: 'async'; inFlight: number; rebase: RebasePolicy };
   workers: number;
   minibatchSize: number;
   seed: number;
@@ -104,7 +108,10 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSe
     timeoutMs: c.timeoutMs,
     targetScore: c.targetScore,
     maxStepsWithoutImprovement: c.maxStepsWithoutImprovement,
-    schedule: schedule.kind === 'async' ? schedule : { kind: 'batched', parents: schedule.parents ?? 1, perParent: schedule.perParent ?? 1 },
+    schedule:
+      schedule.kind === 'async'
+        ? { kind: 'async', inFlight: schedule.inFlight, rebase: schedule.rebase ?? DEFAULT_REBASE }
+        : { kind: 'batched', parents: schedule.parents ?? 1, perParent: schedule.perParent ?? 1 },
     workers: c.workers ?? 8,
     minibatchSize: c.reflectionMinibatchSize ?? 3,
     seed: c.seed ?? 0,

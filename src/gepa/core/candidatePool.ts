@@ -71,6 +71,19 @@ export function withComponentPointers(pool: CandidatePool, componentPointers: nu
   return { ...pool, componentPointers };
 }
 
+/** All ancestors of candidate i (not i itself). */
+export function ancestorsOf(parents: ReadonlyArray<ReadonlyArray<number>>, i: number): Set<number> {
+  const seen = new Set<number>();
+  const stack = [...(parents[i] ?? [])];
+  while (stack.length > 0) {
+    const p = stack.pop() as number;
+    if (seen.has(p)) continue;
+    seen.add(p);
+    stack.push(...(parents[p] ?? []));
+  }
+  return seen;
+}
+
 /** Highest mean valset score; ties go to the earlier candidate. */
 export const bestIndex = (pool: CandidatePool): number => argmaxMean(pool.valScores);
 

@@ -53,6 +53,11 @@ export interface Proposal {
   decision?: SelectionDecision;
   /** A valset evaluation was granted (its verdict was accepted and selected). */
   granted: boolean;
+  /**
+   * Set when its stale child's edit was rebased onto a newer candidate (then `parents` is that
+   * candidate and this is the parent the proposal started from).
+   */
+  rebasedFrom?: number;
   valset?: ValsetScores;
   /** Present once the proposal has finished. */
   spend?: ProposalSpend;

@@ -1,43 +1,65 @@
 // The optimizer's side of a proposal's verdict: record what a proposer reported, and decide which
 // children waiting on their minibatch verdict get a valset evaluation. Proposals are decided in
 // groups: a batched step's proposals together (selection may compare them), an async proposal
-// alone. With selection 'all' an accepted child new to the pool is granted at once; the group is
-// decided when every member has its verdict, and each accepted child still waiting is answered.
-import { mayStartValsetEarly, selectProposals, type PoolLookup } from '../strategies/proposalSelection.js';
+// alone. A lone proposal whose parent moved on may first be sent to rebase its edit
+// (staleChild.ts). With selection 'all' an accepted child new to the pool is granted at once; the
+// group is decided when every member has its verdict, and each accepted child still waiting is
+// answered.
+import { mayStartValsetEarly, selectProposals } from '../strategies/proposalSelection.js';
+import { poolLookup, type CandidatePool } from './candidatePool.js';
 import { isAccepted, UNFINISHED_OUTCOME_REASON, type MinibatchOutcome, type Proposal, type ProposalSpend } from './proposal.js';
+import { planStaleChild, type RebasePolicy } from './staleChild.js';
 import type { Candidate, ProposalSelection } from '../../types.js';
 
-/** A grant (valset evaluation) or a denial for a proposer waiting on its accepted child. */
-export interface ValsetAnswer {
-  id: string;
-  grant: boolean;
-}
+/** What a proposer waiting on its accepted child is told: a valset grant, a denial, or to rebase first. */
+export type ValsetAnswer =
+  | { id: string; answer: 'grant' }
+  | { id: string; answer: 'deny' }
+  | { id: string; answer: 'rebase'; onto: number; child: Candidate; childHash: string };
 
 export function recordVerdict(p: Proposal, outcome: MinibatchOutcome, child: Candidate | undefined): Proposal {
   return { ...p, outcome, child };
 }
 
-/** The proposer's last report: what it spent, its verdict if no earlier report carried one, its valset scores. */
+/** The proposer's last report: what it spent, its last verdict (if it reached one), its valset scores. */
 export function recordFinish(p: Proposal, report: { spend: ProposalSpend } & Pick<Proposal, 'outcome' | 'child' | 'valset'>): Proposal {
-  const outcome = p.outcome ?? report.outcome ?? { task: p.task, status: 'skipped' as const, reason: UNFINISHED_OUTCOME_REASON };
-  return { ...p, outcome, child: p.child ?? report.child, valset: report.valset, spend: report.spend };
+  const outcome = report.outcome ?? p.outcome ?? { task: p.task, status: 'skipped' as const, reason: UNFINISHED_OUTCOME_REASON };
+  return { ...p, outcome, child: report.child ?? p.child, valset: report.valset, spend: report.spend };
 }
 
-/** Decides what can be decided in `group` (ids in task order) and returns the updated records and the answers to send. */
+const waitingOnVerdict = (p: Proposal) => isAccepted(p.outcome) && !p.granted && p.decision === undefined && p.spend === undefined;
+
+/**
+ * Decides what can be decided in `group` (ids in task order) and returns the updated records and
+ * the answers to send. `rebase` applies to a lone proposal (a group of one, the async schedule).
+ */
 export function decideGroup(
   proposals: Readonly<Record<string, Proposal>>,
   group: readonly string[],
   mode: ProposalSelection,
-  inPool: PoolLookup,
+  pool: CandidatePool,
+  rebase: RebasePolicy = 'off',
 ): { proposals: Record<string, Proposal>; answers: ValsetAnswer[] } {
   const next = { ...proposals };
   const answers: ValsetAnswer[] = [];
+  const inPool = poolLookup(pool);
+  const lone = group.length === 1 ? next[group[0] as string] : undefined;
+  if (lone && rebase !== 'off' && lone.rebasedFrom === undefined && lone.child && waitingOnVerdict(lone)) {
+    const plan = planStaleChild(pool, lone, lone.child, rebase);
+    if (plan.kind === 'rebase') {
+      next[lone.id] = { ...lone, rebasedFrom: lone.parents[0], parents: [plan.onto] };
+      return { proposals: next, answers: [{ id: lone.id, answer: 'rebase', onto: plan.onto, child: plan.child, childHash: plan.childHash }] };
+    }
+    if (plan.kind === 'contained') {
+      next[lone.id] = { ...lone, decision: { task: lone.task, selected: false, reason: plan.reason } };
+      return { proposals: next, answers: [{ id: lone.id, answer: 'deny' }] };
+    }
+  }
   const members = () => group.map((id) => next[id] as Proposal);
   for (const p of members()) {
-    const waiting = p.outcome !== undefined && !p.granted && p.decision === undefined && p.spend === undefined;
-    if (waiting && mayStartValsetEarly(mode, p.outcome as MinibatchOutcome, inPool)) {
+    if (waitingOnVerdict(p) && mayStartValsetEarly(mode, p.outcome as MinibatchOutcome, inPool)) {
       next[p.id] = { ...p, granted: true };
-      answers.push({ id: p.id, grant: true });
+      answers.push({ id: p.id, answer: 'grant' });
     }
   }
   const step = members();
@@ -46,7 +68,7 @@ export function decideGroup(
   step.forEach((q, i) => {
     const decision = decisions[i] as NonNullable<Proposal['decision']>;
     const awaiting = isAccepted(q.outcome) && !q.granted && q.spend === undefined;
-    if (awaiting) answers.push({ id: q.id, grant: decision.selected });
+    if (awaiting) answers.push({ id: q.id, answer: decision.selected ? 'grant' : 'deny' });
     next[q.id] = { ...q, decision, granted: q.granted || (awaiting && decision.selected) };
   });
   return { proposals: next, answers };

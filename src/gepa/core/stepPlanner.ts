@@ -3,7 +3,7 @@
 // pay for it. Every proposal comes with its worst case in metric calls, which the caller reserves
 // before it starts; a plan never holds more than the calls left can pay for. All random draws
 // happen here, through the state's RNG and sampler, in a fixed order.
-import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy } from '../../types.js';
+import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, RebasePolicy } from '../../types.js';
 import { planMerge, tripleKey } from '../proposer/merge.js';
 import type { EpochShuffledSampler } from '../strategies/minibatchSampler.js';
 import { planStep, type StepShape } from '../strategies/proposalSampling.js';
@@ -32,6 +32,7 @@ export interface SearchState {
 }
 
 export interface PlannerSettings {
+  schedule: { kind: 'batched' } | { kind: 'async'; rebase: RebasePolicy };
   frontType: FrontType;
   parentSelection: ParentSelectionStrategy;
   componentSelection: ComponentSelectionStrategy;
@@ -71,8 +72,14 @@ export function newSearchState(pool: CandidatePool, rng: Rng, sampler: EpochShuf
   return { pool, rng, sampler, step: 0, merges: { left: maxMerges, due: false, tried: [] } };
 }
 
-/** Worst case of one reflective proposal: its parent's and its child's minibatch, and the valset. */
-export const reflectiveWorstCase = (minibatchSize: number, valsetSize: number): number => 2 * minibatchSize + valsetSize;
+/**
+ * Worst case of one reflective proposal: its parent's and its child's minibatch, and the valset;
+ * with async rebasing, the rebased child and the candidate it was rebased onto on the minibatch too.
+ */
+export function reflectiveWorstCase(settings: Pick<PlannerSettings, 'schedule' | 'minibatchSize'>, valsetSize: number): number {
+  const rebase = settings.schedule.kind === 'async' && settings.schedule.rebase !== 'off';
+  return (rebase ? 4 : 2) * settings.minibatchSize + valsetSize;
+}
 
 /** Worst case of a merge: its subsample and the valset. */
 export const mergeWorstCase = (subsampleSize: number, valsetSize: number): number => subsampleSize + valsetSize;
@@ -114,7 +121,7 @@ function planLaunches(input: PlanInput, step: number, maxTasks: number, shape: S
     rng,
     sampler: input.search.sampler,
   });
-  const worstCaseCalls = reflectiveWorstCase(settings.minibatchSize, valIds.length);
+  const worstCaseCalls = reflectiveWorstCase(settings, valIds.length);
   const launches = plan.tasks.map(
     (t): Launch => ({
       proposal: { id: `p${step}-${t.task}`, step, task: t.task, kind: 'reflective', parents: [t.parent], poolSizeAtStart, worstCaseCalls, granted: false },
@@ -128,7 +135,7 @@ function planLaunches(input: PlanInput, step: number, maxTasks: number, shape: S
 
 /** The batched schedule's next P x N step (fewer tasks when the budget is short), or why none. */
 export function planBatchedStep(input: PlanInput, shape: StepShape): Plan {
-  const perTask = reflectiveWorstCase(input.settings.minibatchSize, input.table.valIds.length);
+  const perTask = reflectiveWorstCase(input.settings, input.table.valIds.length);
   const maxTasks = affordableTasks(input.remainingCalls, perTask, input.dollarsExhausted);
   if (maxTasks === 0) return { launches: [], search: input.search, stopReason: budgetStopReason(input.remainingCalls, perTask) };
   return planLaunches(input, input.search.step + 1, maxTasks, shape);
@@ -140,7 +147,7 @@ export function planBatchedStep(input: PlanInput, shape: StepShape): Plan {
  * Stops the run when nothing is in flight and nothing could start.
  */
 export function planAsyncProposals(input: PlanInput, inFlight: number, width: number): Plan {
-  const perTask = reflectiveWorstCase(input.settings.minibatchSize, input.table.valIds.length);
+  const perTask = reflectiveWorstCase(input.settings, input.table.valIds.length);
   const launches: Launch[] = [];
   let { search, remainingCalls } = input;
   while (inFlight + launches.length < width && affordableTasks(remainingCalls, perTask, input.dollarsExhausted) > 0) {

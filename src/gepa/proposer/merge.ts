@@ -5,7 +5,7 @@
 // better", "second parent better" and ties, and accepted when it matches the better parent.
 import type { AcceptanceVerdict } from '../strategies/acceptance.js';
 import { sum } from '../core/scores.js';
-import type { CandidatePool } from '../core/candidatePool.js';
+import { ancestorsOf, type CandidatePool } from '../core/candidatePool.js';
 import { nonDominatedCandidates, type Fronts } from '../core/paretoFront.js';
 import type { Rng } from '../core/rng.js';
 import type { Candidate } from '../../types.js';
@@ -19,19 +19,6 @@ export interface MergeTriple {
 }
 
 export const tripleKey = (t: MergeTriple): string => `${t.a}+${t.b}@${t.ancestor}`;
-
-/** All ancestors of candidate i (not i itself). */
-export function ancestorsOf(parents: ReadonlyArray<ReadonlyArray<number>>, i: number): Set<number> {
-  const seen = new Set<number>();
-  const stack = [...(parents[i] ?? [])];
-  while (stack.length > 0) {
-    const p = stack.pop() as number;
-    if (seen.has(p)) continue;
-    seen.add(p);
-    stack.push(...(parents[p] ?? []));
-  }
-  return seen;
-}
 
 /** Per component: the text of the parent that changed it; both changed: the better parent's. */
 export function mergeComponents(ancestor: Candidate, a: Candidate, b: Candidate, scoreA: number, scoreB: number): Candidate {

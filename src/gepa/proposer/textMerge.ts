@@ -1,0 +1,87 @@
+// A three-way merge of prompt texts, as version control merges concurrent changes: given the
+// base text and two texts that each changed it, keep every change either side made. Texts are
+// compared as sentences and line breaks (a prompt's units of meaning), not characters. Each side's
+// change is a set of base units it removed and of units it inserted between base units. Removals
+// of either side apply; insertions at one place from both sides are both kept, ours first (two
+// rules added after the same sentence do not conflict). Only when both sides replaced the same
+// sentence with different text is there a conflict, which is reported rather than guessed.
+
+/** Splits a text into sentence and line-break units that concatenate back to it exactly. */
+export function textUnits(text: string): string[] {
+  return text.match(/[^\n.!?]+(?:[.!?]+(?=\s|$)|$)[^\S\n]*|[.!?]+[^\S\n]*|\n+/g) ?? [];
+}
+
+/** Index pairs (i in a, j in b) of a longest common subsequence of units, in order. */
+function commonUnits(a: readonly string[], b: readonly string[]): Array<[number, number]> {
+  const n = a.length;
+  const m = b.length;
+  // lengths[i][j] = LCS length of a[i..] and b[j..]
+  const lengths = Array.from({ length: n + 1 }, () => new Int32Array(m + 1));
+  for (let i = n - 1; i >= 0; i--) {
+    const row = lengths[i] as Int32Array;
+    const below = lengths[i + 1] as Int32Array;
+    for (let j = m - 1; j >= 0; j--) row[j] = a[i] === b[j] ? (below[j + 1] as number) + 1 : Math.max(below[j] as number, row[j + 1] as number);
+  }
+  const pairs: Array<[number, number]> = [];
+  let i = 0;
+  let j = 0;
+  while (i < n && j < m) {
+    if (a[i] === b[j]) {
+      pairs.push([i, j]);
+      i++;
+      j++;
+    } else if (((lengths[i + 1] as Int32Array)[j] as number) >= ((lengths[i] as Int32Array)[j + 1] as number)) i++;
+    else j++;
+  }
+  return pairs;
+}
+
+/** One side's change to the base: which base units it kept, and what it inserted before each base unit (gap n: at the end). */
+interface SideChange {
+  kept: boolean[];
+  inserted: string[];
+}
+
+function changeOf(base: readonly string[], side: readonly string[]): SideChange {
+  const kept = base.map(() => false);
+  const inserted = Array.from({ length: base.length + 1 }, () => '');
+  let [bi, si] = [0, 0];
+  for (const [b, s] of [...commonUnits(base, side), [base.length, side.length] as [number, number]]) {
+    // Base units bi..b-1 were removed and side units si..s-1 put in their place, at gap bi.
+    inserted[bi] += side.slice(si, s).join('');
+    if (b < base.length) kept[b] = true;
+    [bi, si] = [b + 1, s + 1];
+  }
+  return { kept, inserted };
+}
+
+export type TextMerge = { ok: true; text: string } | { ok: false; conflict: { base: string; ours: string; theirs: string } };
+
+/**
+ * Merges the change base -> theirs into ours (base -> ours). A unit removed by either side is
+ * removed; what each side inserted is kept, once if both inserted the same, ours first otherwise.
+ */
+export function mergeTexts(base: string, ours: string, theirs: string): TextMerge {
+  if (ours === theirs || theirs === base) return { ok: true, text: ours };
+  if (ours === base) return { ok: true, text: theirs };
+  const b = textUnits(base);
+  const o = changeOf(b, textUnits(ours));
+  const t = changeOf(b, textUnits(theirs));
+  const out: string[] = [];
+  for (let g = 0; g <= b.length; g++) {
+    const [mine, yours] = [o.inserted[g] as string, t.inserted[g] as string];
+    // Both sides replaced the unit after this gap, each with its own text: a real conflict.
+    const bothReplaced = g < b.length && !o.kept[g] && !t.kept[g] && mine !== '' && yours !== '' && mine !== yours;
+    if (bothReplaced) return { ok: false, conflict: { base: b[g] as string, ours: mine, theirs: yours } };
+    out.push(mine === yours ? mine : joinInsertions(mine, yours));
+    if (g < b.length && o.kept[g] && t.kept[g]) out.push(b[g] as string);
+  }
+  return { ok: true, text: out.join('') };
+}
+
+/** Two insertions at one place, ours first, each keeping the line break or space it came with. */
+function joinInsertions(ours: string, theirs: string): string {
+  if (ours === '' || theirs === '') return ours + theirs;
+  if (ours.endsWith('\n') || theirs.startsWith('\n') || /\s$/.test(ours) || /^\s/.test(theirs)) return ours + theirs;
+  return `${ours}${/\n/.test(ours + theirs) ? '\n' : ' '}${theirs}`;
+}
