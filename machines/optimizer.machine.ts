@@ -16,6 +16,7 @@ import { Rng } from '../src/gepa/core/rng.js';
 import { addSeed, foldFinished, progressStop, recordStopped, startProgress, type SearchProgress, type SearchUpdate } from '../src/gepa/core/searchProgress.js';
 import { launchEvents, newSearchState, planAsyncProposals, planBatchedStep, type Launch, type Plan, type PlanInput, type SearchState } from '../src/gepa/core/stepPlanner.js';
 import { EpochShuffledSampler } from '../src/gepa/strategies/minibatchSampler.js';
+import { valsetRaceFor } from '../src/gepa/strategies/valsetPolicy.js';
 import type { Candidate, OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
 import { evaluatorActor } from './evaluator.actor.js';
 import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerDecision, ProposerReport } from './protocol.js';
@@ -114,7 +115,11 @@ const rebaseFor = (context: OptimizerContext, id: string) => (context.settings.s
 
 /** The message that carries an answer to its proposer. */
 function answerMessage(context: OptimizerContext, a: ValsetAnswer): ProposerDecision {
-  if (a.answer === 'grant') return { type: 'valset.granted' };
+  if (a.answer === 'grant') {
+    const p = context.proposals[a.id] as Proposal;
+    const race = valsetRaceFor(context.settings.valsetPolicy, context.search.pool, p.parents, p.step * 31 + p.task * 17);
+    return race ? { type: 'valset.granted', race } : { type: 'valset.granted' };
+  }
   if (a.answer === 'deny') return { type: 'valset.denied' };
   const { pool } = context.search;
   return { type: 'rebase', onto: pool.candidates[a.onto] as Candidate, ontoHash: pool.hashes[a.onto] as string, child: a.child, childHash: a.childHash };

@@ -12,6 +12,7 @@ import { candidateHash } from '../src/gepa/core/candidateHash.js';
 import { isAccepted, type MinibatchOutcome, type Proposal, type ProposalSpend } from '../src/gepa/core/proposal.js';
 import { buildChild, judgeProposalChild, noChildReason, readReflection, reflectionPrompts, type ComponentReply } from '../src/gepa/proposer/childCandidate.js';
 import { isPerfect, judgeChild } from '../src/gepa/strategies/acceptance.js';
+import { nextRaceStep, type RaceStep, type ValsetRace } from '../src/gepa/strategies/valsetPolicy.js';
 import type { AcceptanceRule, Candidate, Evaluation, EvaluatedExample, ReflectiveDataset, RunEvent } from '../src/types.js';
 import type { EvaluatorReply, EvaluatorRequest, ProposerDecision, ProposerReport } from './protocol.js';
 
@@ -38,7 +39,7 @@ export interface ProposerInput {
 }
 
 /** The input, the work in progress, and the parts of the proposal's record it fills in. */
-export interface ProposerContext extends ProposerInput, Pick<Proposal, 'outcome' | 'child' | 'valset'> {
+export interface ProposerContext extends ProposerInput, Pick<Proposal, 'outcome' | 'child' | 'valset' | 'valsetStop'> {
   parentEvaluations: Evaluation[];
   dataset?: ReflectiveDataset;
   /** Per chosen component: the new text, or why there is none. */
@@ -46,6 +47,8 @@ export interface ProposerContext extends ProposerInput, Pick<Proposal, 'outcome'
   childHash?: string;
   /** Set when told to rebase: the newer candidate, and the minibatch scores of it and of the rebased child as they come. */
   rebase?: { onto: Candidate; ontoHash: string; ontoScores?: number[]; childScores?: number[] };
+  /** Set when the valset evaluation is a race: its plan, and the child's scores so far by valset position. */
+  race?: { plan: ValsetRace; scores: Map<number, Evaluation> };
   spend: ProposalSpend;
 }
 
@@ -81,6 +84,18 @@ function report(make: (args: { context: ProposerContext; event: ProposerEvent })
 }
 
 const skipped = (context: ProposerContext, reason: string): MinibatchOutcome => ({ task: context.task, status: 'skipped', reason });
+
+/** The race's scores with a chunk's evaluations added (positions as requested, in order). */
+function raceScores(context: ProposerContext, event: ProposerEvent): Map<number, Evaluation> {
+  const scores = new Map(context.race?.scores);
+  if (event.type !== 'evaluated' || !context.race) return scores;
+  const positions = nextRaceStep(context.race.plan, context.race.scores);
+  if (positions.kind === 'evaluate') positions.positions.forEach((j, i) => scores.set(j, event.evaluations[i] as Evaluation));
+  return scores;
+}
+
+const raceStepAfter = (context: ProposerContext, event: ProposerEvent): RaceStep =>
+  context.race ? nextRaceStep(context.race.plan, raceScores(context, event)) : { kind: 'complete' };
 const scores = (evaluations: readonly Evaluation[]) => evaluations.map((e) => e.score);
 
 export const proposerMachine = setup({
@@ -116,6 +131,7 @@ export const proposerMachine = setup({
       outcome: context.outcome,
       child: context.child,
       valset: context.valset,
+      ...(context.valsetStop ? { valsetStop: context.valsetStop } : {}),
     })),
     /** Only an accepted child needs the optimizer's answer; every other verdict travels in 'finish'. */
     reportJudged: enqueueActions(({ context, enqueue }) => {
@@ -279,7 +295,17 @@ export const proposerMachine = setup({
     awaitingDecision: {
       always: { guard: not('childAccepted'), target: 'finished' },
       on: {
-        'valset.granted': 'evaluatingValset',
+        'valset.granted': [
+          {
+            guard: ({ event }) => event.race !== undefined,
+            target: 'racingValset',
+            actions: [
+              assign({ race: ({ event }) => ({ plan: event.race as ValsetRace, scores: new Map() }) }),
+              report(() => ({ type: 'evaluation.started', target: 'valset' })),
+            ],
+          },
+          { target: 'evaluatingValset' },
+        ],
         'valset.denied': 'finished',
         rebase: {
           target: 'evaluatingRebase',
@@ -357,6 +383,55 @@ export const proposerMachine = setup({
             }),
           ],
         },
+        'evaluator.failed': { target: 'failed', actions: 'pay' },
+      },
+    },
+    // A valset race: the next chunk of positions, until the child is complete or has lost.
+    racingValset: {
+      entry: sendTo(toEvaluator, ({ context, self }): EvaluatorRequest => {
+        const step = nextRaceStep(context.race?.plan as ValsetRace, context.race?.scores ?? new Map());
+        const positions = step.kind === 'evaluate' ? step.positions : [];
+        return {
+          type: 'evaluate',
+          requestId: VALSET,
+          replyTo: self,
+          candidate: context.child as Candidate,
+          hash: context.childHash as string,
+          exampleIds: positions.map((j) => context.valIds[j] as number),
+          captureTraces: false,
+          kind: 'valset',
+        };
+      }),
+      on: {
+        evaluated: [
+          {
+            guard: ({ context, event }) => raceStepAfter(context, event).kind === 'evaluate',
+            target: 'racingValset',
+            reenter: true,
+            actions: ['pay', assign({ race: ({ context, event }) => ({ plan: context.race?.plan as ValsetRace, scores: raceScores(context, event) }) })],
+          },
+          {
+            guard: ({ context, event }) => raceStepAfter(context, event).kind === 'stop',
+            target: 'finished',
+            actions: [
+              'pay',
+              assign({ valsetStop: ({ context, event }) => (raceStepAfter(context, event) as Extract<RaceStep, { kind: 'stop' }>).reason }),
+            ],
+          },
+          {
+            target: 'finished',
+            actions: [
+              'pay',
+              assign({
+                valset: ({ context, event }) => {
+                  const scores = raceScores(context, event);
+                  const all = context.valIds.map((_, j) => scores.get(j) as Evaluation);
+                  return { subscores: all.map((e) => e.score), objectives: all.map((e) => e.objectives) };
+                },
+              }),
+            ],
+          },
+        ],
         'evaluator.failed': { target: 'failed', actions: 'pay' },
       },
     },

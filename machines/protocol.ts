@@ -5,6 +5,7 @@ import type { AnyActorRef } from 'xstate';
 import type { EvaluateReply, ReflectReply } from '../src/evaluation/evaluationService.js';
 import type { WorkKind } from '../src/evaluation/workerSlots.js';
 import type { MinibatchOutcome, Proposal, ProposalSpend } from '../src/gepa/core/proposal.js';
+import type { ValsetRace } from '../src/gepa/strategies/valsetPolicy.js';
 import type { Candidate } from '../src/types.js';
 
 /** Proposer or optimizer -> evaluator (systemId 'evaluator'). */
@@ -56,7 +57,7 @@ export type ProposerReport =
    * The end: what it spent, and the verdict when no 'proposal.judged' carried it (a skip, a
    * rejection; a failure leaves none), and the valset scores when the child was evaluated there.
    */
-  | ({ type: 'proposal.finished'; id: string; spend: ProposalSpend } & Pick<Proposal, 'outcome' | 'child' | 'valset'>);
+  | ({ type: 'proposal.finished'; id: string; spend: ProposalSpend } & Pick<Proposal, 'outcome' | 'child' | 'valset' | 'valsetStop'>);
 
 /**
  * Optimizer -> proposer, answering an accepted child: evaluate it on the valset, drop it, or
@@ -64,6 +65,7 @@ export type ProposerReport =
  * `onto` on the same minibatch first.
  */
 export type ProposerDecision =
-  | { type: 'valset.granted' }
+  /** With `race`, the valset is evaluated chunk by chunk and may stop early (src/gepa/strategies/valsetPolicy.ts). */
+  | { type: 'valset.granted'; race?: ValsetRace }
   | { type: 'valset.denied' }
   | { type: 'rebase'; onto: Candidate; ontoHash: string; child: Candidate; childHash: string };

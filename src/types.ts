@@ -81,6 +81,13 @@ export type ComponentSelectionStrategy = 'round-robin' | 'all';
 export type AcceptanceRule = 'strict-improvement' | 'improvement-or-equal';
 /** Which of a step's accepted proposals go on to the valset. */
 export type ProposalSelection = 'all' | 'best' | { topK: number };
+/**
+ * How much of the valset an accepted child is evaluated on: all of it ('full', GEPA's rule), or a
+ * race in chunks of `chunk` examples that stops once the child trails its parent by more than
+ * `margin` and has beaten the pool's best on none of the examples seen (it then stays out of the pool).
+ */
+export type ValsetPolicy = 'full' | { kind: 'race'; chunk: number; margin: number };
+
 /** Order in which queued work takes free worker slots (see machines/README.md). */
 export type SlotPolicy = 'finish-first' | 'start-first' | 'fifo';
 
@@ -147,6 +154,8 @@ export interface OptimizeConfig<Example> {
   merge?: { maxMerges?: number };
   /** Default 'finish-first'. */
   slotPolicy?: SlotPolicy;
+  /** Default 'full'; a race's chunk defaults to 10 and its margin to 0. */
+  valsetPolicy?: 'full' | { kind: 'race'; chunk?: number; margin?: number };
   /** Injected clock; default the system clock. Tests pass XState's SimulatedClock. */
   clock?: Clock;
   /** Called with every runtime event (candidate accepted, budget updated, ...). */

@@ -15,6 +15,7 @@ import type {
   ProposalSelection,
   RebasePolicy,
   SlotPolicy,
+  ValsetPolicy,
 } from '../types.js';
 
 const positiveInt = z.number().int().positive();
@@ -47,6 +48,12 @@ export const settingsFields = {
   perfectScore: z.number().optional(),
   merge: z.object({ maxMerges: z.number().int().nonnegative().optional() }).strict().optional(),
   slotPolicy: z.enum(['finish-first', 'start-first', 'fifo']).optional(),
+  valsetPolicy: z
+    .union([
+      z.literal('full'),
+      z.object({ kind: z.literal('race'), chunk: positiveInt.optional(), margin: z.number().nonnegative().optional() }).strict(),
+    ])
+    .optional(),
   runDir: z.string().min(1, 'must name a directory').optional(),
 };
 
@@ -83,6 +90,13 @@ export interface RunSettings {
   perfectScore: number;
   maxMerges: number;
   slotPolicy: SlotPolicy;
+  valsetPolicy: ValsetPolicy;
+}
+
+/** A race's defaults: chunks of 10 examples, stop as soon as the child trails its parent. */
+function resolveValsetPolicy(policy: 'full' | { kind: 'race'; chunk?: number; margin?: number } | undefined): ValsetPolicy {
+  if (policy === undefined || policy === 'full') return 'full';
+  return { kind: 'race', chunk: policy.chunk ?? 10, margin: policy.margin ?? 0 };
 }
 
 export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSettings {
@@ -124,5 +138,6 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSe
     perfectScore: c.perfectScore ?? 1,
     maxMerges: c.merge ? (c.merge.maxMerges ?? 5) : 0,
     slotPolicy: c.slotPolicy ?? 'finish-first',
+    valsetPolicy: resolveValsetPolicy(c.valsetPolicy),
   };
 }

@@ -59,6 +59,8 @@ export interface Proposal {
    */
   rebasedFrom?: number;
   valset?: ValsetScores;
+  /** Why its valset evaluation was stopped early (a lost valset race): then it has no valset scores. */
+  valsetStop?: string;
   /** Present once the proposal has finished. */
   spend?: ProposalSpend;
 }

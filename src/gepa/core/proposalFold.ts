@@ -37,7 +37,7 @@ export function foldProposals(pool: CandidatePool, finished: readonly Proposal[]
       continue;
     }
     if (!p.child || !p.valset || outcome.status !== 'judged') {
-      records.push({ ...base, outcome: 'rejected', reason: 'the valset evaluation did not complete' });
+      records.push({ ...base, outcome: 'rejected', reason: p.valsetStop ?? 'the valset evaluation did not complete' });
       continue;
     }
     // A twin may have joined since the decision (an earlier task of the step, or, async, a proposal
