@@ -60,7 +60,8 @@ const inFlightCount = (context: OptimizerContext): number => Object.keys(context
 
 function planInput(context: OptimizerContext): PlanInput {
   const { search, settings, input, ledger, dollarsExhausted } = context;
-  return { search, settings, table: input.table, remainingCalls: ledger.remainingCalls(), dollarsExhausted };
+  const inFlightParents = Object.values(context.proposals).map((p) => p.parents[0] as number);
+  return { search, settings, table: input.table, remainingCalls: ledger.remainingCalls(), dollarsExhausted, inFlightParents };
 }
 
 function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput {

@@ -70,10 +70,15 @@ export type Schedule =
    * K proposals always in flight, no step barrier. `rebase`: what a child whose parent moved on
    * while it ran is judged as (see README, "Schedules").
    */
-  | { kind: 'async'; inFlight: number; rebase?: RebasePolicy };
+  | { kind: 'async'; inFlight: number; rebase?: RebasePolicy; parentWeighting?: ParentWeighting };
 
 /** Async: onto which newer candidate a stale child's edit is replayed ('off': judged as it is). */
 export type RebasePolicy = 'off' | 'newest-descendant' | 'best-descendant' | 'best';
+/**
+ * Async parent choice: 'front' draws as GEPA does (frequency-weighted Pareto sampling);
+ * 'in-flight' divides each candidate's weight by 1 + its proposals in flight.
+ */
+export type ParentWeighting = 'front' | 'in-flight';
 
 export type FrontType = 'instance' | 'objective' | 'hybrid' | 'cartesian';
 export type ParentSelectionStrategy = 'pareto' | 'current-best' | 'epsilon-greedy';

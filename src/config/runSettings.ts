@@ -13,6 +13,7 @@ import type {
   OptimizeConfig,
   ParentSelectionStrategy,
   ProposalSelection,
+  ParentWeighting,
   RebasePolicy,
   SlotPolicy,
   ValsetPolicy,
@@ -22,7 +23,7 @@ const positiveInt = z.number().int().positive();
 
 export const scheduleSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('batched'), parents: positiveInt.optional(), perParent: positiveInt.optional() }).strict(),
-  z.object({ kind: z.literal('async'), inFlight: positiveInt, rebase: z.enum(['off', 'newest-descendant', 'best-descendant', 'best']).optional() }).strict(),
+  z.object({ kind: z.literal('async'), inFlight: positiveInt, rebase: z.enum(['off', 'newest-descendant', 'best-descendant', 'best']).optional(), parentWeighting: z.enum(['front', 'in-flight']).optional() }).strict(),
 ]);
 
 /** The checked fields of an OptimizeConfig, each naming itself in errors (the CLI's config file reuses them). */
@@ -66,6 +67,7 @@ const settingsSchema = z
 
 /** The async schedule's default for stale children (measured in bench/README.md). */
 export const DEFAULT_REBASE: RebasePolicy = 'off';
+export const DEFAULT_PARENT_WEIGHTING: ParentWeighting = 'front';
 
 export interface RunSettings {
   seedCandidate: Candidate;
@@ -77,7 +79,7 @@ export interface RunSettings {
   timeoutMs?: number;
   targetScore?: number;
   maxStepsWithoutImprovement?: number;
-  schedule: { kind: 'batched'; parents: number; perParent: number } | { kind: 'async'; inFlight: number; rebase: RebasePolicy };
+  schedule: { kind: 'batched'; parents: number; perParent: number } | { kind: 'async'; inFlight: number; rebase: RebasePolicy; parentWeighting: ParentWeighting };
   workers: number;
   minibatchSize: number;
   seed: number;
@@ -124,7 +126,7 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSe
     maxStepsWithoutImprovement: c.maxStepsWithoutImprovement,
     schedule:
       schedule.kind === 'async'
-        ? { kind: 'async', inFlight: schedule.inFlight, rebase: schedule.rebase ?? DEFAULT_REBASE }
+        ? { kind: 'async', inFlight: schedule.inFlight, rebase: schedule.rebase ?? DEFAULT_REBASE, parentWeighting: schedule.parentWeighting ?? DEFAULT_PARENT_WEIGHTING }
         : { kind: 'batched', parents: schedule.parents ?? 1, perParent: schedule.perParent ?? 1 },
     workers: c.workers ?? 8,
     minibatchSize: c.reflectionMinibatchSize ?? 3,

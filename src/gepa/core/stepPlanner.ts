@@ -3,7 +3,7 @@
 // pay for it. Every proposal comes with its worst case in metric calls, which the caller reserves
 // before it starts; a plan never holds more than the calls left can pay for. All random draws
 // happen here, through the state's RNG and sampler, in a fixed order.
-import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, RebasePolicy } from '../../types.js';
+import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ParentWeighting, RebasePolicy } from '../../types.js';
 import { planMerge, tripleKey } from '../proposer/merge.js';
 import type { EpochShuffledSampler } from '../strategies/minibatchSampler.js';
 import { planStep, type StepShape } from '../strategies/proposalSampling.js';
@@ -32,7 +32,7 @@ export interface SearchState {
 }
 
 export interface PlannerSettings {
-  schedule: { kind: 'batched' } | { kind: 'async'; rebase: RebasePolicy };
+  schedule: { kind: 'batched' } | { kind: 'async'; rebase: RebasePolicy; parentWeighting: ParentWeighting };
   frontType: FrontType;
   parentSelection: ParentSelectionStrategy;
   componentSelection: ComponentSelectionStrategy;
@@ -48,6 +48,8 @@ export interface PlanInput {
   remainingCalls: number;
   /** The dollars left cannot pay for the dearest call seen. */
   dollarsExhausted: boolean;
+  /** Async: the first parent of each proposal in flight. */
+  inFlightParents?: readonly number[];
 }
 
 /** One proposal to start: its record, and what its proposer works on. */
@@ -88,7 +90,7 @@ export const mergeWorstCase = (subsampleSize: number, valsetSize: number): numbe
  * Up to `maxTasks` proposals numbered `step`: a merge when one is due and affordable, else
  * reflective tasks from planStep.
  */
-function planLaunches(input: PlanInput, step: number, maxTasks: number, shape: StepShape): { launches: Launch[]; search: SearchState } {
+function planLaunches(input: PlanInput & { busy?: number[] }, step: number, maxTasks: number, shape: StepShape): { launches: Launch[]; search: SearchState } {
   const { settings, table } = input;
   const { pool, rng, merges } = input.search;
   const valIds = table.valIds;
@@ -120,6 +122,7 @@ function planLaunches(input: PlanInput, step: number, maxTasks: number, shape: S
     componentNames: settings.componentNames,
     rng,
     sampler: input.search.sampler,
+    ...(input.busy ? { busy: input.busy } : {}),
   });
   const worstCaseCalls = reflectiveWorstCase(settings, valIds.length);
   const launches = plan.tasks.map(
@@ -150,15 +153,27 @@ export function planAsyncProposals(input: PlanInput, inFlight: number, width: nu
   const perTask = reflectiveWorstCase(input.settings, input.table.valIds.length);
   const launches: Launch[] = [];
   let { search, remainingCalls } = input;
+  const { schedule } = input.settings;
+  const busy = schedule.kind === 'async' && schedule.parentWeighting === 'in-flight' ? busyCounts(input.inFlightParents ?? []) : undefined;
   while (inFlight + launches.length < width && affordableTasks(remainingCalls, perTask, input.dollarsExhausted) > 0) {
-    const planned = planLaunches({ ...input, search, remainingCalls }, search.step + 1, 1, { parents: 1, perParent: 1 });
+    const planned = planLaunches({ ...input, search, remainingCalls, ...(busy ? { busy } : {}) }, search.step + 1, 1, { parents: 1, perParent: 1 });
     if (planned.launches.length === 0) break;
     launches.push(...planned.launches);
-    for (const l of planned.launches) remainingCalls -= l.proposal.worstCaseCalls;
+    for (const l of planned.launches) {
+      remainingCalls -= l.proposal.worstCaseCalls;
+      if (busy) busy[l.parent] = (busy[l.parent] ?? 0) + 1;
+    }
     search = planned.search;
   }
   const stopReason = inFlight + launches.length === 0 ? budgetStopReason(remainingCalls, perTask) : undefined;
   return { launches, search, ...(stopReason === undefined ? {} : { stopReason }) };
+}
+
+/** Proposals in flight per candidate index. */
+function busyCounts(parents: readonly number[]): number[] {
+  const counts: number[] = [];
+  for (const p of parents) counts[p] = (counts[p] ?? 0) + 1;
+  return counts;
 }
 
 /** The run events that announce launches: started, its parent, its minibatch. */

@@ -51,15 +51,32 @@ export interface SelectionView {
   meanScores: ReadonlyArray<number>;
 }
 
-export function selectParent(strategy: ParentSelectionStrategy, view: SelectionView, rng: Rng): number {
+/**
+ * `busy[c]`: proposals in flight from candidate `c` (async). Pareto sampling then weighs each
+ * entry by 1 / (1 + busy[c]), so concurrent proposals spread over the front instead of piling on
+ * one parent whose children would compete with each other (as ShinkaEvolve weighs its parents).
+ */
+export function selectParent(strategy: ParentSelectionStrategy, view: SelectionView, rng: Rng, busy?: ReadonlyArray<number>): number {
   switch (strategy) {
     case 'pareto': {
       const list = paretoSamplingList(view.fronts, view.meanScores);
-      return list.length === 0 ? argmaxMean(view.meanScores) : rng.pick(list);
+      if (list.length === 0) return argmaxMean(view.meanScores);
+      return busy && list.some((c) => (busy[c] ?? 0) > 0) ? weightedPick(list, (c) => 1 / (1 + (busy[c] ?? 0)), rng) : rng.pick(list);
     }
     case 'current-best':
       return argmaxMean(view.meanScores);
     case 'epsilon-greedy':
       return rng.next() < EPSILON ? rng.int(view.meanScores.length) : argmaxMean(view.meanScores);
   }
+}
+
+/** One item drawn with probability proportional to its weight (one RNG draw). */
+function weightedPick(items: readonly number[], weight: (item: number) => number, rng: Rng): number {
+  const weights = items.map(weight);
+  let u = rng.next() * weights.reduce((a, b) => a + b, 0);
+  for (let i = 0; i < items.length; i++) {
+    u -= weights[i] as number;
+    if (u < 0) return items[i] as number;
+  }
+  return items[items.length - 1] as number;
 }

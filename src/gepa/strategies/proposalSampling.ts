@@ -41,6 +41,8 @@ export interface StepPlanInput {
   componentNames: readonly string[];
   rng: Rng;
   sampler: EpochShuffledSampler;
+  /** Proposals in flight per candidate (async, when parent choice weighs them); see selectParent. */
+  busy?: ReadonlyArray<number>;
 }
 
 export interface StepPlan {
@@ -54,7 +56,7 @@ export function planStep(input: StepPlanInput): StepPlan {
   const taskCount = Math.max(0, Math.min(shape.parents * shape.perParent, input.maxTasks ?? Infinity));
   const view = { fronts: poolFronts(pool, input.frontType), meanScores: pool.valScores };
   const parents: number[] = [];
-  for (let p = 0; p < Math.ceil(taskCount / shape.perParent); p++) parents.push(selectParent(input.parentSelection, view, rng));
+  for (let p = 0; p < Math.ceil(taskCount / shape.perParent); p++) parents.push(selectParent(input.parentSelection, view, rng, input.busy));
   const pointers = [...pool.componentPointers];
   const tasks: ProposalTask[] = [];
   for (let task = 0; task < taskCount; task++) {
