@@ -7,7 +7,7 @@ import { runOnSimulatedClock, systemClock } from '../src/clock.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
 import { predictWallClock } from '../src/runtimeModel/index.js';
 import { summarizeStaleness } from '../src/report/stalenessSummary.js';
-import type { Schedule, SlotPolicy } from '../src/types.js';
+import type { Schedule, SlotPolicy, TieOrder } from '../src/types.js';
 
 export interface BenchSetting {
   label: string;
@@ -38,6 +38,8 @@ export interface Workload {
   /** Simulated time (SimulatedClock) or real time. */
   simulated: boolean;
   slotPolicy?: SlotPolicy;
+  /** Dominated removal's tie order; default the optimizer's. */
+  tieOrder?: TieOrder;
 }
 
 export interface RunFigures {
@@ -80,6 +82,7 @@ export async function benchRun(setting: BenchSetting, seed: number, w: Workload)
     seed,
     clock,
     slotPolicy: w.slotPolicy,
+    tieOrder: w.tieOrder,
   });
   const result: OptimizeResult = w.simulated ? await runOnSimulatedClock(clock as SimulatedClock, run) : await run;
   return { setting: setting.label, seed, ...(await figures(result, setting, w, seed)) };
