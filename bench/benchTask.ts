@@ -6,7 +6,7 @@ import { optimize, type OptimizeResult } from '../src/index.js';
 import { runOnSimulatedClock, systemClock } from '../src/clock.js';
 import { predictWallClock } from '../src/runtimeModel/index.js';
 import { summarizeStaleness } from '../src/report/stalenessSummary.js';
-import type { OptimizeConfig, Schedule, SlotPolicy } from '../src/types.js';
+import type { OptimizeConfig, Schedule, SlotPolicy, TieOrder } from '../src/types.js';
 import { benchTask } from './tasks.js';
 
 export interface BenchSetting {
@@ -42,6 +42,8 @@ export interface Workload {
   slotPolicy?: SlotPolicy;
   /** A name in bench/tasks.ts; default 'demo'. */
   task?: string;
+  /** Dominated removal's tie order; default the optimizer's. */
+  tieOrder?: TieOrder;
 }
 
 export interface RunFigures {
@@ -84,6 +86,7 @@ export async function benchRun(setting: BenchSetting, seed: number, w: Workload)
     seed,
     clock,
     slotPolicy: w.slotPolicy,
+    tieOrder: w.tieOrder,
     ...setting.options,
   });
   const result: OptimizeResult = w.simulated ? await runOnSimulatedClock(clock as SimulatedClock, run) : await run;

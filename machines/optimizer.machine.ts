@@ -137,6 +137,7 @@ function fold(context: OptimizerContext, finished: Proposal[]): SearchUpdate & {
     metricCallsNow: context.ledger.spentCalls,
     elapsedMsNow: context.input.clock.now() - context.startedAt,
     frontType: context.settings.frontType,
+    tieOrder: context.settings.tieOrder,
   });
   const proposals = { ...context.proposals };
   for (const p of finished) delete proposals[p.id];

@@ -15,6 +15,7 @@ export type {
   ReflectiveDataset,
   RunEvent,
   Schedule,
+  TieOrder,
 } from './types.js';
 export { optimize } from '../machines/optimize.js';
 export { optimizerMachine } from '../machines/optimizer.machine.js';

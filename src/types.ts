@@ -81,6 +81,13 @@ export type RebasePolicy = 'off' | 'newest-descendant' | 'best-descendant' | 'be
 export type ParentWeighting = 'front' | 'in-flight';
 
 export type FrontType = 'instance' | 'objective' | 'hybrid' | 'cartesian';
+/**
+ * Dominated removal tries candidates in ascending mean score; among equal means, which is tried
+ * (and removed) first. 'newest-survives' tries the older first, as the reference does (so a
+ * child that scores exactly like its parent replaces it on the fronts); 'oldest-survives' tries
+ * the newer first (the parent stays).
+ */
+export type TieOrder = 'newest-survives' | 'oldest-survives';
 export type ParentSelectionStrategy = 'pareto' | 'current-best' | 'epsilon-greedy';
 export type ComponentSelectionStrategy = 'round-robin' | 'all';
 export type AcceptanceRule = 'strict-improvement' | 'improvement-or-equal';
@@ -147,6 +154,8 @@ export interface OptimizeConfig<Example> {
 
   // Algorithm knobs; defaults follow the reference implementation.
   frontType?: FrontType;
+  /** Which of two equal-mean candidates dominated removal keeps. Default 'oldest-survives' (see bench/README.md, "Tie order"). */
+  tieOrder?: TieOrder;
   parentSelection?: ParentSelectionStrategy;
   componentSelection?: ComponentSelectionStrategy;
   acceptance?: AcceptanceRule;

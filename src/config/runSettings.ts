@@ -3,6 +3,7 @@
 // language model) are checked for shape.
 import { z } from 'zod';
 import { candidateHash } from '../gepa/core/candidateHash.js';
+import { DEFAULT_TIE_ORDER } from '../gepa/core/paretoFront.js';
 import { ConfigError, formatZodError } from './configError.js';
 import type {
   AcceptanceRule,
@@ -16,6 +17,7 @@ import type {
   ParentWeighting,
   RebasePolicy,
   SlotPolicy,
+  TieOrder,
   ValsetPolicy,
 } from '../types.js';
 
@@ -41,6 +43,7 @@ export const settingsFields = {
   reflectionMinibatchSize: positiveInt.optional(),
   seed: z.number().int().optional(),
   frontType: z.enum(['instance', 'objective', 'hybrid', 'cartesian']).optional(),
+  tieOrder: z.enum(['newest-survives', 'oldest-survives']).optional(),
   parentSelection: z.enum(['pareto', 'current-best', 'epsilon-greedy']).optional(),
   componentSelection: z.enum(['round-robin', 'all']).optional(),
   acceptance: z.enum(['strict-improvement', 'improvement-or-equal']).optional(),
@@ -84,6 +87,7 @@ export interface RunSettings {
   minibatchSize: number;
   seed: number;
   frontType: FrontType;
+  tieOrder: TieOrder;
   parentSelection: ParentSelectionStrategy;
   componentSelection: ComponentSelectionStrategy;
   acceptance: AcceptanceRule;
@@ -132,6 +136,7 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSe
     minibatchSize: c.reflectionMinibatchSize ?? 3,
     seed: c.seed ?? 0,
     frontType: c.frontType ?? 'instance',
+    tieOrder: c.tieOrder ?? DEFAULT_TIE_ORDER,
     parentSelection: c.parentSelection ?? 'pareto',
     componentSelection: c.componentSelection ?? 'round-robin',
     acceptance: c.acceptance ?? 'strict-improvement',

@@ -8,7 +8,7 @@ import { addCandidate, bestIndex, poolFronts } from './candidatePool.js';
 import type { ValsetScores, Proposal } from './proposal.js';
 import { foldProposals } from './proposalFold.js';
 import type { SearchState } from './stepPlanner.js';
-import type { Candidate, FrontType, ProposalRecord, RunEvent } from '../../types.js';
+import type { Candidate, FrontType, ProposalRecord, RunEvent, TieOrder } from '../../types.js';
 
 export interface SearchProgress {
   bestScore: number;
@@ -46,6 +46,7 @@ export interface FoldClock {
   metricCallsNow: number;
   elapsedMsNow: number;
   frontType: FrontType;
+  tieOrder: TieOrder;
 }
 
 /** Folds finished proposals (in the order given) into the pool, the progress and the records. */
@@ -64,7 +65,7 @@ export function foldFinished(search: SearchState, progress: SearchProgress, fini
   }
   if (folded.added.length > 0) {
     const fronts = poolFronts(folded.pool, at.frontType);
-    events.push({ type: 'front.updated', bestIndex: best, bestScore, frontSize: paretoFrontSize(fronts, folded.pool.valScores) });
+    events.push({ type: 'front.updated', bestIndex: best, bestScore, frontSize: paretoFrontSize(fronts, folded.pool.valScores, at.tieOrder) });
   }
   for (const r of folded.records) progress.records.push(r);
   const spent = (key: 'reflectionCalls' | 'reflectionCostUsd') => finished.reduce((n, p) => n + (p.spend?.[key] ?? 0), 0);

@@ -3,7 +3,7 @@
 // pay for it. Every proposal comes with its worst case in metric calls, which the caller reserves
 // before it starts; a plan never holds more than the calls left can pay for. All random draws
 // happen here, through the state's RNG and sampler, in a fixed order.
-import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ParentWeighting, RebasePolicy } from '../../types.js';
+import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ParentWeighting, RebasePolicy, TieOrder } from '../../types.js';
 import { planMerge, tripleKey } from '../proposer/merge.js';
 import type { EpochShuffledSampler } from '../strategies/minibatchSampler.js';
 import { planStep, type StepShape } from '../strategies/proposalSampling.js';
@@ -34,6 +34,7 @@ export interface SearchState {
 export interface PlannerSettings {
   schedule: { kind: 'batched' } | { kind: 'async'; rebase: RebasePolicy; parentWeighting: ParentWeighting };
   frontType: FrontType;
+  tieOrder: TieOrder;
   parentSelection: ParentSelectionStrategy;
   componentSelection: ComponentSelectionStrategy;
   componentNames: readonly string[];
@@ -96,7 +97,7 @@ function planLaunches(input: PlanInput & { busy?: number[] }, step: number, maxT
   const valIds = table.valIds;
   const poolSizeAtStart = pool.candidates.length;
   if (merges.due && merges.left > 0) {
-    const plan = planMerge(pool, poolFronts(pool, settings.frontType), new Set(merges.tried), rng);
+    const plan = planMerge(pool, poolFronts(pool, settings.frontType), new Set(merges.tried), rng, settings.tieOrder);
     const worstCaseCalls = plan ? mergeWorstCase(plan.subsample.length, valIds.length) : 0;
     if (plan && worstCaseCalls <= input.remainingCalls) {
       const [a, b] = [plan.triple.a, plan.triple.b];
@@ -117,6 +118,7 @@ function planLaunches(input: PlanInput & { busy?: number[] }, step: number, maxT
     shape,
     maxTasks,
     frontType: settings.frontType,
+    tieOrder: settings.tieOrder,
     parentSelection: settings.parentSelection,
     componentSelection: settings.componentSelection,
     componentNames: settings.componentNames,

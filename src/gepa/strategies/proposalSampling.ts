@@ -7,7 +7,7 @@ import { selectComponents } from './componentSelection.js';
 import type { EpochShuffledSampler } from './minibatchSampler.js';
 import { selectParent } from './parentSelection.js';
 import type { Rng } from '../core/rng.js';
-import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy } from '../../types.js';
+import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, TieOrder } from '../../types.js';
 
 export interface StepShape {
   parents: number;
@@ -36,6 +36,7 @@ export interface StepPlanInput {
   /** At most this many tasks (what the budget can pay for); fewer parents are drawn if so. */
   maxTasks?: number;
   frontType: FrontType;
+  tieOrder: TieOrder;
   parentSelection: ParentSelectionStrategy;
   componentSelection: ComponentSelectionStrategy;
   componentNames: readonly string[];
@@ -54,7 +55,7 @@ export interface StepPlan {
 export function planStep(input: StepPlanInput): StepPlan {
   const { pool, shape, rng } = input;
   const taskCount = Math.max(0, Math.min(shape.parents * shape.perParent, input.maxTasks ?? Infinity));
-  const view = { fronts: poolFronts(pool, input.frontType), meanScores: pool.valScores };
+  const view = { fronts: poolFronts(pool, input.frontType), meanScores: pool.valScores, tieOrder: input.tieOrder };
   const parents: number[] = [];
   for (let p = 0; p < Math.ceil(taskCount / shape.perParent); p++) parents.push(selectParent(input.parentSelection, view, rng, input.busy));
   const pointers = [...pool.componentPointers];
