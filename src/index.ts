@@ -22,7 +22,7 @@ export { optimizerMachine } from '../machines/optimizer.machine.js';
 export { proposerMachine } from '../machines/proposer.machine.js';
 export { evaluatorActor } from '../machines/evaluator.actor.js';
 export { ConfigError } from './config/configError.js';
-export { MissingDependencyError } from './optionalDependency.js';
+export { MissingDependencyError } from './executors/optionalDependency.js';
 export { Rng } from './gepa/core/rng.js';
 export { candidateHash } from './gepa/core/candidateHash.js';
 export { systemClock, runOnSimulatedClock } from './clock.js';

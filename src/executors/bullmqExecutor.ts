@@ -14,7 +14,7 @@ import { ConfigError } from '../config/configError.js';
 import type { Candidate, EvalContext, Evaluation } from '../types.js';
 import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, type MetricCallJobData } from './metricCallJob.js';
 import { bullmqConnection, waitUntilReachable, type RedisConnectionSpec } from './redisConnection.js';
-import { BULLMQ_EXECUTOR, checkInstalled, importIntegration } from '../optionalDependency.js';
+import { BULLMQ_EXECUTOR, checkInstalled, importIntegration } from './optionalDependency.js';
 
 export interface BullmqExecutorOptions {
   /** `redis://host:port` or { host, port }. */

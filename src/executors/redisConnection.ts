@@ -4,7 +4,7 @@
 // options are our own type, so no declaration of ours names a package the user may not have.
 import { ConfigError } from '../config/configError.js';
 import { sleep, systemClock } from '../clock.js';
-import { BULLMQ_EXECUTOR, importIntegration } from '../optionalDependency.js';
+import { BULLMQ_EXECUTOR, importIntegration } from './optionalDependency.js';
 
 export type RedisConnectionSpec = string | { host: string; port: number };
 

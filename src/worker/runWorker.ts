@@ -10,7 +10,7 @@ import { ConfigError } from '../config/configError.js';
 import type { Adapter, Evaluation } from '../types.js';
 import { loadAdapter } from './loadAdapter.js';
 import { errorMessage } from '../errorMessage.js';
-import { BULLMQ_WORKER, importIntegration } from '../optionalDependency.js';
+import { BULLMQ_WORKER, importIntegration } from '../executors/optionalDependency.js';
 
 export interface RunWorkerOptions {
   /** Path of the ES module that exports the adapter. */
