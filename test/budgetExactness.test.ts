@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { optimize } from '../src/index.js';
 import { Rng } from '../src/gepa/core/rng.js';
-import type { Schedule } from '../src/types.js';
+import type { Schedule, ValsetPolicy } from '../src/types.js';
 import { test } from './support/toyRun.js';
 import { KEYWORDS, toyExamples, toyTask } from './support/toyTask.js';
 
@@ -14,6 +14,14 @@ const schedules: Schedule[] = [
   { kind: 'batched', parents: 4, perParent: 4 },
   { kind: 'async', inFlight: 4 },
   { kind: 'async', inFlight: 16 },
+];
+
+/** The async mechanisms, all on: rebasing (worst case 4b + V), in-flight parent weights, a valset race. */
+const mechanisms: Array<{ schedule: Schedule; valsetPolicy: ValsetPolicy }> = [
+  { schedule: { kind: 'async', inFlight: 8, rebase: 'best', parentWeighting: 'in-flight' }, valsetPolicy: { kind: 'race', chunk: 2, margin: 0 } },
+  { schedule: { kind: 'async', inFlight: 4, rebase: 'newest-descendant' }, valsetPolicy: 'full' },
+  { schedule: { kind: 'async', inFlight: 16, rebase: 'best-descendant', parentWeighting: 'in-flight' }, valsetPolicy: { kind: 'race', chunk: 3, margin: 1 } },
+  { schedule: { kind: 'batched', parents: 2, perParent: 2 }, valsetPolicy: { kind: 'race', chunk: 2, margin: 0 } },
 ];
 
 describe('exact metric-call budget', () => {
@@ -39,6 +47,32 @@ describe('exact metric-call budget', () => {
       expect(result.stopReason).toBe('maxMetricCalls');
       // It stops only when the rest cannot pay for one more worst-case proposal (2b + V).
       expect(maxMetricCalls - result.metricCalls, `trial ${trial}`).toBeLessThan(2 * 3 + valset.length);
+    }
+  });
+
+  test('is never exceeded with every async mechanism on', async ({ toyRun }) => {
+    const rng = new Rng(11);
+    for (let trial = 0; trial < 16; trial++) {
+      const { schedule, valsetPolicy } = mechanisms[trial % mechanisms.length] as (typeof mechanisms)[number];
+      const maxMetricCalls = 20 + rng.int(300);
+      const { result, task, valset } = await toyRun({
+        valsetSize: 8,
+        latencySalt: `m${trial}`,
+        evalMs: [5, 40],
+        reflectMs: [50, 100],
+        failureRate: 0.1,
+        failureSalt: `mfail|${trial}`,
+        schedule,
+        valsetPolicy,
+        workers: 1 + rng.int(12),
+        maxMetricCalls,
+        seed: trial,
+      });
+      expect(task.evaluateCalls, `trial ${trial}`).toBeLessThanOrEqual(maxMetricCalls);
+      expect(result.metricCalls, `trial ${trial}`).toBe(task.evaluateCalls);
+      expect(result.stopReason).toBe('maxMetricCalls');
+      const rebasing = schedule.kind === 'async' && schedule.rebase !== undefined && schedule.rebase !== 'off';
+      expect(maxMetricCalls - result.metricCalls, `trial ${trial}`).toBeLessThan((rebasing ? 4 : 2) * 3 + valset.length);
     }
   });
 
