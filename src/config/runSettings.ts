@@ -69,7 +69,7 @@ const settingsSchema = z
   );
 
 /** The async schedule's default for stale children (measured in bench/README.md). */
-export const DEFAULT_REBASE: RebasePolicy = 'off';
+export const DEFAULT_REBASE: RebasePolicy = 'best';
 export const DEFAULT_PARENT_WEIGHTING: ParentWeighting = 'front';
 
 export interface RunSettings {
