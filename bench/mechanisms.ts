@@ -19,8 +19,11 @@ const race = { valsetPolicy: { kind: 'race', chunk: 10, margin: 0 } } as const;
 /** Every variant tried, by name: the reference schedules and each mechanism alone and combined. */
 export const VARIANTS: Record<string, Omit<BenchSetting, 'label'> & { about: string }> = {
   single: { schedule: { kind: 'batched', parents: 1, perParent: 1 }, about: 'classic GEPA, one proposal at a time' },
+  '2x1': { schedule: { kind: 'batched', parents: 2, perParent: 1 }, about: 'the paper, 2 parents x 1' },
+  '2x2': { schedule: { kind: 'batched', parents: 2, perParent: 2 }, about: 'the paper, 2 parents x 2' },
   '4x1': { schedule: { kind: 'batched', parents: 4, perParent: 1 }, about: 'the paper, 4 parents x 1' },
   '2x4': { schedule: { kind: 'batched', parents: 2, perParent: 4 }, about: 'the paper, 2 parents x 4' },
+  '8x1': { schedule: { kind: 'batched', parents: 8, perParent: 1 }, about: 'the paper, 8 parents x 1' },
   '4x4': { schedule: { kind: 'batched', parents: 4, perParent: 4 }, about: 'the paper, 4 parents x 4' },
   'async 8': { schedule: { kind: 'async', inFlight: 8, rebase: 'off' }, about: 'no mechanism' },
   'async 8 rebase newest-descendant': { schedule: { kind: 'async', inFlight: 8, rebase: 'newest-descendant' }, about: "rebase onto the parent's newest descendant" },
