@@ -28,7 +28,7 @@ export const VARIANTS: Record<string, Omit<BenchSetting, 'label'> & { about: str
   'async 8': { schedule: { kind: 'async', inFlight: 8, rebase: 'off' }, about: 'no mechanism' },
   'async 8 rebase newest-descendant': { schedule: { kind: 'async', inFlight: 8, rebase: 'newest-descendant' }, about: "rebase onto the parent's newest descendant" },
   'async 8 rebase best-descendant': { schedule: { kind: 'async', inFlight: 8, rebase: 'best-descendant' }, about: "rebase onto the parent's best descendant" },
-  'async 8 rebase best': { schedule: { kind: 'async', inFlight: 8, rebase: 'best' }, about: "rebase onto the pool's best when it is new" },
+  'async 8 rebase best': { schedule: { kind: 'async', inFlight: 8, rebase: 'best' }, about: 'rebase onto the best of the candidates that joined since the parent was drawn' },
   'async 4 rebase best': { schedule: { kind: 'async', inFlight: 4, rebase: 'best' }, about: 'the same, K = 4' },
   'async 16 rebase best': { schedule: { kind: 'async', inFlight: 16, rebase: 'best' }, about: 'the same, K = 16' },
   'async 8 in-flight': { schedule: { kind: 'async', inFlight: 8, rebase: 'off', parentWeighting: 'in-flight' }, about: 'parent weight 1 / (1 + children in flight)' },

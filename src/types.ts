@@ -72,7 +72,12 @@ export type Schedule =
    */
   | { kind: 'async'; inFlight: number; rebase?: RebasePolicy; parentWeighting?: ParentWeighting };
 
-/** Async: onto which newer candidate a stale child's edit is replayed ('off': judged as it is). */
+/**
+ * Async: onto which newer candidate a stale child's edit is replayed, when candidates joined the
+ * pool while it ran. 'best' (the default): the best-scoring of those that joined (unless it is
+ * the child's own parent or an ancestor of it); 'newest-descendant' / 'best-descendant': the
+ * newest / best of the parent's descendants among them; 'off': the child is judged as it is.
+ */
 export type RebasePolicy = 'off' | 'newest-descendant' | 'best-descendant' | 'best';
 /**
  * Async parent choice: 'front' draws as GEPA does (frequency-weighted Pareto sampling);
