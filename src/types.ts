@@ -186,6 +186,25 @@ export interface WorkJournal {
   recordEvaluation(key: string, evaluation: Evaluation): void;
   replayReflection(prompt: string): LmReply | undefined;
   recordReflection(prompt: string, reply: LmReply): void;
+  /**
+   * Async schedule: the next decision an earlier process took, while a resumed run walks the
+   * logged path (its order is what completion order was); undefined once past it.
+   */
+  expectedDecision?(): ScheduleDecision | undefined;
+  /** Async schedule: a decision taken (a verdict or a fold), logged once the run is past the logged path. */
+  recordDecision?(decision: ScheduleDecision): void;
+  /**
+   * Logged work of earlier processes not replayed, once the run is past the logged path: it was
+   * paid, so it counts against the budgets. Zero before.
+   */
+  heldWork?(): { calls: number; usd: number };
+}
+
+/** One decision of the async schedule, in the order the optimizer took it. */
+export interface ScheduleDecision {
+  kind: 'judged' | 'finished';
+  /** The proposal's id (`p<step>-<task>`, `merge-<step>`): launches are a function of the decisions before them. */
+  id: string;
 }
 
 /** One stretch of work on one worker slot, on the run's clock. */

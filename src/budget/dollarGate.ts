@@ -23,19 +23,21 @@ export class DollarGate {
   private toldExhausted = false;
 
   /** `onExhausted` is called once, the first time the gate becomes exhausted(). */
+  /** `heldUsd`: dollars spent elsewhere that still count (logged work a resumed run has not replayed). */
   constructor(
     readonly maxCostUsd?: number,
     private readonly onExhausted?: () => void,
+    private readonly heldUsd: () => number = () => 0,
   ) {}
 
   remainingUsd(): number {
-    return (this.maxCostUsd ?? Infinity) - this.spentUsd - this.reservedUsd;
+    return (this.maxCostUsd ?? Infinity) - this.spentUsd - this.heldUsd() - this.reservedUsd;
   }
 
   /** True when the rest cannot pay for a call as expensive as the dearest seen so far. */
   exhausted(): boolean {
     if (this.maxCostUsd === undefined) return false;
-    const left = this.maxCostUsd - this.spentUsd;
+    const left = this.maxCostUsd - this.spentUsd - this.heldUsd();
     return left <= 0 || left < this.largestEstimateUsd;
   }
 

@@ -89,6 +89,10 @@ export class EvaluationService<Example> {
     const pending = request.exampleIds.map((id) => {
       const key = `${request.hash}:${id}:${request.captureTraces ? 1 : 0}`;
       let entry = this.cache.get(key);
+      // A logged call is reused before an in-flight traced one is shared: the process that logged
+      // it may have paid for both (resumed, the replayed twin finishes at once, the timing differs).
+      const replayed = entry && request.captureTraces ? this.replay(key, paid) : undefined;
+      if (replayed) return replayed;
       if (!entry) {
         // Only the request that creates an entry pays for it; cache hits are free.
         entry = this.runMetricCall(request, id, key, paid);
@@ -111,19 +115,10 @@ export class EvaluationService<Example> {
   private runMetricCall(request: EvaluateRequest, exampleId: number, key: string, paid: { calls: number; usd: number }): Promise<Evaluation> {
     const { executor, examples, slots, signal, journal } = this.options;
     const example = examples[exampleId] as Example;
+    const replayed = this.replay(key, paid);
+    if (replayed) return replayed;
     const occurrence = this.occurrences.get(key) ?? 0;
     this.occurrences.set(key, occurrence + 1);
-    const replayed = journal?.replayEvaluation(key);
-    if (replayed) {
-      // Paid for by an earlier process: counted, not run again.
-      this.metricCalls++;
-      this.costUsd += replayed.costUsd ?? 0;
-      paid.calls++;
-      paid.usd += replayed.costUsd ?? 0;
-      // Its dollars were spent too: the dollar budget must see them, as the first process did.
-      this.options.dollars?.settle(NOTHING_RESERVED, replayed.costUsd ?? 0);
-      return Promise.resolve(replayed);
-    }
     return slots.run(
       request.kind,
       async () => {
@@ -152,6 +147,20 @@ export class EvaluationService<Example> {
       },
       signal,
     );
+  }
+
+  /** A call an earlier process paid for, from the journal: counted, not run again. */
+  private replay(key: string, paid: { calls: number; usd: number }): Promise<Evaluation> | undefined {
+    const replayed = this.options.journal?.replayEvaluation(key);
+    if (!replayed) return undefined;
+    this.occurrences.set(key, (this.occurrences.get(key) ?? 0) + 1);
+    this.metricCalls++;
+    this.costUsd += replayed.costUsd ?? 0;
+    paid.calls++;
+    paid.usd += replayed.costUsd ?? 0;
+    // Its dollars were spent too: the dollar budget must see them, as the first process did.
+    this.options.dollars?.settle(NOTHING_RESERVED, replayed.costUsd ?? 0);
+    return Promise.resolve(replayed);
   }
 
   async reflect(prompt: string): Promise<ReflectReply> {
