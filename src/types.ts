@@ -170,6 +170,14 @@ export interface OptimizeConfig<Example> {
   /** Called with every finished interval of work on a worker slot (timelines, reports). */
   onSlotInterval?: (interval: SlotInterval) => void;
   /**
+   * Durable runs: what identifies the function-valued parts of the config (the models, the
+   * adapter), recorded in runDir/config.json and compared on resume field by field (a change is
+   * a ConfigError naming the field). `reflectionLm` names a function reflection model: a run whose
+   * reflection model is a function without that name cannot be resumed. Values must be JSON. The
+   * CLI records taskModel, reflectionModel, metric, prices, temperature, maxTokens and component.
+   */
+  runIdentity?: { reflectionLm?: string } & Record<string, unknown>;
+  /**
    * Records completed paid work and replays it on resume. optimize() sets it from runDir; set it
    * yourself only when embedding optimizerMachine with your own storage.
    */

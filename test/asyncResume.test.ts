@@ -50,6 +50,7 @@ async function runOnce(runDir: string, seed: number, abortAtMs: number | undefin
         },
         { estimateMaxCostUsd: () => REFLECT_USD },
       ),
+      runIdentity: { reflectionLm: 'demo' },
       schedule: { kind: 'async', inFlight: 8 },
       workers: 8,
       maxMetricCalls: BUDGET,
