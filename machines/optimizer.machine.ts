@@ -334,7 +334,8 @@ export const optimizerMachine = setup({
             for (const e of events) enqueue.emit(e);
           }),
         },
-        'evaluator.failed': { target: 'stopping', actions: assign({ stopReason: ({ event }) => `error: ${event.error}` }) },
+        // A seed call the dollar budget could not pay even with nothing else in flight: the budget ends the run.
+        'evaluator.failed': { target: 'stopping', actions: assign({ stopReason: ({ context, event }) => (context.dollarsExhausted ? 'maxCostUsd' : `error: ${event.error}`) }) },
       },
     },
     deciding: {
