@@ -35,7 +35,8 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
   // Every call in flight listens to the run's signal; W can be in the hundreds.
   setMaxListeners(0, input.signal);
   const slots = new WorkerSlots({ capacity: input.workers, clock: input.clock, policy: input.slotPolicy, onInterval: input.onSlotInterval });
-  const dollars = input.maxCostUsd === undefined ? undefined : new DollarGate(input.maxCostUsd, () => sendBack({ type: 'dollars.exhausted' } satisfies DollarsExhausted));
+  const held = () => input.journal?.heldWork?.().usd ?? 0;
+  const dollars = input.maxCostUsd === undefined ? undefined : new DollarGate(input.maxCostUsd, () => sendBack({ type: 'dollars.exhausted' } satisfies DollarsExhausted), held);
   const service = new EvaluationService({
     examples: input.examples,
     executor: input.executor,

@@ -40,6 +40,8 @@ export interface OptimizerContext {
   /** Ids of the current batched step's proposals, in task order. */
   stepIds: string[];
   stopReason?: string;
+  /** Async resume: proposers' reports that came before their turn on the logged path. */
+  deferred: ProposerReport[];
   startedAt: number;
   stats?: EvaluatorStats;
 }
@@ -58,10 +60,36 @@ const SEED_REQUEST = -1;
 
 const inFlightCount = (context: OptimizerContext): number => Object.keys(context.proposals).length;
 
+/** Async: logged calls of earlier processes that a resumed run, past the logged path, has not replayed (they were paid). */
+function heldCalls(context: OptimizerContext): number {
+  const { journal } = context.input;
+  if (context.settings.schedule.kind !== 'async' || !journal) return 0;
+  journal.expectedDecision?.();
+  return journal.heldWork?.().calls ?? 0;
+}
+
 function planInput(context: OptimizerContext): PlanInput {
   const { search, settings, input, ledger, dollarsExhausted } = context;
   const inFlightParents = Object.values(context.proposals).map((p) => p.parents[0] as number);
-  return { search, settings, table: input.table, remainingCalls: ledger.remainingCalls(), dollarsExhausted, inFlightParents };
+  return { search, settings, table: input.table, remainingCalls: ledger.remainingCalls() - heldCalls(context), dollarsExhausted, inFlightParents };
+}
+
+/**
+ * Async resume: a report from a proposer whose turn on the logged path has not come (another
+ * proposal in flight comes first) waits, so the resumed run takes the logged decisions in the
+ * logged order and asks for the logged calls. A report from the proposal whose turn it is, or
+ * when that proposal is not in flight (the run left the path), is taken at once.
+ */
+function outOfTurn(context: OptimizerContext, event: OptimizerEvent): boolean {
+  if (event.type !== 'proposal.judged' && event.type !== 'proposal.finished') return false;
+  if (context.settings.schedule.kind !== 'async') return false;
+  const expected = context.input.journal?.expectedDecision?.();
+  return expected !== undefined && expected.id !== event.id && context.proposals[expected.id] !== undefined;
+}
+
+/** Async: tells the journal a decision was taken (it follows the logged path, or logs a new one). */
+function recordDecision(context: OptimizerContext, kind: 'judged' | 'finished', id: string): void {
+  if (context.settings.schedule.kind === 'async') context.input.journal?.recordDecision?.({ kind, id });
 }
 
 function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput {
@@ -164,12 +192,22 @@ export const optimizerMachine = setup({
     stepFinished: ({ context }) => context.stepIds.every((id) => context.proposals[id]?.spend !== undefined),
     idle: ({ context }) => inFlightCount(context) === 0,
     hasStopReason: ({ context }) => context.stopReason !== undefined,
+    outOfTurn: ({ context, event }) => outOfTurn(context, event),
   },
   actions: {
+    /** Async resume: keep a report until its turn on the logged path. */
+    defer: assign({ deferred: ({ context, event }) => (event.type === 'proposal.judged' || event.type === 'proposal.finished' ? [...context.deferred, event] : context.deferred) }),
+    /** After a decision, the waiting reports are looked at again (one of them may be next). */
+    releaseDeferred: enqueueActions(({ context, enqueue }) => {
+      if (context.deferred.length === 0) return;
+      enqueue.assign({ deferred: [] });
+      for (const report of context.deferred) enqueue.raise(report);
+    }),
     reportBudget: emit(({ context }) => budgetEvent(context)),
     /** A verdict: record it and answer whichever children of its group can be answered now. */
     judge: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'proposal.judged' || !context.proposals[event.id]) return;
+      recordDecision(context, 'judged', event.id);
       const recorded = { ...context.proposals, [event.id]: recordVerdict(context.proposals[event.id] as Proposal, event.outcome, event.child) };
       const { proposals, messages } = decide(context, recorded, event.id);
       enqueue.assign({ proposals });
@@ -180,6 +218,7 @@ export const optimizerMachine = setup({
       if (event.type !== 'proposal.finished') return;
       const p = context.proposals[event.id];
       if (!p) return;
+      recordDecision(context, 'finished', p.id);
       context.ledger.settle({ calls: p.worstCaseCalls }, event.spend.paidCalls);
       const recorded = { ...context.proposals, [p.id]: recordFinish(p, event) };
       const { proposals, messages } = decide(context, recorded, p.id);
@@ -224,6 +263,7 @@ export const optimizerMachine = setup({
       abort: new AbortController(),
       proposals: {},
       stepIds: [],
+      deferred: [],
       startedAt: input.clock.now(),
     };
   },
@@ -295,7 +335,8 @@ export const optimizerMachine = setup({
             for (const e of events) enqueue.emit(e);
           }),
         },
-        'evaluator.failed': { target: 'stopping', actions: assign({ stopReason: ({ event }) => `error: ${event.error}` }) },
+        // A seed call the dollar budget could not pay even with nothing else in flight: the budget ends the run.
+        'evaluator.failed': { target: 'stopping', actions: assign({ stopReason: ({ context, event }) => (context.dollarsExhausted ? 'maxCostUsd' : `error: ${event.error}`) }) },
       },
     },
     deciding: {
@@ -346,8 +387,8 @@ export const optimizerMachine = setup({
     flowing: {
       entry: 'fillAsync',
       on: {
-        'proposal.judged': { actions: 'judge' },
-        'proposal.finished': { actions: ['finish', 'foldOne', 'fillAsync'] },
+        'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', 'releaseDeferred'] }],
+        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'fillAsync', 'releaseDeferred'] }],
       },
       always: [
         { guard: 'hasStopReason', target: 'draining' },
@@ -357,8 +398,8 @@ export const optimizerMachine = setup({
     // Nothing new starts; proposals in flight finish and are folded.
     draining: {
       on: {
-        'proposal.judged': { actions: 'judge' },
-        'proposal.finished': { actions: ['finish', 'foldOne'] },
+        'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', 'releaseDeferred'] }],
+        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseDeferred'] }],
       },
       always: { guard: 'idle', target: 'finishing' },
     },

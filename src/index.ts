@@ -30,7 +30,7 @@ export { extractInstruction } from './gepa/proposer/extractInstruction.js';
 export { buildReflectionPrompt } from './gepa/proposer/reflectionPrompt.js';
 export { summarizeStaleness, formatStaleness, type StalenessSummary } from './report/stalenessSummary.js';
 // Durable runs (runDir): the log, its records, the stop requests an operator can make.
-export type { WorkJournal } from './types.js';
+export type { ScheduleDecision, WorkJournal } from './types.js';
 export { RunDirectoryError } from './storage/runDirectoryError.js';
 export { RUN_FILES, isResumableStop } from './storage/runDirectory.js';
 export { RunJournal } from './storage/runJournal.js';

@@ -184,6 +184,14 @@ export interface OptimizeConfig<Example> {
   /** Called with every finished interval of work on a worker slot (timelines, reports). */
   onSlotInterval?: (interval: SlotInterval) => void;
   /**
+   * Durable runs: what identifies the function-valued parts of the config (the models, the
+   * adapter), recorded in runDir/config.json and compared on resume field by field (a change is
+   * a ConfigError naming the field). `reflectionLm` names a function reflection model: a run whose
+   * reflection model is a function without that name cannot be resumed. Values must be JSON. The
+   * CLI records taskModel, reflectionModel, metric, prices, temperature, maxTokens and component.
+   */
+  runIdentity?: { reflectionLm?: string } & Record<string, unknown>;
+  /**
    * Records completed paid work and replays it on resume. optimize() sets it from runDir; set it
    * yourself only when embedding optimizerMachine with your own storage.
    */
@@ -200,6 +208,25 @@ export interface WorkJournal {
   recordEvaluation(key: string, evaluation: Evaluation): void;
   replayReflection(prompt: string): LmReply | undefined;
   recordReflection(prompt: string, reply: LmReply): void;
+  /**
+   * Async schedule: the next decision an earlier process took, while a resumed run walks the
+   * logged path (its order is what completion order was); undefined once past it.
+   */
+  expectedDecision?(): ScheduleDecision | undefined;
+  /** Async schedule: a decision taken (a verdict or a fold), logged once the run is past the logged path. */
+  recordDecision?(decision: ScheduleDecision): void;
+  /**
+   * Logged work of earlier processes not replayed, once the run is past the logged path: it was
+   * paid, so it counts against the budgets. Zero before.
+   */
+  heldWork?(): { calls: number; usd: number };
+}
+
+/** One decision of the async schedule, in the order the optimizer took it. */
+export interface ScheduleDecision {
+  kind: 'judged' | 'finished';
+  /** The proposal's id (`p<step>-<task>`, `merge-<step>`): launches are a function of the decisions before them. */
+  id: string;
 }
 
 /** One stretch of work on one worker slot, on the run's clock. */

@@ -235,4 +235,36 @@ describe('gepa-actors run', () => {
     expect(await runCli(['run', config, '--resume', '--json'], memoryIo({ env }))).toBe(0);
     expect(await readFile(join(dir, 'runs/again/report.html'), 'utf8')).toContain('<svg');
   });
+
+  describe('--resume refuses a run whose models changed, with exit 2 naming the field, before any request', () => {
+    const prices = { 'gpt-4.1-mini': { inputPerMTok: 0.4, outputPerMTok: 1.6 } };
+    const recorded = { ...baseConfig, maxMetricCalls: 20, temperature: 0.5, maxTokens: 64, prices, runDir: 'runs/identity' };
+    beforeAll(async () => {
+      const config = await writeConfig('identity.json', recorded);
+      expect(await runCli(['run', config, '--json'], memoryIo({ env: { OPENAI_BASE_URL: server.baseURL } }))).toBe(0);
+      const stored = JSON.parse(await readFile(join(dir, 'runs/identity/config.json'), 'utf8')) as { settings: Record<string, unknown> };
+      expect(stored.settings.reflectionLm).toBe('openai:gpt-5-mini');
+      expect(stored.settings.identity).toEqual({ taskModel: 'gpt-4.1-mini', reflectionModel: 'gpt-5-mini', metric: 'exact-match', component: 'system_prompt', prices, temperature: 0.5, maxTokens: 64 });
+    });
+    it.each([
+      ['taskModel', { taskModel: 'gpt-5-mini' }, 'taskModel: "gpt-4.1-mini" in the run directory, "gpt-5-mini" now'],
+      ['reflectionModel', { reflectionModel: 'gpt-4.1-mini' }, 'reflectionModel: "gpt-5-mini" in the run directory, "gpt-4.1-mini" now'],
+      ['metric', { metric: 'contains-answer' }, 'metric: "exact-match" in the run directory, "contains-answer" now'],
+      ['prices', { prices: { 'gpt-4.1-mini': { inputPerMTok: 0.8, outputPerMTok: 1.6 } } }, 'prices: {"gpt-4.1-mini":{"inputPerMTok":0.4'],
+      ['temperature', { temperature: 0.7 }, 'temperature: 0.5 in the run directory, 0.7 now'],
+      ['maxTokens', { maxTokens: undefined }, 'maxTokens: 64 in the run directory, not set now'],
+    ])('%s', async (field, change, message) => {
+      const config = await writeConfig(`identity-${field}.json`, { ...recorded, ...change });
+      const io = memoryIo({ env: { OPENAI_BASE_URL: server.baseURL } });
+      const before = server.requests.length;
+      expect(await runCli(['run', config, '--resume'], io)).toBe(2);
+      expect(io.err()).toContain(message);
+      expect(io.err()).toContain('holds a run with a different config');
+      expect(server.requests.length).toBe(before);
+    });
+    it('the same config resumes', async () => {
+      const config = await writeConfig('identity-same.json', recorded);
+      expect(await runCli(['run', config, '--resume'], memoryIo({ env: { OPENAI_BASE_URL: server.baseURL } }))).toBe(0);
+    });
+  });
 });

@@ -60,10 +60,13 @@ export async function demoCommand(options: DemoOptions, io: CliIo): Promise<numb
     workers: options.workers,
     seed: options.seed,
     ...(runDir ? { runDir } : {}),
+    // The simulated models are a function of the seed, which the config records already.
+    runIdentity: { reflectionLm: 'demo', adapter: 'demo' },
   };
   // Flags that parse but cannot run (a budget below the valset size) fail here, before any write.
-  const label = scheduleLabel(resolveSettings(config).schedule);
-  if (runDir) await checkRunDir(runDir, options.resume);
+  const settings = resolveSettings(config);
+  const label = scheduleLabel(settings.schedule);
+  if (runDir) await checkRunDir(runDir, options.resume, config, settings);
   const heading = `GEPA demo (seed ${options.seed}): schedule ${label}, ${options.workers} workers, budget ${options.budget} metric calls`;
   io.stderr.write(`${heading}\n`);
 

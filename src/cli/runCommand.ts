@@ -65,6 +65,17 @@ export function buildRunConfig(loaded: LoadedRunConfig, endpoint: EndpointOption
     ...optional('seed'),
     ...optional('merge'),
     ...(loaded.runDir ? { runDir: loaded.runDir } : {}),
+    // The models live inside functions: what identifies them is checked on --resume.
+    runIdentity: {
+      reflectionLm: `openai:${file.reflectionModel}`,
+      taskModel: file.taskModel,
+      reflectionModel: file.reflectionModel,
+      metric: file.metric,
+      component: loaded.component,
+      ...optional('prices'),
+      ...optional('temperature'),
+      ...optional('maxTokens'),
+    },
   };
 }
 
@@ -74,7 +85,7 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
   const endpoint = endpointFrom(io);
   const config = buildRunConfig(loaded, endpoint);
   const settings = resolveSettings(config);
-  if (loaded.runDir) await checkRunDir(loaded.runDir, options.resume);
+  if (loaded.runDir) await checkRunDir(loaded.runDir, options.resume, config, settings);
 
   // Before any paid work: is the endpoint there, and does it take the key?
   const { file } = loaded;
