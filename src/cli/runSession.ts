@@ -85,11 +85,13 @@ export async function runSession<Example>({ config, io, inspect = false }: Sessi
       ),
   });
   inspection = inspectPath ? createInspectionLog({ clock, path: inspectPath }) : undefined;
+  let finalCalls: number | undefined;
   try {
     const result = await optimize(prepared);
+    finalCalls = result.metricCalls;
     return { result, settings, slotIntervals, startedAt, ...(inspection ? { inspection: inspection.records } : {}) };
   } finally {
-    shown.stop();
+    shown.stop(finalCalls);
     uninstallSignals();
     await inspection?.close();
   }
