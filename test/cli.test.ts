@@ -160,6 +160,19 @@ describe('gepa-actors demo', () => {
     await rm(cwd, { recursive: true, force: true });
   });
 
+  it('says so when it picks up the STOP file', async () => {
+    const runDir = join(dir, 'stop-file');
+    // A run stopped by Ctrl-C can be resumed; a STOP file written meanwhile is seen at once.
+    const first = memoryIo({ onStderr: (text) => void (text.includes('+ candidate #1') && process.emit('SIGINT')) });
+    expect(await runCli(['demo', '--json', '--run-dir', runDir, '--budget', '600', '--metric-call-ms', '2', '--reflection-ms', '5'], first)).toBe(0);
+    expect((JSON.parse(lastLine(first.out())) as OptimizeResult).stopReason).toBe('stopped');
+    await writeFile(join(runDir, 'STOP'), '');
+    const resumed = memoryIo();
+    expect(await runCli(['demo', '--json', '--run-dir', runDir, '--resume', '--budget', '600', '--metric-call-ms', '2', '--reflection-ms', '5'], resumed)).toBe(0);
+    expect(resumed.err()).toContain(`STOP file found in ${runDir}: no new proposals; finishing the ones in flight.`);
+    expect((JSON.parse(lastLine(resumed.out())) as OptimizeResult).stopReason).toBe('stopped');
+  });
+
   it('words the summary: plural counts, the stop reason as a phrase', async () => {
     const io = memoryIo();
     expect(await runCli(['demo', '--budget', '60', ...NO_REPORT, ...INSTANT], io)).toBe(0);
