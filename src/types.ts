@@ -165,7 +165,10 @@ export interface OptimizeConfig<Example> {
   componentSelection?: ComponentSelectionStrategy;
   acceptance?: AcceptanceRule;
   proposalSelection?: ProposalSelection;
-  /** Skip a proposal whose parent is already perfect on its minibatch. Default true. */
+  /**
+   * Skip a proposal whose parent is already perfect on its minibatch, and stop the run
+   * (stopReason 'perfectScore') once the best valset mean reaches perfectScore. Default true.
+   */
   skipPerfectScore?: boolean;
   /** Default 1. */
   perfectScore?: number;

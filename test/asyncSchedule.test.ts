@@ -49,6 +49,8 @@ describe('async schedule', () => {
         valsetPolicy,
         workers: 6,
         maxMetricCalls,
+        // Spending the budget exactly is the point: a perfect best must not end the run first.
+        skipPerfectScore: false,
         onEvent,
       });
       expect(task.evaluateCalls).toBeLessThanOrEqual(maxMetricCalls);

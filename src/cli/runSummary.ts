@@ -3,6 +3,7 @@
 // OptimizeResult as the last line of stdout; and the exit code the result deserves.
 import { formatDuration } from '../runtimeModel/index.js';
 import { formatStaleness, summarizeStaleness } from '../report/stalenessSummary.js';
+import { plural, stopText } from '../report/runWording.js';
 import type { OptimizeResult } from '../types.js';
 import type { CliIo } from './cliIo.js';
 import { EXIT_FAILURE, EXIT_OK } from './exitCodes.js';
@@ -31,12 +32,13 @@ export function formatSummary({ heading, result: r, budget, extra = [], reportPa
     `best valset score ${r.bestScore.toFixed(3)} (candidate #${r.bestIndex}), seed ${seed.toFixed(3)}`,
     ...extra,
     `metric calls ${r.metricCalls}${budget !== undefined ? `/${budget}` : ''}, reflections ${r.reflectionCalls}, ` +
-      `${r.candidates.length} candidates from ${r.proposals.length} proposals`,
-    `wall-clock ${formatDuration(r.elapsedMs)}, workers ${Math.round(r.workerUtilization * 100)}% busy, cost ${formatUsd(r.costUsd)}, stopped: ${r.stopReason}`,
+      `${plural(r.candidates.length, 'candidate')} from ${plural(r.proposals.length, 'proposal')}`,
+    `wall-clock ${formatDuration(r.elapsedMs)}, workers ${Math.round(r.workerUtilization * 100)}% busy, cost ${formatUsd(r.costUsd)}, ${stopText(r.stopReason)}`,
     // Batched steps freeze the frontier, so only a run without barriers has staleness to report.
     ...(staleness.max > 0 ? [`staleness (candidates that joined while a proposal ran): ${formatStaleness(staleness)}`] : []),
-    ...(reportPath ? [`report: ${reportPath}`] : []),
     ...Object.entries(r.bestCandidate).flatMap(([name, text]) => [`best candidate, ${name}:`, indent(text)]),
+    // Last, where a user looks for what to open next.
+    ...(reportPath ? [`report: ${reportPath}`] : []),
   ];
   return `${lines.join('\n')}\n`;
 }

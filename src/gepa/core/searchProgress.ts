@@ -102,9 +102,19 @@ export function recordStopped(progress: SearchProgress, stopped: readonly Propos
 export interface ProgressGoals {
   targetScore?: number;
   maxStepsWithoutImprovement?: number;
+  /** With skipPerfectScore, a perfect best stops the run ('perfectScore'). */
+  skipPerfectScore?: boolean;
+  perfectScore?: number;
 }
 
-/** 'targetScore' or 'maxStepsWithoutImprovement' once reached, else null. */
+/** 'targetScore', 'perfectScore' or 'maxStepsWithoutImprovement' once reached, else null. */
 export function progressStop(progress: SearchProgress, goals: ProgressGoals): string | null {
-  return progressStopReason({ bestScore: progress.bestScore, stepsWithoutImprovement: progress.stepsWithoutImprovement, ...goals });
+  const { targetScore, maxStepsWithoutImprovement, skipPerfectScore, perfectScore } = goals;
+  return progressStopReason({
+    bestScore: progress.bestScore,
+    stepsWithoutImprovement: progress.stepsWithoutImprovement,
+    ...(targetScore !== undefined ? { targetScore } : {}),
+    ...(maxStepsWithoutImprovement !== undefined ? { maxStepsWithoutImprovement } : {}),
+    ...(skipPerfectScore === true && perfectScore !== undefined ? { perfectScore } : {}),
+  });
 }
