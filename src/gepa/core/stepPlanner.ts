@@ -75,7 +75,7 @@ export interface Plan {
   /** Proposals a planning hook failed to plan: never started, recorded as skipped. */
   failures: ProposalRecord[];
   search: SearchState;
-  /** Set when the budget cannot pay for anything more (and nothing was launched). */
+  /** Set when the budget cannot pay for anything more (and nothing was launched), or the planning hooks keep failing. */
   stopReason?: string;
 }
 
