@@ -12,7 +12,7 @@ import { EvaluationIncomplete, EvaluationService } from '../src/evaluation/evalu
 import { WorkerSlots, type SlotInterval } from '../src/evaluation/workerSlots.js';
 import type { PricedExecutor } from '../src/executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../src/lm/slotAwareModel.js';
-import type { Clock, SlotPolicy, WorkJournal } from '../src/types.js';
+import type { Clock, ProposeNewTexts, SlotPolicy, WorkJournal } from '../src/types.js';
 import type { DollarsExhausted, EvaluatorRequest, EvaluatorStats } from './protocol.js';
 
 export interface EvaluatorInput {
@@ -29,6 +29,8 @@ export interface EvaluatorInput {
   journal?: WorkJournal;
   /** The run's dollar budget (none when absent): reserved per call here, at dispatch. */
   maxCostUsd?: number;
+  /** The user's custom candidate proposer, served to 'propose' requests. */
+  proposeNewTexts?: ProposeNewTexts;
 }
 
 export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ input, receive, sendBack }) => {
@@ -45,6 +47,7 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
     signal: input.signal,
     journal: input.journal,
     dollars,
+    proposeNewTexts: input.proposeNewTexts,
   });
   /** Tells a requester its request could not be served, with what its calls that did run cost. */
   const failed = (requestId: number, replyTo: EvaluatorRequest['replyTo']) => (error: unknown) => {
@@ -63,6 +66,11 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
       case 'reflect': {
         const { requestId, replyTo } = request;
         service.reflect(request.prompt).then((reply) => replyTo.send({ type: 'reflected', requestId, ...reply }), failed(requestId, replyTo));
+        return;
+      }
+      case 'propose': {
+        const { requestId, replyTo } = request;
+        service.propose(request.candidate, request.dataset, request.components).then((reply) => replyTo.send({ type: 'proposed', requestId, ...reply }), failed(requestId, replyTo));
         return;
       }
       case 'report': {

@@ -9,11 +9,11 @@ import { BudgetLedger } from '../src/budget/budgetLedger.js';
 import { prepareRun, type PreparedRun } from '../src/config/preparedRun.js';
 import type { RunSettings } from '../src/config/runSettings.js';
 import { emptyPool } from '../src/gepa/core/candidatePool.js';
-import type { Proposal, ProposalId } from '../src/gepa/core/proposal.js';
+import { valsetScoresOf, type Proposal, type ProposalId } from '../src/gepa/core/proposal.js';
 import { decideGroup, recordFinish, recordVerdict, type ValsetAnswer } from '../src/gepa/core/proposalDecisions.js';
 import { buildResult } from '../src/gepa/core/result.js';
 import { Rng } from '../src/gepa/core/rng.js';
-import { addSeed, foldFinished, progressStop, recordStopped, startProgress, type SearchProgress, type SearchUpdate } from '../src/gepa/core/searchProgress.js';
+import { addSeed, foldFinished, progressStop, recordPlanFailures, recordStopped, startProgress, type SearchProgress, type SearchUpdate } from '../src/gepa/core/searchProgress.js';
 import { launchEvents, newSearchState, planAsyncProposals, planBatchedStep, type Launch, type Plan, type PlanInput, type SearchState } from '../src/gepa/core/stepPlanner.js';
 import { EpochShuffledSampler } from '../src/gepa/strategies/minibatchSampler.js';
 import { valsetRaceFor } from '../src/gepa/strategies/valsetPolicy.js';
@@ -109,6 +109,7 @@ function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput
     skipPerfectScore: settings.skipPerfectScore,
     perfectScore: settings.perfectScore,
     buildDataset: input.buildDataset,
+    reflection: input.reflection,
     report: input.onEvent,
     ...(launch.merge ? { merge: launch.merge } : {}),
   };
@@ -121,9 +122,10 @@ function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput
 function start(context: OptimizerContext, plan: Plan) {
   for (const l of plan.launches) context.ledger.reserve(l.proposal.worstCaseCalls);
   const launched = Object.fromEntries(plan.launches.map((l) => [l.proposal.id, l.proposal]));
+  const failed = recordPlanFailures(context.progress, plan.failures);
   return {
-    update: { search: plan.search, proposals: { ...context.proposals, ...launched }, ...(plan.stopReason ? { stopReason: plan.stopReason } : {}) } satisfies Partial<OptimizerContext>,
-    events: launchEvents(plan.launches),
+    update: { search: plan.search, progress: failed.progress, proposals: { ...context.proposals, ...launched }, ...(plan.stopReason ? { stopReason: plan.stopReason } : {}) } satisfies Partial<OptimizerContext>,
+    events: [...failed.events, ...launchEvents(plan.launches)],
     spawns: plan.launches.map((l) => ({ id: l.proposal.id, input: proposerInput(context, l) })),
   };
 }
@@ -255,7 +257,7 @@ export const optimizerMachine = setup({
     return {
       input,
       settings: s,
-      search: newSearchState(emptyPool(), new Rng(s.seed), sampler, s.maxMerges),
+      search: newSearchState(emptyPool({ trackBestOutputs: s.trackBestOutputs }), new Rng(s.seed), sampler, s.maxMerges),
       progress: startProgress(),
       ledger: new BudgetLedger({ maxMetricCalls: s.maxMetricCalls }),
       spentUsd: 0,
@@ -283,6 +285,7 @@ export const optimizerMachine = setup({
         maxCostUsd: context.settings.maxCostUsd,
         onSlotInterval: context.input.onSlotInterval,
         journal: context.input.journal,
+        proposeNewTexts: context.input.proposeNewTexts,
       }),
     },
     {
@@ -326,7 +329,7 @@ export const optimizerMachine = setup({
           target: 'deciding',
           actions: enqueueActions(({ context, event, enqueue }) => {
             context.ledger.settle({ calls: context.input.table.valIds.length }, event.paidCalls);
-            const valset = { subscores: event.evaluations.map((e) => e.score), objectives: event.evaluations.map((e) => e.objectives) };
+            const valset = valsetScoresOf(event.evaluations);
             const seed = { candidate: context.settings.seedCandidate, hash: context.settings.seedHash, valset };
             const { search, progress, events } = addSeed(context.search, context.progress, seed, context.ledger.spentCalls);
             const spentUsd = context.spentUsd + event.costUsd;
@@ -359,9 +362,9 @@ export const optimizerMachine = setup({
         const plan = planBatchedStep(planInput(context), schedule);
         const started = start(context, plan);
         enqueue.assign({ ...started.update, stepIds: plan.launches.map((l) => l.proposal.id) });
-        if (plan.launches.length === 0) return;
-        enqueue.emit({ type: 'step.started', step: plan.search.step, tasks: plan.launches.length });
+        if (plan.launches.length > 0) enqueue.emit({ type: 'step.started', step: plan.search.step, tasks: plan.launches.length });
         for (const event of started.events) enqueue.emit(event);
+        if (plan.launches.length === 0) return;
         for (const s of started.spawns) enqueue.spawnChild('proposer', s);
         enqueue('reportBudget');
       }),

@@ -16,6 +16,15 @@ export type {
   RunEvent,
   Schedule,
   TieOrder,
+  // Strategy hooks and trackBestOutputs (README, "Strategy hooks").
+  PoolView,
+  ProposeNewTexts,
+  RandomSource,
+  ReflectionPromptTemplate,
+  SampleMinibatch,
+  SelectCandidate,
+  SelectComponents,
+  ValsetBestOutputs,
 } from './types.js';
 export { optimize } from '../machines/optimize.js';
 export { optimizerMachine } from '../machines/optimizer.machine.js';

@@ -108,6 +108,69 @@ export type ValsetPolicy = 'full' | { kind: 'race'; chunk: number; margin: numbe
 /** Order in which queued work takes free worker slots (see machines/README.md). */
 export type SlotPolicy = 'finish-first' | 'start-first' | 'fifo';
 
+/**
+ * The run's seeded random source, as strategy hooks receive it. Draw only from it (never
+ * Math.random()) and only while the hook runs: then a batched run stays a function of its seed.
+ */
+export interface RandomSource {
+  /** A float in [0, 1). */
+  next(): number;
+  /** An integer in [0, n). */
+  int(n: number): number;
+  pick<T>(items: readonly T[]): T;
+  /** A shuffled copy. */
+  shuffle<T>(items: readonly T[]): T[];
+}
+
+/** What selectCandidate sees of the pool as it stands at the start of the step. Read-only. */
+export interface PoolView {
+  /** The step (batched) or proposal (async) number being planned. */
+  step: number;
+  candidates: readonly Candidate[];
+  /** Mean valset score per candidate. */
+  valScores: readonly number[];
+  /** valSubscores[i][j] = score of candidate i on valset example j. */
+  valSubscores: ReadonlyArray<readonly number[]>;
+  parents: ReadonlyArray<readonly number[]>;
+  /** Per front (a valset example for frontType 'instance'): the candidates best on it. */
+  fronts: ReadonlyArray<readonly number[]>;
+}
+
+/**
+ * A reflection prompt template: a string with the placeholders `<curr_instructions>` (the
+ * component's current text) and `<inputs_outputs_feedback>` (its reflective records as markdown),
+ * both required; or a function of the component's name, current text and records.
+ */
+export type ReflectionPromptTemplate =
+  | string
+  | ((component: string, currentText: string, records: ReadonlyArray<Record<string, unknown>>) => string);
+
+/** gepa's custom candidate proposer: new text per component (only components to update), in place of the reflection LM. */
+export type ProposeNewTexts = (
+  candidate: Candidate,
+  reflectiveDataset: ReflectiveDataset,
+  componentsToUpdate: readonly string[],
+) => Record<string, string> | Promise<Record<string, string>>;
+
+/** Parent selection: the index of a pool candidate. Synchronous. */
+export type SelectCandidate = (pool: PoolView, rng: RandomSource) => number;
+
+/** Which components a proposal rewrites: a non-empty list of distinct component names. Synchronous. */
+export type SelectComponents = (
+  input: { candidate: Candidate; candidateIndex: number; componentNames: readonly string[]; step: number; task: number },
+  rng: RandomSource,
+) => readonly string[];
+
+/** A proposal's minibatch: 1 to minibatchSize trainset indices in [0, trainsetSize). Synchronous. */
+export type SampleMinibatch = (input: { trainsetSize: number; minibatchSize: number; step: number; task: number }, rng: RandomSource) => readonly number[];
+
+/** trackBestOutputs: per valset example, the best score in the pool and the outputs that scored it. */
+export interface ValsetBestOutputs {
+  score: number;
+  /** Candidates (pool indices, ascending) that reached `score` and returned an output. */
+  outputs: Array<{ candidate: number; output: unknown }>;
+}
+
 /** A clock the runtime reads and schedules on; XState's SimulatedClock fits it. */
 export interface Clock {
   now(): number;
@@ -199,6 +262,20 @@ export interface OptimizeConfig<Example> {
    * yourself only when embedding optimizerMachine with your own storage.
    */
   journal?: WorkJournal;
+
+  // Strategy hooks: plain functions that replace one rule of GEPA (README, "Strategy hooks").
+  /** Default: the built-in prompt (buildReflectionPrompt). */
+  reflectionPromptTemplate?: ReflectionPromptTemplate;
+  /** Replaces the reflection LM call of each proposal; runs in a worker slot as a reflection would. */
+  proposeNewTexts?: ProposeNewTexts;
+  /** Replaces parentSelection. */
+  selectCandidate?: SelectCandidate;
+  /** Replaces componentSelection. */
+  selectComponents?: SelectComponents;
+  /** Replaces the epoch-shuffled minibatch sampler. */
+  sampleMinibatch?: SampleMinibatch;
+  /** Keep, per valset example, the outputs of the best candidates (result.bestOutputs). Default false. */
+  trackBestOutputs?: boolean;
 }
 
 /**
@@ -290,6 +367,8 @@ export interface OptimizeResult {
   elapsedMs: number;
   /** Busy slot-time / (workers x elapsed). */
   workerUtilization: number;
+  /** With trackBestOutputs: per valset example (valset order), the best score and the outputs that reached it. */
+  bestOutputs?: ValsetBestOutputs[];
 }
 
 /** Events the runtime reports while it runs (the reference's callbacks, as data). */

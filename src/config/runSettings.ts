@@ -1,9 +1,11 @@
 // Validates an OptimizeConfig and resolves its defaults into the settings the runtime reads.
 // Scalar fields go through a zod schema so every error names its field; the functions (adapter,
-// language model) are checked for shape.
+// language model, strategy hooks) are checked for shape.
 import { z } from 'zod';
 import { candidateHash } from '../gepa/core/candidateHash.js';
 import { DEFAULT_TIE_ORDER } from '../gepa/core/paretoFront.js';
+import { templateProblem } from '../gepa/proposer/reflectionStrategy.js';
+import type { PlanningHooks } from '../gepa/strategies/strategyHooks.js';
 import { ConfigError, formatZodError } from './configError.js';
 import type {
   AcceptanceRule,
@@ -59,6 +61,7 @@ export const settingsFields = {
     ])
     .optional(),
   runDir: z.string().min(1, 'must name a directory').optional(),
+  trackBestOutputs: z.boolean().optional(),
 };
 
 const settingsSchema = z
@@ -97,12 +100,33 @@ export interface RunSettings {
   maxMerges: number;
   slotPolicy: SlotPolicy;
   valsetPolicy: ValsetPolicy;
+  /** The user's planning hooks, only those given. */
+  hooks: PlanningHooks;
+  trackBestOutputs: boolean;
 }
 
 /** A race's defaults: chunks of 10 examples, stop as soon as the child trails its parent. */
 function resolveValsetPolicy(policy: 'full' | { kind: 'race'; chunk?: number; margin?: number } | undefined): ValsetPolicy {
   if (policy === undefined || policy === 'full') return 'full';
   return { kind: 'race', chunk: policy.chunk ?? 10, margin: policy.margin ?? 0 };
+}
+
+const HOOK_NAMES = ['proposeNewTexts', 'selectCandidate', 'selectComponents', 'sampleMinibatch'] as const;
+
+/** The strategy hooks are functions; a string template holds both placeholders. Throws ConfigError. */
+function checkHooks<Example>(config: OptimizeConfig<Example>): PlanningHooks {
+  for (const name of HOOK_NAMES) {
+    if (config[name] !== undefined && typeof config[name] !== 'function') throw new ConfigError(`invalid optimize config: ${name}: must be a function`);
+  }
+  const template: unknown = config.reflectionPromptTemplate;
+  if (template !== undefined) {
+    if (typeof template !== 'string' && typeof template !== 'function') throw new ConfigError('invalid optimize config: reflectionPromptTemplate: must be a string or a function');
+    const problem = typeof template === 'string' ? templateProblem(template) : null;
+    if (problem !== null) throw new ConfigError(`invalid optimize config: reflectionPromptTemplate: ${problem}`);
+    if (config.proposeNewTexts) throw new ConfigError('invalid optimize config: reflectionPromptTemplate: has no effect with proposeNewTexts, which replaces the reflection prompt');
+  }
+  const { selectCandidate, selectComponents, sampleMinibatch } = config;
+  return { ...(selectCandidate ? { selectCandidate } : {}), ...(selectComponents ? { selectComponents } : {}), ...(sampleMinibatch ? { sampleMinibatch } : {}) };
 }
 
 export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSettings {
@@ -113,6 +137,7 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSe
   if (typeof config.reflectionLm !== 'function' && typeof config.reflectionLm !== 'string') {
     throw new ConfigError('invalid optimize config: reflectionLm: must be a function or an "openai:<model>" string');
   }
+  const hooks = checkHooks(config);
   const c = parsed.data;
   const schedule = c.schedule ?? { kind: 'batched' as const };
   const valsetSize = (config.valset ?? config.trainset).length;
@@ -146,5 +171,7 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSe
     maxMerges: c.merge ? (c.merge.maxMerges ?? 5) : 0,
     slotPolicy: c.slotPolicy ?? 'finish-first',
     valsetPolicy: resolveValsetPolicy(c.valsetPolicy),
+    hooks,
+    trackBestOutputs: c.trackBestOutputs ?? false,
   };
 }

@@ -8,7 +8,7 @@ import { errorMessage } from '../errorMessage.js';
 import type { PricedExecutor } from '../executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { WorkerSlots, WorkKind } from './workerSlots.js';
-import type { Candidate, Evaluation, LmReply, WorkJournal } from '../types.js';
+import type { Candidate, Evaluation, LmReply, ProposeNewTexts, ReflectiveDataset, WorkJournal } from '../types.js';
 
 export interface EvaluateRequest {
   candidate: Candidate;
@@ -39,6 +39,9 @@ export class EvaluationIncomplete extends Error {
 
 export type ReflectReply = { ok: true; reply: LmReply; costUsd: number } | { ok: false; error: string; costUsd: number };
 
+/** proposeNewTexts' answer, unchecked (the domain reads it), or what it threw. */
+export type ProposeReply = { ok: true; texts: unknown } | { ok: false; error: string };
+
 export interface EvaluationServiceOptions<Example> {
   examples: readonly Example[];
   executor: PricedExecutor<Example>;
@@ -48,6 +51,8 @@ export interface EvaluationServiceOptions<Example> {
   journal?: WorkJournal;
   /** The dollar budget, which the service alone settles; absent = no dollar limit. */
   dollars?: DollarGate;
+  /** The user's custom candidate proposer, run in a reflection slot. */
+  proposeNewTexts?: ProposeNewTexts;
 }
 
 /** Dollars a failed call still cost (e.g. a reply with usage but no content). */
@@ -206,6 +211,22 @@ export class EvaluationService<Example> {
       this.costUsd += costUsd;
       if (signal.aborted) throw error;
       return { ok: false, error: errorMessage(error), costUsd };
+    }
+  }
+
+  /**
+   * The user's proposeNewTexts, in a worker slot as a reflection (it is user work like an LM
+   * call). Not a reflection call: it is not counted as one, and its dollars are not seen.
+   */
+  async propose(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[]): Promise<ProposeReply> {
+    const { proposeNewTexts, slots, signal } = this.options;
+    try {
+      if (!proposeNewTexts) throw new Error('no proposeNewTexts was given');
+      const texts: unknown = await slots.run('reflection', async () => proposeNewTexts(candidate, dataset, components), signal);
+      return { ok: true, texts };
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return { ok: false, error: errorMessage(error) };
     }
   }
 

@@ -36,6 +36,7 @@ export function addSeed(search: SearchState, progress: SearchProgress, seed: { c
     parents: [],
     subscores: seed.valset.subscores,
     objectives: seed.valset.objectives,
+    outputs: seed.valset.outputs,
     metricCallsAtDiscovery: metricCallsNow,
   });
   const bestScore = pool.valScores[0] ?? 0;
@@ -97,6 +98,16 @@ export function recordStopped(progress: SearchProgress, stopped: readonly Propos
     });
   }
   return progress;
+}
+
+/** Records for the proposals a planning hook failed to plan, and their events (an error each). */
+export function recordPlanFailures(progress: SearchProgress, failures: readonly ProposalRecord[]): { progress: SearchProgress; events: RunEvent[] } {
+  const events: RunEvent[] = [];
+  for (const r of failures) {
+    progress.records.push(r);
+    events.push({ type: 'error', message: `task ${r.step}/${r.task}: ${r.reason}` }, { type: 'proposal.ended', step: r.step, task: r.task, outcome: r.outcome, reason: r.reason });
+  }
+  return { progress, events };
 }
 
 export interface ProgressGoals {
