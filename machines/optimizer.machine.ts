@@ -14,7 +14,7 @@ import { decideGroup, recordFinish, recordVerdict, type ValsetAnswer } from '../
 import { buildResult } from '../src/gepa/core/result.js';
 import { Rng } from '../src/gepa/core/rng.js';
 import { addSeed, foldFinished, progressStop, recordPlanFailures, recordStopped, startProgress, type SearchProgress, type SearchUpdate } from '../src/gepa/core/searchProgress.js';
-import { launchEvents, newSearchState, planAsyncProposals, planBatchedStep, type Launch, type Plan, type PlanInput, type SearchState } from '../src/gepa/core/stepPlanner.js';
+import { launchEvents, newSearchState, rebaseExtraCalls, planAsyncProposals, planBatchedStep, type Launch, type Plan, type PlanInput, type SearchState } from '../src/gepa/core/stepPlanner.js';
 import { EpochShuffledSampler } from '../src/gepa/strategies/minibatchSampler.js';
 import { valsetRaceFor } from '../src/gepa/strategies/valsetPolicy.js';
 import type { Candidate, OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
@@ -158,7 +158,16 @@ function answerMessage(context: OptimizerContext, a: ValsetAnswer): ProposerDeci
 
 /** Decides the group of proposal `id` after its record changed, and the messages to send. */
 function decide(context: OptimizerContext, proposals: Record<string, Proposal>, id: string) {
-  const decided = decideGroup(proposals, groupOf(context, id), selectionFor(context, id), context.search.pool, rebaseFor(context, id));
+  // A rebase is paid for when it is decided: without room for its extra calls, no rebase.
+  const extra = rebaseExtraCalls(context.settings);
+  const rebase = context.ledger.canAfford(extra) ? rebaseFor(context, id) : 'off';
+  const decided = decideGroup(proposals, groupOf(context, id), selectionFor(context, id), context.search.pool, rebase);
+  for (const a of decided.answers) {
+    if (a.answer !== 'rebase') continue;
+    context.ledger.reserve(extra);
+    const p = decided.proposals[a.id] as Proposal;
+    decided.proposals[a.id] = { ...p, worstCaseCalls: p.worstCaseCalls + extra };
+  }
   return { proposals: decided.proposals, messages: decided.answers.map((a) => ({ id: a.id, message: answerMessage(context, a) })) };
 }
 

@@ -23,7 +23,7 @@ describe('async schedule', () => {
     test(`keeps ${inFlight} in flight while the budget lasts, and spends it exactly${named}`, async ({ toyRun }) => {
       const clock = new SimulatedClock();
       const rebasing = (mechanisms.rebase ?? DEFAULT_REBASE) !== 'off';
-      const perProposal = (rebasing ? 4 : 2) * 3 + 6;
+      const perProposal = 2 * 3 + 6;
       const maxMetricCalls = 400;
       // In flight after each instant's events, with the budget left at that moment.
       let running = 0;

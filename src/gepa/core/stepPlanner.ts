@@ -83,14 +83,18 @@ export function newSearchState(pool: CandidatePool, rng: Rng, sampler: EpochShuf
   return { pool, rng, sampler, step: 0, merges: { left: maxMerges, due: false, tried: [] }, hookFailures: 0 };
 }
 
-/**
- * Worst case of one reflective proposal: its parent's and its child's minibatch, and the valset;
- * with async rebasing, the rebased child and the candidate it was rebased onto on the minibatch too.
- */
-export function reflectiveWorstCase(settings: Pick<PlannerSettings, 'schedule' | 'minibatchSize'>, valsetSize: number): number {
-  const rebase = settings.schedule.kind === 'async' && settings.schedule.rebase !== 'off';
-  return (rebase ? 4 : 2) * settings.minibatchSize + valsetSize;
+/** Worst case of one reflective proposal: its parent's and its child's minibatch, and the valset. */
+export function reflectiveWorstCase(settings: Pick<PlannerSettings, 'minibatchSize'>, valsetSize: number): number {
+  return 2 * settings.minibatchSize + valsetSize;
 }
+
+/**
+ * What a rebase adds to a proposal's worst case: the rebased child and the candidate it was
+ * rebased onto, each on the minibatch. Reserved when the rebase is decided, not at launch, so a
+ * small budget is not held back by rebases that never happen; when the rest cannot pay for it,
+ * the child is judged as it is.
+ */
+export const rebaseExtraCalls = (settings: Pick<PlannerSettings, 'minibatchSize'>): number => 2 * settings.minibatchSize;
 
 /** Worst case of a merge: its subsample and the valset. */
 export const mergeWorstCase = (subsampleSize: number, valsetSize: number): number => subsampleSize + valsetSize;
