@@ -18,6 +18,33 @@ export interface Evaluation {
   objectives?: Record<string, number>;
   /** Optional: dollars this call spent (e.g. task-model tokens); counted against maxCostUsd. */
   costUsd?: number;
+  /**
+   * Set when the call failed (the runtime sets it for a thrown adapter error or an invalid score;
+   * the chat adapter for a failed task-model call). A failed call scores 0, is counted by kind,
+   * and is retried, not replayed, when a run is resumed.
+   */
+  failure?: CallFailure;
+}
+
+/** Why a metric or LM call failed. */
+export interface CallFailure {
+  kind: FailureKind;
+  /** The HTTP status, for kind 'http'. */
+  status?: number;
+  message: string;
+}
+
+/**
+ * 'http' (an error status), 'timeout', 'connection', 'malformed' (a reply that is not a chat
+ * completion), 'empty' / 'refusal' (a reply with no usable text), 'adapter' (the adapter threw),
+ * 'invalid-score' (a score that is not a finite number), 'other'.
+ */
+export type FailureKind = 'http' | 'timeout' | 'connection' | 'malformed' | 'empty' | 'refusal' | 'adapter' | 'invalid-score' | 'other';
+
+/** Failed calls of a run, by kind (HTTP ones as `http 404`, ...). */
+export interface FailureCounts {
+  total: number;
+  byKind: Record<string, number>;
 }
 
 export interface EvalContext {
@@ -165,6 +192,17 @@ export interface OptimizeConfig<Example> {
   /** Called with every finished interval of work on a worker slot (timelines, reports). */
   onSlotInterval?: (interval: SlotInterval) => void;
   /**
+   * Raise on the first adapter exception instead of recording it as a failed call (gepa's
+   * `raise_on_exception`): the run stops with stopReason 'error'. Default false.
+   */
+  failFast?: boolean;
+  /**
+   * A run stops with stopReason 'error' after this many failed calls in a row with the same cause
+   * (e.g. HTTP 404 for a wrong model name); also when every call of the seed's valset evaluation
+   * failed. Default 10.
+   */
+  maxConsecutiveFailures?: number;
+  /**
    * Records completed paid work and replays it on resume. optimize() sets it from runDir; set it
    * yourself only when embedding optimizerMachine with your own storage.
    */
@@ -234,7 +272,18 @@ export interface OptimizeResult {
   discoveryMetricCalls: number[];
   /** Milliseconds since the start of the run when candidate i was found (injected clock). */
   discoveryElapsedMs: number[];
+  /**
+   * Why the run stopped: a budget ('maxMetricCalls', 'maxCostUsd', 'timeout'), 'targetScore',
+   * 'maxStepsWithoutImprovement', 'stopped' (STOP file, drain signal), 'aborted', or 'error': a
+   * systemic failure (every call of the seed's valset failed, or maxConsecutiveFailures failed
+   * calls in a row with one cause, or failFast); `error` then names the cause. A run that
+   * stopped with 'error' is resumable.
+   */
   stopReason: string;
+  /** With stopReason 'error': what failed, e.g. "HTTP 404 from ...: the model `x` does not exist". */
+  error?: string;
+  /** Failed metric and LM calls by kind (always set by optimize(); optional for results of older versions). */
+  failures?: FailureCounts;
   /** Every proposal with its outcome and reason. */
   proposals: ProposalRecord[];
   /** Wall-clock of the run on the injected clock, milliseconds. */
@@ -258,5 +307,9 @@ export type RunEvent =
   | { type: 'candidate.rejected'; step: number; task: number; reason: string }
   | { type: 'front.updated'; bestIndex: number; bestScore: number; frontSize: number }
   | { type: 'budget.updated'; metricCalls: number; reserved: number; costUsd: number }
-  | { type: 'error'; message: string }
+  /**
+   * Something failed: a reflection, or a metric call (then `failure` says how); `systemic` when
+   * it stops the run (stopReason 'error').
+   */
+  | { type: 'error'; message: string; failure?: CallFailure; systemic?: boolean }
   | { type: 'run.ended'; stopReason: string };

@@ -8,6 +8,7 @@ import type { Adapter, Candidate, EvalContext, Evaluation, LmReply, ReflectiveDa
 import type { ChatMessages } from '../lm/openaiLanguageModel.js';
 import type { SlotAwareContext } from '../lm/slotAwareModel.js';
 import { errorMessage } from '../errorMessage.js';
+import { failureOf } from '../evaluation/failureTally.js';
 
 export const datasetRowSchema = z.object({ input: z.string(), answer: z.string() });
 export type ChatExample = z.infer<typeof datasetRowSchema>;
@@ -154,6 +155,8 @@ export function createChatAdapter(options: ChatAdapterOptions): ChatAdapter {
       return {
         score: 0,
         feedback: `The task model call failed, so there is no response to score: ${message}`,
+        // Counted by kind; many alike in a row stop the run (src/evaluation/failureTally.ts).
+        failure: failureOf(err, 'other'),
         ...(typeof costUsd === 'number' ? { costUsd } : {}),
         ...(ctx.captureTraces ? { trace: { messages, error: message } } : {}),
       };

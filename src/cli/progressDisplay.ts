@@ -35,6 +35,7 @@ function budgetText(p: RunProgress): string {
 
 function newsLine(news: ProgressNews): string {
   if (news.kind === 'seed') return `seed candidate: valset ${score(news.score)}`;
+  if (news.kind === 'error') return `error: ${news.message}`;
   const origin = news.parents.length > 1 ? `merge of ${news.parents.map((i) => `#${i}`).join(' + ')}` : `from #${news.parents[0] ?? '?'}`;
   const best = news.best ? ' (new best)' : '';
   return `+ candidate #${news.index} ${origin}: valset ${score(news.valScore)}${best}`;
@@ -45,7 +46,8 @@ function statusLine(p: RunProgress, now: number): string {
   const head = fraction === undefined ? '' : `[${percent(fraction).padStart(4)}] `;
   return (
     `${head}${budgetText(p)} | best ${score(p.bestScore)} (seed ${score(p.seedScore)}) | ` +
-    `${p.candidates} candidates | ${p.inFlight} in flight | ${percent(p.utilization(now))} busy | ${formatDuration(now - p.startedAt)}`
+    `${p.candidates} candidates | ${p.inFlight} in flight | ${percent(p.utilization(now))} busy | ${formatDuration(now - p.startedAt)}` +
+    (p.errors > 0 ? ` | ${p.errors} failed` : '')
   );
 }
 

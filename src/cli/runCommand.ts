@@ -64,6 +64,8 @@ export function buildRunConfig(loaded: LoadedRunConfig, endpoint: EndpointOption
     ...optional('reflectionMinibatchSize'),
     ...optional('seed'),
     ...optional('merge'),
+    ...optional('failFast'),
+    ...optional('maxConsecutiveFailures'),
     ...(loaded.runDir ? { runDir: loaded.runDir } : {}),
   };
 }

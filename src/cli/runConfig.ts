@@ -35,6 +35,8 @@ export const runConfigSchema = z
     seed: f.seed,
     merge: f.merge,
     runDir: f.runDir,
+    failFast: f.failFast,
+    maxConsecutiveFailures: f.maxConsecutiveFailures,
     prices: priceOverridesSchema.optional(),
     /** Sent to both models only when set (reasoning models reject anything but their default). */
     temperature: z.number().min(0).max(2).optional(),

@@ -3,6 +3,7 @@
 // OptimizeResult as the last line of stdout; and the exit code the result deserves.
 import { formatDuration } from '../runtimeModel/index.js';
 import { formatStaleness, summarizeStaleness } from '../report/stalenessSummary.js';
+import { formatFailureCounts } from '../evaluation/failureTally.js';
 import type { OptimizeResult } from '../types.js';
 import type { CliIo } from './cliIo.js';
 import { EXIT_FAILURE, EXIT_OK } from './exitCodes.js';
@@ -33,6 +34,9 @@ export function formatSummary({ heading, result: r, budget, extra = [], reportPa
     `metric calls ${r.metricCalls}${budget !== undefined ? `/${budget}` : ''}, reflections ${r.reflectionCalls}, ` +
       `${r.candidates.length} candidates from ${r.proposals.length} proposals`,
     `wall-clock ${formatDuration(r.elapsedMs)}, workers ${Math.round(r.workerUtilization * 100)}% busy, cost ${formatUsd(r.costUsd)}, stopped: ${r.stopReason}`,
+    ...(r.error !== undefined ? [`error: ${r.error}`] : []),
+    ...(r.failures && r.failures.total > 0 ? [formatFailureCounts(r.failures)] : []),
+    ...(r.stopReason === 'error' ? ['the run is not finished: fix the cause and continue it with --resume'] : []),
     // Batched steps freeze the frontier, so only a run without barriers has staleness to report.
     ...(staleness.max > 0 ? [`staleness (candidates that joined while a proposal ran): ${formatStaleness(staleness)}`] : []),
     ...(reportPath ? [`report: ${reportPath}`] : []),

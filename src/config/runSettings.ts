@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { candidateHash } from '../gepa/core/candidateHash.js';
 import { ConfigError, formatZodError } from './configError.js';
+import { DEFAULT_MAX_CONSECUTIVE_FAILURES } from '../evaluation/failureTally.js';
 import type {
   AcceptanceRule,
   Adapter,
@@ -20,9 +21,16 @@ import type {
 
 const positiveInt = z.number().int().positive();
 
+/**
+ * Upper bounds on concurrency: beyond them a run only allocates until it crashes (each slot and
+ * each proposal in flight holds memory and sockets), so they are refused before anything is written.
+ */
+export const MAX_WORKERS = 1024;
+export const MAX_IN_FLIGHT = 1024;
+
 export const scheduleSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('batched'), parents: positiveInt.optional(), perParent: positiveInt.optional() }).strict(),
-  z.object({ kind: z.literal('async'), inFlight: positiveInt, rebase: z.enum(['off', 'newest-descendant', 'best-descendant', 'best']).optional() }).strict(),
+  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: z.enum(['off', 'newest-descendant', 'best-descendant', 'best']).optional() }).strict(),
 ]);
 
 /** The checked fields of an OptimizeConfig, each naming itself in errors (the CLI's config file reuses them). */
@@ -36,7 +44,7 @@ export const settingsFields = {
   targetScore: z.number().optional(),
   maxStepsWithoutImprovement: positiveInt.optional(),
   schedule: scheduleSchema.optional(),
-  workers: positiveInt.optional(),
+  workers: positiveInt.max(MAX_WORKERS).optional(),
   reflectionMinibatchSize: positiveInt.optional(),
   seed: z.number().int().optional(),
   frontType: z.enum(['instance', 'objective', 'hybrid', 'cartesian']).optional(),
@@ -55,6 +63,8 @@ export const settingsFields = {
     ])
     .optional(),
   runDir: z.string().min(1, 'must name a directory').optional(),
+  failFast: z.boolean().optional(),
+  maxConsecutiveFailures: positiveInt.optional(),
 };
 
 const settingsSchema = z
@@ -91,6 +101,8 @@ export interface RunSettings {
   maxMerges: number;
   slotPolicy: SlotPolicy;
   valsetPolicy: ValsetPolicy;
+  failFast: boolean;
+  maxConsecutiveFailures: number;
 }
 
 /** A race's defaults: chunks of 10 examples, stop as soon as the child trails its parent. */
@@ -139,5 +151,7 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSe
     maxMerges: c.merge ? (c.merge.maxMerges ?? 5) : 0,
     slotPolicy: c.slotPolicy ?? 'finish-first',
     valsetPolicy: resolveValsetPolicy(c.valsetPolicy),
+    failFast: c.failFast ?? false,
+    maxConsecutiveFailures: c.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES,
   };
 }

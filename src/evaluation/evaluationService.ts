@@ -1,14 +1,16 @@
 // Runs the run's paid work under the one worker budget: metric calls (through an executor, with
 // an evaluation cache so a (candidate, example) pair is paid once, in-flight duplicates
 // included; traced runs are shared only while in flight) and reflection calls. A thrown adapter
-// error becomes a recorded score-0 call; a failed reflection becomes an error reply. Nothing here
-// knows about actors.
+// error or an invalid score becomes a recorded score-0 call marked as a failure; a failed
+// reflection becomes an error reply. Every failure is counted (failureTally.ts), announced, and
+// may declare the run's failure systemic. Nothing here knows about actors.
 import { NOTHING_RESERVED, type DollarGate, type DollarReservation } from '../budget/dollarGate.js';
 import { errorMessage } from '../errorMessage.js';
+import { failureOf, FailureTally, invalidScoreFailure, type CallChannel } from './failureTally.js';
 import type { PricedExecutor } from '../executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { WorkerSlots, WorkKind } from './workerSlots.js';
-import type { Candidate, Evaluation, LmReply, WorkJournal } from '../types.js';
+import type { CallFailure, Candidate, Evaluation, LmReply, WorkJournal } from '../types.js';
 
 export interface EvaluateRequest {
   candidate: Candidate;
@@ -23,6 +25,8 @@ export interface EvaluateReply {
   /** Metric calls this request paid for (cache hits excluded). */
   paidCalls: number;
   costUsd: number;
+  /** The seed's valset evaluation only: set when every call failed, naming the cause (the run cannot start). */
+  systemic?: string;
 }
 
 /** An evaluation that could not be completed, with what its calls that did run cost. */
@@ -48,6 +52,14 @@ export interface EvaluationServiceOptions<Example> {
   journal?: WorkJournal;
   /** The dollar budget, which the service alone settles; absent = no dollar limit. */
   dollars?: DollarGate;
+  /** Raise on the first adapter exception: it is declared systemic at once. */
+  failFast?: boolean;
+  /** Failed calls in a row with one cause that make the failure systemic (FailureTally's default). */
+  maxConsecutiveFailures?: number;
+  /** Every failed call, as it fails. */
+  onFailure?: (failure: CallFailure, channel: CallChannel) => void;
+  /** Once, mid-run: the failures say the run cannot succeed (the message names the cause); the seed's verdict is in its reply. */
+  onSystemicFailure?: (message: string) => void;
 }
 
 /** Dollars a failed call still cost (e.g. a reply with usage but no content). */
@@ -56,12 +68,12 @@ function costOfError(error: unknown): number {
   return typeof cost === 'number' && cost > 0 ? cost : 0;
 }
 
+/** An evaluation the pool can hold: an invalid score becomes a failed call scoring 0. */
 function normalizeEvaluation(value: unknown): Evaluation {
-  const e = value as Evaluation | null | undefined;
-  if (!e || typeof e.score !== 'number' || Number.isNaN(e.score)) {
-    return { score: 0, feedback: `The adapter returned an invalid evaluation (no numeric score): ${JSON.stringify(value)?.slice(0, 200)}` };
-  }
-  return e;
+  const invalid = invalidScoreFailure(value);
+  if (!invalid) return value as Evaluation;
+  const cost = (value as { costUsd?: unknown } | null)?.costUsd;
+  return { score: 0, feedback: `The evaluation failed: ${invalid.message}`, failure: invalid, ...(typeof cost === 'number' && cost > 0 ? { costUsd: cost } : {}) };
 }
 
 export function normalizeLmReply(value: string | LmReply): LmReply {
@@ -77,8 +89,22 @@ export class EvaluationService<Example> {
   metricCalls = 0;
   reflectionCalls = 0;
   costUsd = 0;
+  readonly failures: FailureTally;
 
-  constructor(private readonly options: EvaluationServiceOptions<Example>) {}
+  constructor(private readonly options: EvaluationServiceOptions<Example>) {
+    this.failures = new FailureTally(options.maxConsecutiveFailures);
+  }
+
+  /**
+   * Counts a call's outcome; announces a failure, and a systemic one once. The seed's calls do not
+   * declare a streak: the seed's verdict comes with its reply, so the run stops with the seed folded.
+   */
+  private tally(failure: CallFailure | undefined, channel: CallChannel, thrown = false, seed = false): void {
+    if (failure) this.options.onFailure?.(failure, channel);
+    const raised = failure && thrown && this.options.failFast ? this.failures.raise(failure) : undefined;
+    const systemic = this.failures.record(failure, channel, !seed) ?? raised;
+    if (systemic !== undefined) this.options.onSystemicFailure?.(systemic);
+  }
 
   /**
    * Evaluates a candidate on examples. Rejects with EvaluationIncomplete (carrying what was paid)
@@ -105,7 +131,9 @@ export class EvaluationService<Example> {
     const settled = await Promise.allSettled(pending);
     const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) throw new EvaluationIncomplete(errorMessage(failure.reason), paid.calls, paid.usd);
-    return { evaluations: settled.map((r) => (r as PromiseFulfilledResult<Evaluation>).value), paidCalls: paid.calls, costUsd: paid.usd };
+    const evaluations = settled.map((r) => (r as PromiseFulfilledResult<Evaluation>).value);
+    const systemic = request.kind === 'seed' ? this.failures.recordSeed(evaluations) : undefined;
+    return { evaluations, paidCalls: paid.calls, costUsd: paid.usd, ...(systemic !== undefined ? { systemic } : {}) };
   }
 
   private runMetricCall(request: EvaluateRequest, exampleId: number, key: string, paid: { calls: number; usd: number }): Promise<Evaluation> {
@@ -113,7 +141,14 @@ export class EvaluationService<Example> {
     const example = examples[exampleId] as Example;
     const occurrence = this.occurrences.get(key) ?? 0;
     this.occurrences.set(key, occurrence + 1);
-    const replayed = journal?.replayEvaluation(key);
+    let replayed = journal?.replayEvaluation(key);
+    // A logged failure is not an answer: resuming tries the call again (its dollars were spent).
+    while (replayed?.failure) {
+      this.costUsd += replayed.costUsd ?? 0;
+      paid.usd += replayed.costUsd ?? 0;
+      this.options.dollars?.settle(NOTHING_RESERVED, replayed.costUsd ?? 0);
+      replayed = journal?.replayEvaluation(key);
+    }
     if (replayed) {
       // Paid for by an earlier process: counted, not run again.
       this.metricCalls++;
@@ -132,6 +167,7 @@ export class EvaluationService<Example> {
         this.metricCalls++;
         paid.calls++;
         let evaluation: Evaluation;
+        let thrown = false;
         try {
           evaluation = normalizeEvaluation(
             await executor.evaluate(request.candidate, example, exampleId, { captureTraces: request.captureTraces, signal }, { occurrence }),
@@ -142,8 +178,10 @@ export class EvaluationService<Example> {
             paid.usd += costOfError(error);
             throw error;
           }
-          evaluation = { score: 0, feedback: `The evaluation failed with an error: ${errorMessage(error)}`, costUsd: costOfError(error) };
+          thrown = true;
+          evaluation = { score: 0, feedback: `The evaluation failed with an error: ${errorMessage(error)}`, costUsd: costOfError(error), failure: failureOf(error) };
         }
+        this.tally(evaluation.failure, 'metric', thrown, request.kind === 'seed');
         this.options.dollars?.settle(reserved, evaluation.costUsd ?? 0);
         this.costUsd += evaluation.costUsd ?? 0;
         paid.usd += evaluation.costUsd ?? 0;
@@ -180,6 +218,7 @@ export class EvaluationService<Example> {
       dollars?.settle(reserved, costUsd);
       this.costUsd += costUsd;
       journal?.recordReflection(prompt, reply);
+      this.tally(undefined, 'reflection');
       return { ok: true, reply, costUsd };
     } catch (error) {
       const costUsd = costOfError(error);
@@ -187,6 +226,7 @@ export class EvaluationService<Example> {
       dollars?.settle(reserved, costUsd);
       this.costUsd += costUsd;
       if (signal.aborted) throw error;
+      this.tally(failureOf(error, 'other'), 'reflection');
       return { ok: false, error: errorMessage(error), costUsd };
     }
   }

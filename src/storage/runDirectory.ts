@@ -30,10 +30,11 @@ export interface ExistingRun {
 
 /**
  * A result that an operator or a failure cut short (STOP file, signal, abort, an executor
- * error) does not end the run: resuming continues it, replaying everything already paid for.
+ * error, a systemic failure: 'error') does not end the run: resuming continues it, replaying
+ * everything already paid for (failed calls are tried again).
  */
 export function isResumableStop(stopReason: string): boolean {
-  return stopReason === 'stopped' || stopReason === 'aborted' || stopReason.startsWith('error:');
+  return stopReason === 'stopped' || stopReason === 'aborted' || stopReason === 'error' || stopReason.startsWith('error:');
 }
 
 function readStoredConfig(path: string): RunConfigRecord {

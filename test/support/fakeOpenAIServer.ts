@@ -1,7 +1,7 @@
 // A small OpenAI-compatible server on 127.0.0.1 (random port) for tests: POST
 // /v1/chat/completions and GET /v1/models over real HTTP. Each request takes the next scripted
-// step (success, 429, 500, hang, dropped connection, malformed body, empty content, refusal, any status), else a
-// seeded random fault, else a reply from the responder. It records every request and the usage
+// step (success, 429, 500, hang, dropped connection, malformed body, empty content, refusal, any status), else the
+// misbehaviour mode (every request alike until cleared), else a seeded random fault, else a reply from the responder. It records every request and the usage
 // it reported, so tests can check dollars exactly.
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -63,6 +63,8 @@ export interface FakeOpenAIServer {
   usageReported: ServerUsage[];
   /** Steps for the next requests, consumed in order. */
   script(...steps: FakeStep[]): void;
+  /** Answers every chat request (after scripted steps) with `step`, until set to undefined. */
+  setMode(step: FakeStep | undefined): void;
   /** Resolves once `n` chat requests have arrived. */
   waitForRequests(n: number): Promise<void>;
   close(): Promise<void>;
@@ -124,11 +126,13 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
   const requests: RecordedRequest[] = [];
   const usageReported: ServerUsage[] = [];
   const waiters: Array<{ n: number; resolve: () => void }> = [];
+  let mode: FakeStep | undefined;
   const chatCount = () => requests.filter((r) => r.path.endsWith('/chat/completions')).length;
 
   const nextStep = (messages: ChatMessage[]): FakeStep => {
     const scripted = queue.shift();
     if (scripted) return scripted;
+    if (mode) return mode;
     if (rng && options.faults) {
       const r = rng.next();
       const { rateLimit = 0, serverError = 0, retryAfterMs = 1 } = options.faults;
@@ -219,6 +223,9 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
     requests,
     usageReported,
     script: (...steps) => void queue.push(...steps),
+    setMode: (step) => {
+      mode = step;
+    },
     waitForRequests: (n) =>
       chatCount() >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve })),
     close: async () => {
