@@ -33,6 +33,8 @@ export interface EvaluatorInput {
   onEvent?: (event: RunEvent) => void;
   failFast?: boolean;
   maxConsecutiveFailures?: number;
+  /** Dollars spent before the run (the endpoint check): counted once, at the start. */
+  preRunCostUsd?: number;
 }
 
 export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ input, receive, sendBack }) => {
@@ -50,6 +52,7 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
     dollars,
     failFast: input.failFast,
     maxConsecutiveFailures: input.maxConsecutiveFailures,
+    preRunCostUsd: input.preRunCostUsd,
     onFailure: (failure, channel) => {
       if (channel === 'metric') input.onEvent?.({ type: 'error', message: `metric call failed: ${failure.message}`, failure });
     },

@@ -246,6 +246,7 @@ export const optimizerMachine = setup({
         onEvent: context.input.onEvent,
         failFast: context.settings.failFast,
         maxConsecutiveFailures: context.settings.maxConsecutiveFailures,
+        preRunCostUsd: context.input.config.preRunCostUsd,
       }),
     },
     {

@@ -197,6 +197,11 @@ export interface OptimizeConfig<Example> {
    */
   failFast?: boolean;
   /**
+   * Dollars already spent for this run before optimize() was called (the CLI's endpoint check
+   * pings servers without /models): counted in costUsd and against maxCostUsd. Default 0.
+   */
+  preRunCostUsd?: number;
+  /**
    * A run stops with stopReason 'error' after this many failed calls in a row with the same cause
    * (e.g. HTTP 404 for a wrong model name); also when every call of the seed's valset evaluation
    * failed. Default 10.

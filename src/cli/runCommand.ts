@@ -74,14 +74,16 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
   const loaded = await loadRunConfig(resolve(io.cwd, configArg));
   if (options.inspect && !loaded.runDir) throw new UsageError('--inspect writes inspect.jsonl into the run directory: set "runDir" in the config');
   const endpoint = endpointFrom(io);
-  const config = buildRunConfig(loaded, endpoint);
-  const settings = resolveSettings(config);
+  const built = buildRunConfig(loaded, endpoint);
+  const settings = resolveSettings(built);
   if (loaded.runDir) await checkRunDir(loaded.runDir, options.resume);
 
   // Before any paid work: is the endpoint there, and does it take the key?
   const { file } = loaded;
+  let pingCostUsd = 0;
   try {
-    const check = await checkEndpoint({ ...endpoint, model: file.taskModel });
+    const check = await checkEndpoint({ ...endpoint, model: file.taskModel, ...(file.prices ? { prices: file.prices } : {}) });
+    pingCostUsd = check.costUsd ?? 0;
     const listed = check.models;
     for (const model of new Set([file.taskModel, file.reflectionModel])) {
       if (listed && listed.length > 0 && !listed.includes(model)) {
@@ -93,6 +95,8 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
     return EXIT_FAILURE;
   }
 
+  // The check's one-token ping (servers without /models) was paid: it is part of the run's cost.
+  const config = pingCostUsd > 0 ? { ...built, preRunCostUsd: pingCostUsd } : built;
   const label = scheduleLabel(settings.schedule);
   const heading = `GEPA run ${loaded.path}: ${file.taskModel} (task), ${file.reflectionModel} (reflection), schedule ${label}, ${settings.workers} workers`;
   io.stderr.write(`${heading}\n`);

@@ -65,6 +65,7 @@ export const settingsFields = {
   runDir: z.string().min(1, 'must name a directory').optional(),
   failFast: z.boolean().optional(),
   maxConsecutiveFailures: positiveInt.optional(),
+  preRunCostUsd: z.number().nonnegative().finite().optional(),
 };
 
 const settingsSchema = z

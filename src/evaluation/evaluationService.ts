@@ -56,6 +56,8 @@ export interface EvaluationServiceOptions<Example> {
   failFast?: boolean;
   /** Failed calls in a row with one cause that make the failure systemic (FailureTally's default). */
   maxConsecutiveFailures?: number;
+  /** Dollars spent for the run before it started (an endpoint check): in costUsd and the dollar budget. */
+  preRunCostUsd?: number;
   /** Every failed call, as it fails. */
   onFailure?: (failure: CallFailure, channel: CallChannel) => void;
   /** Once, mid-run: the failures say the run cannot succeed (the message names the cause); the seed's verdict is in its reply. */
@@ -93,6 +95,11 @@ export class EvaluationService<Example> {
 
   constructor(private readonly options: EvaluationServiceOptions<Example>) {
     this.failures = new FailureTally(options.maxConsecutiveFailures);
+    const before = options.preRunCostUsd ?? 0;
+    if (before > 0) {
+      this.costUsd += before;
+      options.dollars?.settle(NOTHING_RESERVED, before);
+    }
   }
 
   /**

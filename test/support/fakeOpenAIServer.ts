@@ -24,7 +24,9 @@ export type FakeStep =
   | { kind: 'malformed' }
   | { kind: 'empty'; content?: '' | null; finishReason?: string }
   | { kind: 'refusal'; refusal: string }
-  | { kind: 'no-usage'; text: string };
+  | { kind: 'no-usage'; text: string }
+  /** A body echoing the request's headers (Authorization included), as some proxies do: an error under `status`, else 200 and not a completion. */
+  | { kind: 'echo-headers'; status: number };
 
 export interface ChatMessage {
   role: string;
@@ -52,6 +54,8 @@ export interface FakeServerOptions {
   apiKey?: string;
   /** Ids served by GET /v1/models; null = no such route (404), as on some servers. */
   models?: string[] | null;
+  /** Per chat request (the nth, from 1), after scripted steps and the mode: a step, or undefined for the usual. */
+  stepFor?: (messages: ChatMessage[], n: number) => FakeStep | undefined;
   /** Called as each chat request arrives, before it is answered. */
   onRequest?: (request: RecordedRequest) => void;
 }
@@ -133,6 +137,8 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
     const scripted = queue.shift();
     if (scripted) return scripted;
     if (mode) return mode;
+    const chosen = options.stepFor?.(messages, chatCount() + 1);
+    if (chosen) return chosen;
     if (rng && options.faults) {
       const r = rng.next();
       const { rateLimit = 0, serverError = 0, retryAfterMs = 1 } = options.faults;
@@ -208,6 +214,11 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
         const body = completion(model, step.content === undefined ? '' : step.content, usage);
         if (step.finishReason) body.choices[0]!.finish_reason = step.finishReason;
         return sendJson(res, 200, body);
+      }
+      case 'echo-headers': {
+        // Authorization first, so that it survives a client's truncated preview of the body.
+        const echo = `request headers: ${JSON.stringify({ authorization: req.headers.authorization, ...req.headers })}`;
+        return step.status === 200 ? sendJson(res, 200, { echo }) : sendJson(res, step.status, { error: { message: echo, type: 'invalid_request_error' } });
       }
       case 'refusal':
         return reply(null, fakeUsage(messages, step.refusal), { refusal: step.refusal });
