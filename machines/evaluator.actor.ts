@@ -53,6 +53,7 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
     failFast: input.failFast,
     maxConsecutiveFailures: input.maxConsecutiveFailures,
     preRunCostUsd: input.preRunCostUsd,
+    onRetry: (notice) => input.onEvent?.({ type: 'retry.scheduled', ...notice }),
     onFailure: (failure, channel) => {
       if (channel === 'metric') input.onEvent?.({ type: 'error', message: `metric call failed: ${failure.message}`, failure });
     },

@@ -50,6 +50,21 @@ export interface FailureCounts {
 export interface EvalContext {
   captureTraces: boolean;
   signal: AbortSignal;
+  /** Pass it to a model that retries (the chat adapter does): each wait becomes a 'retry.scheduled' event. */
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+/** A model call that failed and will be tried again after `delayMs`. */
+export interface RetryNotice {
+  model: string;
+  /** The attempt that failed (1 = the first), of at most `maxAttempts`. */
+  attempt: number;
+  maxAttempts: number;
+  delayMs: number;
+  /** What failed, e.g. "HTTP 429: Rate limit reached". */
+  reason: string;
+  /** Set when the server's Retry-After asked for more than retryMaxDelayMs allows (the wait is capped). */
+  requestedDelayMs?: number;
 }
 
 /** Per component, the records the reflection LM reads. */
@@ -317,4 +332,6 @@ export type RunEvent =
    * it stops the run (stopReason 'error').
    */
   | { type: 'error'; message: string; failure?: CallFailure; systemic?: boolean }
+  /** A model call will be retried after `delayMs` (a capped Retry-After says what was asked for). */
+  | ({ type: 'retry.scheduled' } & RetryNotice)
   | { type: 'run.ended'; stopReason: string };

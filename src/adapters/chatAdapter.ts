@@ -145,7 +145,11 @@ export function createChatAdapter(options: ChatAdapterOptions): ChatAdapter {
     const messages = messagesFor(candidate, example);
     let reply: LmReply;
     try {
-      const raw = await taskModel(messages, { signal: ctx.signal, ...(ctx.runInSlot ? { runInSlot: ctx.runInSlot } : {}) });
+      const raw = await taskModel(messages, {
+        signal: ctx.signal,
+        ...(ctx.runInSlot ? { runInSlot: ctx.runInSlot } : {}),
+        ...(ctx.onRetry ? { onRetry: ctx.onRetry } : {}),
+      });
       reply = typeof raw === 'string' ? { text: raw } : raw;
     } catch (err) {
       // Cancellation is not a score; everything else is this example's failure, not the run's.

@@ -36,6 +36,10 @@ function budgetText(p: RunProgress): string {
 function newsLine(news: ProgressNews): string {
   if (news.kind === 'seed') return `seed candidate: valset ${score(news.score)}`;
   if (news.kind === 'error') return `error: ${news.message}`;
+  if (news.kind === 'retry') {
+    const capped = news.requestedDelayMs !== undefined ? `; the server asked for ${formatDuration(news.requestedDelayMs)}, capped by retryMaxDelayMs` : '';
+    return `retrying ${news.model} in ${formatDuration(news.delayMs)} (attempt ${news.attempt} of ${news.maxAttempts} failed: ${news.reason})${capped}`;
+  }
   const origin = news.parents.length > 1 ? `merge of ${news.parents.map((i) => `#${i}`).join(' + ')}` : `from #${news.parents[0] ?? '?'}`;
   const best = news.best ? ' (new best)' : '';
   return `+ candidate #${news.index} ${origin}: valset ${score(news.valScore)}${best}`;

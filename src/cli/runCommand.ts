@@ -37,6 +37,9 @@ export function buildRunConfig(loaded: LoadedRunConfig, endpoint: EndpointOption
     ...(file.temperature !== undefined ? { temperature: file.temperature } : {}),
     ...(file.maxTokens !== undefined ? { maxTokens: file.maxTokens } : {}),
     ...(file.rpm !== undefined ? { rpm: file.rpm } : {}),
+    ...(file.requestTimeoutMs !== undefined ? { timeoutMs: file.requestTimeoutMs } : {}),
+    ...(file.maxRetries !== undefined ? { maxRetries: file.maxRetries } : {}),
+    ...(file.retryMaxDelayMs !== undefined ? { retryMaxDelayMs: file.retryMaxDelayMs } : {}),
   };
   let taskModel;
   let reflectionLm;

@@ -15,7 +15,12 @@ export type ProgressNews =
   | { kind: 'seed'; score: number }
   | { kind: 'accepted'; index: number; parents: number[]; valScore: number; best: boolean }
   /** An error event: the first of its kind (later ones are only counted), or one that stops the run. */
-  | { kind: 'error'; message: string; systemic: boolean };
+  | { kind: 'error'; message: string; systemic: boolean }
+  /** A long wait before a model call's next attempt (short backoffs are not news). */
+  | { kind: 'retry'; model: string; attempt: number; maxAttempts: number; delayMs: number; reason: string; requestedDelayMs?: number };
+
+/** Waits at least this long are shown: a run that seems stuck says why. */
+export const SHOWN_RETRY_MS = 5_000;
 
 export class RunProgress {
   metricCalls = 0;
@@ -64,6 +69,11 @@ export class RunProgress {
         this.seedScore = event.bestScore;
         this.candidates = Math.max(this.candidates, 1);
         return [{ kind: 'seed', score: event.bestScore }];
+      }
+      case 'retry.scheduled': {
+        if (event.delayMs < SHOWN_RETRY_MS && event.requestedDelayMs === undefined) return [];
+        const { type: _type, ...notice } = event;
+        return [{ kind: 'retry', ...notice }];
       }
       case 'error': {
         this.errors++;

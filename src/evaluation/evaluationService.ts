@@ -10,7 +10,7 @@ import { failureOf, FailureTally, invalidScoreFailure, type CallChannel } from '
 import type { PricedExecutor } from '../executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { WorkerSlots, WorkKind } from './workerSlots.js';
-import type { CallFailure, Candidate, Evaluation, LmReply, WorkJournal } from '../types.js';
+import type { CallFailure, Candidate, Evaluation, LmReply, RetryNotice, WorkJournal } from '../types.js';
 
 export interface EvaluateRequest {
   candidate: Candidate;
@@ -58,6 +58,8 @@ export interface EvaluationServiceOptions<Example> {
   maxConsecutiveFailures?: number;
   /** Dollars spent for the run before it started (an endpoint check): in costUsd and the dollar budget. */
   preRunCostUsd?: number;
+  /** Every wait before a model call's next attempt (models that retry report them). */
+  onRetry?: (notice: RetryNotice) => void;
   /** Every failed call, as it fails. */
   onFailure?: (failure: CallFailure, channel: CallChannel) => void;
   /** Once, mid-run: the failures say the run cannot succeed (the message names the cause); the seed's verdict is in its reply. */
@@ -100,6 +102,10 @@ export class EvaluationService<Example> {
       this.costUsd += before;
       options.dollars?.settle(NOTHING_RESERVED, before);
     }
+  }
+
+  private get retryHook(): { onRetry?: (notice: RetryNotice) => void } {
+    return this.options.onRetry ? { onRetry: this.options.onRetry } : {};
   }
 
   /**
@@ -177,7 +183,7 @@ export class EvaluationService<Example> {
         let thrown = false;
         try {
           evaluation = normalizeEvaluation(
-            await executor.evaluate(request.candidate, example, exampleId, { captureTraces: request.captureTraces, signal }, { occurrence }),
+            await executor.evaluate(request.candidate, example, exampleId, { captureTraces: request.captureTraces, signal, ...this.retryHook }, { occurrence }),
           );
         } catch (error) {
           if (signal.aborted) {
@@ -216,6 +222,7 @@ export class EvaluationService<Example> {
       return reflectionLm(prompt, {
         signal,
         runInSlot: <T>(fn: () => Promise<T>) => slots.run('reflection', fn, signal),
+        ...this.retryHook,
       } as { signal: AbortSignal });
     };
     try {

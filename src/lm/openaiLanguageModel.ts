@@ -270,8 +270,11 @@ function createCompletionCaller(options: OpenAIModelOptions): CompletionCaller {
       if (attempt > maxRetries) {
         throw modelError(`gave up after ${attempt} attempt${attempt === 1 ? '' : 's'}: ${failure.message}`, failure.kind, attempt, { status: failure.status });
       }
+      const delayMs = retryDelayMs(failure, attempt, key, baseDelayMs, maxDelayMs);
+      const capped = failure.retryAfterMs !== undefined && failure.retryAfterMs > delayMs;
+      ctx.onRetry?.({ model, attempt, maxAttempts: maxRetries + 1, delayMs, reason: redact(failure.message), ...(capped ? { requestedDelayMs: failure.retryAfterMs } : {}) });
       // Backoff holds no slot: we are outside runInSlot here.
-      await sleep(clock, retryDelayMs(failure, attempt, key, baseDelayMs, maxDelayMs), ctx.signal);
+      await sleep(clock, delayMs, ctx.signal);
     }
   }
 

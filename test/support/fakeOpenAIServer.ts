@@ -37,6 +37,8 @@ export interface RecordedRequest {
   method: string;
   path: string;
   authorization: string | undefined;
+  /** The SDK's x-stainless-timeout header: the request's timeout, in seconds. */
+  timeoutHeader?: string;
   body: { model?: string; messages?: ChatMessage[]; [key: string]: unknown } | undefined;
   /** What this request was answered with. */
   step: FakeStep['kind'];
@@ -152,7 +154,15 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
     const path = req.url ?? '';
     const raw = await readBody(req);
     const authorization = req.headers.authorization;
-    const record: RecordedRequest = { method: req.method ?? '', path, authorization, body: undefined, step: 'reply' };
+    const timeoutHeader = req.headers['x-stainless-timeout'];
+    const record: RecordedRequest = {
+      method: req.method ?? '',
+      path,
+      authorization,
+      ...(typeof timeoutHeader === 'string' ? { timeoutHeader } : {}),
+      body: undefined,
+      step: 'reply',
+    };
     if (options.apiKey !== undefined && authorization !== `Bearer ${options.apiKey}`) {
       requests.push({ ...record, step: 'status' });
       return sendJson(res, 401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } });
