@@ -180,6 +180,10 @@ export interface OptimizeConfig<Example> {
         attempts?: number;
         /** First retry delay, doubled each retry. Default 500. */
         backoffMs?: number;
+        /** Jobs waiting this long with none taken: a 'warning' event ("no worker on queue q"). Default 30,000. */
+        noWorkerWarningMs?: number;
+        /** Redis unreachable this long: metric calls fail, so the run stops with stopReason 'error' (resumable). Default 300,000. */
+        maxRedisDownMs?: number;
       };
 
   // Algorithm knobs; defaults follow the reference implementation.
@@ -332,6 +336,8 @@ export type RunEvent =
    * it stops the run (stopReason 'error').
    */
   | { type: 'error'; message: string; failure?: CallFailure; systemic?: boolean }
+  /** Something to know that is not a failure, e.g. no worker serving the BullMQ queue. */
+  | { type: 'warning'; message: string }
   /** A model call will be retried after `delayMs` (a capped Retry-After says what was asked for). */
   | ({ type: 'retry.scheduled' } & RetryNotice)
   | { type: 'run.ended'; stopReason: string };

@@ -36,6 +36,7 @@ function budgetText(p: RunProgress): string {
 function newsLine(news: ProgressNews): string {
   if (news.kind === 'seed') return `seed candidate: valset ${score(news.score)}`;
   if (news.kind === 'error') return `error: ${news.message}`;
+  if (news.kind === 'warning') return `warning: ${news.message}`;
   if (news.kind === 'retry') {
     const capped = news.requestedDelayMs !== undefined ? `; the server asked for ${formatDuration(news.requestedDelayMs)}, capped by retryMaxDelayMs` : '';
     return `retrying ${news.model} in ${formatDuration(news.delayMs)} (attempt ${news.attempt} of ${news.maxAttempts} failed: ${news.reason})${capped}`;

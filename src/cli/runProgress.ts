@@ -16,6 +16,7 @@ export type ProgressNews =
   | { kind: 'accepted'; index: number; parents: number[]; valScore: number; best: boolean }
   /** An error event: the first of its kind (later ones are only counted), or one that stops the run. */
   | { kind: 'error'; message: string; systemic: boolean }
+  | { kind: 'warning'; message: string }
   /** A long wait before a model call's next attempt (short backoffs are not news). */
   | { kind: 'retry'; model: string; attempt: number; maxAttempts: number; delayMs: number; reason: string; requestedDelayMs?: number };
 
@@ -70,6 +71,8 @@ export class RunProgress {
         this.candidates = Math.max(this.candidates, 1);
         return [{ kind: 'seed', score: event.bestScore }];
       }
+      case 'warning':
+        return [{ kind: 'warning', message: event.message }];
       case 'retry.scheduled': {
         if (event.delayMs < SHOWN_RETRY_MS && event.requestedDelayMs === undefined) return [];
         const { type: _type, ...notice } = event;
