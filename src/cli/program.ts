@@ -11,6 +11,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './exitCodes.js';
 import { runCommand } from './runCommand.js';
 import { parseInteger, parseNonNegative, parsePositiveInt, parseScheduleOption } from './scheduleOption.js';
 import { errorMessage } from '../errorMessage.js';
+import { terminalSafe } from './terminalText.js';
 
 interface DemoFlags {
   schedule: ReturnType<typeof parseScheduleOption>;
@@ -118,7 +119,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? EXIT_OK : EXIT_USAGE;
     }
     const message = errorMessage(error);
-    io.stderr.write(`gepa-actors: ${message}\n`);
+    io.stderr.write(`gepa-actors: ${terminalSafe(message)}\n`);
     // A run directory that is damaged or in use is a bad argument too: choose or repair another.
     const usage = error instanceof UsageError || error instanceof ConfigError || error instanceof RunDirectoryError;
     return usage ? EXIT_USAGE : EXIT_FAILURE;

@@ -5,6 +5,7 @@ import cliProgress from 'cli-progress';
 import { formatDuration } from '../runtimeModel/index.js';
 import type { Clock, RunEvent, SlotInterval } from '../types.js';
 import { RunProgress, type ProgressBudget, type ProgressNews } from './runProgress.js';
+import { terminalSafe } from './terminalText.js';
 
 export interface ProgressDisplay {
   onEvent(event: RunEvent): void;
@@ -64,7 +65,7 @@ export function createProgressDisplay(options: ProgressDisplayOptions): Progress
 
 function lineDisplay(progress: RunProgress, stream: NodeJS.WritableStream, clock: Clock): ProgressDisplay {
   let lastDecile = 0;
-  const print = (text: string) => stream.write(`${text}\n`);
+  const print = (text: string) => stream.write(`${terminalSafe(text)}\n`);
   return {
     onEvent(event) {
       for (const news of progress.apply(event)) print(newsLine(news));
@@ -118,11 +119,11 @@ function liveDisplay(progress: RunProgress, stream: NodeJS.WritableStream, clock
   ticker.unref();
   return {
     onEvent(event) {
-      for (const news of progress.apply(event)) multibar.log(`${newsLine(news)}\n`);
+      for (const news of progress.apply(event)) multibar.log(`${terminalSafe(newsLine(news))}\n`);
       redraw();
     },
     onSlotInterval: (interval) => progress.addInterval(interval),
-    notice: (text) => multibar.log(`${text}\n`),
+    notice: (text) => multibar.log(`${terminalSafe(text)}\n`),
     stop() {
       clearInterval(ticker);
       redraw();

@@ -14,6 +14,7 @@ import { checkRunDir } from './runDirCheck.js';
 import { writeRunReport } from './runReport.js';
 import { runSession } from './runSession.js';
 import { printOutcome } from './runSummary.js';
+import { terminalSafe } from './terminalText.js';
 import { errorMessage } from '../errorMessage.js';
 
 export interface RunOptions {
@@ -94,7 +95,7 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
       }
     }
   } catch (error) {
-    io.stderr.write(`gepa-actors: ${errorMessage(error)}\n`);
+    io.stderr.write(`gepa-actors: ${terminalSafe(errorMessage(error))}\n`);
     return EXIT_FAILURE;
   }
 

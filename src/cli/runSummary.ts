@@ -8,6 +8,7 @@ import type { OptimizeResult } from '../types.js';
 import type { CliIo } from './cliIo.js';
 import { EXIT_FAILURE, EXIT_OK } from './exitCodes.js';
 import { formatUsd } from './progressDisplay.js';
+import { terminalSafe, terminalSafeJson } from './terminalText.js';
 
 export interface SummaryInput {
   heading: string;
@@ -47,10 +48,11 @@ export function formatSummary({ heading, result: r, budget, extra = [], reportPa
 
 /** Prints the summary (or the JSON line) and returns the exit code: 1 when the run ended in an error. */
 export function printOutcome(io: CliIo, json: boolean, summary: SummaryInput): number {
-  const text = formatSummary(summary);
+  // The best candidate's text came from a language model: no escape sequence reaches the terminal.
+  const text = terminalSafe(formatSummary(summary));
   if (json) {
     io.stderr.write(text);
-    io.stdout.write(`${JSON.stringify(summary.result)}\n`);
+    io.stdout.write(`${terminalSafeJson(summary.result)}\n`);
   } else {
     io.stdout.write(text);
   }
