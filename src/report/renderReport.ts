@@ -17,6 +17,7 @@ import { checkRuntimeModel, type RuntimeCheck } from './runtimeCheck.js';
 import { renderScoreChart, type ScorePoint } from './scoreChart.js';
 import { renderSlotTimeline } from './slotTimeline.js';
 import { wordDiff } from './wordDiff.js';
+import { checkReportInput } from './reportInput.js';
 
 export const REPORT_FILE = 'report.html';
 
@@ -120,7 +121,9 @@ const LINEAGE_SCRIPT = `
 /** JSON inside <script>: "<" escaped so no text can close the element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
+/** The page; throws ConfigError naming the field when `input` is not a ReportInput (e.g. a mistyped result). */
 export function renderReport(input: ReportInput): string {
+  checkReportInput(input);
   const r = input.result;
   const { front } = perExampleFront(r.valSubscores);
   const overTime = renderScoreChart({
