@@ -86,3 +86,12 @@ describe('renderReport on a mistyped input', () => {
     expect(renderReport(good as never)).toContain('<html');
   });
 });
+
+describe('renderReport of a run with failures', () => {
+  it('shows the failed calls by kind and the error that stopped the run', () => {
+    const failed = { ...result, stopReason: 'error', error: 'every call of the seed failed: HTTP 404 <model>', failures: { total: 5, byKind: { 'http 404': 4, timeout: 1 } } };
+    const page = renderReport({ title: 't', result: failed, workers: 2, schedule: { kind: 'batched', parents: 1, perParent: 2 }, minibatchSize: 3, slotIntervals: [], runStartedAt: 0 });
+    expect(page).toContain('<div class="label">failed calls</div><div class="value">5</div><div class="sub">http 404 x4, timeout x1</div>');
+    expect(page).toContain('every call of the seed failed: HTTP 404 &lt;model&gt;');
+  });
+});

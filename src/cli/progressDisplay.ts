@@ -89,7 +89,7 @@ function liveDisplay(progress: RunProgress, stream: NodeJS.WritableStream, clock
   const multibar = new cliProgress.MultiBar(
     {
       stream,
-      format: '{bar} {percentage}% | {budget} | best {best} (seed {seed}) | {candidates} cand. | {inFlight} in flight | {busy} busy | {elapsed}',
+      format: '{bar} {percentage}% | {budget} | best {best} (seed {seed}) | {candidates} cand. | {inFlight} in flight | {busy} busy | {elapsed}{failed}',
       hideCursor: true,
       clearOnComplete: false,
       // Our own SIGINT handling drains the run; the bar must stay up meanwhile.
@@ -110,6 +110,7 @@ function liveDisplay(progress: RunProgress, stream: NodeJS.WritableStream, clock
       inFlight: progress.inFlight,
       busy: percent(progress.utilization(now)),
       elapsed: formatDuration(now - progress.startedAt),
+      failed: progress.errors > 0 ? ` | ${progress.errors} failed` : '',
     };
   };
   const bar = multibar.create(TOTAL, 0, payload());

@@ -18,6 +18,7 @@ import { renderScoreChart, type ScorePoint } from './scoreChart.js';
 import { renderSlotTimeline } from './slotTimeline.js';
 import { wordDiff } from './wordDiff.js';
 import { checkReportInput } from './reportInput.js';
+import { formatFailureCounts } from '../evaluation/failureTally.js';
 
 export const REPORT_FILE = 'report.html';
 
@@ -59,6 +60,9 @@ function summaryCards(input: ReportInput): string {
     stat('worker utilization', percent(r.workerUtilization), `${input.workers} slots, ${scheduleLabel(input.schedule)}`),
     ...(staleness.max > 0 ? [stat('staleness', `median ${staleness.median}`, `candidates that joined while a proposal ran: ${formatStaleness(staleness)}`)] : []),
     stat('cost', dollars(r.costUsd)),
+    // Failed calls scored 0: a reader must see that the scores are not the model's own.
+    ...(r.failures && r.failures.total > 0 ? [stat('failed calls', String(r.failures.total), formatFailureCounts(r.failures).replace(/^[^:]*: /, ''))] : []),
+    ...(r.error !== undefined ? [stat('stopped by an error', r.stopReason, r.error)] : []),
   ].join('');
 }
 
