@@ -153,6 +153,7 @@ describe('the CLI on an endpoint-wide failure', () => {
     expect(stderr).toContain("error: stopping: every call of the seed candidate's valset evaluation failed (4 of 4)");
     expect(stderr).toContain('4 failed calls: http 404 x4');
     expect(stderr).toContain('stopped: error');
+    expect(stderr).toContain('the run is not finished: fix the cause and continue it with --resume');
     expect(stderr.match(/HTTP 404/g)).toHaveLength(3);
 
     server.setMode(undefined);

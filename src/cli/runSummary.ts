@@ -37,7 +37,8 @@ export function formatSummary({ heading, result: r, budget, extra = [], reportPa
     `wall-clock ${formatDuration(r.elapsedMs)}, workers ${Math.round(r.workerUtilization * 100)}% busy, cost ${formatUsd(r.costUsd)}, stopped: ${r.stopReason}`,
     ...(r.error !== undefined ? [`error: ${r.error}`] : []),
     ...(r.failures && r.failures.total > 0 ? [formatFailureCounts(r.failures)] : []),
-    ...(r.stopReason === 'error' ? ['the run is not finished: fix the cause and continue it with --resume'] : []),
+    // Only a run directory keeps what was paid for: without one there is nothing to resume.
+    ...(r.stopReason === 'error' && reportPath ? ['the run is not finished: fix the cause and continue it with --resume'] : []),
     // Batched steps freeze the frontier, so only a run without barriers has staleness to report.
     ...(staleness.max > 0 ? [`staleness (candidates that joined while a proposal ran): ${formatStaleness(staleness)}`] : []),
     ...(reportPath ? [`report: ${reportPath}`] : []),
