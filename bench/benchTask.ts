@@ -1,17 +1,19 @@
-// One benchmark run on the demo task: optimize() with the given schedule, then the figures the
+// One benchmark run on a bench task (the demo by default): optimize() with the given schedule, then the figures the
 // tables report: wall-clock, calls, best valset score, the best candidate's held-out test score,
 // utilization, when each candidate was found, and the runtime model's prediction for the run.
 import { SimulatedClock } from 'xstate';
 import { optimize, type OptimizeResult } from '../src/index.js';
 import { runOnSimulatedClock, systemClock } from '../src/clock.js';
-import { createDemoTask } from '../src/demo/demoTask.js';
 import { predictWallClock } from '../src/runtimeModel/index.js';
 import { summarizeStaleness } from '../src/report/stalenessSummary.js';
-import type { Schedule, SlotPolicy } from '../src/types.js';
+import type { OptimizeConfig, Schedule, SlotPolicy, TieOrder } from '../src/types.js';
+import { benchTask } from './tasks.js';
 
 export interface BenchSetting {
   label: string;
   schedule: Schedule;
+  /** Further options of the run (a mechanism under test: valsetPolicy, ...). */
+  options?: Pick<OptimizeConfig<unknown>, 'valsetPolicy'>;
 }
 
 export const SETTINGS: BenchSetting[] = [
@@ -38,6 +40,10 @@ export interface Workload {
   /** Simulated time (SimulatedClock) or real time. */
   simulated: boolean;
   slotPolicy?: SlotPolicy;
+  /** A name in bench/tasks.ts; default 'demo'. */
+  task?: string;
+  /** Dominated removal's tie order; default the optimizer's. */
+  tieOrder?: TieOrder;
 }
 
 export interface RunFigures {
@@ -67,7 +73,7 @@ const JITTER: [number, number] = [0.5, 1.5];
 export async function benchRun(setting: BenchSetting, seed: number, w: Workload): Promise<RunFigures> {
   const clock = w.simulated ? new SimulatedClock() : systemClock;
   const sizes = { trainSize: w.trainSize, valSize: w.valSize, testSize: w.testSize };
-  const task = createDemoTask({ seed, ...sizes, metricCallMs: w.metricCallMs, reflectionMs: w.reflectionMs, jitter: JITTER, clock });
+  const task = benchTask(w.task ?? 'demo')({ seed, ...sizes, metricCallMs: w.metricCallMs, reflectionMs: w.reflectionMs, jitter: JITTER, clock });
   const run = optimize({
     seedCandidate: task.seedCandidate,
     trainset: task.trainset,
@@ -80,6 +86,8 @@ export async function benchRun(setting: BenchSetting, seed: number, w: Workload)
     seed,
     clock,
     slotPolicy: w.slotPolicy,
+    tieOrder: w.tieOrder,
+    ...setting.options,
   });
   const result: OptimizeResult = w.simulated ? await runOnSimulatedClock(clock as SimulatedClock, run) : await run;
   return { setting: setting.label, seed, ...(await figures(result, setting, w, seed)) };
@@ -87,7 +95,7 @@ export async function benchRun(setting: BenchSetting, seed: number, w: Workload)
 
 async function figures(result: OptimizeResult, setting: BenchSetting, w: Workload, seed: number): Promise<Omit<RunFigures, 'setting' | 'seed'>> {
   // The held-out score is measured outside the run, at zero latency, on the same task.
-  const scorer = createDemoTask({ seed, trainSize: w.trainSize, valSize: w.valSize, testSize: w.testSize });
+  const scorer = benchTask(w.task ?? 'demo')({ seed, trainSize: w.trainSize, valSize: w.valSize, testSize: w.testSize });
   const signal = new AbortController().signal;
   const scores = await Promise.all(scorer.testset.map((e) => scorer.adapter.evaluate(result.bestCandidate, e, { captureTraces: false, signal })));
   const judged = result.proposals.filter((p) => p.childMinibatchSum !== undefined);

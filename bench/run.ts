@@ -1,5 +1,5 @@
 // `npm run bench`: the side-by-side benchmark of schedules on the demo task. Parts (all by
-// default, or pick with --part real|sim|policy|overhead; --seeds N):
+// default, or pick with --part real|sim|seeds|policy|ties|overhead; --seeds N):
 //   real      real time, metric call ~20 ms, reflection ~100 ms (x U(0.5, 1.5)), W = 16, 1,500 calls
 //   sim       simulated time at the paper's scale: valset 100, 5,000 calls, W = 512 and W = 64,
 //             reflection 10x a metric call
@@ -7,6 +7,8 @@
 //             48): the quality columns with a standard error small enough to rank the settings
 //   policy    each slot order (finish-first, start-first, fifo) on the real-time workload in
 //             simulated time, 24 seeds
+//   ties      each tie order of dominated removal (newest-survives, oldest-survives) on the
+//             real-time workload in simulated time, single, 4x1 and async 8, 48 seeds (--many N)
 //   overhead  zero-latency work (a toy task and the demo task): metric calls per second through
 //             the full actor path
 // Prints tables and writes JSON under bench/results/.
@@ -14,6 +16,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { benchRun, SETTINGS, type RunFigures, type Workload } from './benchTask.js';
 import { measureOverhead } from './overhead.js';
 import { formatTable, summarize } from './table.js';
+import { compareTieOrders, formatTieOrderTable } from './tieOrderTable.js';
+import type { TieOrder } from '../src/types.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -118,4 +122,27 @@ if (part === 'all' || part === 'policy') {
     out[slotPolicy] = { workload, seeds: policySeeds, rows };
   }
   save('slot-policy', out);
+}
+if (part === 'all' || part === 'ties') {
+  // One task's workload and settings as data: a second task adds an entry here (or a --task flag picks one).
+  const tieStudy = {
+    name: 'demo',
+    workload: { ...REAL, simulated: true },
+    settings: SETTINGS.filter((s) => ['single', '4x1', 'async 8'].includes(s.label)),
+    seeds: seedRange(Number(flag('--many') ?? 48)),
+  };
+  const orders: TieOrder[] = ['oldest-survives', 'newest-survives'];
+  const runs = {} as Record<TieOrder, RunFigures[]>;
+  const out: Record<string, unknown> = { task: tieStudy.name, seeds: tieStudy.seeds };
+  for (const tieOrder of orders) {
+    const workload = { ...tieStudy.workload, tieOrder };
+    runs[tieOrder] = await sweep(`ties ${tieOrder}`, workload, tieStudy.settings, tieStudy.seeds);
+    const { rows } = report(`Tie order '${tieOrder}', ${tieStudy.name} task, the real-time workload in simulated time`, workload, runs[tieOrder], tieStudy.seeds);
+    const perSeed = runs[tieOrder].map(({ setting, seed, bestValScore, testScore, bestLineageDepth, candidates }) => ({ setting, seed, bestValScore, testScore, bestLineageDepth, candidates }));
+    out[tieOrder] = { workload, rows, runs: perSeed };
+  }
+  const comparison = compareTieOrders(runs);
+  console.log(`\n## Tie order, ${tieStudy.name} task: means ± standard error over ${tieStudy.seeds.length} seeds\n`);
+  console.log(formatTieOrderTable(comparison));
+  save('ties', { ...out, comparison });
 }

@@ -23,6 +23,8 @@ export interface SettingSummary {
   /** Means over seeds of each run's mean and p90 staleness. */
   stalenessMean: number;
   stalenessP90: number;
+  /** Mean over seeds of the best candidate's lineage depth. */
+  bestLineageDepth: number;
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -61,6 +63,7 @@ export function summarize(runs: RunFigures[], baseline = 'single'): SettingSumma
       acceptanceRate: mean(rs.map((r) => r.acceptanceRate)),
       stalenessMean: mean(rs.map((r) => r.stalenessMean)),
       stalenessP90: mean(rs.map((r) => r.stalenessP90)),
+      bestLineageDepth: mean(rs.map((r) => r.bestLineageDepth)),
     };
   });
 }
@@ -68,7 +71,7 @@ export function summarize(runs: RunFigures[], baseline = 'single'): SettingSumma
 const seconds = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(ms >= 100_000 ? 0 : 2)} s` : 'never');
 
 export function formatTable(rows: SettingSummary[]): string {
-  const header = ['setting', 'wall-clock', 'speedup', 'calls', 'best val', 'test', 'util', 'to 90% of single', 'predicted', 'pred err', 'accept', 'staleness'];
+  const header = ['setting', 'wall-clock', 'speedup', 'calls', 'best val', 'test', 'util', 'to 90% of single', 'predicted', 'pred err', 'accept', 'staleness', 'depth'];
   const lines = rows.map((r) => [
     r.setting,
     seconds(r.wallClockMs),
@@ -82,6 +85,7 @@ export function formatTable(rows: SettingSummary[]): string {
     `${r.predictionError >= 0 ? '+' : ''}${(100 * r.predictionError).toFixed(0)}%`,
     r.acceptanceRate.toFixed(2),
     r.stalenessMean > 0 ? `${r.stalenessMean.toFixed(1)} (p90 ${r.stalenessP90.toFixed(0)})` : '0',
+    r.bestLineageDepth.toFixed(1),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)));
   const row = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] as number)).join(' | ')} |`;

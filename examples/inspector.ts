@@ -12,11 +12,12 @@
 //                                            no network at all: inspection events are written
 //                                            to DIR/inspect.jsonl (the CLI's --inspect does the
 //                                            same and draws the actor tree in report.html).
+//
+// The live modes need @statelyai/inspect (an optional peer of gepa-actors: npm install
+// @statelyai/inspect); --offline needs nothing beyond gepa-actors.
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createSkyInspector, createWebSocketInspector } from '@statelyai/inspect';
-import { createInspectorServer } from '@statelyai/inspect/server';
 import type { AnyEventObject, InspectionEvent, MachineContext, Observer } from 'xstate';
 import { createDemoTask, createInspectionLog, optimize, systemClock } from '../src/index.js';
 
@@ -45,6 +46,16 @@ const scalars = (value: Record<string, unknown>) =>
 const sanitizeContext = (context: MachineContext): MachineContext => (context ? scalars(context) : context);
 const sanitizeEvent = (event: AnyEventObject): AnyEventObject => scalars(event) as AnyEventObject;
 
+/** Imported only by the live modes; a missing package says how to install it. */
+async function statelyInspect<T>(load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new Error('the inspector example needs `npm install @statelyai/inspect` (or run it with --offline)', { cause: error });
+  }
+}
+
 /** OptimizeConfig.inspect takes a function; an inspector offers an observer. */
 const forward = (observer: Observer<InspectionEvent>) => (event: unknown) => observer.next?.(event as InspectionEvent);
 
@@ -64,11 +75,14 @@ if (values.offline) {
   console.log(`${log.records.length} inspection records (${actors} actors) written to ${path}`);
   console.log(`best valset score ${result.bestScore.toFixed(3)} after ${result.metricCalls} metric calls`);
 } else if (values.sky) {
+  const { createSkyInspector } = await statelyInspect(() => import('@statelyai/inspect'));
   const inspector = createSkyInspector({ sanitizeContext, sanitizeEvent });
   const result = await run(forward(inspector.inspect));
   console.log(`best valset score ${result.bestScore.toFixed(3)}; the Sky session stays available at the link above`);
   inspector.stop();
 } else {
+  const { createWebSocketInspector } = await statelyInspect(() => import('@statelyai/inspect'));
+  const { createInspectorServer } = await statelyInspect(() => import('@statelyai/inspect/server'));
   const port = Number(values.port);
   const server = createInspectorServer({ port, autoOpen: false });
   const inspector = createWebSocketInspector({ url: `ws://localhost:${port}`, sanitizeContext, sanitizeEvent });

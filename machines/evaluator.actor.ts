@@ -12,7 +12,7 @@ import { EvaluationIncomplete, EvaluationService } from '../src/evaluation/evalu
 import { WorkerSlots, type SlotInterval } from '../src/evaluation/workerSlots.js';
 import type { PricedExecutor } from '../src/executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../src/lm/slotAwareModel.js';
-import type { Clock, RunEvent, SlotPolicy, WorkJournal } from '../src/types.js';
+import type { Clock, ProposeNewTexts, RunEvent, SlotPolicy, WorkJournal } from '../src/types.js';
 import type { DollarsExhausted, EvaluatorRequest, EvaluatorStats, SystemicFailure } from './protocol.js';
 
 export interface EvaluatorInput {
@@ -35,13 +35,16 @@ export interface EvaluatorInput {
   maxConsecutiveFailures?: number;
   /** Dollars spent before the run (the endpoint check): counted once, at the start. */
   preRunCostUsd?: number;
+  /** The user's custom candidate proposer, served to 'propose' requests. */
+  proposeNewTexts?: ProposeNewTexts;
 }
 
 export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ input, receive, sendBack }) => {
   // Every call in flight listens to the run's signal; W can be in the hundreds.
   setMaxListeners(0, input.signal);
   const slots = new WorkerSlots({ capacity: input.workers, clock: input.clock, policy: input.slotPolicy, onInterval: input.onSlotInterval });
-  const dollars = input.maxCostUsd === undefined ? undefined : new DollarGate(input.maxCostUsd, () => sendBack({ type: 'dollars.exhausted' } satisfies DollarsExhausted));
+  const held = () => input.journal?.heldWork?.().usd ?? 0;
+  const dollars = input.maxCostUsd === undefined ? undefined : new DollarGate(input.maxCostUsd, () => sendBack({ type: 'dollars.exhausted' } satisfies DollarsExhausted), held);
   const service = new EvaluationService({
     examples: input.examples,
     executor: input.executor,
@@ -61,6 +64,7 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
       announceSystemic(error);
       sendBack({ type: 'stop', reason: 'error', error } satisfies SystemicFailure);
     },
+    proposeNewTexts: input.proposeNewTexts,
   });
   function announceSystemic(error: string): void {
     input.onEvent?.({ type: 'error', message: error, systemic: true });
@@ -86,6 +90,11 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
       case 'reflect': {
         const { requestId, replyTo } = request;
         service.reflect(request.prompt).then((reply) => replyTo.send({ type: 'reflected', requestId, ...reply }), failed(requestId, replyTo));
+        return;
+      }
+      case 'propose': {
+        const { requestId, replyTo } = request;
+        service.propose(request.candidate, request.dataset, request.components).then((reply) => replyTo.send({ type: 'proposed', requestId, ...reply }), failed(requestId, replyTo));
         return;
       }
       case 'report': {

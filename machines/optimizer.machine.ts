@@ -9,11 +9,11 @@ import { BudgetLedger } from '../src/budget/budgetLedger.js';
 import { prepareRun, type PreparedRun } from '../src/config/preparedRun.js';
 import type { RunSettings } from '../src/config/runSettings.js';
 import { emptyPool } from '../src/gepa/core/candidatePool.js';
-import type { Proposal, ProposalId } from '../src/gepa/core/proposal.js';
+import { valsetScoresOf, type Proposal, type ProposalId } from '../src/gepa/core/proposal.js';
 import { decideGroup, recordFinish, recordVerdict, type ValsetAnswer } from '../src/gepa/core/proposalDecisions.js';
 import { buildResult } from '../src/gepa/core/result.js';
 import { Rng } from '../src/gepa/core/rng.js';
-import { addSeed, foldFinished, progressStop, recordStopped, startProgress, type SearchProgress, type SearchUpdate } from '../src/gepa/core/searchProgress.js';
+import { addSeed, foldFinished, progressStop, recordPlanFailures, recordStopped, startProgress, type SearchProgress, type SearchUpdate } from '../src/gepa/core/searchProgress.js';
 import { launchEvents, newSearchState, planAsyncProposals, planBatchedStep, type Launch, type Plan, type PlanInput, type SearchState } from '../src/gepa/core/stepPlanner.js';
 import { EpochShuffledSampler } from '../src/gepa/strategies/minibatchSampler.js';
 import { valsetRaceFor } from '../src/gepa/strategies/valsetPolicy.js';
@@ -42,6 +42,8 @@ export interface OptimizerContext {
   stopReason?: string;
   /** With stopReason 'error': the systemic failure's cause, as the evaluator named it. */
   error?: string;
+  /** Async resume: proposers' reports that came before their turn on the logged path. */
+  deferred: ProposerReport[];
   startedAt: number;
   stats?: EvaluatorStats;
 }
@@ -60,9 +62,36 @@ const SEED_REQUEST = -1;
 
 const inFlightCount = (context: OptimizerContext): number => Object.keys(context.proposals).length;
 
+/** Async: logged calls of earlier processes that a resumed run, past the logged path, has not replayed (they were paid). */
+function heldCalls(context: OptimizerContext): number {
+  const { journal } = context.input;
+  if (context.settings.schedule.kind !== 'async' || !journal) return 0;
+  journal.expectedDecision?.();
+  return journal.heldWork?.().calls ?? 0;
+}
+
 function planInput(context: OptimizerContext): PlanInput {
   const { search, settings, input, ledger, dollarsExhausted } = context;
-  return { search, settings, table: input.table, remainingCalls: ledger.remainingCalls(), dollarsExhausted };
+  const inFlightParents = Object.values(context.proposals).map((p) => p.parents[0] as number);
+  return { search, settings, table: input.table, remainingCalls: ledger.remainingCalls() - heldCalls(context), dollarsExhausted, inFlightParents };
+}
+
+/**
+ * Async resume: a report from a proposer whose turn on the logged path has not come (another
+ * proposal in flight comes first) waits, so the resumed run takes the logged decisions in the
+ * logged order and asks for the logged calls. A report from the proposal whose turn it is, or
+ * when that proposal is not in flight (the run left the path), is taken at once.
+ */
+function outOfTurn(context: OptimizerContext, event: OptimizerEvent): boolean {
+  if (event.type !== 'proposal.judged' && event.type !== 'proposal.finished') return false;
+  if (context.settings.schedule.kind !== 'async') return false;
+  const expected = context.input.journal?.expectedDecision?.();
+  return expected !== undefined && expected.id !== event.id && context.proposals[expected.id] !== undefined;
+}
+
+/** Async: tells the journal a decision was taken (it follows the logged path, or logs a new one). */
+function recordDecision(context: OptimizerContext, kind: 'judged' | 'finished', id: string): void {
+  if (context.settings.schedule.kind === 'async') context.input.journal?.recordDecision?.({ kind, id });
 }
 
 function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput {
@@ -82,6 +111,7 @@ function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput
     skipPerfectScore: settings.skipPerfectScore,
     perfectScore: settings.perfectScore,
     buildDataset: input.buildDataset,
+    reflection: input.reflection,
     report: input.onEvent,
     ...(launch.merge ? { merge: launch.merge } : {}),
   };
@@ -94,9 +124,10 @@ function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput
 function start(context: OptimizerContext, plan: Plan) {
   for (const l of plan.launches) context.ledger.reserve(l.proposal.worstCaseCalls);
   const launched = Object.fromEntries(plan.launches.map((l) => [l.proposal.id, l.proposal]));
+  const failed = recordPlanFailures(context.progress, plan.failures);
   return {
-    update: { search: plan.search, proposals: { ...context.proposals, ...launched }, ...(plan.stopReason ? { stopReason: plan.stopReason } : {}) } satisfies Partial<OptimizerContext>,
-    events: launchEvents(plan.launches),
+    update: { search: plan.search, progress: failed.progress, proposals: { ...context.proposals, ...launched }, ...(plan.stopReason ? { stopReason: plan.stopReason } : {}) } satisfies Partial<OptimizerContext>,
+    events: [...failed.events, ...launchEvents(plan.launches)],
     spawns: plan.launches.map((l) => ({ id: l.proposal.id, input: proposerInput(context, l) })),
   };
 }
@@ -138,6 +169,7 @@ function fold(context: OptimizerContext, finished: Proposal[]): SearchUpdate & {
     metricCallsNow: context.ledger.spentCalls,
     elapsedMsNow: context.input.clock.now() - context.startedAt,
     frontType: context.settings.frontType,
+    tieOrder: context.settings.tieOrder,
   });
   const proposals = { ...context.proposals };
   for (const p of finished) delete proposals[p.id];
@@ -164,12 +196,22 @@ export const optimizerMachine = setup({
     stepFinished: ({ context }) => context.stepIds.every((id) => context.proposals[id]?.spend !== undefined),
     idle: ({ context }) => inFlightCount(context) === 0,
     hasStopReason: ({ context }) => context.stopReason !== undefined,
+    outOfTurn: ({ context, event }) => outOfTurn(context, event),
   },
   actions: {
+    /** Async resume: keep a report until its turn on the logged path. */
+    defer: assign({ deferred: ({ context, event }) => (event.type === 'proposal.judged' || event.type === 'proposal.finished' ? [...context.deferred, event] : context.deferred) }),
+    /** After a decision, the waiting reports are looked at again (one of them may be next). */
+    releaseDeferred: enqueueActions(({ context, enqueue }) => {
+      if (context.deferred.length === 0) return;
+      enqueue.assign({ deferred: [] });
+      for (const report of context.deferred) enqueue.raise(report);
+    }),
     reportBudget: emit(({ context }) => budgetEvent(context)),
     /** A verdict: record it and answer whichever children of its group can be answered now. */
     judge: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'proposal.judged' || !context.proposals[event.id]) return;
+      recordDecision(context, 'judged', event.id);
       const recorded = { ...context.proposals, [event.id]: recordVerdict(context.proposals[event.id] as Proposal, event.outcome, event.child) };
       const { proposals, messages } = decide(context, recorded, event.id);
       enqueue.assign({ proposals });
@@ -180,6 +222,7 @@ export const optimizerMachine = setup({
       if (event.type !== 'proposal.finished') return;
       const p = context.proposals[event.id];
       if (!p) return;
+      recordDecision(context, 'finished', p.id);
       context.ledger.settle({ calls: p.worstCaseCalls }, event.spend.paidCalls);
       const recorded = { ...context.proposals, [p.id]: recordFinish(p, event) };
       const { proposals, messages } = decide(context, recorded, p.id);
@@ -216,7 +259,7 @@ export const optimizerMachine = setup({
     return {
       input,
       settings: s,
-      search: newSearchState(emptyPool(), new Rng(s.seed), sampler, s.maxMerges),
+      search: newSearchState(emptyPool({ trackBestOutputs: s.trackBestOutputs }), new Rng(s.seed), sampler, s.maxMerges),
       progress: startProgress(),
       ledger: new BudgetLedger({ maxMetricCalls: s.maxMetricCalls }),
       spentUsd: 0,
@@ -224,6 +267,7 @@ export const optimizerMachine = setup({
       abort: new AbortController(),
       proposals: {},
       stepIds: [],
+      deferred: [],
       startedAt: input.clock.now(),
     };
   },
@@ -247,6 +291,7 @@ export const optimizerMachine = setup({
         failFast: context.settings.failFast,
         maxConsecutiveFailures: context.settings.maxConsecutiveFailures,
         preRunCostUsd: context.input.config.preRunCostUsd,
+        proposeNewTexts: context.input.proposeNewTexts,
       }),
     },
     {
@@ -290,7 +335,7 @@ export const optimizerMachine = setup({
           target: 'deciding',
           actions: enqueueActions(({ context, event, enqueue }) => {
             context.ledger.settle({ calls: context.input.table.valIds.length }, event.paidCalls);
-            const valset = { subscores: event.evaluations.map((e) => e.score), objectives: event.evaluations.map((e) => e.objectives) };
+            const valset = valsetScoresOf(event.evaluations);
             const seed = { candidate: context.settings.seedCandidate, hash: context.settings.seedHash, valset };
             const { search, progress, events } = addSeed(context.search, context.progress, seed, context.ledger.spentCalls);
             const spentUsd = context.spentUsd + event.costUsd;
@@ -301,7 +346,8 @@ export const optimizerMachine = setup({
             for (const e of events) enqueue.emit(e);
           }),
         },
-        'evaluator.failed': { target: 'stopping', actions: assign({ stopReason: ({ event }) => `error: ${event.error}` }) },
+        // A seed call the dollar budget could not pay even with nothing else in flight: the budget ends the run.
+        'evaluator.failed': { target: 'stopping', actions: assign({ stopReason: ({ context, event }) => (context.dollarsExhausted ? 'maxCostUsd' : `error: ${event.error}`) }) },
       },
     },
     deciding: {
@@ -324,9 +370,9 @@ export const optimizerMachine = setup({
         const plan = planBatchedStep(planInput(context), schedule);
         const started = start(context, plan);
         enqueue.assign({ ...started.update, stepIds: plan.launches.map((l) => l.proposal.id) });
-        if (plan.launches.length === 0) return;
-        enqueue.emit({ type: 'step.started', step: plan.search.step, tasks: plan.launches.length });
+        if (plan.launches.length > 0) enqueue.emit({ type: 'step.started', step: plan.search.step, tasks: plan.launches.length });
         for (const event of started.events) enqueue.emit(event);
+        if (plan.launches.length === 0) return;
         for (const s of started.spawns) enqueue.spawnChild('proposer', s);
         enqueue('reportBudget');
       }),
@@ -352,8 +398,8 @@ export const optimizerMachine = setup({
     flowing: {
       entry: 'fillAsync',
       on: {
-        'proposal.judged': { actions: 'judge' },
-        'proposal.finished': { actions: ['finish', 'foldOne', 'fillAsync'] },
+        'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', 'releaseDeferred'] }],
+        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'fillAsync', 'releaseDeferred'] }],
       },
       always: [
         { guard: 'hasStopReason', target: 'draining' },
@@ -363,8 +409,8 @@ export const optimizerMachine = setup({
     // Nothing new starts; proposals in flight finish and are folded.
     draining: {
       on: {
-        'proposal.judged': { actions: 'judge' },
-        'proposal.finished': { actions: ['finish', 'foldOne'] },
+        'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', 'releaseDeferred'] }],
+        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseDeferred'] }],
       },
       always: { guard: 'idle', target: 'finishing' },
     },

@@ -10,8 +10,9 @@ import { assign, enqueueActions, not, sendParent, sendTo, setup, type AnyActorRe
 import { errorMessage } from '../src/errorMessage.js';
 import { everyCallFailed } from '../src/evaluation/failureTally.js';
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
-import { isAccepted, type MinibatchOutcome, type Proposal, type ProposalSpend } from '../src/gepa/core/proposal.js';
-import { buildChild, judgeProposalChild, noChildReason, readReflection, reflectionPrompts, type ComponentReply } from '../src/gepa/proposer/childCandidate.js';
+import { isAccepted, valsetScoresOf, type MinibatchOutcome, type Proposal, type ProposalSpend } from '../src/gepa/core/proposal.js';
+import { buildChild, judgeProposalChild, noChildReason, readReflection, type ComponentReply } from '../src/gepa/proposer/childCandidate.js';
+import { defaultReflection, readProposedTexts, reflectionWork, type ReflectionStrategy, type ReflectionWork } from '../src/gepa/proposer/reflectionStrategy.js';
 import { isPerfect, judgeChild } from '../src/gepa/strategies/acceptance.js';
 import { nextRaceStep, type RaceStep, type ValsetRace } from '../src/gepa/strategies/valsetPolicy.js';
 import type { AcceptanceRule, Candidate, Evaluation, EvaluatedExample, ReflectiveDataset, RunEvent } from '../src/types.js';
@@ -33,6 +34,8 @@ export interface ProposerInput {
   skipPerfectScore: boolean;
   perfectScore: number;
   buildDataset: (candidate: Candidate, results: EvaluatedExample<unknown>[], components: string[]) => Promise<ReflectiveDataset>;
+  /** How the new texts are asked for (default: the built-in reflection prompt per component). */
+  reflection?: ReflectionStrategy;
   /** Receives this task's fine-grained run events (evaluation started, ended, skipped). */
   report?: (event: RunEvent) => void;
   /** Present for a merge proposal: the merged child and its parents' sums on the subsample (`minibatch`). */
@@ -43,6 +46,8 @@ export interface ProposerInput {
 export interface ProposerContext extends ProposerInput, Pick<Proposal, 'outcome' | 'child' | 'valset' | 'valsetStop'> {
   parentEvaluations: Evaluation[];
   dataset?: ReflectiveDataset;
+  /** What the evaluator is asked for: the reflection prompts, or the user's proposer. */
+  work?: ReflectionWork;
   /** Per chosen component: the new text, or why there is none. */
   replies: Array<ComponentReply | undefined>;
   childHash?: string;
@@ -53,8 +58,8 @@ export interface ProposerContext extends ProposerInput, Pick<Proposal, 'outcome'
   spend: ProposalSpend;
 }
 
-/** The dataset builder's answer, sent by the proposer to itself. */
-type DatasetEvent = { type: 'dataset.built'; dataset: ReflectiveDataset } | { type: 'dataset.failed'; error: unknown };
+/** The dataset builder's answer (with the reflection work made from it), sent by the proposer to itself. */
+type DatasetEvent = { type: 'dataset.built'; dataset: ReflectiveDataset; work: ReflectionWork } | { type: 'dataset.failed'; error: unknown };
 
 export type ProposerEvent = EvaluatorReply | ProposerDecision | DatasetEvent;
 
@@ -214,12 +219,19 @@ export const proposerMachine = setup({
         Promise.resolve()
           .then(() => context.buildDataset(context.parent, results, context.components))
           .then(
-            (dataset): void => self.send({ type: 'dataset.built', dataset }),
+            (dataset): void => self.send({ type: 'dataset.built', dataset, work: reflectionWork(context.reflection ?? defaultReflection, context.parent, context.components, dataset) }),
             (error: unknown): void => self.send({ type: 'dataset.failed', error }),
           );
       },
       on: {
-        'dataset.built': { target: 'reflecting', actions: assign({ dataset: ({ event }) => event.dataset }) },
+        'dataset.built': [
+          {
+            guard: ({ event }) => event.work.kind === 'failed',
+            target: 'finished',
+            actions: assign({ outcome: ({ context, event }) => skipped(context, (event as { work: Extract<ReflectionWork, { kind: 'failed' }> }).work.reason) }),
+          },
+          { target: 'reflecting', actions: assign({ dataset: ({ event }) => event.dataset, work: ({ event }) => event.work }) },
+        ],
         'dataset.failed': {
           target: 'finished',
           actions: assign({ outcome: ({ context, event }) => skipped(context, `building the reflective dataset failed: ${errorMessage(event.error)}`) }),
@@ -229,11 +241,25 @@ export const proposerMachine = setup({
     reflecting: {
       entry: ({ context, self, system }) => {
         const evaluator = system.get('evaluator');
-        reflectionPrompts(context.parent, context.components, context.dataset ?? {}).forEach((prompt, i) => {
+        const { work } = context;
+        if (work?.kind === 'custom') {
+          const request = { type: 'propose' as const, requestId: REFLECT_BASE, replyTo: self, candidate: context.parent, dataset: context.dataset ?? {}, components: context.components };
+          evaluator.send(request satisfies EvaluatorRequest);
+        }
+        if (work?.kind !== 'prompts') return;
+        work.prompts.forEach((prompt, i) => {
           evaluator.send({ type: 'reflect', requestId: REFLECT_BASE + i, replyTo: self, prompt } satisfies EvaluatorRequest);
         });
       },
       on: {
+        proposed: {
+          actions: [
+            ({ context, event }) => {
+              if (!event.ok) context.report?.({ type: 'error', message: `task ${context.step}/${context.task}: proposeNewTexts failed: ${event.error}` });
+            },
+            assign({ replies: ({ context, event }) => readProposedTexts(context.components, event.ok ? { ok: true, texts: event.texts } : event) }),
+          ],
+        },
         reflected: {
           actions: [
             'pay',
@@ -386,8 +412,7 @@ export const proposerMachine = setup({
           actions: [
             'pay',
             assign({
-              valset: ({ event }) =>
-                event.type === 'evaluated' ? { subscores: scores(event.evaluations), objectives: event.evaluations.map((e) => e.objectives) } : undefined,
+              valset: ({ event }) => (event.type === 'evaluated' ? valsetScoresOf(event.evaluations) : undefined),
             }),
           ],
         },
@@ -433,8 +458,7 @@ export const proposerMachine = setup({
               assign({
                 valset: ({ context, event }) => {
                   const scores = raceScores(context, event);
-                  const all = context.valIds.map((_, j) => scores.get(j) as Evaluation);
-                  return { subscores: all.map((e) => e.score), objectives: all.map((e) => e.objectives) };
+                  return valsetScoresOf(context.valIds.map((_, j) => scores.get(j) as Evaluation));
                 },
               }),
             ],

@@ -2,11 +2,11 @@
 // proposer (provided through optimizerMachine.provide({ actors })) knows exactly what it
 // receives and must send. See machines/README.md for who sends what to whom.
 import type { AnyActorRef } from 'xstate';
-import type { EvaluateReply, ReflectReply } from '../src/evaluation/evaluationService.js';
+import type { EvaluateReply, ProposeReply, ReflectReply } from '../src/evaluation/evaluationService.js';
 import type { WorkKind } from '../src/evaluation/workerSlots.js';
 import type { MinibatchOutcome, Proposal, ProposalSpend } from '../src/gepa/core/proposal.js';
 import type { ValsetRace } from '../src/gepa/strategies/valsetPolicy.js';
-import type { Candidate, FailureCounts } from '../src/types.js';
+import type { Candidate, FailureCounts, ReflectiveDataset } from '../src/types.js';
 
 /** Proposer or optimizer -> evaluator (systemId 'evaluator'). */
 export type EvaluatorRequest =
@@ -22,6 +22,8 @@ export type EvaluatorRequest =
       kind: WorkKind;
     }
   | { type: 'reflect'; requestId: number; replyTo: AnyActorRef; prompt: string }
+  /** Run the configured proposeNewTexts (in a reflection slot); answered with 'proposed'. */
+  | { type: 'propose'; requestId: number; replyTo: AnyActorRef; candidate: Candidate; dataset: ReflectiveDataset; components: readonly string[] }
   /** Optimizer -> evaluator at the end of a run; answered with 'evaluator.stats'. */
   | { type: 'report'; replyTo: AnyActorRef };
 
@@ -29,6 +31,7 @@ export type EvaluatorRequest =
 export type EvaluatorReply =
   | ({ type: 'evaluated'; requestId: number } & EvaluateReply)
   | ({ type: 'reflected'; requestId: number } & ReflectReply)
+  | ({ type: 'proposed'; requestId: number } & ProposeReply)
   /** The request could not be completed (aborted, or refused by the dollar budget); what ran is paid. */
   | { type: 'evaluator.failed'; requestId: number; error: string; paidCalls: number; costUsd: number };
 

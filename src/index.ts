@@ -19,12 +19,23 @@ export type {
   RetryNotice,
   RunEvent,
   Schedule,
+  TieOrder,
+  // Strategy hooks and trackBestOutputs (README, "Strategy hooks").
+  PoolView,
+  ProposeNewTexts,
+  RandomSource,
+  ReflectionPromptTemplate,
+  SampleMinibatch,
+  SelectCandidate,
+  SelectComponents,
+  ValsetBestOutputs,
 } from './types.js';
 export { optimize } from '../machines/optimize.js';
 export { optimizerMachine } from '../machines/optimizer.machine.js';
 export { proposerMachine } from '../machines/proposer.machine.js';
 export { evaluatorActor } from '../machines/evaluator.actor.js';
 export { ConfigError } from './config/configError.js';
+export { MissingDependencyError } from './executors/optionalDependency.js';
 export { Rng } from './gepa/core/rng.js';
 export { candidateHash } from './gepa/core/candidateHash.js';
 export { systemClock, runOnSimulatedClock } from './clock.js';
@@ -32,7 +43,7 @@ export { extractInstruction } from './gepa/proposer/extractInstruction.js';
 export { buildReflectionPrompt } from './gepa/proposer/reflectionPrompt.js';
 export { summarizeStaleness, formatStaleness, type StalenessSummary } from './report/stalenessSummary.js';
 // Durable runs (runDir): the log, its records, the stop requests an operator can make.
-export type { WorkJournal } from './types.js';
+export type { ScheduleDecision, WorkJournal } from './types.js';
 export { RunDirectoryError } from './storage/runDirectoryError.js';
 export { RUN_FILES, isResumableStop } from './storage/runDirectory.js';
 export { RunJournal } from './storage/runJournal.js';

@@ -112,12 +112,29 @@ export type Schedule =
    * K proposals always in flight, no step barrier. `rebase`: what a child whose parent moved on
    * while it ran is judged as (see README, "Schedules").
    */
-  | { kind: 'async'; inFlight: number; rebase?: RebasePolicy };
+  | { kind: 'async'; inFlight: number; rebase?: RebasePolicy; parentWeighting?: ParentWeighting };
 
-/** Async: onto which newer candidate a stale child's edit is replayed ('off': judged as it is). */
+/**
+ * Async: onto which newer candidate a stale child's edit is replayed, when candidates joined the
+ * pool while it ran. 'best' (the default): the best-scoring of those that joined (unless it is
+ * the child's own parent or an ancestor of it); 'newest-descendant' / 'best-descendant': the
+ * newest / best of the parent's descendants among them; 'off': the child is judged as it is.
+ */
 export type RebasePolicy = 'off' | 'newest-descendant' | 'best-descendant' | 'best';
+/**
+ * Async parent choice: 'front' draws as GEPA does (frequency-weighted Pareto sampling);
+ * 'in-flight' divides each candidate's weight by 1 + its proposals in flight.
+ */
+export type ParentWeighting = 'front' | 'in-flight';
 
 export type FrontType = 'instance' | 'objective' | 'hybrid' | 'cartesian';
+/**
+ * Dominated removal tries candidates in ascending mean score; among equal means, which is tried
+ * (and removed) first. 'newest-survives' tries the older first, as the reference does (so a
+ * child that scores exactly like its parent replaces it on the fronts); 'oldest-survives' tries
+ * the newer first (the parent stays).
+ */
+export type TieOrder = 'newest-survives' | 'oldest-survives';
 export type ParentSelectionStrategy = 'pareto' | 'current-best' | 'epsilon-greedy';
 export type ComponentSelectionStrategy = 'round-robin' | 'all';
 export type AcceptanceRule = 'strict-improvement' | 'improvement-or-equal';
@@ -132,6 +149,69 @@ export type ValsetPolicy = 'full' | { kind: 'race'; chunk: number; margin: numbe
 
 /** Order in which queued work takes free worker slots (see machines/README.md). */
 export type SlotPolicy = 'finish-first' | 'start-first' | 'fifo';
+
+/**
+ * The run's seeded random source, as strategy hooks receive it. Draw only from it (never
+ * Math.random()) and only while the hook runs: then a batched run stays a function of its seed.
+ */
+export interface RandomSource {
+  /** A float in [0, 1). */
+  next(): number;
+  /** An integer in [0, n). */
+  int(n: number): number;
+  pick<T>(items: readonly T[]): T;
+  /** A shuffled copy. */
+  shuffle<T>(items: readonly T[]): T[];
+}
+
+/** What selectCandidate sees of the pool as it stands at the start of the step. Read-only. */
+export interface PoolView {
+  /** The step (batched) or proposal (async) number being planned. */
+  step: number;
+  candidates: readonly Candidate[];
+  /** Mean valset score per candidate. */
+  valScores: readonly number[];
+  /** valSubscores[i][j] = score of candidate i on valset example j. */
+  valSubscores: ReadonlyArray<readonly number[]>;
+  parents: ReadonlyArray<readonly number[]>;
+  /** Per front (a valset example for frontType 'instance'): the candidates best on it. */
+  fronts: ReadonlyArray<readonly number[]>;
+}
+
+/**
+ * A reflection prompt template: a string with the placeholders `<curr_instructions>` (the
+ * component's current text) and `<inputs_outputs_feedback>` (its reflective records as markdown),
+ * both required; or a function of the component's name, current text and records.
+ */
+export type ReflectionPromptTemplate =
+  | string
+  | ((component: string, currentText: string, records: ReadonlyArray<Record<string, unknown>>) => string);
+
+/** gepa's custom candidate proposer: new text per component (only components to update), in place of the reflection LM. */
+export type ProposeNewTexts = (
+  candidate: Candidate,
+  reflectiveDataset: ReflectiveDataset,
+  componentsToUpdate: readonly string[],
+) => Record<string, string> | Promise<Record<string, string>>;
+
+/** Parent selection: the index of a pool candidate. Synchronous. */
+export type SelectCandidate = (pool: PoolView, rng: RandomSource) => number;
+
+/** Which components a proposal rewrites: a non-empty list of distinct component names. Synchronous. */
+export type SelectComponents = (
+  input: { candidate: Candidate; candidateIndex: number; componentNames: readonly string[]; step: number; task: number },
+  rng: RandomSource,
+) => readonly string[];
+
+/** A proposal's minibatch: 1 to minibatchSize trainset indices in [0, trainsetSize). Synchronous. */
+export type SampleMinibatch = (input: { trainsetSize: number; minibatchSize: number; step: number; task: number }, rng: RandomSource) => readonly number[];
+
+/** trackBestOutputs: per valset example, the best score in the pool and the outputs that scored it. */
+export interface ValsetBestOutputs {
+  score: number;
+  /** Candidates (pool indices, ascending) that reached `score` and returned an output. */
+  outputs: Array<{ candidate: number; output: unknown }>;
+}
 
 /** A clock the runtime reads and schedules on; XState's SimulatedClock fits it. */
 export interface Clock {
@@ -188,11 +268,16 @@ export interface OptimizeConfig<Example> {
 
   // Algorithm knobs; defaults follow the reference implementation.
   frontType?: FrontType;
+  /** Which of two equal-mean candidates dominated removal keeps. Default 'oldest-survives' (see bench/README.md, "Tie order"). */
+  tieOrder?: TieOrder;
   parentSelection?: ParentSelectionStrategy;
   componentSelection?: ComponentSelectionStrategy;
   acceptance?: AcceptanceRule;
   proposalSelection?: ProposalSelection;
-  /** Skip a proposal whose parent is already perfect on its minibatch. Default true. */
+  /**
+   * Skip a proposal whose parent is already perfect on its minibatch, and stop the run
+   * (stopReason 'perfectScore') once the best valset mean reaches perfectScore. Default true.
+   */
   skipPerfectScore?: boolean;
   /** Default 1. */
   perfectScore?: number;
@@ -227,10 +312,32 @@ export interface OptimizeConfig<Example> {
    */
   maxConsecutiveFailures?: number;
   /**
+   * Durable runs: what identifies the function-valued parts of the config (the models, the
+   * adapter), recorded in runDir/config.json and compared on resume field by field (a change is
+   * a ConfigError naming the field). `reflectionLm` names a function reflection model: a run whose
+   * reflection model is a function without that name cannot be resumed. Values must be JSON. The
+   * CLI records taskModel, reflectionModel, metric, prices, temperature, maxTokens and component.
+   */
+  runIdentity?: { reflectionLm?: string } & Record<string, unknown>;
+  /**
    * Records completed paid work and replays it on resume. optimize() sets it from runDir; set it
    * yourself only when embedding optimizerMachine with your own storage.
    */
   journal?: WorkJournal;
+
+  // Strategy hooks: plain functions that replace one rule of GEPA (README, "Strategy hooks").
+  /** Default: the built-in prompt (buildReflectionPrompt). */
+  reflectionPromptTemplate?: ReflectionPromptTemplate;
+  /** Replaces the reflection LM call of each proposal; runs in a worker slot as a reflection would. */
+  proposeNewTexts?: ProposeNewTexts;
+  /** Replaces parentSelection. */
+  selectCandidate?: SelectCandidate;
+  /** Replaces componentSelection. */
+  selectComponents?: SelectComponents;
+  /** Replaces the epoch-shuffled minibatch sampler. */
+  sampleMinibatch?: SampleMinibatch;
+  /** Keep, per valset example, the outputs of the best candidates (result.bestOutputs). Default false. */
+  trackBestOutputs?: boolean;
 }
 
 /**
@@ -243,6 +350,25 @@ export interface WorkJournal {
   recordEvaluation(key: string, evaluation: Evaluation): void;
   replayReflection(prompt: string): LmReply | undefined;
   recordReflection(prompt: string, reply: LmReply): void;
+  /**
+   * Async schedule: the next decision an earlier process took, while a resumed run walks the
+   * logged path (its order is what completion order was); undefined once past it.
+   */
+  expectedDecision?(): ScheduleDecision | undefined;
+  /** Async schedule: a decision taken (a verdict or a fold), logged once the run is past the logged path. */
+  recordDecision?(decision: ScheduleDecision): void;
+  /**
+   * Logged work of earlier processes not replayed, once the run is past the logged path: it was
+   * paid, so it counts against the budgets. Zero before.
+   */
+  heldWork?(): { calls: number; usd: number };
+}
+
+/** One decision of the async schedule, in the order the optimizer took it. */
+export interface ScheduleDecision {
+  kind: 'judged' | 'finished';
+  /** The proposal's id (`p<step>-<task>`, `merge-<step>`): launches are a function of the decisions before them. */
+  id: string;
 }
 
 /** One stretch of work on one worker slot, on the run's clock. */
@@ -314,6 +440,8 @@ export interface OptimizeResult {
   elapsedMs: number;
   /** Busy slot-time / (workers x elapsed). */
   workerUtilization: number;
+  /** With trackBestOutputs: per valset example (valset order), the best score and the outputs that reached it. */
+  bestOutputs?: ValsetBestOutputs[];
 }
 
 /** Events the runtime reports while it runs (the reference's callbacks, as data). */

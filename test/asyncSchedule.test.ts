@@ -4,15 +4,26 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { optimize, type RunEvent } from '../src/index.js';
+import { DEFAULT_REBASE } from '../src/config/runSettings.js';
+import type { Schedule, ValsetPolicy } from '../src/types.js';
 import { runOnSimulatedClock } from '../src/clock.js';
 import { test } from './support/toyRun.js';
 import { toyExamples, toyTask } from './support/toyTask.js';
 
 describe('async schedule', () => {
-  for (const inFlight of [1, 4, 8]) {
-    test(`keeps ${inFlight} in flight while the budget lasts, and spends it exactly`, async ({ toyRun }) => {
+  const variants: Array<{ inFlight: number; mechanisms?: Pick<Extract<Schedule, { kind: 'async' }>, 'rebase' | 'parentWeighting'>; valsetPolicy?: ValsetPolicy }> = [
+    { inFlight: 1 },
+    { inFlight: 4 },
+    { inFlight: 8 },
+    { inFlight: 8, mechanisms: { rebase: 'off' } },
+    { inFlight: 8, mechanisms: { rebase: 'best', parentWeighting: 'in-flight' }, valsetPolicy: { kind: 'race', chunk: 2, margin: 0 } },
+  ];
+  for (const { inFlight, mechanisms = {}, valsetPolicy = 'full' } of variants) {
+    const named = Object.keys(mechanisms).length === 0 ? '' : ` (${JSON.stringify(mechanisms)}, valset ${JSON.stringify(valsetPolicy)})`;
+    test(`keeps ${inFlight} in flight while the budget lasts, and spends it exactly${named}`, async ({ toyRun }) => {
       const clock = new SimulatedClock();
-      const perProposal = 2 * 3 + 6;
+      const rebasing = (mechanisms.rebase ?? DEFAULT_REBASE) !== 'off';
+      const perProposal = (rebasing ? 4 : 2) * 3 + 6;
       const maxMetricCalls = 400;
       // In flight after each instant's events, with the budget left at that moment.
       let running = 0;
@@ -34,9 +45,12 @@ describe('async schedule', () => {
         reflectMs: [40, 120],
         failureRate: 0.05,
         failureSalt: 'x',
-        schedule: { kind: 'async', inFlight },
+        schedule: { kind: 'async', inFlight, ...mechanisms },
+        valsetPolicy,
         workers: 6,
         maxMetricCalls,
+        // Spending the budget exactly is the point: a perfect best must not end the run first.
+        skipPerfectScore: false,
         onEvent,
       });
       expect(task.evaluateCalls).toBeLessThanOrEqual(maxMetricCalls);
@@ -56,6 +70,8 @@ describe('async schedule', () => {
       expect(result.proposals.filter((p) => p.outcome === 'accepted')).toHaveLength(result.candidates.length - 1);
       if (inFlight === 1) expect(result.proposals.every((p) => p.staleness === 0)).toBe(true);
       if (inFlight === 8) expect(result.proposals.some((p) => p.staleness > 0)).toBe(true);
+      // Rebasing did act: some stale child was replayed onto a newer candidate.
+      if (rebasing && inFlight === 8) expect(result.proposals.some((p) => p.rebasedFrom !== undefined)).toBe(true);
     });
   }
 

@@ -205,9 +205,9 @@ describe('with the OpenAI chat model on a loopback server', () => {
     );
     expect(server.requests).toHaveLength(3);
 
-    // system: ceil(27 / 3) + 8, user: ceil(14 / 3) + 8, completion: maxTokens.
+    // preamble 64, system: 27 bytes + 8, user: 14 bytes + 8, completion: maxTokens.
     expect(adapter.estimateMaxCostUsd!({ system_prompt: 'Reply with only the number.' }, example)).toBe(
-      costOf({ promptTokens: 9 + 8 + 5 + 8, completionTokens: 64 }, mini),
+      costOf({ promptTokens: 64 + 27 + 8 + 14 + 8, completionTokens: 64 }, mini),
     );
   });
 

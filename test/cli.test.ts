@@ -17,6 +17,8 @@ import { memoryIo } from './support/memoryIo.js';
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
 const INSTANT = ['--metric-call-ms', '0', '--reflection-ms', '0'];
+// Tests that are not about the report keep the demo from creating runs/ in the repository.
+const NO_REPORT = ['--no-report'];
 
 function lastLine(text: string): string {
   return text.trimEnd().split('\n').at(-1) ?? '';
@@ -42,7 +44,7 @@ afterAll(async () => {
 
 describe('gepa-actors demo', () => {
   it('prints the OptimizeResult as JSON on the last line of stdout, progress on stderr (real process)', async () => {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'demo', '--json', '--budget', '120', ...INSTANT], {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'demo', '--json', '--budget', '120', ...NO_REPORT, ...INSTANT], {
       cwd: ROOT,
       env: { ...process.env, CI: 'true' },
     });
@@ -59,8 +61,8 @@ describe('gepa-actors demo', () => {
   it('is deterministic for a seed: the same flags give the same candidates', async () => {
     const a = memoryIo();
     const b = memoryIo();
-    expect(await runCli(['demo', '--json', '--budget', '150', '--seed', '3', ...INSTANT], a)).toBe(0);
-    expect(await runCli(['demo', '--json', '--budget', '150', '--seed', '3', '--workers', '2', ...INSTANT], b)).toBe(0);
+    expect(await runCli(['demo', '--json', '--budget', '150', '--seed', '3', ...NO_REPORT, ...INSTANT], a)).toBe(0);
+    expect(await runCli(['demo', '--json', '--budget', '150', '--seed', '3', '--workers', '2', ...NO_REPORT, ...INSTANT], b)).toBe(0);
     const ra = JSON.parse(lastLine(a.out())) as OptimizeResult;
     const rb = JSON.parse(lastLine(b.out())) as OptimizeResult;
     expect(rb.candidates).toEqual(ra.candidates);
@@ -69,7 +71,7 @@ describe('gepa-actors demo', () => {
 
   it('prints a readable summary without --json', async () => {
     const io = memoryIo();
-    expect(await runCli(['demo', '--budget', '100', '--schedule', 'async:3', ...INSTANT], io)).toBe(0);
+    expect(await runCli(['demo', '--budget', '100', '--schedule', 'async:3', ...NO_REPORT, ...INSTANT], io)).toBe(0);
     expect(io.out()).toMatch(/^GEPA demo \(seed 0\): schedule async 3, 8 workers, budget 100 metric calls\n/);
     expect(io.out()).toMatch(/best valset score \d\.\d{3} \(candidate #\d+\), seed 0\.400/);
     expect(io.out()).toContain('best candidate, system_prompt:');
@@ -81,7 +83,8 @@ describe('gepa-actors demo', () => {
     [['demo', '--bogus'], "unknown option '--bogus'"],
     [['launch'], "unknown command 'launch'"],
     [['demo', '--budget', '10', ...INSTANT], 'maxMetricCalls: 10 cannot pay for evaluating the seed'],
-    [['demo', '--inspect'], '--inspect writes inspect.jsonl into the run directory'],
+    [['demo', '--inspect', '--no-report'], '--inspect writes inspect.jsonl into the run directory'],
+    [['demo', '--resume'], '--resume continues the run in a run directory: add --run-dir DIR'],
   ])('exits 2 on invalid arguments: %j', async (argv, message) => {
     const io = memoryIo();
     expect(await runCli(argv, io)).toBe(2);
@@ -102,6 +105,80 @@ describe('gepa-actors demo', () => {
     const io = memoryIo();
     expect(await runCli(['demo', '--help'], io)).toBe(0);
     expect(io.out()).toContain('--schedule <schedule>');
+    // The default as the flag spells it, not as JSON.
+    expect(io.out()).toContain('(default: batched:2x2)');
+    expect(io.out()).not.toContain('"kind"');
+  });
+
+  it('prints the package version on --version and exits 0', async () => {
+    const { version } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const io = memoryIo();
+    expect(await runCli(['--version'], io)).toBe(0);
+    expect(io.out()).toBe(`${version}\n`);
+  });
+
+  it.each([
+    [['help', 'run'], 'Usage: gepa-actors run [options] <config>'],
+    [['run', '-h'], 'Usage: gepa-actors run [options] <config>'],
+    [['help', 'demo'], 'Usage: gepa-actors demo [options]'],
+    [['demo', '-h'], 'Usage: gepa-actors demo [options]'],
+    [['help', 'worker'], 'Usage: gepa-actors worker --adapter PATH[#EXPORT] --redis URL'],
+    [['worker', '-h'], 'Usage: gepa-actors worker --adapter PATH[#EXPORT] --redis URL'],
+  ])('shows help for %j and exits 0', async (argv, usage) => {
+    const io = memoryIo();
+    expect(await runCli(argv, io)).toBe(0);
+    expect(io.out()).toContain(usage);
+  });
+
+  it('exits 2 without a command, after the usage', async () => {
+    const io = memoryIo();
+    expect(await runCli([], io)).toBe(2);
+    expect(io.err()).toContain('Usage: gepa-actors [options] [command]');
+  });
+
+  it('writes report.html into a fresh runs/demo-<date>-<time>/ and prints its path last; never reuses one', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'gepa-demo-'));
+    const today = () => new Date(2026, 11, 3, 9, 5, 7);
+    const first = memoryIo({ cwd, today });
+    expect(await runCli(['demo', '--budget', '60', ...INSTANT], first)).toBe(0);
+    const path = lastLine(first.out()).replace(/^report: /, '');
+    expect(path).toBe(join(cwd, 'runs/demo-20261203-090507/report.html'));
+    expect(await readFile(path, 'utf8')).toContain('<svg');
+    // The same second again: a new directory beside it, the first report untouched.
+    const second = memoryIo({ cwd, today });
+    expect(await runCli(['demo', '--budget', '60', ...INSTANT], second)).toBe(0);
+    expect(lastLine(second.out())).toBe(`report: ${join(cwd, 'runs/demo-20261203-090507-2/report.html')}`);
+    expect(existsSync(join(cwd, 'runs/demo-20261203-090507-2/report.html'))).toBe(true);
+    // --run-dir chooses it; --no-report writes none and no run directory.
+    const chosen = memoryIo({ cwd, today });
+    expect(await runCli(['demo', '--budget', '60', '--run-dir', 'mine', ...INSTANT], chosen)).toBe(0);
+    expect(lastLine(chosen.out())).toBe(`report: ${join(cwd, 'mine/report.html')}`);
+    const none = memoryIo({ cwd, today: () => new Date(2026, 11, 3, 9, 6, 0) });
+    expect(await runCli(['demo', '--budget', '60', '--no-report', ...INSTANT], none)).toBe(0);
+    expect(none.out()).not.toContain('report:');
+    expect(existsSync(join(cwd, 'runs/demo-20261203-090600'))).toBe(false);
+    await rm(cwd, { recursive: true, force: true });
+  });
+
+  it('says so when it picks up the STOP file', async () => {
+    const runDir = join(dir, 'stop-file');
+    // A run stopped by Ctrl-C can be resumed; a STOP file written meanwhile is seen at once.
+    const first = memoryIo({ onStderr: (text) => void (text.includes('+ candidate #1') && process.emit('SIGINT')) });
+    expect(await runCli(['demo', '--json', '--run-dir', runDir, '--budget', '600', '--metric-call-ms', '2', '--reflection-ms', '5'], first)).toBe(0);
+    expect((JSON.parse(lastLine(first.out())) as OptimizeResult).stopReason).toBe('stopped');
+    await writeFile(join(runDir, 'STOP'), '');
+    const resumed = memoryIo();
+    expect(await runCli(['demo', '--json', '--run-dir', runDir, '--resume', '--budget', '600', '--metric-call-ms', '2', '--reflection-ms', '5'], resumed)).toBe(0);
+    expect(resumed.err()).toContain(`STOP file found in ${runDir}: no new proposals; finishing the ones in flight.`);
+    expect((JSON.parse(lastLine(resumed.out())) as OptimizeResult).stopReason).toBe('stopped');
+  });
+
+  it('words the summary: plural counts, the stop reason as a phrase', async () => {
+    const io = memoryIo();
+    expect(await runCli(['demo', '--budget', '60', ...NO_REPORT, ...INSTANT], io)).toBe(0);
+    expect(io.out()).toMatch(/metric calls \d+\/60, reflections \d+, \d+ candidates? from \d+ proposals?\n/);
+    expect(io.out()).toContain('stopped by maxMetricCalls');
+    expect(io.out()).not.toMatch(/\b1 candidates\b|stopped: /);
   });
 
   it('refuses a non-empty run directory without --resume', async () => {
@@ -122,7 +199,7 @@ describe('gepa-actors demo', () => {
         if (text.includes('+ candidate #1')) process.emit('SIGINT');
       },
     });
-    const code = await runCli(['demo', '--json', '--budget', '600', '--metric-call-ms', '2', '--reflection-ms', '5'], drained);
+    const code = await runCli(['demo', '--json', '--budget', '600', '--metric-call-ms', '2', '--reflection-ms', '5', ...NO_REPORT], drained);
     expect(code).toBe(0);
     const r = JSON.parse(lastLine(drained.out())) as OptimizeResult;
     expect(r.stopReason).toBe('stopped');
@@ -138,7 +215,7 @@ describe('gepa-actors demo', () => {
         }
       },
     });
-    expect(await runCli(['demo', '--json', '--budget', '600', '--metric-call-ms', '2', '--reflection-ms', '5'], aborted)).toBe(0);
+    expect(await runCli(['demo', '--json', '--budget', '600', '--metric-call-ms', '2', '--reflection-ms', '5', ...NO_REPORT], aborted)).toBe(0);
     expect((JSON.parse(lastLine(aborted.out())) as OptimizeResult).stopReason).toBe('aborted');
   });
 });
@@ -234,5 +311,37 @@ describe('gepa-actors run', () => {
     expect(refused.err()).toContain('Use --resume to continue it');
     expect(await runCli(['run', config, '--resume', '--json'], memoryIo({ env }))).toBe(0);
     expect(await readFile(join(dir, 'runs/again/report.html'), 'utf8')).toContain('<svg');
+  });
+
+  describe('--resume refuses a run whose models changed, with exit 2 naming the field, before any request', () => {
+    const prices = { 'gpt-4.1-mini': { inputPerMTok: 0.4, outputPerMTok: 1.6 } };
+    const recorded = { ...baseConfig, maxMetricCalls: 20, temperature: 0.5, maxTokens: 64, prices, runDir: 'runs/identity' };
+    beforeAll(async () => {
+      const config = await writeConfig('identity.json', recorded);
+      expect(await runCli(['run', config, '--json'], memoryIo({ env: { OPENAI_BASE_URL: server.baseURL } }))).toBe(0);
+      const stored = JSON.parse(await readFile(join(dir, 'runs/identity/config.json'), 'utf8')) as { settings: Record<string, unknown> };
+      expect(stored.settings.reflectionLm).toBe('openai:gpt-5-mini');
+      expect(stored.settings.identity).toEqual({ taskModel: 'gpt-4.1-mini', reflectionModel: 'gpt-5-mini', metric: 'exact-match', component: 'system_prompt', prices, temperature: 0.5, maxTokens: 64 });
+    });
+    it.each([
+      ['taskModel', { taskModel: 'gpt-5-mini' }, 'taskModel: "gpt-4.1-mini" in the run directory, "gpt-5-mini" now'],
+      ['reflectionModel', { reflectionModel: 'gpt-4.1-mini' }, 'reflectionModel: "gpt-5-mini" in the run directory, "gpt-4.1-mini" now'],
+      ['metric', { metric: 'contains-answer' }, 'metric: "exact-match" in the run directory, "contains-answer" now'],
+      ['prices', { prices: { 'gpt-4.1-mini': { inputPerMTok: 0.8, outputPerMTok: 1.6 } } }, 'prices: {"gpt-4.1-mini":{"inputPerMTok":0.4'],
+      ['temperature', { temperature: 0.7 }, 'temperature: 0.5 in the run directory, 0.7 now'],
+      ['maxTokens', { maxTokens: undefined }, 'maxTokens: 64 in the run directory, not set now'],
+    ])('%s', async (field, change, message) => {
+      const config = await writeConfig(`identity-${field}.json`, { ...recorded, ...change });
+      const io = memoryIo({ env: { OPENAI_BASE_URL: server.baseURL } });
+      const before = server.requests.length;
+      expect(await runCli(['run', config, '--resume'], io)).toBe(2);
+      expect(io.err()).toContain(message);
+      expect(io.err()).toContain('holds a run with a different config');
+      expect(server.requests.length).toBe(before);
+    });
+    it('the same config resumes', async () => {
+      const config = await writeConfig('identity-same.json', recorded);
+      expect(await runCli(['run', config, '--resume'], memoryIo({ env: { OPENAI_BASE_URL: server.baseURL } }))).toBe(0);
+    });
   });
 });

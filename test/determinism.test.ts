@@ -1,7 +1,10 @@
 // For a seed, the batched schedule gives the identical result whatever the worker count and
-// whatever order the calls finish in.
+// whatever order the calls finish in, with the valset race on too.
 import { describe, expect, it } from 'vitest';
-import type { OptimizeResult } from '../src/index.js';
+import { SimulatedClock } from 'xstate';
+import { runOnSimulatedClock } from '../src/clock.js';
+import { createDemoTask } from '../src/demo/demoTask.js';
+import { optimize, type OptimizeResult } from '../src/index.js';
 import type { Schedule } from '../src/types.js';
 import { toyRun } from './support/toyRun.js';
 
@@ -34,6 +37,20 @@ describe('batched determinism', () => {
       }
     });
   }
+
+  it('with the valset race on (demo task, where children lose races): identical for 1, 3 and 16 workers', async () => {
+    const raceRun = async (workers: number) => {
+      const clock = new SimulatedClock();
+      const task = createDemoTask({ seed: 5, metricCallMs: 20, reflectionMs: 100, clock });
+      const { seedCandidate, trainset, valset, adapter, reflectionLm } = task;
+      const config = { seedCandidate, trainset, valset, adapter, reflectionLm, workers, maxMetricCalls: 500, seed: 5, clock };
+      const schedule: Schedule = { kind: 'batched', parents: 2, perParent: 2 };
+      return essence(await runOnSimulatedClock(clock, optimize({ ...config, schedule, valsetPolicy: { kind: 'race', chunk: 10, margin: 0 } })));
+    };
+    const reference = await raceRun(1);
+    expect(reference.proposals.filter((p) => p.reason.startsWith('lost its valset race')).length).toBeGreaterThan(2);
+    for (const workers of [3, 16]) expect(await raceRun(workers)).toEqual(reference);
+  });
 
   it('a different seed gives a different run', async () => {
     const a = await run({ kind: 'batched', parents: 2, perParent: 2 }, 4, 'a', 3);

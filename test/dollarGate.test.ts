@@ -8,12 +8,12 @@ describe('DollarGate', () => {
   it('reserves within the limit and refuses past it', () => {
     const gate = new DollarGate(1);
     const first = gate.reserve(0.75);
-    expect(first).toEqual({ usd: 0.75 });
+    expect(first).toEqual({ usd: 0.75, estimateUsd: 0.75 });
     expect(gate.reserve(0.5)).toBeNull();
     expect(gate.reservedUsd).toBe(0.75);
     gate.settle(first as DollarReservation, 0.5);
     expect([gate.spentUsd, gate.reservedUsd, gate.remainingUsd()]).toEqual([0.5, 0, 0.5]);
-    expect(gate.reserve(0.5)).toEqual({ usd: 0.5 });
+    expect(gate.reserve(0.5)).toEqual({ usd: 0.5, estimateUsd: 0.5 });
     expect(gate.reserve(0.01)).toBeNull();
     expect(gate.refusal(0.01).message).toMatch(/cannot pay for this call/);
   });

@@ -138,8 +138,11 @@ describe('replies and dollars', () => {
 
   it('estimates the worst-case dollars of a call before making it', () => {
     const lm = createOpenAILanguageModel({ model: 'gpt-4.1-mini', baseURL: 'http://127.0.0.1:9/v1', system: 'sys', maxTokens: 100 });
-    // system: ceil(3 / 3) + 8, prompt: ceil(30 / 3) + 8, completion: maxTokens.
-    expect(lm.estimateMaxCostUsd!('x'.repeat(30))).toBe(costOf({ promptTokens: 27, completionTokens: 100 }, MINI));
+    // A bound, not a guess: a 64-token template preamble, then per message its UTF-8 bytes + 8
+    // (system 3 + 8, prompt 30 + 8); completion: maxTokens.
+    expect(lm.estimateMaxCostUsd!('x'.repeat(30))).toBe(costOf({ promptTokens: 64 + 11 + 38, completionTokens: 100 }, MINI));
+    // Multi-byte text counts its bytes.
+    expect(lm.estimateMaxCostUsd!('é'.repeat(15))).toBe(costOf({ promptTokens: 64 + 11 + 38, completionTokens: 100 }, MINI));
     const unpriced = createOpenAILanguageModel({ model: 'local', baseURL: 'http://127.0.0.1:9/v1' });
     expect('estimateMaxCostUsd' in unpriced).toBe(false);
   });
@@ -371,7 +374,7 @@ describe('chat model', () => {
     await chat({ system: '', user: 'What is 6 * 7?' });
     expect(s.requests.map((r) => r.body!.messages!.map((m) => m.role))).toEqual([['system', 'user'], ['user']]);
     expect(chat.estimateMaxCostUsd!({ system: 'abc', user: 'abcdef' })).toBe(
-      costOf({ promptTokens: 1 + 8 + 2 + 8, completionTokens: 16_384 }, MINI),
+      costOf({ promptTokens: 64 + 3 + 8 + 6 + 8, completionTokens: 16_384 }, MINI),
     );
   });
 });

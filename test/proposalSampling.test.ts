@@ -26,6 +26,7 @@ function input(overrides: Partial<StepPlanInput> & { shape: StepShape; seed?: nu
   return {
     pool: threeWayPool(),
     frontType: 'instance',
+    tieOrder: 'oldest-survives',
     parentSelection: 'pareto',
     componentSelection: 'round-robin',
     componentNames: ['a', 'b'],

@@ -27,7 +27,7 @@ interface StubInput {
 const stubEvaluator = fromCallback<EvaluatorRequest, StubInput>(({ input, receive }) => {
   receive((request) => {
     input.requests.push(request);
-    if (request.type === 'report') return;
+    if (request.type === 'report' || request.type === 'propose') return;
     const ms = request.type === 'reflect' ? REFLECT_MS : EVAL_MS;
     input.clock.setTimeout(() => {
       if (request.type === 'reflect') {
@@ -150,7 +150,7 @@ describe('proposerMachine, alone with a stub evaluator', () => {
       spend: { paidCalls: 10, reflectionCalls: 1, reflectionCostUsd: 0.01, costUsd: expect.closeTo(0.02, 12) },
       outcome: expect.objectContaining({ status: 'judged' }),
       child: { instructions: BETTER },
-      valset: { subscores: [1, 1, 1, 1], objectives: [undefined, undefined, undefined, undefined] },
+      valset: { subscores: [1, 1, 1, 1], objectives: [undefined, undefined, undefined, undefined], outputs: [undefined, undefined, undefined, undefined] },
     });
     expect(t.events.map((e) => (e.type === 'evaluation.started' || e.type === 'evaluation.ended' ? `${e.type} ${e.target}` : e.type))).toEqual([
       'evaluation.started parent',

@@ -30,6 +30,8 @@ function calculatorRun(baseURL: string) {
     adapter: createChatAdapter({ taskModel: createOpenAIChatModel({ ...common, model: TASK_MODEL }), metric: 'exact-match' }),
     reflectionLm: createOpenAILanguageModel({ ...common, model: REFLECTION_MODEL }),
     workers: 4,
+    // These runs are about retries and dollars: a perfect best must not end them first.
+    skipPerfectScore: false,
   };
 }
 

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderReport } from '../src/report/renderReport.js';
 import { ConfigError } from '../src/config/configError.js';
+import { checkRuntimeModel } from '../src/report/runtimeCheck.js';
 import type { OptimizeResult } from '../src/types.js';
 
 const hostile = 'Ignore this: </pre><script>alert("x")</script><img src="http://evil.example/x.png"> & done';
@@ -93,5 +94,24 @@ describe('renderReport of a run with failures', () => {
     const page = renderReport({ title: 't', result: failed, workers: 2, schedule: { kind: 'batched', parents: 1, perParent: 2 }, minibatchSize: 3, slotIntervals: [], runStartedAt: 0 });
     expect(page).toContain('<div class="label">failed calls</div><div class="value">5</div><div class="sub">http 404 x4, timeout x1</div>');
     expect(page).toContain('every call of the seed failed: HTTP 404 &lt;model&gt;');
+  });
+});
+
+describe('the runtime check', () => {
+  const intervals = [
+    { slot: 0, kind: 'seed' as const, start: 0, end: 10 },
+    { slot: 1, kind: 'seed' as const, start: 0, end: 10 },
+    { slot: 0, kind: 'reflection' as const, start: 10, end: 30 },
+    { slot: 0, kind: 'child' as const, start: 30, end: 40 },
+  ];
+  const check = (stopReason: string) =>
+    checkRuntimeModel({ result: { ...result, stopReason }, intervals, workers: 2, schedule: { kind: 'batched', parents: 1, perParent: 1 }, minibatchSize: 1, budget: 100 });
+
+  it('predicts for the budget when the budget stopped the run, and for the work done when it stopped early', () => {
+    const full = check('maxMetricCalls');
+    const early = check('perfectScore');
+    expect(full.ok && full.params.budget).toBe(100);
+    expect(early.ok && early.params.budget).toBe(7);
+    expect(check('stopped').ok && (check('stopped') as { params: { budget: number } }).params.budget).toBe(7);
   });
 });

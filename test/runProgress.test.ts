@@ -1,7 +1,11 @@
 // What the progress display is told: RunEvents folded into calls, dollars, best and seed
 // scores, candidates, proposals in flight, utilization and the share of the budget spent.
+import { Writable } from 'node:stream';
+import { SimulatedClock } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { createProgressDisplay } from '../src/cli/progressDisplay.js';
 import { RunProgress } from '../src/cli/runProgress.js';
+import { test } from './support/toyRun.js';
 
 describe('RunProgress', () => {
   it("folds a run's events", () => {
@@ -29,5 +33,41 @@ describe('RunProgress', () => {
   it('has no budget fraction without a budget, and a time fraction with a timeout', () => {
     expect(new RunProgress(1, {}, 0).budgetFraction(5)).toBeUndefined();
     expect(new RunProgress(1, { timeoutMs: 100 }, 0).budgetFraction(25)).toBe(0.25);
+  });
+});
+
+describe('progress that moves with every call (simulated time)', () => {
+  test('the counter advances during the seed evaluation, and the final line equals the result', async ({ toyRun }) => {
+    const clock = new SimulatedClock();
+    let text = '';
+    const stream = new Writable({
+      write(chunk: Buffer | string, _encoding, callback) {
+        text += chunk.toString();
+        callback();
+      },
+    });
+    const display = createProgressDisplay({ mode: 'lines', stream, workers: 2, budget: { maxMetricCalls: 300 }, clock });
+    const progress = new RunProgress(2, { maxMetricCalls: 300 }, 0);
+    const duringSeed: number[] = [];
+    const { result } = await toyRun({
+      clock,
+      workers: 2,
+      skipPerfectScore: false,
+      onEvent: (event) => {
+        progress.apply(event);
+        display.onEvent(event);
+      },
+      onSlotInterval: (interval) => {
+        progress.addInterval(interval);
+        display.onSlotInterval(interval);
+        if (progress.seedScore === undefined) duringSeed.push(progress.shownCalls());
+      },
+    });
+    // One step per finished valset call of the seed (6 examples), before its score is known.
+    expect(duringSeed).toEqual([1, 2, 3, 4, 5, 6]);
+    display.stop(result.metricCalls);
+    const last = text.trimEnd().split('\n').at(-1) ?? '';
+    expect(last).toContain(`${result.metricCalls}/300 calls`);
+    expect(result.metricCalls).toBeGreaterThan(250);
   });
 });

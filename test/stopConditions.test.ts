@@ -1,4 +1,4 @@
-// Stop conditions: target score, steps without improvement, and what the budget can still pay.
+// Stop conditions: target score, a perfect best, steps without improvement, and what the budget can still pay.
 import { describe, expect, it } from 'vitest';
 import { BudgetLedger, type Reservation } from '../src/budget/budgetLedger.js';
 import { DollarGate, type DollarReservation } from '../src/budget/dollarGate.js';
@@ -14,6 +14,12 @@ describe('progressStopReason', () => {
   it('stops after maxStepsWithoutImprovement steps in a row without a better best', () => {
     expect(progressStopReason({ bestScore: 0.5, stepsWithoutImprovement: 3, maxStepsWithoutImprovement: 3 })).toBe('maxStepsWithoutImprovement');
     expect(progressStopReason({ bestScore: 0.5, stepsWithoutImprovement: 2, maxStepsWithoutImprovement: 3 })).toBeNull();
+  });
+
+  it('stops at perfectScore when given (skipPerfectScore on), after the target', () => {
+    expect(progressStopReason({ bestScore: 1, stepsWithoutImprovement: 0, perfectScore: 1 })).toBe('perfectScore');
+    expect(progressStopReason({ bestScore: 0.99, stepsWithoutImprovement: 0, perfectScore: 1 })).toBeNull();
+    expect(progressStopReason({ bestScore: 1, stepsWithoutImprovement: 0, perfectScore: 1, targetScore: 0.9 })).toBe('targetScore');
   });
 
   it('names the target first when both hold, and never stops when neither is set', () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { optimize } from '../src/index.js';
 import { runOnSimulatedClock } from '../src/clock.js';
+import { test } from './support/toyRun.js';
 import { KEYWORDS, toyExamples, toyTask } from './support/toyTask.js';
 
 function setup() {
@@ -72,5 +73,34 @@ describe('stopping', () => {
   it('a config with no stop condition is refused, naming the rule', async () => {
     const { base } = setup();
     await expect(optimize({ ...base })).rejects.toThrow(/at least one stop condition is required/);
+  });
+});
+
+describe('stopping at a perfect score', () => {
+  test('with skipPerfectScore (the default) the run stops once the best valset mean is perfect', async ({ toyRun }) => {
+    const { result } = await toyRun({ maxMetricCalls: 10_000, workers: 4 });
+    expect(result.stopReason).toBe('perfectScore');
+    expect(result.bestScore).toBe(1);
+    // The perfect candidate is the last one found, and no step after its step was started.
+    const perfect = result.valScores.indexOf(1);
+    expect(perfect).toBe(result.candidates.length - 1);
+    const foundIn = result.proposals.find((p) => p.candidateIndex === perfect)?.step;
+    expect(foundIn).toBeDefined();
+    expect(Math.max(...result.proposals.map((p) => p.step))).toBe(foundIn);
+    expect(result.metricCalls).toBeLessThan(300);
+  });
+
+  test('without skipPerfectScore, or below perfectScore, the run goes on to its budget', async ({ toyRun }) => {
+    const off = await toyRun({ maxMetricCalls: 400, workers: 4, skipPerfectScore: false });
+    expect(off.result.bestScore).toBe(1);
+    expect(off.result.stopReason).toBe('maxMetricCalls');
+    const higher = await toyRun({ maxMetricCalls: 400, workers: 4, perfectScore: 2 });
+    expect(higher.result.stopReason).toBe('maxMetricCalls');
+  });
+
+  test('an async run stops there too', async ({ toyRun }) => {
+    const { result } = await toyRun({ maxMetricCalls: 10_000, workers: 4, schedule: { kind: 'async', inFlight: 3 } });
+    expect(result.stopReason).toBe('perfectScore');
+    expect(result.bestScore).toBe(1);
   });
 });

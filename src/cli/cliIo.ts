@@ -9,6 +9,8 @@ export interface CliIo {
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
+  /** The calendar date, for naming fresh run directories; default the system's. */
+  today?: () => Date;
 }
 
 export function processIo(): CliIo {

@@ -1,6 +1,7 @@
 // `gepa-actors demo`: the built-in offline demo task (simulated task and reflection models with
 // small realistic latencies, so the live display has something to show), then a summary with
-// the held-out test score of the best candidate, and report.html when --run-dir is given.
+// the held-out test score of the best candidate, and report.html in the run directory (--run-dir,
+// else a fresh runs/demo-<date>-<time>/; none with --no-report), its path printed last.
 import { resolve } from 'node:path';
 import { createDemoTask, type DemoExample } from '../demo/demoTask.js';
 import { scheduleLabel } from '../runtimeModel/index.js';
@@ -8,6 +9,7 @@ import { resolveSettings } from '../config/runSettings.js';
 import type { Adapter, Candidate, OptimizeConfig, Schedule } from '../types.js';
 import type { CliIo } from './cliIo.js';
 import { UsageError } from './exitCodes.js';
+import { claimFreshRunDir } from './freshRunDir.js';
 import { checkRunDir } from './runDirCheck.js';
 import { writeRunReport } from './runReport.js';
 import { runSession } from './runSession.js';
@@ -23,6 +25,8 @@ export interface DemoOptions {
   inspect: boolean;
   runDir?: string;
   resume: boolean;
+  /** Write report.html (into a fresh run directory when no runDir is given). */
+  report: boolean;
   /** Simulated mean latencies; 0 = instant. */
   metricCallMs: number;
   reflectionMs: number;
@@ -45,11 +49,21 @@ export async function meanScore<Example>(adapter: Adapter<Example>, candidate: C
   return examples.length > 0 ? sum / examples.length : 0;
 }
 
+/** Where the demo's run directory is: the one given, a fresh one for the report, or none. */
+async function demoRunDir(options: DemoOptions, io: CliIo): Promise<string | undefined> {
+  if (options.runDir !== undefined) return resolve(io.cwd, options.runDir);
+  if (!options.report) {
+    if (options.inspect) throw new UsageError('--inspect writes inspect.jsonl into the run directory: add --run-dir DIR, or drop --no-report');
+    return undefined;
+  }
+  return claimFreshRunDir(resolve(io.cwd, 'runs'), 'demo', io.today ? io.today() : new Date());
+}
+
 export async function demoCommand(options: DemoOptions, io: CliIo): Promise<number> {
-  if (options.inspect && !options.runDir) throw new UsageError('--inspect writes inspect.jsonl into the run directory: add --run-dir DIR');
-  const runDir = options.runDir !== undefined ? resolve(io.cwd, options.runDir) : undefined;
+  // Refused before anything is created.
+  if (options.resume && options.runDir === undefined) throw new UsageError('--resume continues the run in a run directory: add --run-dir DIR');
   const task = createDemoTask({ seed: options.seed, metricCallMs: options.metricCallMs, reflectionMs: options.reflectionMs });
-  const config: OptimizeConfig<DemoExample> = {
+  const base: OptimizeConfig<DemoExample> = {
     seedCandidate: task.seedCandidate,
     trainset: task.trainset,
     valset: task.valset,
@@ -59,11 +73,15 @@ export async function demoCommand(options: DemoOptions, io: CliIo): Promise<numb
     schedule: options.schedule,
     workers: options.workers,
     seed: options.seed,
-    ...(runDir ? { runDir } : {}),
+    // The simulated models are a function of the seed, which the config records already.
+    runIdentity: { reflectionLm: 'demo', adapter: 'demo' },
   };
   // Flags that parse but cannot run (a budget below the valset size) fail here, before any write.
-  const label = scheduleLabel(resolveSettings(config).schedule);
-  if (runDir) await checkRunDir(runDir, options.resume);
+  const settings = resolveSettings(base);
+  const label = scheduleLabel(settings.schedule);
+  if (options.runDir !== undefined) await checkRunDir(resolve(io.cwd, options.runDir), options.resume, base, settings);
+  const runDir = await demoRunDir(options, io);
+  const config: OptimizeConfig<DemoExample> = { ...base, ...(runDir ? { runDir } : {}) };
   const heading = `GEPA demo (seed ${options.seed}): schedule ${label}, ${options.workers} workers, budget ${options.budget} metric calls`;
   io.stderr.write(`${heading}\n`);
 
@@ -76,13 +94,12 @@ export async function demoCommand(options: DemoOptions, io: CliIo): Promise<numb
   const [bestTest, seedTest] = await Promise.all([meanScore(scorer, result.bestCandidate, testset), meanScore(scorer, task.seedCandidate, testset)]);
   const testLine = `held-out test score ${bestTest.toFixed(3)} (seed ${seedTest.toFixed(3)}) on ${testset.length} examples`;
 
-  const reportPath = runDir
+  const reportPath = runDir && options.report
     ? await writeRunReport(runDir, session, {
         title: `GEPA demo: ${label} on ${options.workers} workers`,
         facts: [{ label: 'held-out test score', value: bestTest.toFixed(3), sub: `seed ${seedTest.toFixed(3)}, ${testset.length} examples` }],
       })
     : undefined;
 
-  const hint = runDir ? [] : ['(add --run-dir DIR for report.html: charts, lineage, Pareto front, slot timeline)'];
-  return printOutcome(io, options.json, { heading, result, budget: options.budget, extra: [testLine, ...hint], ...(reportPath ? { reportPath } : {}) });
+  return printOutcome(io, options.json, { heading, result, budget: options.budget, extra: [testLine], ...(reportPath ? { reportPath } : {}) });
 }

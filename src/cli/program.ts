@@ -1,15 +1,17 @@
 // The gepa-actors command line: commander parses flags and routes to the commands; every
-// outcome becomes an exit code (0 done, 1 runtime failure, 2 invalid arguments or config).
+// outcome becomes an exit code (0 done, 1 runtime failure, 2 invalid arguments or config; 130
+// after Ctrl-C is the process's own, see the README).
 // runCli never exits the process itself, so tests run it in-process with their own io.
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { RunDirectoryError } from '../storage/runDirectoryError.js';
 import { ConfigError } from '../config/configError.js';
 import { workerCommand } from '../worker/workerCommand.js';
 import { processIo, type CliIo } from './cliIo.js';
 import { DEMO_DEFAULTS, demoCommand } from './demoCommand.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './exitCodes.js';
+import { packageVersion } from './packageVersion.js';
 import { runCommand } from './runCommand.js';
-import { parseInteger, parseNonNegative, parsePositiveInt, parseScheduleOption } from './scheduleOption.js';
+import { parseInteger, parseNonNegative, parsePositiveInt, parseScheduleOption, scheduleOptionText } from './scheduleOption.js';
 import { errorMessage } from '../errorMessage.js';
 import { terminalSafe } from './terminalText.js';
 
@@ -22,6 +24,7 @@ interface DemoFlags {
   inspect?: boolean;
   runDir?: string;
   resume?: boolean;
+  report: boolean;
   metricCallMs: number;
   reflectionMs: number;
 }
@@ -38,18 +41,24 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     // Set before the commands are added, so they inherit them.
     .exitOverride()
     .configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) })
-    .showHelpAfterError('(add --help for usage)');
+    .showHelpAfterError('(add --help for usage)')
+    .version(packageVersion(), '-V, --version', 'print the version');
 
   program
     .command('demo')
     .description('optimize the built-in offline demo task (simulated models, no network, no key)')
-    .option('--schedule <schedule>', 'batched, batched:PxN or async:K', parseScheduleOption, DEMO_DEFAULTS.schedule)
+    .addOption(
+      new Option('--schedule <schedule>', 'batched, batched:PxN or async:K')
+        .argParser(parseScheduleOption)
+        .default(DEMO_DEFAULTS.schedule, scheduleOptionText(DEMO_DEFAULTS.schedule)),
+    )
     .option('--workers <W>', 'worker slots shared by every metric and LM call', parsePositiveInt, DEMO_DEFAULTS.workers)
     .option('--budget <B>', 'maximum metric calls', parsePositiveInt, DEMO_DEFAULTS.budget)
     .option('--seed <S>', 'seed of the demo task and of the optimizer', parseInteger, DEMO_DEFAULTS.seed)
     .option('--json', 'print the OptimizeResult as JSON on the last line of stdout')
-    .option('--run-dir <DIR>', 'write report.html (and inspect.jsonl with --inspect) here')
-    .option('--resume', 'continue the run in --run-dir instead of refusing a non-empty directory')
+    .option('--run-dir <DIR>', 'write report.html (and inspect.jsonl with --inspect) here (default a fresh runs/demo-<date>-<time>/)')
+    .option('--no-report', 'write no report.html (and, without --run-dir, no run directory)')
+    .option('--resume', 'continue the run in --run-dir instead of refusing a non-empty directory (needs --run-dir)')
     .option('--inspect', 'record XState inspection events to inspect.jsonl in the run directory')
     .option('--metric-call-ms <MS>', 'simulated mean latency of a metric call', parseNonNegative, DEMO_DEFAULTS.metricCallMs)
     .option('--reflection-ms <MS>', 'simulated mean latency of a reflection call', parseNonNegative, DEMO_DEFAULTS.reflectionMs)
@@ -64,6 +73,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
             json: flags.json === true,
             inspect: flags.inspect === true,
             resume: flags.resume === true,
+            report: flags.report,
             ...(flags.runDir !== undefined ? { runDir: flags.runDir } : {}),
             metricCallMs: flags.metricCallMs,
             reflectionMs: flags.reflectionMs,
@@ -94,7 +104,8 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .argument('[flags...]')
     .action(async (flags: string[]) => {
       setExitCode(
-        await workerCommand(flags, {
+        // -h, like every other command's; the worker's own parser knows only --help.
+        await workerCommand(flags.map((flag) => (flag === '-h' ? '--help' : flag)), {
           stdout: (line) => void io.stdout.write(`${line}\n`),
           stderr: (line) => void io.stderr.write(`${line}\n`),
         }),
@@ -111,12 +122,15 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     exitCode = code;
   });
   try {
-    await program.parseAsync([...argv], { from: 'user' });
+    // `help worker` is `worker --help`: the worker's flags are its own, so is its help text.
+    const args = argv[0] === 'help' && argv[1] === 'worker' ? ['worker', '--help'] : [...argv];
+    await program.parseAsync(args, { from: 'user' });
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
-      // Help and version asked for are success; every other parse failure is a usage error.
-      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? EXIT_OK : EXIT_USAGE;
+      // Help (`--help`, `help <command>`) and version asked for are success (commander's exit
+      // code 0); bare `gepa-actors` and every parse failure are usage errors.
+      return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     }
     const message = errorMessage(error);
     io.stderr.write(`gepa-actors: ${terminalSafe(message)}\n`);

@@ -12,7 +12,8 @@ export interface ProgressDisplay {
   onSlotInterval(interval: SlotInterval): void;
   /** A message for the user (e.g. "draining"), printed without breaking the display. */
   notice(text: string): void;
-  stop(): void;
+  /** Ends the display; given the result's metric calls, its last status shows exactly those. */
+  stop(finalMetricCalls?: number): void;
 }
 
 export interface ProgressDisplayOptions {
@@ -29,7 +30,7 @@ export const formatUsd = (x: number) => (x >= 1 ? `$${x.toFixed(2)}` : `$${x.toF
 
 function budgetText(p: RunProgress): string {
   const { maxMetricCalls, maxCostUsd } = p.budget;
-  const calls = maxMetricCalls ? `${p.metricCalls}/${maxMetricCalls} calls` : `${p.metricCalls} calls`;
+  const calls = maxMetricCalls ? `${p.shownCalls()}/${maxMetricCalls} calls` : `${p.shownCalls()} calls`;
   const cost = maxCostUsd ? `${formatUsd(p.costUsd)}/${formatUsd(maxCostUsd)}` : formatUsd(p.costUsd);
   return `${calls} | ${cost}`;
 }
@@ -81,7 +82,12 @@ function lineDisplay(progress: RunProgress, stream: NodeJS.WritableStream, clock
     },
     onSlotInterval: (interval) => progress.addInterval(interval),
     notice: print,
-    stop() {},
+    stop(finalMetricCalls) {
+      // The last line is the summary's count, whichever decile the run stopped in.
+      if (finalMetricCalls === undefined) return;
+      progress.finish(finalMetricCalls);
+      print(statusLine(progress, clock.now()));
+    },
   };
 }
 
@@ -123,10 +129,15 @@ function liveDisplay(progress: RunProgress, stream: NodeJS.WritableStream, clock
       for (const news of progress.apply(event)) multibar.log(`${terminalSafe(newsLine(news))}\n`);
       redraw();
     },
-    onSlotInterval: (interval) => progress.addInterval(interval),
+    onSlotInterval: (interval) => {
+      progress.addInterval(interval);
+      // Every finished call moves the counter; cli-progress draws at most `fps` times a second.
+      redraw();
+    },
     notice: (text) => multibar.log(`${terminalSafe(text)}\n`),
-    stop() {
+    stop(finalMetricCalls) {
       clearInterval(ticker);
+      if (finalMetricCalls !== undefined) progress.finish(finalMetricCalls);
       redraw();
       multibar.stop();
     },

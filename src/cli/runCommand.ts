@@ -71,6 +71,17 @@ export function buildRunConfig(loaded: LoadedRunConfig, endpoint: EndpointOption
     ...optional('failFast'),
     ...optional('maxConsecutiveFailures'),
     ...(loaded.runDir ? { runDir: loaded.runDir } : {}),
+    // The models live inside functions: what identifies them is checked on --resume.
+    runIdentity: {
+      reflectionLm: `openai:${file.reflectionModel}`,
+      taskModel: file.taskModel,
+      reflectionModel: file.reflectionModel,
+      metric: file.metric,
+      component: loaded.component,
+      ...optional('prices'),
+      ...optional('temperature'),
+      ...optional('maxTokens'),
+    },
   };
 }
 
@@ -80,7 +91,7 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
   const endpoint = endpointFrom(io);
   const built = buildRunConfig(loaded, endpoint);
   const settings = resolveSettings(built);
-  if (loaded.runDir) await checkRunDir(loaded.runDir, options.resume);
+  if (loaded.runDir) await checkRunDir(loaded.runDir, options.resume, built, settings);
 
   // Before any paid work: is the endpoint there, and does it take the key?
   const { file } = loaded;

@@ -36,6 +36,8 @@ export class RunProgress {
   /** Error events seen (failed metric calls, failed reflections). */
   errors = 0;
   private readonly errorKindsShown = new Set<string>();
+  /** Metric calls finished on a slot, counted as they end (budget.updated comes per step or proposal). */
+  finishedCalls = 0;
 
   constructor(
     readonly workers: number,
@@ -95,6 +97,22 @@ export class RunProgress {
 
   addInterval(interval: SlotInterval): void {
     this.busySlotMs += interval.end - interval.start;
+    if (interval.kind !== 'reflection') this.finishedCalls++;
+  }
+
+  /**
+   * The calls to show: the ledger's count, or more once calls finished since it last reported
+   * (the seed's valset evaluation reports only when all of it is done). Replayed calls of a
+   * resumed run hold no slot, so the ledger's count can be the larger.
+   */
+  shownCalls(): number {
+    return Math.max(this.metricCalls, this.finishedCalls);
+  }
+
+  /** The run's result is the last word: the final bar shows exactly its calls. */
+  finish(metricCalls: number): void {
+    this.metricCalls = metricCalls;
+    this.finishedCalls = metricCalls;
   }
 
   /** Busy slot-time so far over W x elapsed (finished intervals only, so it lags a little). */
@@ -107,7 +125,7 @@ export class RunProgress {
   budgetFraction(now: number): number | undefined {
     const { maxMetricCalls, maxCostUsd, timeoutMs } = this.budget;
     const fractions = [
-      maxMetricCalls ? this.metricCalls / maxMetricCalls : undefined,
+      maxMetricCalls ? this.shownCalls() / maxMetricCalls : undefined,
       maxCostUsd ? this.costUsd / maxCostUsd : undefined,
       timeoutMs ? (now - this.startedAt) / timeoutMs : undefined,
     ].filter((f): f is number => f !== undefined);

@@ -8,7 +8,7 @@ import { prepareRun } from '../config/preparedRun.js';
 import type { RunSettings } from '../config/runSettings.js';
 import { optimize } from '../index.js';
 import { createInspectionLog, type InspectionLog, type InspectionRecord } from '../report/inspectionLog.js';
-import { installSignalHandlers } from '../storage/stopRequests.js';
+import { installSignalHandlers, watchStopFile } from '../storage/stopRequests.js';
 import type { OptimizeConfig, OptimizeResult, SlotInterval } from '../types.js';
 import { wantsLiveDisplay, type CliIo } from './cliIo.js';
 import { createProgressDisplay, type ProgressDisplay } from './progressDisplay.js';
@@ -84,13 +84,21 @@ export async function runSession<Example>({ config, io, inspect = false }: Sessi
           : 'Stopping now: aborting the calls in flight.',
       ),
   });
+  // The durable run watches the STOP file too (and acts on it); this watcher only tells the user.
+  const runDir = config.runDir;
+  const unwatchStop = runDir
+    ? watchStopFile(runDir, () => shown.notice(`STOP file found in ${runDir}: no new proposals; finishing the ones in flight.`))
+    : () => {};
   inspection = inspectPath ? createInspectionLog({ clock, path: inspectPath }) : undefined;
+  let finalCalls: number | undefined;
   try {
     const result = await optimize(prepared);
+    finalCalls = result.metricCalls;
     return { result, settings, slotIntervals, startedAt, ...(inspection ? { inspection: inspection.records } : {}) };
   } finally {
-    shown.stop();
+    shown.stop(finalCalls);
     uninstallSignals();
+    unwatchStop();
     await inspection?.close();
   }
 }

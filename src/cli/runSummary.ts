@@ -4,6 +4,7 @@
 import { formatDuration } from '../runtimeModel/index.js';
 import { formatStaleness, summarizeStaleness } from '../report/stalenessSummary.js';
 import { formatFailureCounts } from '../evaluation/failureTally.js';
+import { plural, stopText } from '../report/runWording.js';
 import type { OptimizeResult } from '../types.js';
 import type { CliIo } from './cliIo.js';
 import { EXIT_FAILURE, EXIT_OK } from './exitCodes.js';
@@ -33,16 +34,17 @@ export function formatSummary({ heading, result: r, budget, extra = [], reportPa
     `best valset score ${r.bestScore.toFixed(3)} (candidate #${r.bestIndex}), seed ${seed.toFixed(3)}`,
     ...extra,
     `metric calls ${r.metricCalls}${budget !== undefined ? `/${budget}` : ''}, reflections ${r.reflectionCalls}, ` +
-      `${r.candidates.length} candidates from ${r.proposals.length} proposals`,
-    `wall-clock ${formatDuration(r.elapsedMs)}, workers ${Math.round(r.workerUtilization * 100)}% busy, cost ${formatUsd(r.costUsd)}, stopped: ${r.stopReason}`,
+      `${plural(r.candidates.length, 'candidate')} from ${plural(r.proposals.length, 'proposal')}`,
+    `wall-clock ${formatDuration(r.elapsedMs)}, workers ${Math.round(r.workerUtilization * 100)}% busy, cost ${formatUsd(r.costUsd)}, ${stopText(r.stopReason)}`,
     ...(r.error !== undefined ? [`error: ${r.error}`] : []),
     ...(r.failures && r.failures.total > 0 ? [formatFailureCounts(r.failures)] : []),
     // Only a run directory keeps what was paid for: without one there is nothing to resume.
     ...(r.stopReason === 'error' && reportPath ? ['the run is not finished: fix the cause and continue it with --resume'] : []),
     // Batched steps freeze the frontier, so only a run without barriers has staleness to report.
     ...(staleness.max > 0 ? [`staleness (candidates that joined while a proposal ran): ${formatStaleness(staleness)}`] : []),
-    ...(reportPath ? [`report: ${reportPath}`] : []),
     ...Object.entries(r.bestCandidate).flatMap(([name, text]) => [`best candidate, ${name}:`, indent(text)]),
+    // Last, where a user looks for what to open next.
+    ...(reportPath ? [`report: ${reportPath}`] : []),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -17,6 +17,11 @@ export function parseScheduleOption(text: string): Schedule {
   throw new InvalidArgumentError('expected batched, batched:PxN (e.g. batched:2x2) or async:K (e.g. async:8), with positive integers');
 }
 
+/** A schedule as the --schedule flag spells it (the inverse of parseScheduleOption). */
+export function scheduleOptionText(schedule: Schedule): string {
+  return schedule.kind === 'batched' ? `batched:${schedule.parents}x${schedule.perParent}` : `async:${schedule.inFlight}`;
+}
+
 /** A commander parser for positive integer flags. */
 export function parsePositiveInt(text: string): number {
   if (!POSITIVE.test(text.trim())) throw new InvalidArgumentError('expected a positive integer');

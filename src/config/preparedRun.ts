@@ -8,9 +8,10 @@ import { localExecutor } from '../executors/localExecutor.js';
 import type { PricedExecutor } from '../executors/metricCallExecutor.js';
 import { buildExampleTable, type ExampleTable } from '../gepa/core/exampleTable.js';
 import { buildReflectiveDataset } from '../gepa/proposer/reflectiveDataset.js';
+import type { ReflectionStrategy } from '../gepa/proposer/reflectionStrategy.js';
 import { resolveLanguageModel } from '../lm/resolveLanguageModel.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
-import type { Adapter, Candidate, Clock, EvaluatedExample, OptimizeConfig, ReflectiveDataset, RunEvent, SlotInterval, WorkJournal } from '../types.js';
+import type { Adapter, Candidate, Clock, EvaluatedExample, OptimizeConfig, ProposeNewTexts, ReflectiveDataset, RunEvent, SlotInterval, WorkJournal } from '../types.js';
 import { ConfigError } from './configError.js';
 import { resolveSettings, type RunSettings } from './runSettings.js';
 
@@ -25,6 +26,10 @@ export interface PreparedRun {
   executor: PricedExecutor<unknown>;
   reflectionLm: SlotAwareLanguageModel;
   buildDataset: (candidate: Candidate, results: EvaluatedExample<unknown>[], components: string[]) => Promise<ReflectiveDataset>;
+  /** How proposals ask for new texts: the reflection prompt (template) or the user's proposer. */
+  reflection: ReflectionStrategy;
+  /** The user's custom candidate proposer, which the evaluator runs in a worker slot. */
+  proposeNewTexts?: ProposeNewTexts;
   clock: Clock;
   /** The caller's signal: abort = stop now with what was found. */
   signal?: AbortSignal;
@@ -68,6 +73,8 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
     executor: executorFor(config, adapter),
     reflectionLm: reflectionModel(config.reflectionLm as OptimizeConfig<unknown>['reflectionLm'], settings.maxCostUsd),
     buildDataset: (candidate, results, components) => buildReflectiveDataset(adapter, candidate, results, components),
+    reflection: { customProposer: config.proposeNewTexts !== undefined, ...(config.reflectionPromptTemplate === undefined ? {} : { template: config.reflectionPromptTemplate }) },
+    ...(config.proposeNewTexts ? { proposeNewTexts: config.proposeNewTexts } : {}),
     clock: config.clock ?? systemClock,
     signal: config.signal,
     drainSignal: config.drainSignal,

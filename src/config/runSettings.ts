@@ -1,8 +1,11 @@
 // Validates an OptimizeConfig and resolves its defaults into the settings the runtime reads.
 // Scalar fields go through a zod schema so every error names its field; the functions (adapter,
-// language model) are checked for shape.
+// language model, strategy hooks) are checked for shape.
 import { z } from 'zod';
 import { candidateHash } from '../gepa/core/candidateHash.js';
+import { DEFAULT_TIE_ORDER } from '../gepa/core/paretoFront.js';
+import { templateProblem } from '../gepa/proposer/reflectionStrategy.js';
+import type { PlanningHooks } from '../gepa/strategies/strategyHooks.js';
 import { ConfigError, formatZodError } from './configError.js';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES } from '../evaluation/failureTally.js';
 import type {
@@ -14,8 +17,10 @@ import type {
   OptimizeConfig,
   ParentSelectionStrategy,
   ProposalSelection,
+  ParentWeighting,
   RebasePolicy,
   SlotPolicy,
+  TieOrder,
   ValsetPolicy,
 } from '../types.js';
 
@@ -30,7 +35,7 @@ export const MAX_IN_FLIGHT = 1024;
 
 export const scheduleSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('batched'), parents: positiveInt.optional(), perParent: positiveInt.optional() }).strict(),
-  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: z.enum(['off', 'newest-descendant', 'best-descendant', 'best']).optional() }).strict(),
+  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: z.enum(['off', 'newest-descendant', 'best-descendant', 'best']).optional(), parentWeighting: z.enum(['front', 'in-flight']).optional() }).strict(),
 ]);
 
 /** The checked fields of an OptimizeConfig, each naming itself in errors (the CLI's config file reuses them). */
@@ -48,6 +53,7 @@ export const settingsFields = {
   reflectionMinibatchSize: positiveInt.optional(),
   seed: z.number().int().optional(),
   frontType: z.enum(['instance', 'objective', 'hybrid', 'cartesian']).optional(),
+  tieOrder: z.enum(['newest-survives', 'oldest-survives']).optional(),
   parentSelection: z.enum(['pareto', 'current-best', 'epsilon-greedy']).optional(),
   componentSelection: z.enum(['round-robin', 'all']).optional(),
   acceptance: z.enum(['strict-improvement', 'improvement-or-equal']).optional(),
@@ -66,6 +72,7 @@ export const settingsFields = {
   failFast: z.boolean().optional(),
   maxConsecutiveFailures: positiveInt.optional(),
   preRunCostUsd: z.number().nonnegative().finite().optional(),
+  trackBestOutputs: z.boolean().optional(),
 };
 
 const settingsSchema = z
@@ -76,7 +83,8 @@ const settingsSchema = z
   );
 
 /** The async schedule's default for stale children (measured in bench/README.md). */
-export const DEFAULT_REBASE: RebasePolicy = 'off';
+export const DEFAULT_REBASE: RebasePolicy = 'best';
+export const DEFAULT_PARENT_WEIGHTING: ParentWeighting = 'front';
 
 export interface RunSettings {
   seedCandidate: Candidate;
@@ -88,11 +96,12 @@ export interface RunSettings {
   timeoutMs?: number;
   targetScore?: number;
   maxStepsWithoutImprovement?: number;
-  schedule: { kind: 'batched'; parents: number; perParent: number } | { kind: 'async'; inFlight: number; rebase: RebasePolicy };
+  schedule: { kind: 'batched'; parents: number; perParent: number } | { kind: 'async'; inFlight: number; rebase: RebasePolicy; parentWeighting: ParentWeighting };
   workers: number;
   minibatchSize: number;
   seed: number;
   frontType: FrontType;
+  tieOrder: TieOrder;
   parentSelection: ParentSelectionStrategy;
   componentSelection: ComponentSelectionStrategy;
   acceptance: AcceptanceRule;
@@ -104,12 +113,33 @@ export interface RunSettings {
   valsetPolicy: ValsetPolicy;
   failFast: boolean;
   maxConsecutiveFailures: number;
+  /** The user's planning hooks, only those given. */
+  hooks: PlanningHooks;
+  trackBestOutputs: boolean;
 }
 
 /** A race's defaults: chunks of 10 examples, stop as soon as the child trails its parent. */
 function resolveValsetPolicy(policy: 'full' | { kind: 'race'; chunk?: number; margin?: number } | undefined): ValsetPolicy {
   if (policy === undefined || policy === 'full') return 'full';
   return { kind: 'race', chunk: policy.chunk ?? 10, margin: policy.margin ?? 0 };
+}
+
+const HOOK_NAMES = ['proposeNewTexts', 'selectCandidate', 'selectComponents', 'sampleMinibatch'] as const;
+
+/** The strategy hooks are functions; a string template holds both placeholders. Throws ConfigError. */
+function checkHooks<Example>(config: OptimizeConfig<Example>): PlanningHooks {
+  for (const name of HOOK_NAMES) {
+    if (config[name] !== undefined && typeof config[name] !== 'function') throw new ConfigError(`invalid optimize config: ${name}: must be a function`);
+  }
+  const template: unknown = config.reflectionPromptTemplate;
+  if (template !== undefined) {
+    if (typeof template !== 'string' && typeof template !== 'function') throw new ConfigError('invalid optimize config: reflectionPromptTemplate: must be a string or a function');
+    const problem = typeof template === 'string' ? templateProblem(template) : null;
+    if (problem !== null) throw new ConfigError(`invalid optimize config: reflectionPromptTemplate: ${problem}`);
+    if (config.proposeNewTexts) throw new ConfigError('invalid optimize config: reflectionPromptTemplate: has no effect with proposeNewTexts, which replaces the reflection prompt');
+  }
+  const { selectCandidate, selectComponents, sampleMinibatch } = config;
+  return { ...(selectCandidate ? { selectCandidate } : {}), ...(selectComponents ? { selectComponents } : {}), ...(sampleMinibatch ? { sampleMinibatch } : {}) };
 }
 
 export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSettings {
@@ -120,6 +150,7 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSe
   if (typeof config.reflectionLm !== 'function' && typeof config.reflectionLm !== 'string') {
     throw new ConfigError('invalid optimize config: reflectionLm: must be a function or an "openai:<model>" string');
   }
+  const hooks = checkHooks(config);
   const c = parsed.data;
   const schedule = c.schedule ?? { kind: 'batched' as const };
   const valsetSize = (config.valset ?? config.trainset).length;
@@ -137,12 +168,13 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSe
     maxStepsWithoutImprovement: c.maxStepsWithoutImprovement,
     schedule:
       schedule.kind === 'async'
-        ? { kind: 'async', inFlight: schedule.inFlight, rebase: schedule.rebase ?? DEFAULT_REBASE }
+        ? { kind: 'async', inFlight: schedule.inFlight, rebase: schedule.rebase ?? DEFAULT_REBASE, parentWeighting: schedule.parentWeighting ?? DEFAULT_PARENT_WEIGHTING }
         : { kind: 'batched', parents: schedule.parents ?? 1, perParent: schedule.perParent ?? 1 },
     workers: c.workers ?? 8,
     minibatchSize: c.reflectionMinibatchSize ?? 3,
     seed: c.seed ?? 0,
     frontType: c.frontType ?? 'instance',
+    tieOrder: c.tieOrder ?? DEFAULT_TIE_ORDER,
     parentSelection: c.parentSelection ?? 'pareto',
     componentSelection: c.componentSelection ?? 'round-robin',
     acceptance: c.acceptance ?? 'strict-improvement',
@@ -154,5 +186,7 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSe
     valsetPolicy: resolveValsetPolicy(c.valsetPolicy),
     failFast: c.failFast ?? false,
     maxConsecutiveFailures: c.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES,
+    hooks,
+    trackBestOutputs: c.trackBestOutputs ?? false,
   };
 }

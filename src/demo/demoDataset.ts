@@ -3,6 +3,7 @@
 // proportions (so small splits are representative), then shuffled; ticket numbers are unique
 // across splits, so a rule about one ticket cannot help on another.
 import { Rng } from '../gepa/core/rng.js';
+import { allocateByWeight } from './allocateByWeight.js';
 import type { SkillKey } from './conventions.js';
 import { combineHashes, hashString } from './hash32.js';
 import { PROBLEM_KINDS, PROBLEMS, type ProblemKind } from './shopProblems.js';
@@ -32,19 +33,8 @@ export interface DemoDataset {
   testset: DemoExample[];
 }
 
-/** Largest-remainder allocation of `size` examples to kinds by weight. */
 function allocateKinds(size: number): ProblemKind[] {
-  const total = PROBLEM_KINDS.reduce((s, k) => s + PROBLEMS[k].weight, 0);
-  const exact = PROBLEM_KINDS.map((k) => (size * PROBLEMS[k].weight) / total);
-  const counts = exact.map(Math.floor);
-  const byRemainder = PROBLEM_KINDS.map((_, i) => i).sort(
-    (a, b) => (exact[b] as number) - (counts[b] as number) - ((exact[a] as number) - (counts[a] as number)) || a - b,
-  );
-  for (let left = size - counts.reduce((s, c) => s + c, 0), j = 0; left > 0; left--, j++) {
-    const i = byRemainder[j % byRemainder.length] as number;
-    counts[i] = (counts[i] as number) + 1;
-  }
-  return PROBLEM_KINDS.flatMap((k, i) => Array<ProblemKind>(counts[i] as number).fill(k));
+  return allocateByWeight(size, PROBLEM_KINDS, (k) => PROBLEMS[k].weight);
 }
 
 function generateSplit(seed: number, split: string, size: number, usedTickets: Set<number>): DemoExample[] {

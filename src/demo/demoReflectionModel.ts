@@ -24,7 +24,7 @@ const CLOSINGS = [
 ];
 
 /** Wraps the new text the way chat models do: mostly fenced, sometimes tagged, rarely bare. */
-function formatReply(text: string, note: string, rng: Rng): string {
+export function formatReply(text: string, note: string, rng: Rng): string {
   const style = rng.next();
   if (style < 0.04) return text;
   const tag = style < 0.24 ? 'text' : style < 0.3 ? 'markdown' : '';

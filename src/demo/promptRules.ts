@@ -45,7 +45,7 @@ const NEGATION_STARTS = ['do not ', "don't ", 'never ', 'avoid '];
 const TICKET_RULE = /#(\d{3,6})\b.*?\banswer\b[^"“]*?(?:is|:|=)\s*["“]?([^"”]+?)["”]?\.?\s*$/i;
 
 /** Position of the earliest keyword of each group in `lower`, or -1 if a group is absent. */
-function matchPosition(lower: string, groups: ReadonlyArray<readonly string[]>): number {
+export function matchPosition(lower: string, groups: ReadonlyArray<readonly string[]>): number {
   let last = -1;
   for (const group of groups) {
     last = -1;

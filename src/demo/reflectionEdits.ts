@@ -6,6 +6,7 @@ import type { Rng } from '../gepa/core/rng.js';
 import { CONVENTION_BY_SKILL, type SkillKey } from './conventions.js';
 import { parsePromptCached, type ParsedPrompt } from './promptRules.js';
 import type { ReflectionRequest } from './reflectionPromptReader.js';
+import { appendSentence, removeSentence } from './sentenceEdits.js';
 import {
   ACCURACY_PHRASINGS,
   FEEDBACK_CUES,
@@ -47,21 +48,6 @@ function openIssues(issues: readonly Issue[], current: ParsedPrompt): Issue[] {
     const convention = CONVENTION_BY_SKILL.get(issue);
     return convention !== undefined && current.rules.get(convention.slot)?.convention !== convention;
   });
-}
-
-function appendSentence(text: string, sentence: string): string {
-  const base = text.trimEnd();
-  if (base === '') return sentence;
-  return /[.!?:]$/.test(base) ? `${base}\n${sentence}` : `${base}.\n${sentence}`;
-}
-
-function removeSentence(text: string, sentence: string): string {
-  return text
-    .replace(sentence, '')
-    .replace(/[ \t]+\n/g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .replace(/ {2,}/g, ' ')
-    .trim();
 }
 
 function phrase(rng: Rng, issue: Issue): string {

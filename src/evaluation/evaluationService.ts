@@ -10,7 +10,7 @@ import { failureOf, FailureTally, invalidScoreFailure, type CallChannel } from '
 import type { PricedExecutor } from '../executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { WorkerSlots, WorkKind } from './workerSlots.js';
-import type { CallFailure, Candidate, Evaluation, LmReply, RetryNotice, WorkJournal } from '../types.js';
+import type { CallFailure, Candidate, Evaluation, LmReply, ProposeNewTexts, ReflectiveDataset, RetryNotice, WorkJournal } from '../types.js';
 
 export interface EvaluateRequest {
   candidate: Candidate;
@@ -43,6 +43,9 @@ export class EvaluationIncomplete extends Error {
 
 export type ReflectReply = { ok: true; reply: LmReply; costUsd: number } | { ok: false; error: string; costUsd: number };
 
+/** proposeNewTexts' answer, unchecked (the domain reads it), or what it threw. */
+export type ProposeReply = { ok: true; texts: unknown } | { ok: false; error: string };
+
 export interface EvaluationServiceOptions<Example> {
   examples: readonly Example[];
   executor: PricedExecutor<Example>;
@@ -64,6 +67,8 @@ export interface EvaluationServiceOptions<Example> {
   onFailure?: (failure: CallFailure, channel: CallChannel) => void;
   /** Once, mid-run: the failures say the run cannot succeed (the message names the cause); the seed's verdict is in its reply. */
   onSystemicFailure?: (message: string) => void;
+  /** The user's custom candidate proposer, run in a reflection slot. */
+  proposeNewTexts?: ProposeNewTexts;
 }
 
 /** Dollars a failed call still cost (e.g. a reply with usage but no content). */
@@ -128,6 +133,10 @@ export class EvaluationService<Example> {
     const pending = request.exampleIds.map((id) => {
       const key = `${request.hash}:${id}:${request.captureTraces ? 1 : 0}`;
       let entry = this.cache.get(key);
+      // A logged call is reused before an in-flight traced one is shared: the process that logged
+      // it may have paid for both (resumed, the replayed twin finishes at once, the timing differs).
+      const replayed = entry && request.captureTraces ? this.replay(key, paid) : undefined;
+      if (replayed) return replayed;
       if (!entry) {
         // Only the request that creates an entry pays for it; cache hits are free.
         entry = this.runMetricCall(request, id, key, paid);
@@ -152,57 +161,70 @@ export class EvaluationService<Example> {
   private runMetricCall(request: EvaluateRequest, exampleId: number, key: string, paid: { calls: number; usd: number }): Promise<Evaluation> {
     const { executor, examples, slots, signal, journal } = this.options;
     const example = examples[exampleId] as Example;
+    const replayed = this.replay(key, paid);
+    if (replayed) return replayed;
     const occurrence = this.occurrences.get(key) ?? 0;
     this.occurrences.set(key, occurrence + 1);
-    let replayed = journal?.replayEvaluation(key);
+    // Dollars first, then a slot: a call waiting for dollars holds no slot, so the calls in
+    // flight that will give dollars back can always finish. One the budget cannot pay is not made.
+    return this.acquireDollars(executor.estimateMaxCostUsd?.(request.candidate, example) ?? 0).then((reserved) => {
+      let started = false;
+      return slots.run(
+        request.kind,
+        async () => {
+          started = true;
+          this.metricCalls++;
+          paid.calls++;
+          let evaluation: Evaluation;
+          let thrown = false;
+          try {
+            evaluation = normalizeEvaluation(
+              await executor.evaluate(request.candidate, example, exampleId, { captureTraces: request.captureTraces, signal, ...this.retryHook }, { occurrence }),
+            );
+          } catch (error) {
+            if (signal.aborted) {
+              this.options.dollars?.settle(reserved, costOfError(error));
+              paid.usd += costOfError(error);
+              throw error;
+            }
+            thrown = true;
+            evaluation = { score: 0, feedback: `The evaluation failed with an error: ${errorMessage(error)}`, costUsd: costOfError(error), failure: failureOf(error) };
+          }
+          this.tally(evaluation.failure, 'metric', thrown, request.kind === 'seed');
+          this.options.dollars?.settle(reserved, evaluation.costUsd ?? 0);
+          this.costUsd += evaluation.costUsd ?? 0;
+          paid.usd += evaluation.costUsd ?? 0;
+          journal?.recordEvaluation(key, evaluation);
+          return evaluation;
+        },
+        signal,
+      ).catch((error: unknown) => {
+        // Aborted while waiting for a slot: the reservation was never used.
+        if (!started) this.options.dollars?.settle(reserved, 0);
+        throw error;
+      });
+    });
+  }
+
+  /** A call an earlier process paid for, from the journal: counted, not run again. */
+  private replay(key: string, paid: { calls: number; usd: number }): Promise<Evaluation> | undefined {
+    let replayed = this.options.journal?.replayEvaluation(key);
     // A logged failure is not an answer: resuming tries the call again (its dollars were spent).
     while (replayed?.failure) {
       this.costUsd += replayed.costUsd ?? 0;
       paid.usd += replayed.costUsd ?? 0;
       this.options.dollars?.settle(NOTHING_RESERVED, replayed.costUsd ?? 0);
-      replayed = journal?.replayEvaluation(key);
+      replayed = this.options.journal?.replayEvaluation(key);
     }
-    if (replayed) {
-      // Paid for by an earlier process: counted, not run again.
-      this.metricCalls++;
-      this.costUsd += replayed.costUsd ?? 0;
-      paid.calls++;
-      paid.usd += replayed.costUsd ?? 0;
-      // Its dollars were spent too: the dollar budget must see them, as the first process did.
-      this.options.dollars?.settle(NOTHING_RESERVED, replayed.costUsd ?? 0);
-      return Promise.resolve(replayed);
-    }
-    return slots.run(
-      request.kind,
-      async () => {
-        // A call the dollar budget cannot pay for is not made (and not counted).
-        const reserved = this.reserveDollars(executor.estimateMaxCostUsd?.(request.candidate, example) ?? 0);
-        this.metricCalls++;
-        paid.calls++;
-        let evaluation: Evaluation;
-        let thrown = false;
-        try {
-          evaluation = normalizeEvaluation(
-            await executor.evaluate(request.candidate, example, exampleId, { captureTraces: request.captureTraces, signal, ...this.retryHook }, { occurrence }),
-          );
-        } catch (error) {
-          if (signal.aborted) {
-            this.options.dollars?.settle(reserved, costOfError(error));
-            paid.usd += costOfError(error);
-            throw error;
-          }
-          thrown = true;
-          evaluation = { score: 0, feedback: `The evaluation failed with an error: ${errorMessage(error)}`, costUsd: costOfError(error), failure: failureOf(error) };
-        }
-        this.tally(evaluation.failure, 'metric', thrown, request.kind === 'seed');
-        this.options.dollars?.settle(reserved, evaluation.costUsd ?? 0);
-        this.costUsd += evaluation.costUsd ?? 0;
-        paid.usd += evaluation.costUsd ?? 0;
-        journal?.recordEvaluation(key, evaluation);
-        return evaluation;
-      },
-      signal,
-    );
+    if (!replayed) return undefined;
+    this.occurrences.set(key, (this.occurrences.get(key) ?? 0) + 1);
+    this.metricCalls++;
+    this.costUsd += replayed.costUsd ?? 0;
+    paid.calls++;
+    paid.usd += replayed.costUsd ?? 0;
+    // Its dollars were spent too: the dollar budget must see them, as the first process did.
+    this.options.dollars?.settle(NOTHING_RESERVED, replayed.costUsd ?? 0);
+    return Promise.resolve(replayed);
   }
 
   async reflect(prompt: string): Promise<ReflectReply> {
@@ -217,7 +239,6 @@ export class EvaluationService<Example> {
     const dollars = this.options.dollars;
     let reserved = NOTHING_RESERVED;
     const call = async () => {
-      reserved = this.reserveDollars(reflectionLm.estimateMaxCostUsd?.(prompt) ?? 0);
       this.reflectionCalls++;
       return reflectionLm(prompt, {
         signal,
@@ -226,6 +247,8 @@ export class EvaluationService<Example> {
       } as { signal: AbortSignal });
     };
     try {
+      // Before the slot, as for metric calls (a model managing its own slots takes them per attempt).
+      reserved = await this.acquireDollars(reflectionLm.estimateMaxCostUsd?.(prompt) ?? 0);
       const raw = reflectionLm.managesSlots ? await call() : await slots.run('reflection', call, signal);
       const reply = normalizeLmReply(raw);
       const costUsd = reply.costUsd ?? 0;
@@ -245,13 +268,29 @@ export class EvaluationService<Example> {
     }
   }
 
-  /** Reserves a call's worst case; throws DollarBudgetExhausted when the rest cannot pay it (the call is not made). */
-  private reserveDollars(estimateUsd: number): DollarReservation {
+  /**
+   * The user's proposeNewTexts, in a worker slot as a reflection (it is user work like an LM
+   * call). Not a reflection call: it is not counted as one, and its dollars are not seen.
+   */
+  async propose(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[]): Promise<ProposeReply> {
+    const { proposeNewTexts, slots, signal } = this.options;
+    try {
+      if (!proposeNewTexts) throw new Error('no proposeNewTexts was given');
+      const texts: unknown = await slots.run('reflection', async () => proposeNewTexts(candidate, dataset, components), signal);
+      return { ok: true, texts };
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return { ok: false, error: errorMessage(error) };
+    }
+  }
+
+  /**
+   * Reserves a call's worst case, waiting while calls in flight hold the dollars it needs; rejects
+   * with DollarBudgetExhausted when even with nothing in flight it cannot be paid (the call is not made).
+   */
+  private acquireDollars(estimateUsd: number): Promise<DollarReservation> {
     const dollars = this.options.dollars;
-    if (!dollars) return NOTHING_RESERVED;
-    const reservation = dollars.reserve(estimateUsd);
-    if (!reservation) throw dollars.refusal(estimateUsd);
-    return reservation;
+    return dollars ? dollars.acquire(estimateUsd, this.options.signal) : Promise.resolve(NOTHING_RESERVED);
   }
 
   async close(): Promise<void> {

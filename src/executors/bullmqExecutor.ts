@@ -2,10 +2,11 @@
 // processes, and its result comes back as the Evaluation. It owns no capacity: the evaluation
 // service calls it from inside a worker slot, so at most W jobs are ever outstanding, across
 // all workers. Job ids are a function of (run, call, occurrence), so a retried, stalled or
-// re-submitted job is one job and is paid once.
+// re-submitted job is one job and is paid once. bullmq and ioredis are optional peers: creating
+// the executor checks that they are installed, the first evaluation imports them.
 import { createHash, randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { isNotConnectionError, Queue, QueueEvents } from 'bullmq';
+import type { Queue, QueueEvents } from 'bullmq';
 import { candidateHash } from '../gepa/core/candidateHash.js';
 import { sleep, systemClock } from '../clock.js';
 import type { MetricCallExecutor, MetricCallIdentity } from './metricCallExecutor.js';
@@ -13,6 +14,7 @@ import { ConfigError } from '../config/configError.js';
 import type { Candidate, EvalContext, Evaluation } from '../types.js';
 import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, type MetricCallJobData } from './metricCallJob.js';
 import { bullmqConnection, waitUntilReachable, type RedisConnectionSpec } from './redisConnection.js';
+import { BULLMQ_EXECUTOR, checkInstalled, importIntegration } from './optionalDependency.js';
 
 export interface BullmqExecutorOptions {
   /** `redis://host:port` or { host, port }. */
@@ -79,6 +81,8 @@ interface Outstanding {
 interface Connections {
   queue: Queue<MetricCallJobData, Evaluation>;
   events: QueueEvents;
+  /** BullMQ's own test of an error that reconnecting will not cure. */
+  isNotConnectionError: (error: Error) => boolean;
 }
 
 /** The id of the newest entry of the queue's event stream ('0-0' when empty). */
@@ -91,9 +95,12 @@ async function eventStreamEnd(queue: Queue<MetricCallJobData, Evaluation>): Prom
   return newest[0]?.[0] ?? '0-0';
 }
 
-/** Trouble reaching Redis, as opposed to Redis refusing a command (which waiting will not fix). */
-function isConnectionTrouble(error: Error): boolean {
-  return !isNotConnectionError(error) || /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|Connection is closed/.test(error.message);
+/**
+ * Trouble reaching Redis, as opposed to Redis refusing a command (which waiting will not fix).
+ * BullMQ's own test comes with bullmq, imported on first use; before that, the socket errors alone.
+ */
+function isConnectionTrouble(error: Error, isNotConnectionError: ((error: Error) => boolean) | undefined): boolean {
+  return (isNotConnectionError !== undefined && !isNotConnectionError(error)) || /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|Connection is closed/.test(error.message);
 }
 
 function positiveInteger(value: number | undefined, fallback: number, field: string): number {
@@ -111,7 +118,9 @@ export function runIdForDirectory(runDir: string): string {
   return `dir-${createHash('sha256').update(resolve(runDir)).digest('hex').slice(0, 16)}`;
 }
 
+/** Throws MissingDependencyError when bullmq or ioredis is not installed (a run must not start without them). */
 export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
+  checkInstalled(BULLMQ_EXECUTOR);
   const queueName = options.queue ?? DEFAULT_QUEUE;
   const badName = checkQueueName(queueName);
   if (badName) throw new ConfigError(`executor.queue: ${badName}`);
@@ -136,10 +145,12 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   // Since when Redis has failed us without a success in between; past maxRedisDownMs we give up.
   let downSince: number | undefined;
   let givenUp: RedisUnavailableError | undefined;
+  // BullMQ's test of an error reconnecting will not cure, once bullmq is imported.
+  let notConnectionError: ((error: Error) => boolean) | undefined;
   const where = `${String(connection.host)}:${String(connection.port)}`;
   const onError = (error: Error) => {
     reportError(error);
-    if (!isConnectionTrouble(error) || givenUp) return;
+    if (!isConnectionTrouble(error, notConnectionError) || givenUp) return;
     const now = systemClock.now();
     downSince ??= now;
     if (now - downSince < maxRedisDownMs) return;
@@ -187,6 +198,8 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   // Opened on first use, so preparing a run that never evaluates touches no network.
   const connect = (): Promise<Connections> => {
     connections ??= (async () => {
+      const { Queue, QueueEvents, isNotConnectionError } = await importIntegration(BULLMQ_EXECUTOR, () => import('bullmq'));
+      notConnectionError = isNotConnectionError;
       await waitUntilReachable(connection, closing.signal, onError);
       const queue = new Queue<MetricCallJobData, Evaluation>(queueName, {
         connection,
@@ -205,7 +218,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       const events = new QueueEvents(queueName, { connection, lastEventId: await eventStreamEnd(queue) });
       listen(events);
       await events.waitUntilReady();
-      return { queue, events };
+      return { queue, events, isNotConnectionError };
     })();
     return connections;
   };
@@ -215,7 +228,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
    * must not turn into a failed metric call. Any other error is final.
    */
   const submit = async (jobId: string, data: MetricCallJobData, signal?: AbortSignal): Promise<void> => {
-    const { queue } = await connect();
+    const { queue, isNotConnectionError } = await connect();
     for (let waitMs = 250; ; waitMs = Math.min(2 * waitMs, 4000)) {
       try {
         await queue.add(METRIC_CALL_JOB, data, { jobId });

@@ -1,13 +1,27 @@
 // Where Redis is and how BullMQ talks to it: parses the user's `connection` (a redis:// or TLS
-// rediss:// URL, with user and password, or { host, port }) into ioredis options, which BullMQ hands to ioredis, its Redis driver, and
-// waits for a Redis that is not up yet.
-import type { RedisOptions } from 'bullmq';
-import { Redis, ReplyError } from 'ioredis';
+// rediss:// URL, with user and password, or { host, port }) into ioredis options, which BullMQ
+// hands to ioredis, its Redis driver, and waits for a Redis that is not up yet. ioredis is an
+// optional peer, imported on first use; the options are our own type, so no declaration of ours
+// names a package the user may not have.
 import { ConfigError } from '../config/configError.js';
 import { sleep, systemClock } from '../clock.js';
 import { maskUrlCredentials } from '../lm/secretRedactor.js';
+import { BULLMQ_EXECUTOR, importIntegration } from './optionalDependency.js';
 
 export type RedisConnectionSpec = string | { host: string; port: number };
+
+/** The part of ioredis's RedisOptions we set (BullMQ passes them on to ioredis). */
+export interface RedisOptions {
+  host: string;
+  port: number;
+  username?: string;
+  password?: string;
+  db?: number;
+  /** rediss://: TLS, the certificate checked against this name. */
+  tls?: { servername: string };
+  maxRetriesPerRequest?: number | null;
+  retryStrategy?: (attempt: number) => number | null;
+}
 
 const DEFAULT_PORT = 6379;
 
@@ -65,6 +79,7 @@ export function bullmqConnection(spec: RedisConnectionSpec, field?: string): Red
  * themselves, but one whose first connection fails stays failed.
  */
 export async function waitUntilReachable(options: RedisOptions, signal: AbortSignal, onError: (error: Error) => void): Promise<void> {
+  const { Redis, ReplyError } = await importIntegration(BULLMQ_EXECUTOR, () => import('ioredis'));
   for (let waitMs = 250; ; waitMs = Math.min(2 * waitMs, 4000)) {
     // One attempt per probe: the loop, not ioredis, does the waiting.
     const client = new Redis({ ...options, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });

@@ -45,6 +45,7 @@ export const ESTIMATE_COMPLETION_TOKENS = 16_384;
 // Deliberately pessimistic (English averages ~4 characters a token) so reservations cover the call.
 const CHARS_PER_TOKEN_ESTIMATE = 3;
 const MESSAGE_OVERHEAD_TOKENS = 8;
+const TEMPLATE_PREAMBLE_TOKENS = 64;
 /** Sent when no key is configured and the endpoint is not OpenAI's: local servers ignore it. */
 export const PLACEHOLDER_API_KEY = 'not-needed';
 
@@ -162,6 +163,15 @@ function estimateTokens(text: string): number {
 
 function estimatePromptTokens(messages: readonly Message[]): number {
   return messages.reduce((sum, m) => sum + estimateTokens(m.content) + MESSAGE_OVERHEAD_TOKENS, 0);
+}
+
+/**
+ * An upper bound on the prompt tokens a server counts, for dollar reservations: a token covers at
+ * least one UTF-8 byte in byte-level tokenizers, and a chat template adds a few per message plus
+ * a preamble. (A chars/3 guess fell below servers' counts and let a cap be passed.)
+ */
+function boundPromptTokens(messages: readonly Message[]): number {
+  return TEMPLATE_PREAMBLE_TOKENS + messages.reduce((sum, m) => sum + Buffer.byteLength(m.content, 'utf8') + MESSAGE_OVERHEAD_TOKENS, 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -316,7 +326,7 @@ function createCompletionCaller(options: OpenAIModelOptions): CompletionCaller {
     ? (messages: Message[]) =>
         costOf(
           {
-            promptTokens: estimatePromptTokens(messages),
+            promptTokens: boundPromptTokens(messages),
             completionTokens: options.maxTokens ?? ESTIMATE_COMPLETION_TOKENS,
           },
           price,

@@ -2,6 +2,7 @@
 // shows how a run went: best score over wall-clock and metric calls, the lineage tree, the
 // per-example Pareto front, the worker-slot timeline, the best candidate and its diff from the
 // seed, the runtime model's prediction against the measured wall-clock, and the actor tree.
+import { plural, stopText } from './runWording.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatDuration, scheduleLabel, type ModelSchedule } from '../runtimeModel/index.js';
@@ -160,7 +161,7 @@ export function renderReport(input: ReportInput): string {
 <title>${escapeHtml(input.title)}</title><style>${REPORT_CSS}</style></head>
 <body>
 <h1>${escapeHtml(input.title)}</h1>
-<div class="muted">gepa-actors run report: ${r.candidates.length} candidates, stopped by ${escapeHtml(r.stopReason)}</div>
+<div class="muted">gepa-actors run report: ${plural(r.candidates.length, 'candidate')}, ${escapeHtml(stopText(r.stopReason))}</div>
 <div class="cards">${summaryCards(input)}</div>
 <div class="row">
 <section id="over-time"><h2>Best valset score over wall-clock</h2>${overTime}</section>

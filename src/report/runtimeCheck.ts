@@ -12,7 +12,10 @@ export interface RuntimeCheckInput {
   workers: number;
   schedule: ModelSchedule;
   minibatchSize: number;
-  /** maxMetricCalls; when the run had none, the calls it made stand in for the budget. */
+  /**
+   * maxMetricCalls; when the run had none, or stopped before its budget (a target, a perfect
+   * score, a STOP file), the calls it made stand in for it: the prediction is for the work done.
+   */
   budget?: number;
 }
 
@@ -69,7 +72,7 @@ export function checkRuntimeModel(input: RuntimeCheckInput): RuntimeCheck {
     minibatchSize: input.minibatchSize,
     acceptanceRate: accepted + rejected > 0 ? accepted / (accepted + rejected) : 0,
     skipRate: reflective.length > 0 ? skipped / reflective.length : 0,
-    budget: Math.max(valsetSize, input.budget ?? result.metricCalls),
+    budget: Math.max(valsetSize, result.stopReason === 'maxMetricCalls' ? (input.budget ?? result.metricCalls) : result.metricCalls),
     jitter: jitterFromDurations(metric),
     schedule: input.schedule,
   };

@@ -26,13 +26,14 @@ export const TIE_TOLERANCE = 0.05;
 export const MIN_GENERATIONS = 12;
 
 /**
- * The batched width async K counts as: with K always in flight a proposal is blind to the K - 1
- * others for its whole life, and the ones that start while it runs, where a step's proposal is
- * blind to its siblings only. Measured: async K ends between batched widths K and 2K in quality
- * (48 seeds: async 4 between 4x1 and 8x1, async 8 between 8x1 and 4x4; at the paper's scale
- * async 4 is level with 8x1), so 2K, the cautious end.
+ * The batched width async K counts as. Without rebasing a proposal is blind to the K - 1 others
+ * for its whole life, and to the ones that start while it runs: async K ended between batched
+ * widths K and 2K in quality. Async rebases a stale child onto the newer best by default
+ * (`schedule.rebase`), so the work done in the meantime is kept rather than competed with:
+ * measured on 48 seeds, async 4 and 8 end level with 4x1 and async 16 between 4x1 and 2x4
+ * (bench/README.md, "Mechanisms"), so K / 2.
  */
-export const ASYNC_WIDTH_FACTOR = 2;
+export const ASYNC_WIDTH_FACTOR = 0.5;
 
 export interface RankedSchedule {
   /** "2x2" or "async 8". */
@@ -58,7 +59,7 @@ export interface ScheduleRecommendation {
 /**
  * Async K is offered only up to K = W: beyond it an in-flight proposal cannot hold even one slot,
  * so the extra proposals only queue. Staleness is paid for through the generations floor (async
- * K counting as width 2K) and the tie-break toward narrow schedules. Among equal widths batched
+ * K counting as width K / 2, see ASYNC_WIDTH_FACTOR) and the tie-break toward narrow schedules. Among equal widths batched
  * goes first: it is deterministic for a seed.
  */
 export function candidateSchedules(workers: number): ModelSchedule[] {

@@ -1,7 +1,9 @@
 // optimize() with a runDir. A resumed run simply runs again from the start: the batched
 // schedule is deterministic for a seed, and every call an earlier process completed is replayed
-// from the log instead of paid again, so the result equals an uninterrupted run's. Work in flight
-// at a crash is redone; a run whose log ends with its result returns that result at once.
+// from the log instead of paid again, so the result equals an uninterrupted run's. The async
+// schedule walks its logged decisions in order to ask for the same calls (runJournal.ts); logged
+// calls it still never asks for were paid all the same, and the result counts them. Work in
+// flight at a crash is redone; a run whose log ends with its result returns that result at once.
 import { resolve } from 'node:path';
 import { readRunDirectory, RunSession } from './runDirectory.js';
 import { runConfigRecord } from './runConfigRecord.js';
@@ -65,6 +67,13 @@ class RunRecorder {
   }
 }
 
+/** The result with the logged work of earlier processes that this one never replayed: it was paid. */
+function countingUnreplayed(result: OptimizeResult, journal: RunJournal): OptimizeResult {
+  const { evaluations, reflections, usd } = journal.unreplayed;
+  if (evaluations === 0 && reflections === 0) return result;
+  return { ...result, metricCalls: result.metricCalls + evaluations, reflectionCalls: result.reflectionCalls + reflections, costUsd: result.costUsd + usd };
+}
+
 /** A validated run (prepareRun) with a runDir: checked against its directory before anything is written. */
 export async function runInDirectory(prepared: PreparedRun, launch: LaunchRun, options: DurableRunOptions = {}): Promise<OptimizeResult> {
   const { config, settings } = prepared;
@@ -92,7 +101,7 @@ export async function runInDirectory(prepared: PreparedRun, launch: LaunchRun, o
   session = RunSession.open(existing, record);
   const unwatch = watchStopFile(existing.dir, () => stopFile.abort(new Error('STOP file')), options.stopPollMs);
   try {
-    const result = await start();
+    const result = countingUnreplayed(await start(), journal);
     recorder.finish(result);
     if (result.stopReason === 'stopped' && stopFile.signal.aborted) session.consumeStopFile();
     return result;

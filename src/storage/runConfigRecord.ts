@@ -1,10 +1,12 @@
 // config.json of a run directory: the run's serializable settings (everything but functions,
 // signals and the clock) with defaults resolved, and fingerprints of the seed candidate and the
-// datasets. A resumed run must match it field by field: a different config would replay work
-// that belongs to another run.
+// datasets, and the user's identity of the function-valued parts (runIdentity: models, adapter).
+// A resumed run must match it field by field: a different config would replay work that belongs
+// to another run, and mix its scores with the new ones.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { canonicalJson } from '../canonicalJson.js';
+import { ConfigError } from '../config/configError.js';
 import type { RunSettings } from '../config/runSettings.js';
 import type { OptimizeConfig } from '../types.js';
 
@@ -41,16 +43,36 @@ export function datasetFingerprint(dataset: readonly unknown[]): DatasetFingerpr
   }
 }
 
+/** How a function reflection model without a name is recorded: such a run cannot be resumed. */
+export const UNNAMED_FUNCTION = 'function';
+
+/** The identity fields (runIdentity without reflectionLm), checked to be JSON. */
+function identityFields(runIdentity: OptimizeConfig<unknown>['runIdentity']): Record<string, unknown> | undefined {
+  if (runIdentity === undefined) return undefined;
+  const { reflectionLm, ...fields } = runIdentity;
+  if (reflectionLm !== undefined && (typeof reflectionLm !== 'string' || reflectionLm === '')) {
+    throw new ConfigError('invalid optimize config: runIdentity.reflectionLm: must be a non-empty string naming the reflection model');
+  }
+  try {
+    canonicalJson(fields);
+  } catch {
+    throw new ConfigError('invalid optimize config: runIdentity: must be plain JSON (strings, numbers, booleans, arrays, objects)');
+  }
+  return Object.keys(fields).length > 0 ? fields : undefined;
+}
+
 export function runConfigRecord<Example>(config: OptimizeConfig<Example>, settings: RunSettings): RunConfigRecord {
   // failFast and maxConsecutiveFailures decide when a failing run stops, never what it computes:
   // not compared, so a run stopped by a failure can be resumed with other values.
   const { seedCandidate: _seed, seedHash, componentNames: _names, workers, slotPolicy, minibatchSize, maxMerges, failFast: _ff, maxConsecutiveFailures: _mcf, ...rest } = settings;
+  const identity = identityFields(config.runIdentity);
   const compared = {
     ...rest,
     reflectionMinibatchSize: minibatchSize,
     merge: maxMerges > 0 ? { maxMerges } : undefined,
     // A function cannot be compared; a named model can.
-    reflectionLm: typeof config.reflectionLm === 'string' ? config.reflectionLm : 'function',
+    reflectionLm: typeof config.reflectionLm === 'string' ? config.reflectionLm : (config.runIdentity?.reflectionLm ?? UNNAMED_FUNCTION),
+    identity,
   };
   return {
     version: 1,
@@ -75,12 +97,28 @@ function datasetDifference(name: string, stored: DatasetFingerprint, current: Da
   return undefined;
 }
 
+/** The compared fields: the settings, with the identity's fields named as themselves (runIdentity.x when x is a setting too). */
+function comparedFields(record: RunConfigRecord): Record<string, unknown> {
+  const { identity, ...settings } = record.settings;
+  const fields: Record<string, unknown> = { ...settings };
+  for (const [key, value] of Object.entries((identity ?? {}) as Record<string, unknown>)) fields[key in settings ? `runIdentity.${key}` : key] = value;
+  return fields;
+}
+
 /** One line per differing field, naming it, with the stored and the new value. Empty = same run. */
 export function diffRunConfigs(stored: RunConfigRecord, current: RunConfigRecord): string[] {
   const differences: string[] = [];
-  const keys = [...new Set([...Object.keys(stored.settings), ...Object.keys(current.settings)])].sort();
+  if (stored.settings.reflectionLm === UNNAMED_FUNCTION) {
+    differences.push(
+      'reflectionLm: a function without a name in the run directory, which cannot be checked to be the same model; ' +
+        'name it with runIdentity.reflectionLm from the start (and resume with the same name)',
+    );
+  }
+  const [before, now] = [comparedFields(stored), comparedFields(current)];
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(now)])].sort();
   for (const key of keys) {
-    const [a, b] = [stored.settings[key], current.settings[key]];
+    const [a, b] = [before[key], now[key]];
+    if (key === 'reflectionLm' && a === UNNAMED_FUNCTION) continue;
     if (canonicalJson(a) !== canonicalJson(b)) differences.push(`${key}: ${show(a)} in the run directory, ${show(b)} now`);
   }
   if (stored.fingerprints.seedCandidate !== current.fingerprints.seedCandidate) differences.push('seedCandidate: a different seed candidate');

@@ -2,30 +2,39 @@
 // the run log, and the records an earlier process left are replayed instead of paid again. A
 // key may recur (a traced evaluation repeated in a later step), so each key holds a FIFO queue
 // consumed in recording order; the batched schedule asks for them in the same order every time.
+// The async schedule's order depends on which call finished first, so its decisions (verdicts and
+// folds) are logged too: a resumed run takes them in the logged order and so asks for the same
+// calls; once past that path, whatever the log still holds unreplayed is held against the budgets.
 import { createHash } from 'node:crypto';
 import type { RunLogRecord } from './runLog.js';
-import type { Evaluation, LmReply, WorkJournal } from '../types.js';
+import type { Evaluation, LmReply, ScheduleDecision, WorkJournal } from '../types.js';
 
 /** The key of a reflection in the log: prompts run to many kilobytes, their hash does not. */
 export function promptHash(prompt: string): string {
   return createHash('sha256').update(prompt).digest('hex');
 }
 
-class ReplayQueues<T> {
+class ReplayQueues<T extends { costUsd?: number }> {
   private readonly queues = new Map<string, T[]>();
   size = 0;
+  /** Dollars of the records not consumed. */
+  usd = 0;
 
   push(key: string, value: T): void {
     const queue = this.queues.get(key);
     if (queue) queue.push(value);
     else this.queues.set(key, [value]);
     this.size++;
+    this.usd += value.costUsd ?? 0;
   }
 
   shift(key: string): T | undefined {
     const queue = this.queues.get(key);
     const value = queue?.shift();
-    if (value !== undefined) this.size--;
+    if (value !== undefined) {
+      this.size--;
+      this.usd -= value.costUsd ?? 0;
+    }
     if (queue?.length === 0) this.queues.delete(key);
     return value;
   }
@@ -36,6 +45,10 @@ export class RunJournal implements WorkJournal {
   private readonly reflections = new ReplayQueues<LmReply>();
   /** Calls answered from the log in this process. */
   replayed = { evaluations: 0, reflections: 0 };
+  /** The async path earlier processes logged, and how far this process has walked it. */
+  private readonly path: ScheduleDecision[] = [];
+  private position = 0;
+  private pastPath = false;
 
   /** `records`: what earlier processes logged; `append`: where this process logs. */
   constructor(
@@ -45,12 +58,37 @@ export class RunJournal implements WorkJournal {
     for (const r of records) {
       if (r.t === 'eval') this.evaluations.push(r.key, r.evaluation);
       else if (r.t === 'reflect') this.reflections.push(r.promptHash, r.reply);
+      else if (r.t === 'decision') {
+        // A later process that left the path at n rewrote it from there.
+        this.path.length = Math.min(this.path.length, r.n);
+        this.path.push({ kind: r.kind, id: r.id });
+      }
     }
   }
 
   /** Logged calls not replayed (yet): after a full resume, work the schedule no longer asks for. */
-  get unreplayed(): { evaluations: number; reflections: number } {
-    return { evaluations: this.evaluations.size, reflections: this.reflections.size };
+  get unreplayed(): { evaluations: number; reflections: number; usd: number } {
+    return { evaluations: this.evaluations.size, reflections: this.reflections.size, usd: this.evaluations.usd + this.reflections.usd };
+  }
+
+  expectedDecision(): ScheduleDecision | undefined {
+    if (this.position >= this.path.length) this.pastPath = true;
+    return this.pastPath ? undefined : this.path[this.position];
+  }
+
+  recordDecision(decision: ScheduleDecision): void {
+    const expected = this.expectedDecision();
+    if (expected && expected.kind === decision.kind && expected.id === decision.id) {
+      this.position++;
+      return;
+    }
+    // Past the logged path, or leaving it here: from now on this process writes the path.
+    this.pastPath = true;
+    this.append({ t: 'decision', n: this.position++, ...decision });
+  }
+
+  heldWork(): { calls: number; usd: number } {
+    return this.pastPath ? { calls: this.evaluations.size, usd: this.evaluations.usd + this.reflections.usd } : { calls: 0, usd: 0 };
   }
 
   replayEvaluation(key: string): Evaluation | undefined {

@@ -1,15 +1,16 @@
 // A worker process's job loop: a BullMQ Worker that serves metric-call jobs with the user's
 // adapter, `concurrency` at a time, and returns each Evaluation in JSON-safe form. A worker
 // that dies mid-job stops renewing its locks; another worker's stalled-job check then takes
-// the job again, after at most about lockDurationMs + stalledIntervalMs.
+// the job again, after at most about lockDurationMs + stalledIntervalMs. bullmq is an optional
+// peer, imported when a worker starts.
 import { hostname } from 'node:os';
-import { Worker } from 'bullmq';
 import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, toJsonSafe, type MetricCallJobData } from '../executors/metricCallJob.js';
 import { bullmqConnection, type RedisConnectionSpec } from '../executors/redisConnection.js';
 import { ConfigError } from '../config/configError.js';
 import type { Adapter, Evaluation } from '../types.js';
 import { loadAdapter } from './loadAdapter.js';
 import { errorMessage } from '../errorMessage.js';
+import { BULLMQ_WORKER, importIntegration } from '../executors/optionalDependency.js';
 
 export interface RunWorkerOptions {
   /** Path of the ES module that exports the adapter. */
@@ -60,6 +61,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunningWorke
   const connectTimeoutMs = checkCount(options.connectTimeoutMs, 10_000, 'connectTimeoutMs', 1);
   const connection = bullmqConnection(options.redis, 'redis');
   const log = options.log ?? (() => {});
+  const { Worker } = await importIntegration(BULLMQ_WORKER, () => import('bullmq'));
   let adapter = options.adapter;
   if (!adapter) {
     if (!options.adapterPath) throw new ConfigError('runWorker: give adapterPath (or adapter)');

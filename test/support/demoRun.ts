@@ -11,6 +11,7 @@ export function demoRunConfig(overrides: Partial<OptimizeConfig<DemoExample>> = 
     valset: demoTask.valset,
     adapter: demoTask.adapter,
     reflectionLm: demoTask.reflectionLm,
+    runIdentity: { reflectionLm: 'demo' },
     schedule: { kind: 'batched', parents: 2, perParent: 2 },
     workers: 8,
     maxMetricCalls: 300,

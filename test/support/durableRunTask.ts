@@ -21,6 +21,7 @@ export function durableRunConfig(runDir: string, onCall: () => void = () => {}):
       },
     },
     reflectionLm: task.reflectionLm,
+    runIdentity: { reflectionLm: 'demo' },
     schedule: { kind: 'batched', parents: 2, perParent: 2 },
     workers: DURABLE_WORKERS,
     maxMetricCalls: 600,

@@ -8,7 +8,9 @@ export interface MemoryIo extends CliIo {
   err(): string;
 }
 
-export function memoryIo(options: { env?: Record<string, string | undefined>; cwd?: string; onStderr?: (text: string) => void } = {}): MemoryIo {
+export function memoryIo(
+  options: { env?: Record<string, string | undefined>; cwd?: string; today?: () => Date; onStderr?: (text: string) => void } = {},
+): MemoryIo {
   let out = '';
   let err = '';
   const io: MemoryIo = {
@@ -28,6 +30,7 @@ export function memoryIo(options: { env?: Record<string, string | undefined>; cw
     }),
     env: { CI: 'true', ...options.env },
     cwd: options.cwd ?? process.cwd(),
+    ...(options.today ? { today: options.today } : {}),
     out: () => out,
     err: () => err,
   };

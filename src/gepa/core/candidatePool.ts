@@ -1,12 +1,14 @@
 // The pool of accepted candidates: texts, content hashes, lineage, valset subscores and means,
 // the metric calls spent when each was found, and each candidate's round-robin component
-// pointer. Plain data; adding returns a new pool so a step can be folded in task order.
+// pointer; with trackBestOutputs, the best outputs per valset example. Plain data; adding
+// returns a new pool so a step can be folded in task order.
 import { mean } from './scores.js';
 import { candidateHash } from './candidateHash.js';
 import { inheritedPointer } from '../strategies/componentSelection.js';
 import { argmaxMean } from '../strategies/parentSelection.js';
 import { computeFronts, extendInstanceFronts, type Fronts, type Objectives } from './paretoFront.js';
-import type { Candidate, FrontType } from '../../types.js';
+import { withCandidateOutputs } from './bestOutputs.js';
+import type { Candidate, FrontType, ValsetBestOutputs } from '../../types.js';
 
 export interface CandidatePool {
   candidates: Candidate[];
@@ -18,6 +20,8 @@ export interface CandidatePool {
   discoveryMetricCalls: number[];
   discoveryElapsedMs: number[];
   componentPointers: number[];
+  /** Present when the run tracks best outputs (trackBestOutputs): one entry per valset example. */
+  bestOutputs?: ValsetBestOutputs[];
 }
 
 export interface NewCandidate {
@@ -27,12 +31,14 @@ export interface NewCandidate {
   parents: number[];
   subscores: number[];
   objectives?: Array<Objectives | undefined>;
+  /** Its valset outputs, read only when the pool tracks best outputs. */
+  outputs?: ReadonlyArray<unknown>;
   metricCallsAtDiscovery: number;
   /** Run time when it was found; default 0. */
   elapsedMsAtDiscovery?: number;
 }
 
-export const emptyPool = (): CandidatePool => ({
+export const emptyPool = (options: { trackBestOutputs?: boolean } = {}): CandidatePool => ({
   candidates: [],
   hashes: [],
   parents: [],
@@ -42,6 +48,7 @@ export const emptyPool = (): CandidatePool => ({
   discoveryMetricCalls: [],
   discoveryElapsedMs: [],
   componentPointers: [],
+  ...(options.trackBestOutputs ? { bestOutputs: [] } : {}),
 });
 
 export function addCandidate(pool: CandidatePool, entry: NewCandidate): { pool: CandidatePool; index: number } {
@@ -63,6 +70,7 @@ export function addCandidate(pool: CandidatePool, entry: NewCandidate): { pool: 
       discoveryMetricCalls: [...pool.discoveryMetricCalls, entry.metricCallsAtDiscovery],
       discoveryElapsedMs: [...pool.discoveryElapsedMs, entry.elapsedMsAtDiscovery ?? 0],
       componentPointers: [...pool.componentPointers, inheritedPointer(entry.parents.map((p) => pool.componentPointers[p] ?? 0))],
+      ...(pool.bestOutputs ? { bestOutputs: withCandidateOutputs(pool.bestOutputs, index, entry.subscores, entry.outputs) } : {}),
     },
   };
 }

@@ -2,7 +2,7 @@
 // A front is the set of candidates tied at the best score on one "key": a valset example
 // (instance), an objective's mean (objective), both (hybrid), or an (example, objective) pair
 // (cartesian). A candidate that is the only best on some key is never removed.
-import type { FrontType } from '../../types.js';
+import type { FrontType, TieOrder } from '../../types.js';
 
 export type Objectives = Readonly<Record<string, number>>;
 
@@ -112,9 +112,13 @@ export function computeFronts(table: ScoreTable, type: FrontType = 'instance'): 
   return fronts.length > 0 || type === 'instance' ? fronts : nonEmpty(instanceFronts(table));
 }
 
+/** Today's behaviour, kept as the default on the 48-seed figures (bench/README.md, "Tie order"). */
+export const DEFAULT_TIE_ORDER: TieOrder = 'oldest-survives';
+
 /**
  * Drops candidates that are never the only best anywhere: scanning in ascending mean score
- * (ties: higher index first), remove a candidate when every front holding it holds another
+ * (equal means: the higher index first with 'oldest-survives', the lower with
+ * 'newest-survives'), remove a candidate when every front holding it holds another
  * survivor. (The reference restarts the scan after each removal; removals only make the others
  * harder to remove, so one pass gives the same survivors.) Returns the fronts restricted to the
  * survivors (read-only: identical input arrays share one output array).
@@ -124,7 +128,7 @@ export function computeFronts(table: ScoreTable, type: FrontType = 'instance'): 
  * worked on once (two copies of a front always keep the same survivors), in typed arrays;
  * linear in the total size of the distinct fronts.
  */
-export function removeDominated(fronts: Fronts, meanScores: ReadonlyArray<number>): Fronts {
+export function removeDominated(fronts: Fronts, meanScores: ReadonlyArray<number>, tieOrder: TieOrder = DEFAULT_TIE_ORDER): Fronts {
   const position = new Map<readonly number[], number>();
   const distinct: Array<readonly number[]> = [];
   for (const front of fronts) {
@@ -161,7 +165,8 @@ export function removeDominated(fronts: Fronts, meanScores: ReadonlyArray<number
       order.push(c);
     }
   }
-  order.sort((a, b) => (meanScores[a] ?? 0) - (meanScores[b] ?? 0) || b - a);
+  const olderFirst = tieOrder === 'newest-survives';
+  order.sort((a, b) => (meanScores[a] ?? 0) - (meanScores[b] ?? 0) || (olderFirst ? a - b : b - a));
   for (const c of order) {
     const from = start[c] as number;
     const to = start[c + 1] as number;
@@ -176,6 +181,6 @@ export function removeDominated(fronts: Fronts, meanScores: ReadonlyArray<number
 }
 
 /** The candidates left on some front after dominated removal, ascending. */
-export function nonDominatedCandidates(fronts: Fronts, meanScores: ReadonlyArray<number>): number[] {
-  return [...new Set(removeDominated(fronts, meanScores).flat())].sort((a, b) => a - b);
+export function nonDominatedCandidates(fronts: Fronts, meanScores: ReadonlyArray<number>, tieOrder: TieOrder = DEFAULT_TIE_ORDER): number[] {
+  return [...new Set(removeDominated(fronts, meanScores, tieOrder).flat())].sort((a, b) => a - b);
 }

@@ -4,7 +4,7 @@
 // optimizer keeps one Proposal per proposal in flight; a proposer's reports are patches to it.
 import type { AcceptanceVerdict } from '../strategies/acceptance.js';
 import type { Objectives } from './paretoFront.js';
-import type { Candidate } from '../../types.js';
+import type { Candidate, Evaluation } from '../../types.js';
 
 /** The minibatch gate's answer: the proposal was skipped (with why), or its child was judged. */
 export type MinibatchOutcome =
@@ -22,7 +22,16 @@ export interface SelectionDecision {
 export interface ValsetScores {
   subscores: number[];
   objectives: Array<Objectives | undefined>;
+  /** The outputs (kept in the pool only with trackBestOutputs). */
+  outputs?: unknown[];
 }
+
+/** A whole-valset evaluation as ValsetScores, in valset order. */
+export const valsetScoresOf = (evaluations: readonly Evaluation[]): ValsetScores => ({
+  subscores: evaluations.map((e) => e.score),
+  objectives: evaluations.map((e) => e.objectives),
+  outputs: evaluations.map((e) => e.output),
+});
 
 /** What one proposal paid for. */
 export interface ProposalSpend {

@@ -53,6 +53,7 @@ export function foldProposals(pool: CandidatePool, finished: readonly Proposal[]
       parents: p.parents,
       subscores: p.valset.subscores,
       objectives: p.valset.objectives,
+      outputs: p.valset.outputs,
       metricCallsAtDiscovery: metricCallsNow,
       elapsedMsAtDiscovery: elapsedMsNow,
     });

@@ -43,5 +43,6 @@ export function buildResult(input: ResultInput): OptimizeResult {
     proposals: input.proposals,
     elapsedMs: input.elapsedMs,
     workerUtilization: input.elapsedMs > 0 ? input.busySlotMs / (input.workers * input.elapsedMs) : 0,
+    ...(pool.bestOutputs ? { bestOutputs: pool.bestOutputs } : {}),
   };
 }

@@ -8,7 +8,7 @@ import { addCandidate, bestIndex, poolFronts } from './candidatePool.js';
 import type { ValsetScores, Proposal } from './proposal.js';
 import { foldProposals } from './proposalFold.js';
 import type { SearchState } from './stepPlanner.js';
-import type { Candidate, FrontType, ProposalRecord, RunEvent } from '../../types.js';
+import type { Candidate, FrontType, ProposalRecord, RunEvent, TieOrder } from '../../types.js';
 
 export interface SearchProgress {
   bestScore: number;
@@ -36,6 +36,7 @@ export function addSeed(search: SearchState, progress: SearchProgress, seed: { c
     parents: [],
     subscores: seed.valset.subscores,
     objectives: seed.valset.objectives,
+    outputs: seed.valset.outputs,
     metricCallsAtDiscovery: metricCallsNow,
   });
   const bestScore = pool.valScores[0] ?? 0;
@@ -46,6 +47,7 @@ export interface FoldClock {
   metricCallsNow: number;
   elapsedMsNow: number;
   frontType: FrontType;
+  tieOrder: TieOrder;
 }
 
 /** Folds finished proposals (in the order given) into the pool, the progress and the records. */
@@ -64,7 +66,7 @@ export function foldFinished(search: SearchState, progress: SearchProgress, fini
   }
   if (folded.added.length > 0) {
     const fronts = poolFronts(folded.pool, at.frontType);
-    events.push({ type: 'front.updated', bestIndex: best, bestScore, frontSize: paretoFrontSize(fronts, folded.pool.valScores) });
+    events.push({ type: 'front.updated', bestIndex: best, bestScore, frontSize: paretoFrontSize(fronts, folded.pool.valScores, at.tieOrder) });
   }
   for (const r of folded.records) progress.records.push(r);
   const spent = (key: 'reflectionCalls' | 'reflectionCostUsd') => finished.reduce((n, p) => n + (p.spend?.[key] ?? 0), 0);
@@ -98,12 +100,32 @@ export function recordStopped(progress: SearchProgress, stopped: readonly Propos
   return progress;
 }
 
+/** Records for the proposals a planning hook failed to plan, and their events (an error each). */
+export function recordPlanFailures(progress: SearchProgress, failures: readonly ProposalRecord[]): { progress: SearchProgress; events: RunEvent[] } {
+  const events: RunEvent[] = [];
+  for (const r of failures) {
+    progress.records.push(r);
+    events.push({ type: 'error', message: `task ${r.step}/${r.task}: ${r.reason}` }, { type: 'proposal.ended', step: r.step, task: r.task, outcome: r.outcome, reason: r.reason });
+  }
+  return { progress, events };
+}
+
 export interface ProgressGoals {
   targetScore?: number;
   maxStepsWithoutImprovement?: number;
+  /** With skipPerfectScore, a perfect best stops the run ('perfectScore'). */
+  skipPerfectScore?: boolean;
+  perfectScore?: number;
 }
 
-/** 'targetScore' or 'maxStepsWithoutImprovement' once reached, else null. */
+/** 'targetScore', 'perfectScore' or 'maxStepsWithoutImprovement' once reached, else null. */
 export function progressStop(progress: SearchProgress, goals: ProgressGoals): string | null {
-  return progressStopReason({ bestScore: progress.bestScore, stepsWithoutImprovement: progress.stepsWithoutImprovement, ...goals });
+  const { targetScore, maxStepsWithoutImprovement, skipPerfectScore, perfectScore } = goals;
+  return progressStopReason({
+    bestScore: progress.bestScore,
+    stepsWithoutImprovement: progress.stepsWithoutImprovement,
+    ...(targetScore !== undefined ? { targetScore } : {}),
+    ...(maxStepsWithoutImprovement !== undefined ? { maxStepsWithoutImprovement } : {}),
+    ...(skipPerfectScore === true && perfectScore !== undefined ? { perfectScore } : {}),
+  });
 }

@@ -14,7 +14,9 @@ export type { RebasePolicy };
 // - 'off': a stale child is judged as it is.
 // - 'newest-descendant': onto the parent's newest descendant that joined since the parent was drawn.
 // - 'best-descendant': onto the best-scoring of those descendants.
-// - 'best': onto the pool's best candidate, when it joined since the parent was drawn.
+// - 'best': onto the best of the candidates that joined since the parent was drawn (not the
+//   parent itself nor an ancestor of it). Tried and not kept: only when that candidate is the
+//   pool's overall best (rebases fewer children; worse on 48 seeds, bench/README.md).
 
 /** The candidate to rebase onto, or -1 when the child is not stale under the policy. */
 export function rebaseTarget(pool: CandidatePool, parent: number, poolSizeAtStart: number, policy: RebasePolicy): number {

@@ -2,17 +2,19 @@
 // or async proposals one at a time, or a merge in their place when one is due and the budget can
 // pay for it. Every proposal comes with its worst case in metric calls, which the caller reserves
 // before it starts; a plan never holds more than the calls left can pay for. All random draws
-// happen here, through the state's RNG and sampler, in a fixed order.
-import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, RebasePolicy } from '../../types.js';
+// happen here, through the state's RNG and sampler, in a fixed order, and so do the calls of
+// the user's planning hooks; a proposal a hook could not plan is recorded as failed.
+import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ParentWeighting, RebasePolicy, TieOrder } from '../../types.js';
 import { planMerge, tripleKey } from '../proposer/merge.js';
 import type { EpochShuffledSampler } from '../strategies/minibatchSampler.js';
-import { planStep, type StepShape } from '../strategies/proposalSampling.js';
+import { planStep, type FailedTask, type StepShape } from '../strategies/proposalSampling.js';
+import { MAX_HOOK_FAILURES_IN_A_ROW, type PlanningHooks } from '../strategies/strategyHooks.js';
 import { affordableTasks, budgetStopReason } from '../strategies/stopConditions.js';
 import { poolFronts, withComponentPointers, type CandidatePool } from './candidatePool.js';
 import type { ExampleTable } from './exampleTable.js';
 import type { Proposal } from './proposal.js';
 import type { Rng } from './rng.js';
-import type { Candidate, RunEvent } from '../../types.js';
+import type { Candidate, ProposalRecord, RunEvent } from '../../types.js';
 
 /** Merges left to try, whether one is due (a candidate joined since the last), and those tried. */
 export interface MergeSchedule {
@@ -29,15 +31,20 @@ export interface SearchState {
   /** The last step (batched) or proposal (async) number given out. */
   step: number;
   merges: MergeSchedule;
+  /** Proposals in a row that the planning hooks failed to plan (reset by any launch). */
+  hookFailures: number;
 }
 
 export interface PlannerSettings {
-  schedule: { kind: 'batched' } | { kind: 'async'; rebase: RebasePolicy };
+  schedule: { kind: 'batched' } | { kind: 'async'; rebase: RebasePolicy; parentWeighting: ParentWeighting };
   frontType: FrontType;
+  tieOrder: TieOrder;
   parentSelection: ParentSelectionStrategy;
   componentSelection: ComponentSelectionStrategy;
   componentNames: readonly string[];
   minibatchSize: number;
+  /** The user's planning hooks (selectCandidate, selectComponents, sampleMinibatch). */
+  hooks?: PlanningHooks;
 }
 
 export interface PlanInput {
@@ -48,6 +55,8 @@ export interface PlanInput {
   remainingCalls: number;
   /** The dollars left cannot pay for the dearest call seen. */
   dollarsExhausted: boolean;
+  /** Async: the first parent of each proposal in flight. */
+  inFlightParents?: readonly number[];
 }
 
 /** One proposal to start: its record, and what its proposer works on. */
@@ -63,13 +72,15 @@ export interface Launch {
 
 export interface Plan {
   launches: Launch[];
+  /** Proposals a planning hook failed to plan: never started, recorded as skipped. */
+  failures: ProposalRecord[];
   search: SearchState;
-  /** Set when the budget cannot pay for anything more (and nothing was launched). */
+  /** Set when the budget cannot pay for anything more (and nothing was launched), or the planning hooks keep failing. */
   stopReason?: string;
 }
 
 export function newSearchState(pool: CandidatePool, rng: Rng, sampler: EpochShuffledSampler, maxMerges: number): SearchState {
-  return { pool, rng, sampler, step: 0, merges: { left: maxMerges, due: false, tried: [] } };
+  return { pool, rng, sampler, step: 0, merges: { left: maxMerges, due: false, tried: [] }, hookFailures: 0 };
 }
 
 /**
@@ -88,13 +99,13 @@ export const mergeWorstCase = (subsampleSize: number, valsetSize: number): numbe
  * Up to `maxTasks` proposals numbered `step`: a merge when one is due and affordable, else
  * reflective tasks from planStep.
  */
-function planLaunches(input: PlanInput, step: number, maxTasks: number, shape: StepShape): { launches: Launch[]; search: SearchState } {
+function planLaunches(input: PlanInput & { busy?: number[] }, step: number, maxTasks: number, shape: StepShape): Omit<Plan, 'stopReason'> {
   const { settings, table } = input;
   const { pool, rng, merges } = input.search;
   const valIds = table.valIds;
   const poolSizeAtStart = pool.candidates.length;
   if (merges.due && merges.left > 0) {
-    const plan = planMerge(pool, poolFronts(pool, settings.frontType), new Set(merges.tried), rng);
+    const plan = planMerge(pool, poolFronts(pool, settings.frontType), new Set(merges.tried), rng, settings.tieOrder);
     const worstCaseCalls = plan ? mergeWorstCase(plan.subsample.length, valIds.length) : 0;
     if (plan && worstCaseCalls <= input.remainingCalls) {
       const [a, b] = [plan.triple.a, plan.triple.b];
@@ -107,7 +118,7 @@ function planLaunches(input: PlanInput, step: number, maxTasks: number, shape: S
         merge: { child: plan.child, parentSums: plan.parentSums },
       };
       const tried = [...merges.tried, tripleKey(plan.triple)];
-      return { launches: [launch], search: { ...input.search, step, merges: { left: merges.left - 1, due: false, tried } } };
+      return { launches: [launch], failures: [], search: { ...input.search, step, merges: { left: merges.left - 1, due: false, tried } } };
     }
   }
   const plan = planStep({
@@ -115,11 +126,14 @@ function planLaunches(input: PlanInput, step: number, maxTasks: number, shape: S
     shape,
     maxTasks,
     frontType: settings.frontType,
+    tieOrder: settings.tieOrder,
     parentSelection: settings.parentSelection,
     componentSelection: settings.componentSelection,
     componentNames: settings.componentNames,
     rng,
     sampler: input.search.sampler,
+    ...(input.busy ? { busy: input.busy } : {}),
+    ...(settings.hooks ? { hooks: settings.hooks, step } : {}),
   });
   const worstCaseCalls = reflectiveWorstCase(settings, valIds.length);
   const launches = plan.tasks.map(
@@ -130,15 +144,29 @@ function planLaunches(input: PlanInput, step: number, maxTasks: number, shape: S
       components: t.components,
     }),
   );
-  return { launches, search: { ...input.search, step, pool: withComponentPointers(pool, plan.componentPointers) } };
+  const hookFailures = launches.length > 0 ? 0 : input.search.hookFailures + plan.failures.length;
+  const failures = plan.failures.map((f) => failureRecord(step, f));
+  return { launches, failures, search: { ...input.search, step, hookFailures, pool: withComponentPointers(pool, plan.componentPointers) } };
+}
+
+function failureRecord(step: number, f: FailedTask): ProposalRecord {
+  return { step, task: f.task, kind: 'reflective', parents: f.parent === undefined ? [] : [f.parent], outcome: 'skipped', reason: f.reason, staleness: 0, reflectionCostUsd: 0 };
+}
+
+/** Why the run stops when the hooks keep failing, or undefined. */
+function hookStopReason(search: SearchState, failures: readonly ProposalRecord[]): string | undefined {
+  if (search.hookFailures < MAX_HOOK_FAILURES_IN_A_ROW) return undefined;
+  return `error: strategy hooks failed ${search.hookFailures} proposals in a row (last: ${failures[failures.length - 1]?.reason ?? 'unknown'})`;
 }
 
 /** The batched schedule's next P x N step (fewer tasks when the budget is short), or why none. */
 export function planBatchedStep(input: PlanInput, shape: StepShape): Plan {
   const perTask = reflectiveWorstCase(input.settings, input.table.valIds.length);
   const maxTasks = affordableTasks(input.remainingCalls, perTask, input.dollarsExhausted);
-  if (maxTasks === 0) return { launches: [], search: input.search, stopReason: budgetStopReason(input.remainingCalls, perTask) };
-  return planLaunches(input, input.search.step + 1, maxTasks, shape);
+  if (maxTasks === 0) return { launches: [], failures: [], search: input.search, stopReason: budgetStopReason(input.remainingCalls, perTask) };
+  const plan = planLaunches(input, input.search.step + 1, maxTasks, shape);
+  const stopReason = hookStopReason(plan.search, plan.failures);
+  return stopReason === undefined ? plan : { ...plan, stopReason };
 }
 
 /**
@@ -149,16 +177,32 @@ export function planBatchedStep(input: PlanInput, shape: StepShape): Plan {
 export function planAsyncProposals(input: PlanInput, inFlight: number, width: number): Plan {
   const perTask = reflectiveWorstCase(input.settings, input.table.valIds.length);
   const launches: Launch[] = [];
+  const failures: ProposalRecord[] = [];
   let { search, remainingCalls } = input;
+  let hookStop: string | undefined;
+  const { schedule } = input.settings;
+  const busy = schedule.kind === 'async' && schedule.parentWeighting === 'in-flight' ? busyCounts(input.inFlightParents ?? []) : undefined;
   while (inFlight + launches.length < width && affordableTasks(remainingCalls, perTask, input.dollarsExhausted) > 0) {
-    const planned = planLaunches({ ...input, search, remainingCalls }, search.step + 1, 1, { parents: 1, perParent: 1 });
-    if (planned.launches.length === 0) break;
+    const planned = planLaunches({ ...input, search, remainingCalls, ...(busy ? { busy } : {}) }, search.step + 1, 1, { parents: 1, perParent: 1 });
     launches.push(...planned.launches);
-    for (const l of planned.launches) remainingCalls -= l.proposal.worstCaseCalls;
+    failures.push(...planned.failures);
+    for (const l of planned.launches) {
+      remainingCalls -= l.proposal.worstCaseCalls;
+      if (busy) busy[l.parent] = (busy[l.parent] ?? 0) + 1;
+    }
     search = planned.search;
+    hookStop = hookStopReason(search, failures);
+    if (hookStop !== undefined || planned.launches.length + planned.failures.length === 0) break;
   }
-  const stopReason = inFlight + launches.length === 0 ? budgetStopReason(remainingCalls, perTask) : undefined;
-  return { launches, search, ...(stopReason === undefined ? {} : { stopReason }) };
+  const stopReason = hookStop ?? (inFlight + launches.length === 0 ? budgetStopReason(remainingCalls, perTask) : undefined);
+  return { launches, failures, search, ...(stopReason === undefined ? {} : { stopReason }) };
+}
+
+/** Proposals in flight per candidate index. */
+function busyCounts(parents: readonly number[]): number[] {
+  const counts: number[] = [];
+  for (const p of parents) counts[p] = (counts[p] ?? 0) + 1;
+  return counts;
 }
 
 /** The run events that announce launches: started, its parent, its minibatch. */

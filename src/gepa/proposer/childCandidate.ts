@@ -1,22 +1,16 @@
-// The reflective mutation itself, as the proposer machine asks for it: the reflection prompt of
-// each chosen component, reading each reply into new text (or why there is none), the child made
+// The reflective mutation itself, as the proposer machine asks for it (the prompts, or the
+// user's proposer, come from reflectionStrategy.ts): reading each reply into new text (or why there is none), the child made
 // of the new texts, and the minibatch verdict on the child: against its own parent, or for a
 // merge against the better of its two parents on the subsample.
-import type { AcceptanceRule, Candidate, ReflectiveDataset } from '../../types.js';
+import type { AcceptanceRule, Candidate } from '../../types.js';
 import { judgeChild, type AcceptanceVerdict } from '../strategies/acceptance.js';
 import { extractInstruction } from './extractInstruction.js';
 import { judgeMerge } from './merge.js';
-import { buildReflectionPrompt } from './reflectionPrompt.js';
 
 /** One component's new text, or null with why there is none. */
 export interface ComponentReply {
   text: string | null;
   note: string;
-}
-
-/** One reflection prompt per chosen component, in the order of `components`. */
-export function reflectionPrompts(parent: Candidate, components: readonly string[], dataset: ReflectiveDataset): string[] {
-  return components.map((name) => buildReflectionPrompt(name, parent[name] ?? '', dataset[name] ?? []));
 }
 
 /** A reflection reply read into new text; a failed call becomes a reply without text. */

@@ -6,9 +6,9 @@
 import type { AcceptanceVerdict } from '../strategies/acceptance.js';
 import { sum } from '../core/scores.js';
 import { ancestorsOf, type CandidatePool } from '../core/candidatePool.js';
-import { nonDominatedCandidates, type Fronts } from '../core/paretoFront.js';
+import { DEFAULT_TIE_ORDER, nonDominatedCandidates, type Fronts } from '../core/paretoFront.js';
 import type { Rng } from '../core/rng.js';
-import type { Candidate } from '../../types.js';
+import type { Candidate, TieOrder } from '../../types.js';
 
 export const MERGE_SUBSAMPLE_SIZE = 5;
 
@@ -42,8 +42,8 @@ function differs(x: Candidate, y: Candidate): boolean {
  * Every merge worth trying, in a fixed order: non-dominated pairs a < b, a common ancestor that
  * scores <= both, and a merged child that differs from both parents (each brings a change).
  */
-export function mergeTriples(pool: CandidatePool, fronts: Fronts, tried: ReadonlySet<string>): MergeTriple[] {
-  const elite = nonDominatedCandidates(fronts, pool.valScores);
+export function mergeTriples(pool: CandidatePool, fronts: Fronts, tried: ReadonlySet<string>, tieOrder: TieOrder = DEFAULT_TIE_ORDER): MergeTriple[] {
+  const elite = nonDominatedCandidates(fronts, pool.valScores, tieOrder);
   const ancestors = pool.candidates.map((_, i) => ancestorsOf(pool.parents, i));
   const triples: MergeTriple[] = [];
   for (const a of elite) {
@@ -96,8 +96,8 @@ export interface MergePlan {
 }
 
 /** Draws one untried merge, or null when none is left. */
-export function planMerge(pool: CandidatePool, fronts: Fronts, tried: ReadonlySet<string>, rng: Rng): MergePlan | null {
-  const triples = mergeTriples(pool, fronts, tried);
+export function planMerge(pool: CandidatePool, fronts: Fronts, tried: ReadonlySet<string>, rng: Rng, tieOrder: TieOrder = DEFAULT_TIE_ORDER): MergePlan | null {
+  const triples = mergeTriples(pool, fronts, tried, tieOrder);
   if (triples.length === 0) return null;
   const triple = rng.pick(triples);
   const { a, b, ancestor } = triple;

@@ -5,14 +5,21 @@
 // of either side apply; insertions at one place from both sides are both kept, ours first (two
 // rules added after the same sentence do not conflict). Only when both sides replaced the same
 // sentence with different text is there a conflict, which is reported rather than guessed.
+// Units are compared without their trailing whitespace: a language model that rewrites a prompt
+// often changes the space or line break after a sentence, and that is not a change of meaning.
 
 /** Splits a text into sentence and line-break units that concatenate back to it exactly. */
 export function textUnits(text: string): string[] {
   return text.match(/[^\n.!?]+(?:[.!?]+(?=\s|$)|$)[^\S\n]*|[.!?]+[^\S\n]*|\n+/g) ?? [];
 }
 
+/** What two units must share to count as the same: the text without its trailing whitespace. */
+const unitKey = (unit: string): string => unit.trimEnd();
+
 /** Index pairs (i in a, j in b) of a longest common subsequence of units, in order. */
-function commonUnits(a: readonly string[], b: readonly string[]): Array<[number, number]> {
+function commonUnits(units: readonly string[], sideUnits: readonly string[]): Array<[number, number]> {
+  const a = units.map(unitKey);
+  const b = sideUnits.map(unitKey);
   const n = a.length;
   const m = b.length;
   // lengths[i][j] = LCS length of a[i..] and b[j..]
@@ -36,20 +43,23 @@ function commonUnits(a: readonly string[], b: readonly string[]): Array<[number,
   return pairs;
 }
 
-/** One side's change to the base: which base units it kept, and what it inserted before each base unit (gap n: at the end). */
+/**
+ * One side's change to the base: for each base unit, the side's text of it when kept (else
+ * undefined), and what the side inserted before each base unit (gap n: at the end).
+ */
 interface SideChange {
-  kept: boolean[];
+  kept: Array<string | undefined>;
   inserted: string[];
 }
 
 function changeOf(base: readonly string[], side: readonly string[]): SideChange {
-  const kept = base.map(() => false);
+  const kept: Array<string | undefined> = base.map(() => undefined);
   const inserted = Array.from({ length: base.length + 1 }, () => '');
   let [bi, si] = [0, 0];
   for (const [b, s] of [...commonUnits(base, side), [base.length, side.length] as [number, number]]) {
     // Base units bi..b-1 were removed and side units si..s-1 put in their place, at gap bi.
     inserted[bi] += side.slice(si, s).join('');
-    if (b < base.length) kept[b] = true;
+    if (b < base.length) kept[b] = side[s];
     [bi, si] = [b + 1, s + 1];
   }
   return { kept, inserted };
@@ -67,16 +77,24 @@ export function mergeTexts(base: string, ours: string, theirs: string): TextMerg
   const b = textUnits(base);
   const o = changeOf(b, textUnits(ours));
   const t = changeOf(b, textUnits(theirs));
-  const out: string[] = [];
+  let text = '';
   for (let g = 0; g <= b.length; g++) {
     const [mine, yours] = [o.inserted[g] as string, t.inserted[g] as string];
     // Both sides replaced the unit after this gap, each with its own text: a real conflict.
-    const bothReplaced = g < b.length && !o.kept[g] && !t.kept[g] && mine !== '' && yours !== '' && mine !== yours;
+    const bothReplaced = g < b.length && o.kept[g] === undefined && t.kept[g] === undefined && mine !== '' && yours !== '' && unitKey(mine) !== unitKey(yours);
     if (bothReplaced) return { ok: false, conflict: { base: b[g] as string, ours: mine, theirs: yours } };
-    out.push(mine === yours ? mine : joinInsertions(mine, yours));
-    if (g < b.length && o.kept[g] && t.kept[g]) out.push(b[g] as string);
+    text = append(text, unitKey(mine) === unitKey(yours) ? mine : joinInsertions(mine, yours));
+    // A unit both kept, in our spelling of its whitespace.
+    const kept = o.kept[g];
+    if (kept !== undefined && t.kept[g] !== undefined) text = append(text, kept);
   }
-  return { ok: true, text: out.join('') };
+  return { ok: true, text };
+}
+
+/** `piece` after `text`, with a space between when a sentence would otherwise run into the next. */
+function append(text: string, piece: string): string {
+  if (text === '' || piece === '' || /\s$/.test(text) || /^\s/.test(piece)) return text + piece;
+  return `${text} ${piece}`;
 }
 
 /** Two insertions at one place, ours first, each keeping the line break or space it came with. */

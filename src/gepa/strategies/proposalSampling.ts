@@ -1,13 +1,16 @@
 // One step's proposal tasks: P parents drawn with replacement from the frontier as it stands at
 // the start of the step, N mutations each, every task with its own minibatch and components.
 // All random draws of a step happen here, in a fixed order: parents first, then per task
-// (parent-major) its minibatch.
+// (parent-major) its minibatch, then its components. The user's hooks, when given, take the
+// place of a rule at its turn in that order, never in completion order, so a hook drawing from
+// the RNG it is handed keeps a batched run a function of its seed.
 import { poolFronts, type CandidatePool } from '../core/candidatePool.js';
 import { selectComponents } from './componentSelection.js';
 import type { EpochShuffledSampler } from './minibatchSampler.js';
 import { selectParent } from './parentSelection.js';
+import { hookedComponents, hookedMinibatch, hookedParent, poolView, type HookAnswer, type PlanningHooks } from './strategyHooks.js';
 import type { Rng } from '../core/rng.js';
-import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy } from '../../types.js';
+import type { Candidate, ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, TieOrder } from '../../types.js';
 
 export interface StepShape {
   parents: number;
@@ -36,33 +39,77 @@ export interface StepPlanInput {
   /** At most this many tasks (what the budget can pay for); fewer parents are drawn if so. */
   maxTasks?: number;
   frontType: FrontType;
+  tieOrder: TieOrder;
   parentSelection: ParentSelectionStrategy;
   componentSelection: ComponentSelectionStrategy;
   componentNames: readonly string[];
   rng: Rng;
   sampler: EpochShuffledSampler;
+  /** Proposals in flight per candidate (async, when parent choice weighs them); see selectParent. */
+  busy?: ReadonlyArray<number>;
+  /** The user's planning hooks, in place of parentSelection, the sampler, componentSelection. */
+  hooks?: PlanningHooks;
+  /** The step (or async proposal) number, which the hooks are told. */
+  step?: number;
+}
+
+/** A task a hook could not plan: its parent when one was drawn, and why. */
+export interface FailedTask {
+  task: number;
+  parent?: number;
+  reason: string;
 }
 
 export interface StepPlan {
   tasks: ProposalTask[];
+  failures: FailedTask[];
   /** The pool's component pointers after the step's choices. */
   componentPointers: number[];
 }
 
 export function planStep(input: StepPlanInput): StepPlan {
-  const { pool, shape, rng } = input;
+  const { pool, shape, rng, hooks = {}, step = 0 } = input;
   const taskCount = Math.max(0, Math.min(shape.parents * shape.perParent, input.maxTasks ?? Infinity));
-  const view = { fronts: poolFronts(pool, input.frontType), meanScores: pool.valScores };
-  const parents: number[] = [];
-  for (let p = 0; p < Math.ceil(taskCount / shape.perParent); p++) parents.push(selectParent(input.parentSelection, view, rng));
+  const fronts = poolFronts(pool, input.frontType);
+  const view = { fronts, meanScores: pool.valScores, tieOrder: input.tieOrder };
+  const selectCandidate = hooks.selectCandidate;
+  const hookView = selectCandidate && poolView(pool, fronts, step);
+  const parents: Array<HookAnswer<number>> = [];
+  for (let p = 0; p < Math.ceil(taskCount / shape.perParent); p++) {
+    parents.push(selectCandidate && hookView ? hookedParent(selectCandidate, hookView, rng) : { ok: true, value: selectParent(input.parentSelection, view, rng, input.busy) });
+  }
   const pointers = [...pool.componentPointers];
   const tasks: ProposalTask[] = [];
+  const failures: FailedTask[] = [];
   for (let task = 0; task < taskCount; task++) {
-    const parent = parents[Math.floor(task / shape.perParent)] as number;
-    const minibatch = input.sampler.next(rng);
-    const choice = selectComponents(input.componentSelection, input.componentNames, pointers[parent] ?? 0);
-    pointers[parent] = choice.nextPointer;
-    tasks.push({ task, parent, minibatch, components: choice.components });
+    const drawn = parents[Math.floor(task / shape.perParent)] as HookAnswer<number>;
+    if (!drawn.ok) {
+      failures.push({ task, reason: drawn.reason });
+      continue;
+    }
+    const parent = drawn.value;
+    const minibatch = hooks.sampleMinibatch
+      ? hookedMinibatch(hooks.sampleMinibatch, { trainsetSize: input.sampler.size, minibatchSize: input.sampler.batchSize, step, task }, rng)
+      : { ok: true as const, value: input.sampler.next(rng) };
+    if (!minibatch.ok) {
+      failures.push({ task, parent, reason: minibatch.reason });
+      continue;
+    }
+    const components = chooseComponents(input, pointers, parent, step, task);
+    if (components.ok) tasks.push({ task, parent, minibatch: minibatch.value, components: components.value });
+    else failures.push({ task, parent, reason: components.reason });
   }
-  return { tasks, componentPointers: pointers };
+  return { tasks, failures, componentPointers: pointers };
+}
+
+/** The task's components: the hook's choice, or the strategy's (advancing the parent's round-robin pointer). */
+function chooseComponents(input: StepPlanInput, pointers: number[], parent: number, step: number, task: number): HookAnswer<string[]> {
+  const hook = input.hooks?.selectComponents;
+  if (hook) {
+    const candidate = input.pool.candidates[parent] as Candidate;
+    return hookedComponents(hook, { candidate, candidateIndex: parent, componentNames: input.componentNames, step, task }, input.rng);
+  }
+  const choice = selectComponents(input.componentSelection, input.componentNames, pointers[parent] ?? 0);
+  pointers[parent] = choice.nextPointer;
+  return { ok: true, value: choice.components };
 }

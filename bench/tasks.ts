@@ -1,0 +1,29 @@
+// The benchmark tasks by name. Every bench part runs any of them (`--task <name>`): a
+// conclusion about a schedule or a mechanism must hold on more than one task's shape.
+import { createDemoTask, type DemoTaskOptions } from '../src/demo/demoTask.js';
+import { createMultistepTask } from '../src/demo/multistep/multistepTask.js';
+import type { Adapter, Candidate, LanguageModel } from '../src/types.js';
+
+/** What a bench run needs of a task: the run's inputs and a held-out testset. */
+export interface BenchTask {
+  seedCandidate: Candidate;
+  trainset: unknown[];
+  valset: unknown[];
+  testset: unknown[];
+  adapter: Adapter<unknown>;
+  reflectionLm: LanguageModel;
+}
+
+export type BenchTaskFactory = (options: DemoTaskOptions) => BenchTask;
+
+export const BENCH_TASKS: Record<string, BenchTaskFactory> = {
+  demo: (options) => createDemoTask(options) as unknown as BenchTask,
+  /** Two components (planner, answer), rules that build on each other or clash, partial credit. */
+  multistep: (options) => createMultistepTask(options) as unknown as BenchTask,
+};
+
+export function benchTask(name: string): BenchTaskFactory {
+  const factory = BENCH_TASKS[name];
+  if (!factory) throw new Error(`unknown task '${name}' (known: ${Object.keys(BENCH_TASKS).join(', ')})`);
+  return factory;
+}

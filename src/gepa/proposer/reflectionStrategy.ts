@@ -1,0 +1,67 @@
+// How a proposal gets its new texts: one reflection prompt per chosen component (the built-in
+// prompt or the user's reflectionPromptTemplate), or one call of the user's proposeNewTexts for
+// all of them. A template that throws, or a proposer that throws or answers something other than
+// texts of the components to update, makes a failed proposal with the reason, never a crash.
+import { errorMessage } from '../../errorMessage.js';
+import type { Candidate, ReflectionPromptTemplate, ReflectiveDataset } from '../../types.js';
+import type { ComponentReply } from './childCandidate.js';
+import { buildReflectionPrompt, renderRecords } from './reflectionPrompt.js';
+
+/** The placeholders a string template must hold (gepa's names). */
+export const CURRENT_TEXT_PLACEHOLDER = '<curr_instructions>';
+export const RECORDS_PLACEHOLDER = '<inputs_outputs_feedback>';
+
+export interface ReflectionStrategy {
+  template?: ReflectionPromptTemplate;
+  /** The user's proposeNewTexts makes the texts (the evaluator runs it in a worker slot). */
+  customProposer: boolean;
+}
+
+export const defaultReflection: ReflectionStrategy = { customProposer: false };
+
+export type ReflectionWork = { kind: 'prompts'; prompts: string[] } | { kind: 'custom' } | { kind: 'failed'; reason: string };
+
+/** Why a string template cannot be used, or null. */
+export function templateProblem(template: string): string | null {
+  const missing = [CURRENT_TEXT_PLACEHOLDER, RECORDS_PLACEHOLDER].filter((p) => !template.includes(p));
+  return missing.length === 0 ? null : `must contain the placeholder${missing.length > 1 ? 's' : ''} ${missing.join(' and ')}`;
+}
+
+function fillTemplate(template: string, currentText: string, records: ReadonlyArray<Record<string, unknown>>): string {
+  // One pass, so that a placeholder inside the current text or the records is left as it is.
+  return template.replace(new RegExp(`${CURRENT_TEXT_PLACEHOLDER}|${RECORDS_PLACEHOLDER}`, 'g'), (p) => (p === CURRENT_TEXT_PLACEHOLDER ? currentText : renderRecords(records)));
+}
+
+/** One reflection prompt for one component. Throws what a template function throws. */
+export function reflectionPrompt(template: ReflectionPromptTemplate | undefined, component: string, currentText: string, records: ReadonlyArray<Record<string, unknown>>): string {
+  if (template === undefined) return buildReflectionPrompt(component, currentText, records);
+  if (typeof template === 'string') return fillTemplate(template, currentText, records);
+  const prompt: unknown = template(component, currentText, records);
+  if (typeof prompt !== 'string' || prompt.trim() === '') throw new Error(`returned ${prompt instanceof Promise ? 'a Promise' : JSON.stringify(prompt)}, not a prompt string`);
+  return prompt;
+}
+
+/** What the proposer asks the evaluator for, once it has the reflective dataset. */
+export function reflectionWork(strategy: ReflectionStrategy, parent: Candidate, components: readonly string[], dataset: ReflectiveDataset): ReflectionWork {
+  if (strategy.customProposer) return { kind: 'custom' };
+  try {
+    return { kind: 'prompts', prompts: components.map((name) => reflectionPrompt(strategy.template, name, parent[name] ?? '', dataset[name] ?? [])) };
+  } catch (error) {
+    return { kind: 'failed', reason: `reflectionPromptTemplate failed: ${errorMessage(error)}` };
+  }
+}
+
+/** proposeNewTexts' answer read into one reply per component (a component it left out gets no new text). */
+export function readProposedTexts(components: readonly string[], answer: { ok: true; texts: unknown } | { ok: false; error: string }): ComponentReply[] {
+  const none = (note: string) => components.map(() => ({ text: null, note }));
+  if (!answer.ok) return none(`proposeNewTexts failed: ${answer.error}`);
+  const texts = answer.texts;
+  if (typeof texts !== 'object' || texts === null || Array.isArray(texts)) return none(`proposeNewTexts returned ${JSON.stringify(texts)}, not texts by component`);
+  const entries = Object.entries(texts as Record<string, unknown>);
+  const stray = entries.find(([name, text]) => !components.includes(name) || typeof text !== 'string');
+  if (stray) return none(`proposeNewTexts returned ${JSON.stringify(stray[0])}: ${components.includes(stray[0]) ? 'its text is not a string' : `not a component to update (${components.join(', ')})`}`);
+  return components.map((name) => {
+    const text = (texts as Record<string, string | undefined>)[name];
+    return text === undefined || text.trim() === '' ? { text: null, note: 'no text proposed' } : { text, note: 'unchanged text' };
+  });
+}

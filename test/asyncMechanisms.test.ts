@@ -1,0 +1,187 @@
+// The mechanisms against stale lineages in the async schedule, rule by rule: the three-way text
+// merge, which candidate a stale child is rebased onto, the valset race's verdicts, and parent
+// weights that know what is in flight; then one run on the demo task where rebasing acts.
+import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from 'xstate';
+import { runOnSimulatedClock } from '../src/clock.js';
+import { createDemoTask } from '../src/demo/demoTask.js';
+import { addCandidate, emptyPool, type CandidatePool } from '../src/gepa/core/candidatePool.js';
+import { Rng } from '../src/gepa/core/rng.js';
+import { planStaleChild, rebaseTarget } from '../src/gepa/core/staleChild.js';
+import { rebaseEdit } from '../src/gepa/proposer/rebase.js';
+import { mergeTexts, textUnits } from '../src/gepa/proposer/textMerge.js';
+import { selectParent } from '../src/gepa/strategies/parentSelection.js';
+import { nextRaceStep, planValsetRace, valsetRaceFor } from '../src/gepa/strategies/valsetPolicy.js';
+import { optimize } from '../src/index.js';
+
+describe('three-way text merge', () => {
+  it('splits into sentence and line units that join back to the text exactly', () => {
+    for (const text of ['Be brief. Be kind!\n\nUse SI units?  Quote ids', 'one line', '', 'Rule 1.\nRule 2.\n']) {
+      expect(textUnits(text).join('')).toBe(text);
+    }
+    expect(textUnits('Be brief. Be kind.')).toEqual(['Be brief. ', 'Be kind.']);
+  });
+
+  it('keeps both sides\' new sentences, ours first, and every removal', () => {
+    const base = 'Be brief. Be kind.';
+    expect(mergeTexts(base, 'Be brief. Be kind. Use SI units.', 'Be brief. Be kind. Quote the order id.')).toEqual({ ok: true, text: 'Be brief. Be kind. Use SI units. Quote the order id.' });
+    expect(mergeTexts(base, 'Be kind.', 'Be brief. Be kind. Sign off.')).toEqual({ ok: true, text: 'Be kind. Sign off.' });
+    expect(mergeTexts(base, 'Start politely. Be brief. Be kind.', 'Be brief. Be kind. Sign off.')).toEqual({ ok: true, text: 'Start politely. Be brief. Be kind. Sign off.' });
+  });
+
+  it('takes one side whole when the other did not change, and an edit both made once', () => {
+    expect(mergeTexts('A.', 'A.', 'A. B.')).toEqual({ ok: true, text: 'A. B.' });
+    expect(mergeTexts('A.', 'A. B.', 'A.')).toEqual({ ok: true, text: 'A. B.' });
+    expect(mergeTexts('A. C.', 'A. B. C.', 'A. B. C. D.')).toEqual({ ok: true, text: 'A. B. C. D.' });
+  });
+
+  it('does not count a changed space or line break after a sentence as a change', () => {
+    expect(mergeTexts('Answer.', 'Answer. alpha', 'Answer.\nbeta')).toEqual({ ok: true, text: 'Answer. alpha\nbeta' });
+    expect(mergeTexts('Be brief. Be kind.', 'Be brief.\nBe kind.\nUse SI units.', 'Be brief. Be kind. Sign off.')).toEqual({
+      ok: true,
+      // Ours puts rules on lines of their own: their rule follows on a line of its own too.
+      text: 'Be brief.\nBe kind.\nUse SI units.\nSign off.',
+    });
+  });
+
+  it('reports a conflict when both sides rewrote one sentence differently', () => {
+    expect(mergeTexts('Be brief. Be kind.', 'Be short. Be kind.', 'Be concise. Be kind.')).toEqual({
+      ok: false,
+      conflict: { base: 'Be brief. ', ours: 'Be short. ', theirs: 'Be concise. ' },
+    });
+  });
+
+  it('rebases a candidate component by component: rebased, contained, or a conflict', () => {
+    const parent = { plan: 'List the steps.', answer: 'Give the number.' };
+    const onto = { plan: 'List the steps. Look up the tax rate.', answer: 'Give the number.' };
+    expect(rebaseEdit(parent, { plan: 'List the steps.', answer: 'Give the number. Round to cents.' }, onto)).toEqual({
+      kind: 'rebased',
+      child: { plan: 'List the steps. Look up the tax rate.', answer: 'Give the number. Round to cents.' },
+    });
+    expect(rebaseEdit(parent, { ...parent, plan: 'List the steps. Look up the tax rate.' }, onto)).toEqual({ kind: 'contained' });
+    expect(rebaseEdit(parent, { ...parent, plan: 'Plan first.' }, { ...onto, plan: 'Plan carefully.' })).toMatchObject({ kind: 'conflict', component: 'plan' });
+  });
+});
+
+/** A pool from (text, parents, subscores) rows, in join order. */
+function pool(rows: Array<[string, number[], number[]]>): CandidatePool {
+  let p = emptyPool();
+  for (const [text, parents, subscores] of rows) p = addCandidate(p, { candidate: { system: text }, parents, subscores, metricCallsAtDiscovery: 0 }).pool;
+  return p;
+}
+
+describe('rebase targets', () => {
+  // 0 seed; 1 and 2 join while a child of 0 (drawn when the pool had 1 candidate) runs; 3 is a child of 1.
+  const p = pool([
+    ['A.', [], [0, 0]],
+    ['A. B.', [0], [1, 0]],
+    ['A. C.', [0], [1, 1]],
+    ['A. B. D.', [1], [0.5, 0]],
+  ]);
+
+  it("'newest-descendant' and 'best-descendant' pick among the parent's descendants that joined since it was drawn", () => {
+    expect(rebaseTarget(p, 0, 1, 'newest-descendant')).toBe(3);
+    expect(rebaseTarget(p, 0, 1, 'best-descendant')).toBe(2);
+    expect(rebaseTarget(p, 1, 4, 'newest-descendant')).toBe(-1);
+    expect(rebaseTarget(p, 1, 2, 'best-descendant')).toBe(3);
+  });
+
+  it("'best' picks the pool's best among the newcomers, unless it is the parent or one of its ancestors", () => {
+    expect(rebaseTarget(p, 0, 1, 'best')).toBe(2);
+    expect(rebaseTarget(p, 3, 3, 'best')).toBe(-1);
+    expect(rebaseTarget(p, 1, 2, 'best')).toBe(2);
+    expect(rebaseTarget(p, 2, 4, 'best')).toBe(-1);
+  });
+
+  it("'off' never rebases", () => {
+    expect(rebaseTarget(p, 0, 1, 'off')).toBe(-1);
+  });
+
+  it('plans a stale child: rebased onto the target, or contained when the target holds its edit', () => {
+    const stale = { parents: [0], poolSizeAtStart: 1, kind: 'reflective' as const };
+    expect(planStaleChild(p, stale, { system: 'A. E.' }, 'best')).toMatchObject({ kind: 'rebase', onto: 2, child: { system: 'A. C. E.' } });
+    expect(planStaleChild(p, stale, { system: 'A. C.' }, 'best')).toMatchObject({ kind: 'contained', onto: 2 });
+    expect(planStaleChild(p, { ...stale, kind: 'merge' }, { system: 'A. E.' }, 'best')).toEqual({ kind: 'as-is' });
+    expect(planStaleChild(p, { ...stale, poolSizeAtStart: 4 }, { system: 'A. E.' }, 'best')).toEqual({ kind: 'as-is' });
+  });
+});
+
+describe('valset race', () => {
+  const parentScores = [1, 1, 0, 1, 0, 1];
+  const bestScores = [1, 1, 1, 1, 0, 1];
+
+  it('evaluates everything at once for the full policy or a valset no bigger than a chunk', () => {
+    expect(planValsetRace('full', parentScores, bestScores, 0)).toBeNull();
+    expect(planValsetRace({ kind: 'race', chunk: 6, margin: 0 }, parentScores, bestScores, 0)).toBeNull();
+  });
+
+  it('goes chunk by chunk from a rotated start and completes when every position is seen', () => {
+    const race = planValsetRace({ kind: 'race', chunk: 2, margin: 0 }, parentScores, bestScores, 4);
+    expect(race?.order).toEqual([4, 5, 0, 1, 2, 3]);
+    const seen = new Map<number, { score: number }>();
+    expect(nextRaceStep(race!, seen)).toEqual({ kind: 'evaluate', positions: [4, 5] });
+    for (const j of [4, 5]) seen.set(j, { score: parentScores[j] as number });
+    expect(nextRaceStep(race!, seen)).toEqual({ kind: 'evaluate', positions: [0, 1] });
+    for (const j of [0, 1, 2, 3]) seen.set(j, { score: parentScores[j] as number });
+    expect(nextRaceStep(race!, seen)).toEqual({ kind: 'complete' });
+  });
+
+  it('stops a child that trails its parent by more than the margin, unless it beat the best somewhere', () => {
+    const race = planValsetRace({ kind: 'race', chunk: 2, margin: 0 }, parentScores, bestScores, 0)!;
+    const trailing = new Map([[0, { score: 0 }], [1, { score: 1 }]]);
+    expect(nextRaceStep(race, trailing)).toMatchObject({ kind: 'stop', reason: expect.stringMatching(/^lost its valset race: 1 vs its parent's 2 on the first 2 of 6/) });
+    const lenient = planValsetRace({ kind: 'race', chunk: 2, margin: 1 }, parentScores, bestScores, 0)!;
+    expect(nextRaceStep(lenient, trailing)).toMatchObject({ kind: 'evaluate' });
+    // Example 4: nobody solves it; a child that does is a specialist and finishes its race.
+    const specialistRace = planValsetRace({ kind: 'race', chunk: 2, margin: 0 }, parentScores, bestScores, 4)!;
+    expect(nextRaceStep(specialistRace, new Map([[4, { score: 1 }], [5, { score: 0 }]]))).toMatchObject({ kind: 'evaluate' });
+    expect(nextRaceStep(specialistRace, new Map([[4, { score: 0 }], [5, { score: 0 }]]))).toMatchObject({ kind: 'stop' });
+  });
+
+  it("races a merge against the better of its parents, with the pool's best per example", () => {
+    const race = valsetRaceFor({ kind: 'race', chunk: 1, margin: 0 }, { valSubscores: [[0, 1], [1, 1], [1, 0]], valScores: [0.5, 1, 0.5] }, [2, 1], 0);
+    expect(race?.parentScores).toEqual([1, 1]);
+    expect(race?.bestScores).toEqual([1, 1]);
+  });
+});
+
+describe('in-flight parent weights', () => {
+  const fronts = [[0], [1], [2]];
+  const meanScores = [0.5, 0.5, 0.5];
+  const draws = (busy: number[] | undefined, n = 30_000) => {
+    const rng = new Rng(3);
+    const counts = [0, 0, 0];
+    for (let i = 0; i < n; i++) (counts[selectParent('pareto', { fronts, meanScores }, rng, busy)] as number)++;
+    return counts.map((c) => c / n);
+  };
+
+  it('weighs a front entry by 1 / (1 + its proposals in flight)', () => {
+    // Weights 1/3, 1/2, 1: probabilities 2/11, 3/11, 6/11.
+    const shares = draws([2, 1, 0]);
+    [2 / 11, 3 / 11, 6 / 11].forEach((p, c) => expect(Math.abs((shares[c] as number) - p)).toBeLessThan(0.015));
+  });
+
+  it('draws exactly as without weights when nothing is in flight', () => {
+    const rngA = new Rng(9);
+    const rngB = new Rng(9);
+    for (let i = 0; i < 200; i++) expect(selectParent('pareto', { fronts, meanScores }, rngA, [0, 0, 0])).toBe(selectParent('pareto', { fronts, meanScores }, rngB));
+  });
+});
+
+describe('rebasing in a run', () => {
+  it('replays stale edits onto the newer best on the demo task, and a rebased child joins as its child', async () => {
+    const clock = new SimulatedClock();
+    const task = createDemoTask({ seed: 2, metricCallMs: 20, reflectionMs: 100, clock });
+    const { seedCandidate, trainset, valset, adapter, reflectionLm } = task;
+    const result = await runOnSimulatedClock(
+      clock,
+      optimize({ seedCandidate, trainset, valset, adapter, reflectionLm, schedule: { kind: 'async', inFlight: 8, rebase: 'best' }, workers: 16, maxMetricCalls: 600, seed: 2, clock }),
+    );
+    const rebased = result.proposals.filter((p) => p.rebasedFrom !== undefined);
+    expect(rebased.length).toBeGreaterThan(2);
+    for (const p of rebased) expect(p.parents[0]).not.toBe(p.rebasedFrom);
+    const joined = rebased.filter((p) => p.outcome === 'accepted' && p.candidateIndex !== undefined);
+    expect(joined.length).toBeGreaterThan(0);
+    for (const p of joined) expect(result.parents[p.candidateIndex as number]).toEqual(p.parents);
+  });
+});

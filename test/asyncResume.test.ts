@@ -1,0 +1,132 @@
+// Async resume pays nothing twice and never passes the budget: an async run in simulated time is
+// cut short at seeded random instants (an abort stops it at once, as kill -9 would, with calls in
+// flight lost) and resumed each time, and in the end every logged call is in the result and the
+// result is within the budgets.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SimulatedClock } from 'xstate';
+import { runOnSimulatedClock } from '../src/clock.js';
+import { createDemoTask } from '../src/demo/demoTask.js';
+import { Rng } from '../src/gepa/core/rng.js';
+import { optimize, type OptimizeResult } from '../src/index.js';
+import { readRunLog } from '../src/storage/runLog.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'gepa-async-resume-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const BUDGET = 600;
+const MAX_USD = 0.9;
+const EVAL_USD = 0.001;
+const REFLECT_USD = 0.004;
+
+/** One process's part of the run: aborted at `abortAtMs` of simulated time (never when undefined). */
+async function runOnce(runDir: string, seed: number, abortAtMs: number | undefined, paid: { calls: number }): Promise<OptimizeResult> {
+  const clock = new SimulatedClock();
+  const task = createDemoTask({ seed: 1, metricCallMs: 20, reflectionMs: 80, clock });
+  const abort = new AbortController();
+  if (abortAtMs !== undefined) clock.setTimeout(() => abort.abort(new Error('killed')), abortAtMs);
+  return runOnSimulatedClock(
+    clock,
+    optimize({
+      seedCandidate: task.seedCandidate,
+      trainset: task.trainset,
+      valset: task.valset,
+      // Priced at a fixed cost per call, which is also each call's reservation.
+      adapter: Object.assign(
+        {
+          evaluate: async (...args: Parameters<typeof task.adapter.evaluate>) => {
+            paid.calls++;
+            return { ...(await task.adapter.evaluate(...args)), costUsd: EVAL_USD };
+          },
+        },
+        { estimateMaxCostUsd: () => EVAL_USD },
+      ),
+      reflectionLm: Object.assign(
+        async (prompt: string, ctx: { signal: AbortSignal }) => {
+          const reply = await task.reflectionLm(prompt, ctx);
+          return { text: typeof reply === 'string' ? reply : reply.text, costUsd: REFLECT_USD };
+        },
+        { estimateMaxCostUsd: () => REFLECT_USD },
+      ),
+      runIdentity: { reflectionLm: 'demo' },
+      schedule: { kind: 'async', inFlight: 8 },
+      workers: 8,
+      maxMetricCalls: BUDGET,
+      maxCostUsd: MAX_USD,
+      seed,
+      runDir,
+      clock,
+      signal: abort.signal,
+    }),
+  );
+}
+
+function loggedWork(runDir: string): { calls: number; usd: number } {
+  const { records } = readRunLog(join(runDir, 'log.jsonl'));
+  let calls = 0;
+  let usd = 0;
+  for (const r of records) {
+    if (r.t === 'eval') {
+      calls++;
+      usd += r.evaluation.costUsd ?? 0;
+    } else if (r.t === 'reflect') usd += r.reply.costUsd ?? 0;
+  }
+  return { calls, usd };
+}
+
+describe('async resume after kills', () => {
+  it.each([1, 2, 3, 4])('seed %i: six kills at random instants, resumed each time: logged calls = reported metricCalls <= budget, dollars likewise', async (seed) => {
+    const runDir = join(scratch, `run-${seed}`);
+    const rng = new Rng(1000 + seed);
+    const paid = { calls: 0 };
+    // Kills fall anywhere inside what an uninterrupted run takes (each resume starts its clock at 0).
+    const reference = await runOnce(join(scratch, `reference-${seed}`), seed, undefined, { calls: 0 });
+    let result: OptimizeResult | undefined;
+    let kills = 0;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      // A resumed run replays the log at once: what is left to run is about the share of calls not logged.
+      const left = 1 - loggedWork(runDir).calls / reference.metricCalls;
+      const abortAt = kills < 6 ? Math.floor((0.05 + 0.9 * rng.next()) * left * reference.elapsedMs) : undefined;
+      result = await runOnce(runDir, seed, abortAt, paid);
+      if (result.stopReason !== 'aborted') break;
+      kills++;
+      const logged = loggedWork(runDir);
+      // Between kills too: what the log holds stays within the budgets.
+      expect(logged.calls).toBeLessThanOrEqual(BUDGET);
+      expect(logged.usd).toBeLessThanOrEqual(MAX_USD + 1e-9);
+    }
+    // A kill drawn after the run's end does not happen: most of the six must land.
+    expect(kills).toBeGreaterThanOrEqual(5);
+    const final = result as OptimizeResult;
+    expect(final.stopReason).not.toBe('aborted');
+    const logged = loggedWork(runDir);
+    expect(final.metricCalls).toBe(logged.calls);
+    expect(final.metricCalls).toBeLessThanOrEqual(BUDGET);
+    expect(final.costUsd).toBeCloseTo(logged.usd, 9);
+    expect(final.costUsd).toBeLessThanOrEqual(MAX_USD + 1e-9);
+    // Paid more than logged only for the calls in flight at the kills (at most 8 workers each).
+    expect(paid.calls - logged.calls).toBeLessThanOrEqual(kills * 8);
+    expect(paid.calls).toBeGreaterThanOrEqual(logged.calls);
+    // The run got somewhere: it found candidates beyond the seed.
+    expect(final.candidates.length).toBeGreaterThan(1);
+  });
+
+  it('a resumed async run walks the logged path: the pool it had at the cut comes back in the same order, and only new work is paid', async () => {
+    const runDir = join(scratch, 'walk');
+    const paid = { calls: 0 };
+    const reference = await runOnce(join(scratch, 'walk-reference'), 7, undefined, { calls: 0 });
+    const first = await runOnce(runDir, 7, Math.floor(reference.elapsedMs * 0.6), paid);
+    expect(first.stopReason).toBe('aborted');
+    expect(first.candidates.length).toBeGreaterThan(2);
+    const loggedAtCut = loggedWork(runDir).calls;
+    const paidAtCut = paid.calls;
+    const resumed = await runOnce(runDir, 7, undefined, paid);
+    expect(resumed.candidates.slice(0, first.candidates.length)).toEqual(first.candidates);
+    expect(resumed.parents.slice(0, first.parents.length)).toEqual(first.parents);
+    expect(resumed.metricCalls).toBe(loggedWork(runDir).calls);
+    expect(paid.calls - paidAtCut).toBe(resumed.metricCalls - loggedAtCut);
+    expect(resumed.metricCalls).toBeLessThanOrEqual(BUDGET);
+  });
+});

@@ -1,0 +1,182 @@
+// gepa-actors as a library user gets it: the package is built and packed (`npm pack`), and the
+// tarball installed with production dependencies only into a fresh ESM project, where the
+// optional peers (bullmq, ioredis, @statelyai/inspect) are absent. There, optimize() improves the
+// demo task's seed, the bullmq executor and the worker command name the packages to install,
+// the CLI runs, and a TypeScript file using the public types checks without skipLibCheck (so no
+// declaration of ours names a package the user does not have).
+//
+// Offline: the fresh project gets a lock file holding our lock's production entries, so npm
+// takes every tarball from its cache (which `npm ci`, run before the tests, has just filled)
+// and never asks the registry. Without a lock file npm would need each package's metadata from
+// the registry, which `npm ci` does not cache.
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..');
+const exec = promisify(execFile);
+// Run by `npm test`, we inherit npm's description of this package (npm_package_*, the local
+// prefix); the npm commands run in the fresh project must not see it.
+const npmEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_(package_|lifecycle_|config_local_prefix$)/.test(key)));
+
+interface LockEntry {
+  dev?: boolean;
+  link?: boolean;
+  [field: string]: unknown;
+}
+
+interface PackageJson {
+  name: string;
+  version: string;
+  license?: string;
+  engines?: Record<string, string>;
+  bin?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+}
+
+/** The consumer's lock: gepa-actors from the tarball, and the production part of our own lock. */
+function consumerLock(pkg: PackageJson, ownLock: { packages: Record<string, LockEntry> }, tarballSpec: string) {
+  const packages: Record<string, unknown> = {
+    '': { name: 'consumer', dependencies: { [pkg.name]: tarballSpec } },
+    [`node_modules/${pkg.name}`]: {
+      version: pkg.version,
+      resolved: tarballSpec,
+      license: pkg.license,
+      dependencies: pkg.dependencies,
+      peerDependencies: pkg.peerDependencies,
+      peerDependenciesMeta: pkg.peerDependenciesMeta,
+      bin: pkg.bin,
+      engines: pkg.engines,
+    },
+  };
+  for (const [path, entry] of Object.entries(ownLock.packages)) {
+    if (path !== '' && !entry.dev && !entry.link) packages[path] = entry;
+  }
+  return { name: 'consumer', lockfileVersion: 3, requires: true, packages };
+}
+
+const SCRIPT = `
+import { createBullmqExecutor, createDemoTask, MissingDependencyError, optimize } from 'gepa-actors';
+
+const task = createDemoTask({ seed: 0 });
+const { seedCandidate, trainset, valset, adapter, reflectionLm } = task;
+const demo = { seedCandidate, trainset, valset, adapter, reflectionLm };
+const result = await optimize({ ...demo, maxMetricCalls: 200, workers: 4 });
+
+const failure = (fn) => {
+  try {
+    fn();
+    return 'no error';
+  } catch (error) {
+    return { name: error.name, message: error.message, isMissing: error instanceof MissingDependencyError };
+  }
+};
+const executor = failure(() => createBullmqExecutor({ connection: 'redis://127.0.0.1:1' }));
+const viaOptimize = await optimize({ ...demo, maxMetricCalls: 50, executor: { kind: 'bullmq', connection: 'redis://127.0.0.1:1' } }).then(
+  () => 'no error',
+  (error) => ({ name: error.name, message: error.message }),
+);
+console.log(JSON.stringify({ seedScore: result.valScores[0], bestScore: result.bestScore, metricCalls: result.metricCalls, executor, viaOptimize }));
+`;
+
+const TYPED = `
+import { createDemoTask, optimize, type Adapter, type Candidate, type OptimizeConfig, type OptimizeResult } from 'gepa-actors';
+
+const task = createDemoTask({ seed: 1 });
+const adapter: Adapter<unknown> = task.adapter;
+const seed: Candidate = task.seedCandidate;
+const config: OptimizeConfig<unknown> = { seedCandidate: seed, trainset: task.trainset, adapter, reflectionLm: task.reflectionLm, maxMetricCalls: 100 };
+export const run: Promise<OptimizeResult> = optimize(config);
+export const best: Promise<number> = run.then((result) => result.bestScore);
+// The public types are real types, not an unresolved any: a wrong field is an error.
+// @ts-expect-error maxMetricCalls is a number
+export const wrong: OptimizeConfig<unknown> = { ...config, maxMetricCalls: 'many' };
+`;
+
+let dir: string;
+let project: string;
+let packageName: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'gepa-consumer-'));
+  project = join(dir, 'project');
+  await exec('npm', ['run', 'build'], { cwd: ROOT });
+  // Built just above; prepare would only build it again.
+  const { stdout } = await exec('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT });
+  const [packed] = JSON.parse(stdout) as Array<{ filename: string }>;
+  const tarballSpec = `file:../${packed!.filename}`;
+  const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as PackageJson;
+  packageName = pkg.name;
+  const ownLock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+  await mkdir(project);
+  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: { [pkg.name]: tarballSpec } }, null, 2));
+  await writeFile(join(project, 'package-lock.json'), JSON.stringify(consumerLock(pkg, ownLock, tarballSpec), null, 2));
+  await exec('npm', ['ci', '--omit=dev', '--offline', '--no-audit', '--no-fund'], { cwd: project, env: npmEnv });
+}, 120_000);
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('a fresh project that installs the packed tarball', () => {
+  it('gets the production dependencies and none of the optional peers', async () => {
+    const { stdout } = await exec('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: project, env: npmEnv });
+    const installed = stdout.split('\n').map((line) => line.split('node_modules/').pop());
+    expect(installed).toEqual(expect.arrayContaining([packageName, 'xstate', 'zod', 'openai', 'commander', 'cli-progress']));
+    for (const peer of ['bullmq', 'ioredis', '@statelyai/inspect', 'p-limit']) expect(installed).not.toContain(peer);
+  });
+
+  it('optimize() improves the demo seed; the bullmq executor names the packages to install', async () => {
+    await writeFile(join(project, 'run.mjs'), SCRIPT);
+    const { stdout } = await exec(process.execPath, ['run.mjs'], { cwd: project });
+    const out = JSON.parse(stdout);
+    expect(out.metricCalls).toBeLessThanOrEqual(200);
+    expect(out.bestScore).toBeGreaterThan(out.seedScore);
+    const message = 'the bullmq executor needs `npm install bullmq ioredis` (not found: bullmq, ioredis)';
+    expect(out.executor).toEqual({ name: 'MissingDependencyError', message, isMissing: true });
+    expect(out.viaOptimize).toEqual({ name: 'MissingDependencyError', message });
+  });
+
+  it('the CLI runs the demo; its worker command names the packages to install', async () => {
+    const bin = join(project, 'node_modules/.bin/gepa-actors');
+    const demo = await exec(bin, ['demo', '--budget', '100', '--json'], { cwd: project });
+    expect(JSON.parse(demo.stdout)).toMatchObject({ metricCalls: expect.any(Number) });
+    const worker = await exec(bin, ['worker', '--adapter', 'adapter.js', '--redis', 'redis://127.0.0.1:1'], { cwd: project }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(worker.code).toBe(1);
+    expect(worker.stderr).toContain('the gepa-actors worker needs `npm install bullmq ioredis`');
+  });
+
+  it('a TypeScript file using the public types checks, without skipLibCheck', async () => {
+    await writeFile(join(project, 'typed.ts'), TYPED);
+    const tsconfig = {
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        // A Node project has @types/node; ours stands in for it (nothing else is looked up there).
+        typeRoots: [join(ROOT, 'node_modules/@types')],
+        types: ['node'],
+      },
+      files: ['typed.ts'],
+    };
+    await writeFile(join(project, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    const result = await exec(process.execPath, [tsc, '-p', project], { cwd: project }).then(
+      () => ({ code: 0, stdout: '' }),
+      (error: { code: number; stdout: string }) => error,
+    );
+    expect(result.stdout).toBe('');
+    expect(result.code).toBe(0);
+  });
+});
