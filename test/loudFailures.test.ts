@@ -152,7 +152,7 @@ describe('the CLI on an endpoint-wide failure', () => {
     expect(stderr).toMatch(/error: metric call failed: gpt-4.1-mini at .*HTTP 404: The model `gpt-4.1-mini` does not exist \(further failures of this kind are counted, not shown\)/);
     expect(stderr).toContain("error: stopping: every call of the seed candidate's valset evaluation failed (4 of 4)");
     expect(stderr).toContain('4 failed calls: http 404 x4');
-    expect(stderr).toContain('stopped: error');
+    expect(stderr).toContain('stopped by an error');
     expect(stderr).toContain('the run is not finished: fix the cause and continue it with --resume');
     expect(stderr.match(/HTTP 404/g)).toHaveLength(3);
 
@@ -160,7 +160,8 @@ describe('the CLI on an endpoint-wide failure', () => {
     const resumed = memoryIo({ env, cwd: dir });
     expect(await runCli(['run', config, '--resume', '--json'], resumed)).toBe(0);
     const after = JSON.parse(resumed.out().trim().split('\n').at(-1)!) as OptimizeResult;
-    expect(after.stopReason).toBe('maxMetricCalls');
+    // The resumed run reaches a perfect score, which now stops it (issue-15's perfectScore stop).
+    expect(after.stopReason).toBe('perfectScore');
     expect(after.bestScore).toBe(1);
     expect(after.failures).toEqual({ total: 0, byKind: {} });
   });
