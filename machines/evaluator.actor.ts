@@ -12,8 +12,8 @@ import { EvaluationIncomplete, EvaluationService } from '../src/evaluation/evalu
 import { WorkerSlots, type SlotInterval } from '../src/evaluation/workerSlots.js';
 import type { PricedExecutor } from '../src/executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../src/lm/slotAwareModel.js';
-import type { Clock, ProposeNewTexts, SlotPolicy, WorkJournal } from '../src/types.js';
-import type { DollarsExhausted, EvaluatorRequest, EvaluatorStats } from './protocol.js';
+import type { Clock, ProposeNewTexts, RunEvent, SlotPolicy, WorkJournal } from '../src/types.js';
+import type { DollarsExhausted, EvaluatorRequest, EvaluatorStats, SystemicFailure } from './protocol.js';
 
 export interface EvaluatorInput {
   examples: readonly unknown[];
@@ -29,6 +29,12 @@ export interface EvaluatorInput {
   journal?: WorkJournal;
   /** The run's dollar budget (none when absent): reserved per call here, at dispatch. */
   maxCostUsd?: number;
+  /** Receives an 'error' event per failed metric call (reflection failures are the proposers' to report). */
+  onEvent?: (event: RunEvent) => void;
+  failFast?: boolean;
+  maxConsecutiveFailures?: number;
+  /** Dollars spent before the run (the endpoint check): counted once, at the start. */
+  preRunCostUsd?: number;
   /** The user's custom candidate proposer, served to 'propose' requests. */
   proposeNewTexts?: ProposeNewTexts;
 }
@@ -47,8 +53,22 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
     signal: input.signal,
     journal: input.journal,
     dollars,
+    failFast: input.failFast,
+    maxConsecutiveFailures: input.maxConsecutiveFailures,
+    preRunCostUsd: input.preRunCostUsd,
+    onRetry: (notice) => input.onEvent?.({ type: 'retry.scheduled', ...notice }),
+    onFailure: (failure, channel) => {
+      if (channel === 'metric') input.onEvent?.({ type: 'error', message: `metric call failed: ${failure.message}`, failure });
+    },
+    onSystemicFailure: (error) => {
+      announceSystemic(error);
+      sendBack({ type: 'stop', reason: 'error', error } satisfies SystemicFailure);
+    },
     proposeNewTexts: input.proposeNewTexts,
   });
+  function announceSystemic(error: string): void {
+    input.onEvent?.({ type: 'error', message: error, systemic: true });
+  }
   /** Tells a requester its request could not be served, with what its calls that did run cost. */
   const failed = (requestId: number, replyTo: EvaluatorRequest['replyTo']) => (error: unknown) => {
     // After an abort the requesters are stopping; nobody waits for an answer.
@@ -60,7 +80,11 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
     switch (request.type) {
       case 'evaluate': {
         const { requestId, replyTo } = request;
-        service.evaluate(request).then((reply) => replyTo.send({ type: 'evaluated', requestId, ...reply }), failed(requestId, replyTo));
+        service.evaluate(request).then((reply) => {
+          // The seed's verdict travels in its reply: the optimizer folds the seed, then stops.
+          if (reply.systemic !== undefined) announceSystemic(reply.systemic);
+          replyTo.send({ type: 'evaluated', requestId, ...reply });
+        }, failed(requestId, replyTo));
         return;
       }
       case 'reflect': {
@@ -81,6 +105,7 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
           costUsd: service.costUsd,
           busySlotMs: slots.busySlotMs(),
           maxInFlight: slots.maxInFlight,
+          failures: service.failures.counts(),
         });
         // Answer after the messages already queued (e.g. the last proposals' reports) are processed.
         queueMicrotask(() => request.replyTo.send(stats()));

@@ -40,6 +40,8 @@ export interface OptimizerContext {
   /** Ids of the current batched step's proposals, in task order. */
   stepIds: string[];
   stopReason?: string;
+  /** With stopReason 'error': the systemic failure's cause, as the evaluator named it. */
+  error?: string;
   /** Async resume: proposers' reports that came before their turn on the logged path. */
   deferred: ProposerReport[];
   startedAt: number;
@@ -52,7 +54,7 @@ export type OptimizerEvent =
   | EvaluatorStats
   | DollarsExhausted
   /** graceful: start nothing new and let what is in flight finish; else stop now. */
-  | { type: 'stop'; reason: string; graceful?: boolean };
+  | { type: 'stop'; reason: string; graceful?: boolean; error?: string };
 
 type OptimizerChildren = { evaluator: 'evaluator' } & { [proposal: ProposalId]: 'proposer' };
 
@@ -294,6 +296,10 @@ export const optimizerMachine = setup({
         maxCostUsd: context.settings.maxCostUsd,
         onSlotInterval: context.input.onSlotInterval,
         journal: context.input.journal,
+        onEvent: context.input.onEvent,
+        failFast: context.settings.failFast,
+        maxConsecutiveFailures: context.settings.maxConsecutiveFailures,
+        preRunCostUsd: context.input.config.preRunCostUsd,
         proposeNewTexts: context.input.proposeNewTexts,
       }),
     },
@@ -310,7 +316,7 @@ export const optimizerMachine = setup({
   on: {
     stop: [
       { guard: ({ event }) => event.graceful === true, actions: assign({ stopReason: ({ context, event }) => context.stopReason ?? event.reason }) },
-      { target: '.stopping', actions: assign({ stopReason: ({ event }) => event.reason }) },
+      { target: '.stopping', actions: assign({ stopReason: ({ event }) => event.reason, error: ({ event }) => event.error }) },
     ],
     'dollars.exhausted': { actions: assign({ dollarsExhausted: true }) },
   },
@@ -343,6 +349,8 @@ export const optimizerMachine = setup({
             const { search, progress, events } = addSeed(context.search, context.progress, seed, context.ledger.spentCalls);
             const spentUsd = context.spentUsd + event.costUsd;
             enqueue.assign({ search, progress, spentUsd });
+            // Every seed call failed: nothing to improve on, so 'deciding' goes straight to the end.
+            if (event.systemic !== undefined) enqueue.assign({ stopReason: 'error', error: event.systemic });
             enqueue.emit(budgetEvent({ ...context, spentUsd }));
             for (const e of events) enqueue.emit(e);
           }),
@@ -449,5 +457,7 @@ export const optimizerMachine = setup({
       elapsedMs: context.input.clock.now() - context.startedAt,
       busySlotMs: context.stats?.busySlotMs ?? 0,
       workers: context.settings.workers,
+      failures: context.stats?.failures,
+      error: context.error,
     }),
 });

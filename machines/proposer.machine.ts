@@ -8,6 +8,7 @@
 // domain's (src/gepa/proposer/childCandidate.ts); this machine sequences them.
 import { assign, enqueueActions, not, sendParent, sendTo, setup, type AnyActorRef } from 'xstate';
 import { errorMessage } from '../src/errorMessage.js';
+import { everyCallFailed } from '../src/evaluation/failureTally.js';
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
 import { isAccepted, valsetScoresOf, type MinibatchOutcome, type Proposal, type ProposalSpend } from '../src/gepa/core/proposal.js';
 import { buildChild, judgeProposalChild, noChildReason, readReflection, type ComponentReply } from '../src/gepa/proposer/childCandidate.js';
@@ -88,6 +89,7 @@ function report(make: (args: { context: ProposerContext; event: ProposerEvent })
   };
 }
 
+const EVERY_CALL_FAILED = "every metric call of the parent's minibatch failed";
 const skipped = (context: ProposerContext, reason: string): MinibatchOutcome => ({ task: context.task, status: 'skipped', reason });
 
 /** The race's scores with a chunk's evaluations added (positions as requested, in order). */
@@ -180,6 +182,12 @@ export const proposerMachine = setup({
       ],
       on: {
         evaluated: [
+          {
+            // Nothing to reflect on: a reflection would be paid to "improve" on error messages.
+            guard: ({ event }) => event.type === 'evaluated' && everyCallFailed(event.evaluations),
+            target: 'finished',
+            actions: ['pay', assign({ outcome: ({ context }) => skipped(context, EVERY_CALL_FAILED) }), report(() => ({ type: 'evaluation.skipped', reason: EVERY_CALL_FAILED }))],
+          },
           {
             guard: 'parentPerfect',
             target: 'finished',

@@ -6,7 +6,7 @@ import type { EvaluateReply, ProposeReply, ReflectReply } from '../src/evaluatio
 import type { WorkKind } from '../src/evaluation/workerSlots.js';
 import type { MinibatchOutcome, Proposal, ProposalSpend } from '../src/gepa/core/proposal.js';
 import type { ValsetRace } from '../src/gepa/strategies/valsetPolicy.js';
-import type { Candidate, ReflectiveDataset } from '../src/types.js';
+import type { Candidate, FailureCounts, ReflectiveDataset } from '../src/types.js';
 
 /** Proposer or optimizer -> evaluator (systemId 'evaluator'). */
 export type EvaluatorRequest =
@@ -42,6 +42,8 @@ export interface EvaluatorStats {
   costUsd: number;
   busySlotMs: number;
   maxInFlight: number;
+  /** Failed calls by kind; absent = none counted. */
+  failures?: FailureCounts;
 }
 
 /**
@@ -50,6 +52,16 @@ export interface EvaluatorStats {
  */
 export interface DollarsExhausted {
   type: 'dollars.exhausted';
+}
+
+/**
+ * Evaluator -> optimizer, once: the failures are systemic (src/evaluation/failureTally.ts), so
+ * the run stops now with stopReason 'error' and `error` naming the cause.
+ */
+export interface SystemicFailure {
+  type: 'stop';
+  reason: 'error';
+  error: string;
 }
 
 /** Proposer -> optimizer (its parent): patches to the optimizer's record of the proposal. */

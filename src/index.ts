@@ -2,17 +2,21 @@
 // the public types (src/types.ts), and the domain building blocks a user may want to reuse.
 export type {
   Adapter,
+  CallFailure,
   Candidate,
   Clock,
   EvalContext,
   EvaluatedExample,
   Evaluation,
+  FailureCounts,
+  FailureKind,
   LanguageModel,
   LmReply,
   OptimizeConfig,
   OptimizeResult,
   ProposalRecord,
   ReflectiveDataset,
+  RetryNotice,
   RunEvent,
   Schedule,
   TieOrder,
@@ -50,13 +54,13 @@ export { installSignalHandlers, watchStopFile, STOP_FILE, type SignalHandlerOpti
 // Examples and embedding: the offline demo task, the evaluator protocol (for a custom evaluator
 // provided through optimizerMachine.provide), the runtime model, inspection records and the report.
 export { createDemoTask, DEMO_SEED_PROMPT, type DemoTask, type DemoTaskOptions, type DemoExample } from './demo/demoTask.js';
-export type { EvaluatorRequest, EvaluatorReply, EvaluatorStats, ProposerReport, ProposerDecision } from '../machines/protocol.js';
+export type { EvaluatorRequest, EvaluatorReply, EvaluatorStats, ProposerReport, ProposerDecision, SystemicFailure } from '../machines/protocol.js';
 export type { EvaluatorInput } from '../machines/evaluator.actor.js';
 export { predictWallClock, recommendSchedule, type RecommendOptions, type ScheduleRecommendation, type WallClockPrediction } from './runtimeModel/index.js';
 export { createInspectionLog, parseInspectionLog, type InspectionLog, type InspectionRecord } from './report/inspectionLog.js';
 export { renderReport, writeReport, type ReportInput } from './report/renderReport.js';
 // Evaluations on BullMQ workers over Redis: the executor, the worker and its command.
-export { createBullmqExecutor, runIdForDirectory, type BullmqExecutor, type BullmqExecutorOptions } from './executors/bullmqExecutor.js';
+export { createBullmqExecutor, runIdForDirectory, RedisUnavailableError, type BullmqExecutor, type BullmqExecutorOptions } from './executors/bullmqExecutor.js';
 export type { MetricCallExecutor } from './executors/metricCallExecutor.js';
 export { runWorker, type RunningWorker, type RunWorkerOptions } from './worker/runWorker.js';
 export { workerCommand, WORKER_USAGE } from './worker/workerCommand.js';

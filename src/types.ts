@@ -18,11 +18,53 @@ export interface Evaluation {
   objectives?: Record<string, number>;
   /** Optional: dollars this call spent (e.g. task-model tokens); counted against maxCostUsd. */
   costUsd?: number;
+  /**
+   * Set when the call failed (the runtime sets it for a thrown adapter error or an invalid score;
+   * the chat adapter for a failed task-model call). A failed call scores 0, is counted by kind,
+   * and is retried, not replayed, when a run is resumed.
+   */
+  failure?: CallFailure;
+}
+
+/** Why a metric or LM call failed. */
+export interface CallFailure {
+  kind: FailureKind;
+  /** The HTTP status, for kind 'http'. */
+  status?: number;
+  message: string;
+}
+
+/**
+ * 'http' (an error status), 'timeout', 'connection', 'malformed' (a reply that is not a chat
+ * completion), 'empty' / 'refusal' (a reply with no usable text), 'adapter' (the adapter threw),
+ * 'invalid-score' (a score that is not a finite number), 'other'.
+ */
+export type FailureKind = 'http' | 'timeout' | 'connection' | 'malformed' | 'empty' | 'refusal' | 'adapter' | 'invalid-score' | 'other';
+
+/** Failed calls of a run, by kind (HTTP ones as `http 404`, ...). */
+export interface FailureCounts {
+  total: number;
+  byKind: Record<string, number>;
 }
 
 export interface EvalContext {
   captureTraces: boolean;
   signal: AbortSignal;
+  /** Pass it to a model that retries (the chat adapter does): each wait becomes a 'retry.scheduled' event. */
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+/** A model call that failed and will be tried again after `delayMs`. */
+export interface RetryNotice {
+  model: string;
+  /** The attempt that failed (1 = the first), of at most `maxAttempts`. */
+  attempt: number;
+  maxAttempts: number;
+  delayMs: number;
+  /** What failed, e.g. "HTTP 429: Rate limit reached". */
+  reason: string;
+  /** Set when the server's Retry-After asked for more than retryMaxDelayMs allows (the wait is capped). */
+  requestedDelayMs?: number;
 }
 
 /** Per component, the records the reflection LM reads. */
@@ -218,6 +260,10 @@ export interface OptimizeConfig<Example> {
         attempts?: number;
         /** First retry delay, doubled each retry. Default 500. */
         backoffMs?: number;
+        /** Jobs waiting this long with none taken: a 'warning' event ("no worker on queue q"). Default 30,000. */
+        noWorkerWarningMs?: number;
+        /** Redis unreachable this long: metric calls fail, so the run stops with stopReason 'error' (resumable). Default 300,000. */
+        maxRedisDownMs?: number;
       };
 
   // Algorithm knobs; defaults follow the reference implementation.
@@ -249,6 +295,22 @@ export interface OptimizeConfig<Example> {
   drainSignal?: AbortSignal;
   /** Called with every finished interval of work on a worker slot (timelines, reports). */
   onSlotInterval?: (interval: SlotInterval) => void;
+  /**
+   * Raise on the first adapter exception instead of recording it as a failed call (gepa's
+   * `raise_on_exception`): the run stops with stopReason 'error'. Default false.
+   */
+  failFast?: boolean;
+  /**
+   * Dollars already spent for this run before optimize() was called (the CLI's endpoint check
+   * pings servers without /models): counted in costUsd and against maxCostUsd. Default 0.
+   */
+  preRunCostUsd?: number;
+  /**
+   * A run stops with stopReason 'error' after this many failed calls in a row with the same cause
+   * (e.g. HTTP 404 for a wrong model name); also when every call of the seed's valset evaluation
+   * failed. Default 10.
+   */
+  maxConsecutiveFailures?: number;
   /**
    * Durable runs: what identifies the function-valued parts of the config (the models, the
    * adapter), recorded in runDir/config.json and compared on resume field by field (a change is
@@ -360,7 +422,18 @@ export interface OptimizeResult {
   discoveryMetricCalls: number[];
   /** Milliseconds since the start of the run when candidate i was found (injected clock). */
   discoveryElapsedMs: number[];
+  /**
+   * Why the run stopped: a budget ('maxMetricCalls', 'maxCostUsd', 'timeout'), 'targetScore',
+   * 'maxStepsWithoutImprovement', 'stopped' (STOP file, drain signal), 'aborted', or 'error': a
+   * systemic failure (every call of the seed's valset failed, or maxConsecutiveFailures failed
+   * calls in a row with one cause, or failFast); `error` then names the cause. A run that
+   * stopped with 'error' is resumable.
+   */
   stopReason: string;
+  /** With stopReason 'error': what failed, e.g. "HTTP 404 from ...: the model `x` does not exist". */
+  error?: string;
+  /** Failed metric and LM calls by kind (always set by optimize(); optional for results of older versions). */
+  failures?: FailureCounts;
   /** Every proposal with its outcome and reason. */
   proposals: ProposalRecord[];
   /** Wall-clock of the run on the injected clock, milliseconds. */
@@ -386,5 +459,13 @@ export type RunEvent =
   | { type: 'candidate.rejected'; step: number; task: number; reason: string }
   | { type: 'front.updated'; bestIndex: number; bestScore: number; frontSize: number }
   | { type: 'budget.updated'; metricCalls: number; reserved: number; costUsd: number }
-  | { type: 'error'; message: string }
+  /**
+   * Something failed: a reflection, or a metric call (then `failure` says how); `systemic` when
+   * it stops the run (stopReason 'error').
+   */
+  | { type: 'error'; message: string; failure?: CallFailure; systemic?: boolean }
+  /** Something to know that is not a failure, e.g. no worker serving the BullMQ queue. */
+  | { type: 'warning'; message: string }
+  /** A model call will be retried after `delayMs` (a capped Retry-After says what was asked for). */
+  | ({ type: 'retry.scheduled' } & RetryNotice)
   | { type: 'run.ended'; stopReason: string };

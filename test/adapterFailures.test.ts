@@ -1,5 +1,6 @@
 // An adapter that throws on some examples costs those calls, scores them 0 with the error as
-// feedback, and the run completes; a language model that fails makes a skipped proposal.
+// feedback, and the run completes; a language model that fails makes a skipped proposal; failures
+// that cannot be transient (every seed call, ten alike in a row) stop the run with stopReason 'error'.
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { optimize } from '../src/index.js';
@@ -34,7 +35,22 @@ describe('failures inside the run', () => {
     expect(result.stopReason).toBe('maxMetricCalls');
   });
 
-  it('a failing reflection model gives skipped proposals with the reason', async () => {
+  it('failFast stops the run at the first adapter exception, naming it', async () => {
+    const clock = new SimulatedClock();
+    const task = toyTask({ clock, evalMs: () => 10, throwsOn: (_c, e) => e.id === 't2' });
+    const config = { seedCandidate: { instructions: 'Answer.' }, trainset: toyExamples('t', KEYWORDS.slice(0, 6)), valset: toyExamples('v', KEYWORDS.slice(0, 4)), adapter: task.adapter, reflectionLm: task.reflectionLm, maxMetricCalls: 300, clock };
+    const result = await runOnSimulatedClock(clock, optimize({ ...config, failFast: true }));
+    expect(result.stopReason).toBe('error');
+    expect(result.error).toBe('failFast: cannot run t2');
+    expect(result.failures).toEqual({ total: 1, byKind: { adapter: 1 } });
+    // Without it the same exceptions are recorded failures and the run spends its budget.
+    const clock2 = new SimulatedClock();
+    const lenient = await runOnSimulatedClock(clock2, optimize({ ...config, clock: clock2, adapter: toyTask({ clock: clock2, evalMs: () => 10, throwsOn: (_c, e) => e.id === 't2' }).adapter }));
+    expect(lenient.stopReason).toBe('maxMetricCalls');
+    expect(lenient.failures!.byKind['adapter']).toBeGreaterThan(1);
+  });
+
+  it('a failing reflection model gives skipped proposals with the reason, and ten in a row stop the run', async () => {
     const clock = new SimulatedClock();
     const errors: string[] = [];
     const task = toyTask({ clock, evalMs: () => 10 });
@@ -47,21 +63,25 @@ describe('failures inside the run', () => {
         reflectionLm: async () => {
           throw new Error('HTTP 503 from the model');
         },
-        maxMetricCalls: 60,
+        maxMetricCalls: 600,
         clock,
         onEvent: (e) => {
           if (e.type === 'error') errors.push(e.message);
         },
       }),
     );
-    expect(errors.length).toBe(result.proposals.length);
     expect(errors[0]).toMatch(/^task 1\/0: reflection failed: HTTP 503 from the model$/);
     expect(result.candidates).toHaveLength(1);
-    expect(result.proposals.length).toBeGreaterThan(0);
-    for (const p of result.proposals) {
-      expect(p.outcome).toBe('skipped');
-      expect(p.reason).toBe('reflection proposed no new text (instructions: reflection failed: HTTP 503 from the model)');
-    }
+    // The tenth failure with one cause is systemic: the run stops instead of paying for parents' minibatches.
+    expect(result.stopReason).toBe('error');
+    expect(result.error).toBe('10 reflection calls in a row failed with the same cause: HTTP 503 from the model');
+    expect(errors).toContain(result.error);
+    expect(result.failures).toEqual({ total: 10, byKind: { other: 10 } });
+    expect(result.metricCalls).toBeLessThan(600);
+    const reasons = new Set(result.proposals.map((p) => `${p.outcome}: ${p.reason}`));
+    expect(reasons).toEqual(
+      new Set(['skipped: reflection proposed no new text (instructions: reflection failed: HTTP 503 from the model)', 'skipped: stopped before it finished (error)']),
+    );
   });
 
   it('a dataset builder that throws or rejects skips that proposal with the reason, and the run goes on', async () => {
@@ -107,5 +127,8 @@ describe('failures inside the run', () => {
     );
     expect(result.valSubscores[0]).toEqual([0, 0, 0]);
     expect(result.metricCalls).toBe(3);
+    expect(result.failures).toEqual({ total: 3, byKind: { 'invalid-score': 3 } });
+    expect(result.stopReason).toBe('error');
+    expect(result.error).toMatch(/^every call of the seed candidate's valset evaluation failed \(3 of 3\); the first: .*finite number.*"high"/);
   });
 });

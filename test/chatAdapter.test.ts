@@ -133,7 +133,7 @@ describe('evaluate', () => {
     const adapter = createChatAdapter({
       metric: 'exact-match',
       taskModel: async () => {
-        throw Object.assign(new Error('gpt-4.1-mini: empty reply'), { costUsd: 0.001 });
+        throw Object.assign(new Error('gpt-4.1-mini: empty reply'), { costUsd: 0.001, kind: 'empty' });
       },
     });
     const evaluation = await adapter.evaluate({ system_prompt: 's' }, { input: 'q', answer: 'a' }, ctx());
@@ -141,6 +141,8 @@ describe('evaluate', () => {
       score: 0,
       feedback: 'The task model call failed, so there is no response to score: gpt-4.1-mini: empty reply',
       costUsd: 0.001,
+      // Marked as a failure of its kind, so the runtime counts it (and may stop a run that cannot succeed).
+      failure: { kind: 'empty', message: 'gpt-4.1-mini: empty reply' },
     });
     const records = await adapter.makeReflectiveDataset!(
       { system_prompt: 's' },

@@ -2,6 +2,7 @@
 // page loads nothing from the network. (The rendered page is checked in report.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { renderReport } from '../src/report/renderReport.js';
+import { ConfigError } from '../src/config/configError.js';
 import { checkRuntimeModel } from '../src/report/runtimeCheck.js';
 import type { OptimizeResult } from '../src/types.js';
 
@@ -67,6 +68,32 @@ describe('renderReport', () => {
   it('shows the runtime model against the measured wall-clock', () => {
     expect(html).toContain('<th class="num">predicted</th><th class="num">measured</th>');
     expect(html).toContain('acceptance rate a = 1.000');
+  });
+});
+
+describe('renderReport on a mistyped input', () => {
+  const good = { title: 't', result, workers: 2, schedule: { kind: 'batched', parents: 1, perParent: 2 }, minibatchSize: 3, slotIntervals: [], runStartedAt: 0 } as const;
+  it.each([
+    ['a result without valScores', { ...good, result: { ...result, valScores: undefined } }, 'invalid report input: result.valScores: Invalid input: expected array, received undefined'],
+    ['a string score', { ...good, result: { ...result, valScores: [0.5, '1'] } }, 'invalid report input: result.valScores.1: Invalid input: expected number, received string'],
+    ['no result at all', { ...good, result: undefined }, 'invalid report input: result: Invalid input: expected object, received undefined'],
+    ['arrays that disagree', { ...good, result: { ...result, discoveryElapsedMs: [20] } }, 'invalid report input: result.discoveryElapsedMs: 1 entries for 2 candidates'],
+    ['a best index past the pool', { ...good, result: { ...result, bestIndex: 5 } }, 'invalid report input: result.bestIndex: 5 is not a candidate (2 candidates)'],
+  ])('%s is a clear error naming the field, not a TypeError', (_name, input, message) => {
+    expect(() => renderReport(input as never)).toThrow(message);
+    expect(() => renderReport(input as never)).toThrow(ConfigError);
+  });
+  it('the well-typed input renders', () => {
+    expect(renderReport(good as never)).toContain('<html');
+  });
+});
+
+describe('renderReport of a run with failures', () => {
+  it('shows the failed calls by kind and the error that stopped the run', () => {
+    const failed = { ...result, stopReason: 'error', error: 'every call of the seed failed: HTTP 404 <model>', failures: { total: 5, byKind: { 'http 404': 4, timeout: 1 } } };
+    const page = renderReport({ title: 't', result: failed, workers: 2, schedule: { kind: 'batched', parents: 1, perParent: 2 }, minibatchSize: 3, slotIntervals: [], runStartedAt: 0 });
+    expect(page).toContain('<div class="label">failed calls</div><div class="value">5</div><div class="sub">http 404 x4, timeout x1</div>');
+    expect(page).toContain('every call of the seed failed: HTTP 404 &lt;model&gt;');
   });
 });
 

@@ -23,7 +23,7 @@ describe('gepa-actors worker arguments', () => {
   it.each([
     [[], '--adapter PATH[#EXPORT] is required'],
     [['--adapter', ADAPTER], '--redis URL is required'],
-    [['--adapter', ADAPTER, '--redis', 'http://localhost:6379'], 'expected a redis:// URL'],
+    [['--adapter', ADAPTER, '--redis', 'http://localhost:6379'], 'expected a redis:// or rediss:// URL'],
     [['--adapter', ADAPTER, '--redis', 'redis://127.0.0.1:1', '--concurrency', '0'], '--concurrency must be an integer >= 1, got "0"'],
     [['--adapter', ADAPTER, '--redis', 'redis://127.0.0.1:1', '--concurrency', 'four'], '--concurrency must be an integer >= 1'],
     [['--adapter', ADAPTER, '--redis', 'redis://127.0.0.1:1', '--queue', 'a:b'], "must not contain ':'"],

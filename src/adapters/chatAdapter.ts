@@ -8,6 +8,7 @@ import type { Adapter, Candidate, EvalContext, Evaluation, LmReply, ReflectiveDa
 import type { ChatMessages } from '../lm/openaiLanguageModel.js';
 import type { SlotAwareContext } from '../lm/slotAwareModel.js';
 import { errorMessage } from '../errorMessage.js';
+import { failureOf } from '../evaluation/failureTally.js';
 
 export const datasetRowSchema = z.object({ input: z.string(), answer: z.string() });
 export type ChatExample = z.infer<typeof datasetRowSchema>;
@@ -144,7 +145,11 @@ export function createChatAdapter(options: ChatAdapterOptions): ChatAdapter {
     const messages = messagesFor(candidate, example);
     let reply: LmReply;
     try {
-      const raw = await taskModel(messages, { signal: ctx.signal, ...(ctx.runInSlot ? { runInSlot: ctx.runInSlot } : {}) });
+      const raw = await taskModel(messages, {
+        signal: ctx.signal,
+        ...(ctx.runInSlot ? { runInSlot: ctx.runInSlot } : {}),
+        ...(ctx.onRetry ? { onRetry: ctx.onRetry } : {}),
+      });
       reply = typeof raw === 'string' ? { text: raw } : raw;
     } catch (err) {
       // Cancellation is not a score; everything else is this example's failure, not the run's.
@@ -154,6 +159,8 @@ export function createChatAdapter(options: ChatAdapterOptions): ChatAdapter {
       return {
         score: 0,
         feedback: `The task model call failed, so there is no response to score: ${message}`,
+        // Counted by kind; many alike in a row stop the run (src/evaluation/failureTally.ts).
+        failure: failureOf(err, 'other'),
         ...(typeof costUsd === 'number' ? { costUsd } : {}),
         ...(ctx.captureTraces ? { trace: { messages, error: message } } : {}),
       };

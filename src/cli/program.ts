@@ -13,6 +13,7 @@ import { packageVersion } from './packageVersion.js';
 import { runCommand } from './runCommand.js';
 import { parseInteger, parseNonNegative, parsePositiveInt, parseScheduleOption, scheduleOptionText } from './scheduleOption.js';
 import { errorMessage } from '../errorMessage.js';
+import { terminalSafe } from './terminalText.js';
 
 interface DemoFlags {
   schedule: ReturnType<typeof parseScheduleOption>;
@@ -132,7 +133,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     }
     const message = errorMessage(error);
-    io.stderr.write(`gepa-actors: ${message}\n`);
+    io.stderr.write(`gepa-actors: ${terminalSafe(message)}\n`);
     // A run directory that is damaged or in use is a bad argument too: choose or repair another.
     const usage = error instanceof UsageError || error instanceof ConfigError || error instanceof RunDirectoryError;
     return usage ? EXIT_USAGE : EXIT_FAILURE;

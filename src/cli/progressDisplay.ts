@@ -5,6 +5,7 @@ import cliProgress from 'cli-progress';
 import { formatDuration } from '../runtimeModel/index.js';
 import type { Clock, RunEvent, SlotInterval } from '../types.js';
 import { RunProgress, type ProgressBudget, type ProgressNews } from './runProgress.js';
+import { terminalSafe } from './terminalText.js';
 
 export interface ProgressDisplay {
   onEvent(event: RunEvent): void;
@@ -36,6 +37,12 @@ function budgetText(p: RunProgress): string {
 
 function newsLine(news: ProgressNews): string {
   if (news.kind === 'seed') return `seed candidate: valset ${score(news.score)}`;
+  if (news.kind === 'error') return `error: ${news.message}`;
+  if (news.kind === 'warning') return `warning: ${news.message}`;
+  if (news.kind === 'retry') {
+    const capped = news.requestedDelayMs !== undefined ? `; the server asked for ${formatDuration(news.requestedDelayMs)}, capped by retryMaxDelayMs` : '';
+    return `retrying ${news.model} in ${formatDuration(news.delayMs)} (attempt ${news.attempt} of ${news.maxAttempts} failed: ${news.reason})${capped}`;
+  }
   const origin = news.parents.length > 1 ? `merge of ${news.parents.map((i) => `#${i}`).join(' + ')}` : `from #${news.parents[0] ?? '?'}`;
   const best = news.best ? ' (new best)' : '';
   return `+ candidate #${news.index} ${origin}: valset ${score(news.valScore)}${best}`;
@@ -46,7 +53,8 @@ function statusLine(p: RunProgress, now: number): string {
   const head = fraction === undefined ? '' : `[${percent(fraction).padStart(4)}] `;
   return (
     `${head}${budgetText(p)} | best ${score(p.bestScore)} (seed ${score(p.seedScore)}) | ` +
-    `${p.candidates} candidates | ${p.inFlight} in flight | ${percent(p.utilization(now))} busy | ${formatDuration(now - p.startedAt)}`
+    `${p.candidates} candidates | ${p.inFlight} in flight | ${percent(p.utilization(now))} busy | ${formatDuration(now - p.startedAt)}` +
+    (p.errors > 0 ? ` | ${p.errors} failed` : '')
   );
 }
 
@@ -58,7 +66,7 @@ export function createProgressDisplay(options: ProgressDisplayOptions): Progress
 
 function lineDisplay(progress: RunProgress, stream: NodeJS.WritableStream, clock: Clock): ProgressDisplay {
   let lastDecile = 0;
-  const print = (text: string) => stream.write(`${text}\n`);
+  const print = (text: string) => stream.write(`${terminalSafe(text)}\n`);
   return {
     onEvent(event) {
       for (const news of progress.apply(event)) print(newsLine(news));
@@ -87,7 +95,7 @@ function liveDisplay(progress: RunProgress, stream: NodeJS.WritableStream, clock
   const multibar = new cliProgress.MultiBar(
     {
       stream,
-      format: '{bar} {percentage}% | {budget} | best {best} (seed {seed}) | {candidates} cand. | {inFlight} in flight | {busy} busy | {elapsed}',
+      format: '{bar} {percentage}% | {budget} | best {best} (seed {seed}) | {candidates} cand. | {inFlight} in flight | {busy} busy | {elapsed}{failed}',
       hideCursor: true,
       clearOnComplete: false,
       // Our own SIGINT handling drains the run; the bar must stay up meanwhile.
@@ -108,6 +116,7 @@ function liveDisplay(progress: RunProgress, stream: NodeJS.WritableStream, clock
       inFlight: progress.inFlight,
       busy: percent(progress.utilization(now)),
       elapsed: formatDuration(now - progress.startedAt),
+      failed: progress.errors > 0 ? ` | ${progress.errors} failed` : '',
     };
   };
   const bar = multibar.create(TOTAL, 0, payload());
@@ -117,7 +126,7 @@ function liveDisplay(progress: RunProgress, stream: NodeJS.WritableStream, clock
   ticker.unref();
   return {
     onEvent(event) {
-      for (const news of progress.apply(event)) multibar.log(`${newsLine(news)}\n`);
+      for (const news of progress.apply(event)) multibar.log(`${terminalSafe(newsLine(news))}\n`);
       redraw();
     },
     onSlotInterval: (interval) => {
@@ -125,7 +134,7 @@ function liveDisplay(progress: RunProgress, stream: NodeJS.WritableStream, clock
       // Every finished call moves the counter; cli-progress draws at most `fps` times a second.
       redraw();
     },
-    notice: (text) => multibar.log(`${text}\n`),
+    notice: (text) => multibar.log(`${terminalSafe(text)}\n`),
     stop(finalMetricCalls) {
       clearInterval(ticker);
       if (finalMetricCalls !== undefined) progress.finish(finalMetricCalls);

@@ -14,6 +14,7 @@ import { checkRunDir } from './runDirCheck.js';
 import { writeRunReport } from './runReport.js';
 import { runSession } from './runSession.js';
 import { printOutcome } from './runSummary.js';
+import { terminalSafe } from './terminalText.js';
 import { errorMessage } from '../errorMessage.js';
 
 export interface RunOptions {
@@ -37,6 +38,9 @@ export function buildRunConfig(loaded: LoadedRunConfig, endpoint: EndpointOption
     ...(file.temperature !== undefined ? { temperature: file.temperature } : {}),
     ...(file.maxTokens !== undefined ? { maxTokens: file.maxTokens } : {}),
     ...(file.rpm !== undefined ? { rpm: file.rpm } : {}),
+    ...(file.requestTimeoutMs !== undefined ? { timeoutMs: file.requestTimeoutMs } : {}),
+    ...(file.maxRetries !== undefined ? { maxRetries: file.maxRetries } : {}),
+    ...(file.retryMaxDelayMs !== undefined ? { retryMaxDelayMs: file.retryMaxDelayMs } : {}),
   };
   let taskModel;
   let reflectionLm;
@@ -64,6 +68,8 @@ export function buildRunConfig(loaded: LoadedRunConfig, endpoint: EndpointOption
     ...optional('reflectionMinibatchSize'),
     ...optional('seed'),
     ...optional('merge'),
+    ...optional('failFast'),
+    ...optional('maxConsecutiveFailures'),
     ...(loaded.runDir ? { runDir: loaded.runDir } : {}),
     // The models live inside functions: what identifies them is checked on --resume.
     runIdentity: {
@@ -83,14 +89,16 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
   const loaded = await loadRunConfig(resolve(io.cwd, configArg));
   if (options.inspect && !loaded.runDir) throw new UsageError('--inspect writes inspect.jsonl into the run directory: set "runDir" in the config');
   const endpoint = endpointFrom(io);
-  const config = buildRunConfig(loaded, endpoint);
-  const settings = resolveSettings(config);
-  if (loaded.runDir) await checkRunDir(loaded.runDir, options.resume, config, settings);
+  const built = buildRunConfig(loaded, endpoint);
+  const settings = resolveSettings(built);
+  if (loaded.runDir) await checkRunDir(loaded.runDir, options.resume, built, settings);
 
   // Before any paid work: is the endpoint there, and does it take the key?
   const { file } = loaded;
+  let pingCostUsd = 0;
   try {
-    const check = await checkEndpoint({ ...endpoint, model: file.taskModel });
+    const check = await checkEndpoint({ ...endpoint, model: file.taskModel, ...(file.prices ? { prices: file.prices } : {}) });
+    pingCostUsd = check.costUsd ?? 0;
     const listed = check.models;
     for (const model of new Set([file.taskModel, file.reflectionModel])) {
       if (listed && listed.length > 0 && !listed.includes(model)) {
@@ -98,10 +106,12 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
       }
     }
   } catch (error) {
-    io.stderr.write(`gepa-actors: ${errorMessage(error)}\n`);
+    io.stderr.write(`gepa-actors: ${terminalSafe(errorMessage(error))}\n`);
     return EXIT_FAILURE;
   }
 
+  // The check's one-token ping (servers without /models) was paid: it is part of the run's cost.
+  const config = pingCostUsd > 0 ? { ...built, preRunCostUsd: pingCostUsd } : built;
   const label = scheduleLabel(settings.schedule);
   const heading = `GEPA run ${loaded.path}: ${file.taskModel} (task), ${file.reflectionModel} (reflection), schedule ${label}, ${settings.workers} workers`;
   io.stderr.write(`${heading}\n`);

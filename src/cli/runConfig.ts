@@ -35,6 +35,8 @@ export const runConfigSchema = z
     seed: f.seed,
     merge: f.merge,
     runDir: f.runDir,
+    failFast: f.failFast,
+    maxConsecutiveFailures: f.maxConsecutiveFailures,
     prices: priceOverridesSchema.optional(),
     /** Sent to both models only when set (reasoning models reject anything but their default). */
     temperature: z.number().min(0).max(2).optional(),
@@ -42,6 +44,12 @@ export const runConfigSchema = z
     maxTokens: positiveInt.optional(),
     /** Client-side requests per minute, per model. */
     rpm: positiveInt.optional(),
+    /** Per HTTP attempt, real milliseconds (default 120,000). */
+    requestTimeoutMs: positiveInt.optional(),
+    /** Retries after a call's first attempt (default 6): at most maxRetries + 1 attempts. */
+    maxRetries: z.number().int().nonnegative().max(100).optional(),
+    /** The longest wait between attempts, a server's Retry-After included (default 60,000). */
+    retryMaxDelayMs: positiveInt.optional(),
   })
   .strict();
 

@@ -1,6 +1,7 @@
 // What the progress display shows, folded from the optimizer's RunEvents and slot intervals:
 // metric calls and dollars spent, the best and seed scores, candidates, proposals in flight and
-// worker utilization. Plain state and arithmetic; the display decides how to draw it.
+// worker utilization, failed calls. Plain state and arithmetic; the display decides how to draw it.
+import { failureLabel } from '../evaluation/failureTally.js';
 import type { RunEvent, SlotInterval } from '../types.js';
 
 export interface ProgressBudget {
@@ -12,7 +13,15 @@ export interface ProgressBudget {
 /** Something worth a line of its own in plain output. */
 export type ProgressNews =
   | { kind: 'seed'; score: number }
-  | { kind: 'accepted'; index: number; parents: number[]; valScore: number; best: boolean };
+  | { kind: 'accepted'; index: number; parents: number[]; valScore: number; best: boolean }
+  /** An error event: the first of its kind (later ones are only counted), or one that stops the run. */
+  | { kind: 'error'; message: string; systemic: boolean }
+  | { kind: 'warning'; message: string }
+  /** A long wait before a model call's next attempt (short backoffs are not news). */
+  | { kind: 'retry'; model: string; attempt: number; maxAttempts: number; delayMs: number; reason: string; requestedDelayMs?: number };
+
+/** Waits at least this long are shown: a run that seems stuck says why. */
+export const SHOWN_RETRY_MS = 5_000;
 
 export class RunProgress {
   metricCalls = 0;
@@ -24,6 +33,9 @@ export class RunProgress {
   inFlight = 0;
   proposalsEnded = 0;
   busySlotMs = 0;
+  /** Error events seen (failed metric calls, failed reflections). */
+  errors = 0;
+  private readonly errorKindsShown = new Set<string>();
   /** Metric calls finished on a slot, counted as they end (budget.updated comes per step or proposal). */
   finishedCalls = 0;
 
@@ -60,6 +72,23 @@ export class RunProgress {
         this.seedScore = event.bestScore;
         this.candidates = Math.max(this.candidates, 1);
         return [{ kind: 'seed', score: event.bestScore }];
+      }
+      case 'warning':
+        return [{ kind: 'warning', message: event.message }];
+      case 'retry.scheduled': {
+        if (event.delayMs < SHOWN_RETRY_MS && event.requestedDelayMs === undefined) return [];
+        const { type: _type, ...notice } = event;
+        return [{ kind: 'retry', ...notice }];
+      }
+      case 'error': {
+        this.errors++;
+        const systemic = event.systemic === true;
+        // One line per kind of failure, not per call: a 404 on every call would flood the terminal.
+        const kind = event.failure ? failureLabel(event.failure) : 'reflection';
+        if (!systemic && this.errorKindsShown.has(kind)) return [];
+        this.errorKindsShown.add(kind);
+        const more = systemic ? '' : ' (further failures of this kind are counted, not shown)';
+        return [{ kind: 'error', message: `${systemic ? 'stopping: ' : ''}${event.message}${more}`, systemic }];
       }
       default:
         return [];

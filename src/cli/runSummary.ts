@@ -3,11 +3,13 @@
 // OptimizeResult as the last line of stdout; and the exit code the result deserves.
 import { formatDuration } from '../runtimeModel/index.js';
 import { formatStaleness, summarizeStaleness } from '../report/stalenessSummary.js';
+import { formatFailureCounts } from '../evaluation/failureTally.js';
 import { plural, stopText } from '../report/runWording.js';
 import type { OptimizeResult } from '../types.js';
 import type { CliIo } from './cliIo.js';
 import { EXIT_FAILURE, EXIT_OK } from './exitCodes.js';
 import { formatUsd } from './progressDisplay.js';
+import { terminalSafe, terminalSafeJson } from './terminalText.js';
 
 export interface SummaryInput {
   heading: string;
@@ -34,6 +36,10 @@ export function formatSummary({ heading, result: r, budget, extra = [], reportPa
     `metric calls ${r.metricCalls}${budget !== undefined ? `/${budget}` : ''}, reflections ${r.reflectionCalls}, ` +
       `${plural(r.candidates.length, 'candidate')} from ${plural(r.proposals.length, 'proposal')}`,
     `wall-clock ${formatDuration(r.elapsedMs)}, workers ${Math.round(r.workerUtilization * 100)}% busy, cost ${formatUsd(r.costUsd)}, ${stopText(r.stopReason)}`,
+    ...(r.error !== undefined ? [`error: ${r.error}`] : []),
+    ...(r.failures && r.failures.total > 0 ? [formatFailureCounts(r.failures)] : []),
+    // Only a run directory keeps what was paid for: without one there is nothing to resume.
+    ...(r.stopReason === 'error' && reportPath ? ['the run is not finished: fix the cause and continue it with --resume'] : []),
     // Batched steps freeze the frontier, so only a run without barriers has staleness to report.
     ...(staleness.max > 0 ? [`staleness (candidates that joined while a proposal ran): ${formatStaleness(staleness)}`] : []),
     ...Object.entries(r.bestCandidate).flatMap(([name, text]) => [`best candidate, ${name}:`, indent(text)]),
@@ -45,10 +51,11 @@ export function formatSummary({ heading, result: r, budget, extra = [], reportPa
 
 /** Prints the summary (or the JSON line) and returns the exit code: 1 when the run ended in an error. */
 export function printOutcome(io: CliIo, json: boolean, summary: SummaryInput): number {
-  const text = formatSummary(summary);
+  // The best candidate's text came from a language model: no escape sequence reaches the terminal.
+  const text = terminalSafe(formatSummary(summary));
   if (json) {
     io.stderr.write(text);
-    io.stdout.write(`${JSON.stringify(summary.result)}\n`);
+    io.stdout.write(`${terminalSafeJson(summary.result)}\n`);
   } else {
     io.stdout.write(text);
   }

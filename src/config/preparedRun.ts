@@ -97,6 +97,9 @@ function executorFor<Example>(config: OptimizeConfig<Example>, adapter: Adapter<
       queue: executor.queue,
       attempts: executor.attempts,
       backoffMs: executor.backoffMs,
+      noWorkerWarningMs: executor.noWorkerWarningMs,
+      maxRedisDownMs: executor.maxRedisDownMs,
+      onWarning: (message) => config.onEvent?.({ type: 'warning', message }),
       // A resumed run re-attaches to the jobs its earlier process submitted.
       runId: config.runDir === undefined ? undefined : runIdForDirectory(config.runDir),
     });

@@ -7,6 +7,7 @@ import { DEFAULT_TIE_ORDER } from '../gepa/core/paretoFront.js';
 import { templateProblem } from '../gepa/proposer/reflectionStrategy.js';
 import type { PlanningHooks } from '../gepa/strategies/strategyHooks.js';
 import { ConfigError, formatZodError } from './configError.js';
+import { DEFAULT_MAX_CONSECUTIVE_FAILURES } from '../evaluation/failureTally.js';
 import type {
   AcceptanceRule,
   Adapter,
@@ -25,9 +26,16 @@ import type {
 
 const positiveInt = z.number().int().positive();
 
+/**
+ * Upper bounds on concurrency: beyond them a run only allocates until it crashes (each slot and
+ * each proposal in flight holds memory and sockets), so they are refused before anything is written.
+ */
+export const MAX_WORKERS = 1024;
+export const MAX_IN_FLIGHT = 1024;
+
 export const scheduleSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('batched'), parents: positiveInt.optional(), perParent: positiveInt.optional() }).strict(),
-  z.object({ kind: z.literal('async'), inFlight: positiveInt, rebase: z.enum(['off', 'newest-descendant', 'best-descendant', 'best']).optional(), parentWeighting: z.enum(['front', 'in-flight']).optional() }).strict(),
+  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: z.enum(['off', 'newest-descendant', 'best-descendant', 'best']).optional(), parentWeighting: z.enum(['front', 'in-flight']).optional() }).strict(),
 ]);
 
 /** The checked fields of an OptimizeConfig, each naming itself in errors (the CLI's config file reuses them). */
@@ -41,7 +49,7 @@ export const settingsFields = {
   targetScore: z.number().optional(),
   maxStepsWithoutImprovement: positiveInt.optional(),
   schedule: scheduleSchema.optional(),
-  workers: positiveInt.optional(),
+  workers: positiveInt.max(MAX_WORKERS).optional(),
   reflectionMinibatchSize: positiveInt.optional(),
   seed: z.number().int().optional(),
   frontType: z.enum(['instance', 'objective', 'hybrid', 'cartesian']).optional(),
@@ -61,6 +69,9 @@ export const settingsFields = {
     ])
     .optional(),
   runDir: z.string().min(1, 'must name a directory').optional(),
+  failFast: z.boolean().optional(),
+  maxConsecutiveFailures: positiveInt.optional(),
+  preRunCostUsd: z.number().nonnegative().finite().optional(),
   trackBestOutputs: z.boolean().optional(),
 };
 
@@ -100,6 +111,8 @@ export interface RunSettings {
   maxMerges: number;
   slotPolicy: SlotPolicy;
   valsetPolicy: ValsetPolicy;
+  failFast: boolean;
+  maxConsecutiveFailures: number;
   /** The user's planning hooks, only those given. */
   hooks: PlanningHooks;
   trackBestOutputs: boolean;
@@ -171,6 +184,8 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSe
     maxMerges: c.merge ? (c.merge.maxMerges ?? 5) : 0,
     slotPolicy: c.slotPolicy ?? 'finish-first',
     valsetPolicy: resolveValsetPolicy(c.valsetPolicy),
+    failFast: c.failFast ?? false,
+    maxConsecutiveFailures: c.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES,
     hooks,
     trackBestOutputs: c.trackBestOutputs ?? false,
   };

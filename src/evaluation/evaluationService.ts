@@ -1,14 +1,16 @@
 // Runs the run's paid work under the one worker budget: metric calls (through an executor, with
 // an evaluation cache so a (candidate, example) pair is paid once, in-flight duplicates
 // included; traced runs are shared only while in flight) and reflection calls. A thrown adapter
-// error becomes a recorded score-0 call; a failed reflection becomes an error reply. Nothing here
-// knows about actors.
+// error or an invalid score becomes a recorded score-0 call marked as a failure; a failed
+// reflection becomes an error reply. Every failure is counted (failureTally.ts), announced, and
+// may declare the run's failure systemic. Nothing here knows about actors.
 import { NOTHING_RESERVED, type DollarGate, type DollarReservation } from '../budget/dollarGate.js';
 import { errorMessage } from '../errorMessage.js';
+import { failureOf, FailureTally, invalidScoreFailure, type CallChannel } from './failureTally.js';
 import type { PricedExecutor } from '../executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { WorkerSlots, WorkKind } from './workerSlots.js';
-import type { Candidate, Evaluation, LmReply, ProposeNewTexts, ReflectiveDataset, WorkJournal } from '../types.js';
+import type { CallFailure, Candidate, Evaluation, LmReply, ProposeNewTexts, ReflectiveDataset, RetryNotice, WorkJournal } from '../types.js';
 
 export interface EvaluateRequest {
   candidate: Candidate;
@@ -23,6 +25,8 @@ export interface EvaluateReply {
   /** Metric calls this request paid for (cache hits excluded). */
   paidCalls: number;
   costUsd: number;
+  /** The seed's valset evaluation only: set when every call failed, naming the cause (the run cannot start). */
+  systemic?: string;
 }
 
 /** An evaluation that could not be completed, with what its calls that did run cost. */
@@ -51,6 +55,18 @@ export interface EvaluationServiceOptions<Example> {
   journal?: WorkJournal;
   /** The dollar budget, which the service alone settles; absent = no dollar limit. */
   dollars?: DollarGate;
+  /** Raise on the first adapter exception: it is declared systemic at once. */
+  failFast?: boolean;
+  /** Failed calls in a row with one cause that make the failure systemic (FailureTally's default). */
+  maxConsecutiveFailures?: number;
+  /** Dollars spent for the run before it started (an endpoint check): in costUsd and the dollar budget. */
+  preRunCostUsd?: number;
+  /** Every wait before a model call's next attempt (models that retry report them). */
+  onRetry?: (notice: RetryNotice) => void;
+  /** Every failed call, as it fails. */
+  onFailure?: (failure: CallFailure, channel: CallChannel) => void;
+  /** Once, mid-run: the failures say the run cannot succeed (the message names the cause); the seed's verdict is in its reply. */
+  onSystemicFailure?: (message: string) => void;
   /** The user's custom candidate proposer, run in a reflection slot. */
   proposeNewTexts?: ProposeNewTexts;
 }
@@ -61,12 +77,12 @@ function costOfError(error: unknown): number {
   return typeof cost === 'number' && cost > 0 ? cost : 0;
 }
 
+/** An evaluation the pool can hold: an invalid score becomes a failed call scoring 0. */
 function normalizeEvaluation(value: unknown): Evaluation {
-  const e = value as Evaluation | null | undefined;
-  if (!e || typeof e.score !== 'number' || Number.isNaN(e.score)) {
-    return { score: 0, feedback: `The adapter returned an invalid evaluation (no numeric score): ${JSON.stringify(value)?.slice(0, 200)}` };
-  }
-  return e;
+  const invalid = invalidScoreFailure(value);
+  if (!invalid) return value as Evaluation;
+  const cost = (value as { costUsd?: unknown } | null)?.costUsd;
+  return { score: 0, feedback: `The evaluation failed: ${invalid.message}`, failure: invalid, ...(typeof cost === 'number' && cost > 0 ? { costUsd: cost } : {}) };
 }
 
 export function normalizeLmReply(value: string | LmReply): LmReply {
@@ -82,8 +98,31 @@ export class EvaluationService<Example> {
   metricCalls = 0;
   reflectionCalls = 0;
   costUsd = 0;
+  readonly failures: FailureTally;
 
-  constructor(private readonly options: EvaluationServiceOptions<Example>) {}
+  constructor(private readonly options: EvaluationServiceOptions<Example>) {
+    this.failures = new FailureTally(options.maxConsecutiveFailures);
+    const before = options.preRunCostUsd ?? 0;
+    if (before > 0) {
+      this.costUsd += before;
+      options.dollars?.settle(NOTHING_RESERVED, before);
+    }
+  }
+
+  private get retryHook(): { onRetry?: (notice: RetryNotice) => void } {
+    return this.options.onRetry ? { onRetry: this.options.onRetry } : {};
+  }
+
+  /**
+   * Counts a call's outcome; announces a failure, and a systemic one once. The seed's calls do not
+   * declare a streak: the seed's verdict comes with its reply, so the run stops with the seed folded.
+   */
+  private tally(failure: CallFailure | undefined, channel: CallChannel, thrown = false, seed = false): void {
+    if (failure) this.options.onFailure?.(failure, channel);
+    const raised = failure && thrown && this.options.failFast ? this.failures.raise(failure) : undefined;
+    const systemic = this.failures.record(failure, channel, !seed) ?? raised;
+    if (systemic !== undefined) this.options.onSystemicFailure?.(systemic);
+  }
 
   /**
    * Evaluates a candidate on examples. Rejects with EvaluationIncomplete (carrying what was paid)
@@ -114,7 +153,9 @@ export class EvaluationService<Example> {
     const settled = await Promise.allSettled(pending);
     const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) throw new EvaluationIncomplete(errorMessage(failure.reason), paid.calls, paid.usd);
-    return { evaluations: settled.map((r) => (r as PromiseFulfilledResult<Evaluation>).value), paidCalls: paid.calls, costUsd: paid.usd };
+    const evaluations = settled.map((r) => (r as PromiseFulfilledResult<Evaluation>).value);
+    const systemic = request.kind === 'seed' ? this.failures.recordSeed(evaluations) : undefined;
+    return { evaluations, paidCalls: paid.calls, costUsd: paid.usd, ...(systemic !== undefined ? { systemic } : {}) };
   }
 
   private runMetricCall(request: EvaluateRequest, exampleId: number, key: string, paid: { calls: number; usd: number }): Promise<Evaluation> {
@@ -135,9 +176,10 @@ export class EvaluationService<Example> {
           this.metricCalls++;
           paid.calls++;
           let evaluation: Evaluation;
+          let thrown = false;
           try {
             evaluation = normalizeEvaluation(
-              await executor.evaluate(request.candidate, example, exampleId, { captureTraces: request.captureTraces, signal }, { occurrence }),
+              await executor.evaluate(request.candidate, example, exampleId, { captureTraces: request.captureTraces, signal, ...this.retryHook }, { occurrence }),
             );
           } catch (error) {
             if (signal.aborted) {
@@ -145,8 +187,10 @@ export class EvaluationService<Example> {
               paid.usd += costOfError(error);
               throw error;
             }
-            evaluation = { score: 0, feedback: `The evaluation failed with an error: ${errorMessage(error)}`, costUsd: costOfError(error) };
+            thrown = true;
+            evaluation = { score: 0, feedback: `The evaluation failed with an error: ${errorMessage(error)}`, costUsd: costOfError(error), failure: failureOf(error) };
           }
+          this.tally(evaluation.failure, 'metric', thrown, request.kind === 'seed');
           this.options.dollars?.settle(reserved, evaluation.costUsd ?? 0);
           this.costUsd += evaluation.costUsd ?? 0;
           paid.usd += evaluation.costUsd ?? 0;
@@ -164,7 +208,14 @@ export class EvaluationService<Example> {
 
   /** A call an earlier process paid for, from the journal: counted, not run again. */
   private replay(key: string, paid: { calls: number; usd: number }): Promise<Evaluation> | undefined {
-    const replayed = this.options.journal?.replayEvaluation(key);
+    let replayed = this.options.journal?.replayEvaluation(key);
+    // A logged failure is not an answer: resuming tries the call again (its dollars were spent).
+    while (replayed?.failure) {
+      this.costUsd += replayed.costUsd ?? 0;
+      paid.usd += replayed.costUsd ?? 0;
+      this.options.dollars?.settle(NOTHING_RESERVED, replayed.costUsd ?? 0);
+      replayed = this.options.journal?.replayEvaluation(key);
+    }
     if (!replayed) return undefined;
     this.occurrences.set(key, (this.occurrences.get(key) ?? 0) + 1);
     this.metricCalls++;
@@ -192,6 +243,7 @@ export class EvaluationService<Example> {
       return reflectionLm(prompt, {
         signal,
         runInSlot: <T>(fn: () => Promise<T>) => slots.run('reflection', fn, signal),
+        ...this.retryHook,
       } as { signal: AbortSignal });
     };
     try {
@@ -203,6 +255,7 @@ export class EvaluationService<Example> {
       dollars?.settle(reserved, costUsd);
       this.costUsd += costUsd;
       journal?.recordReflection(prompt, reply);
+      this.tally(undefined, 'reflection');
       return { ok: true, reply, costUsd };
     } catch (error) {
       const costUsd = costOfError(error);
@@ -210,6 +263,7 @@ export class EvaluationService<Example> {
       dollars?.settle(reserved, costUsd);
       this.costUsd += costUsd;
       if (signal.aborted) throw error;
+      this.tally(failureOf(error, 'other'), 'reflection');
       return { ok: false, error: errorMessage(error), costUsd };
     }
   }

@@ -43,6 +43,25 @@ export interface BullmqExecutorOptions {
   pollMs?: number;
   /** Connection trouble (BullMQ reconnects by itself). Default: one process warning per executor. */
   onError?: (error: Error) => void;
+  /**
+   * Jobs outstanding this long with none of the queue's jobs being worked on (no worker serves
+   * the queue, or all are stuck) give a warning through onWarning, again each time as long. Default 30,000.
+   */
+  noWorkerWarningMs?: number;
+  /**
+   * Redis unreachable this long: the executor gives up; outstanding and later metric calls fail
+   * with a connection error (so a run stops with stopReason 'error', resumable). Default 300,000.
+   */
+  maxRedisDownMs?: number;
+  /** Something the user should know that is not an error (e.g. no worker on the queue). Default: a process warning. */
+  onWarning?: (message: string) => void;
+}
+
+/** Redis could not be reached for maxRedisDownMs: the run cannot go on until it is back. */
+export class RedisUnavailableError extends Error {
+  override readonly name = 'RedisUnavailableError';
+  /** Counted as a connection failure (src/evaluation/failureTally.ts). */
+  readonly kind = 'connection';
 }
 
 export interface BullmqExecutor extends MetricCallExecutor<unknown> {
@@ -76,6 +95,14 @@ async function eventStreamEnd(queue: Queue<MetricCallJobData, Evaluation>): Prom
   return newest[0]?.[0] ?? '0-0';
 }
 
+/**
+ * Trouble reaching Redis, as opposed to Redis refusing a command (which waiting will not fix).
+ * BullMQ's own test comes with bullmq, imported on first use; before that, the socket errors alone.
+ */
+function isConnectionTrouble(error: Error, isNotConnectionError: ((error: Error) => boolean) | undefined): boolean {
+  return (isNotConnectionError !== undefined && !isNotConnectionError(error)) || /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|Connection is closed/.test(error.message);
+}
+
 function positiveInteger(value: number | undefined, fallback: number, field: string): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${field} must be an integer >= 1, got ${value}`);
@@ -104,14 +131,41 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   const keepFinishedSeconds = positiveInteger(options.keepFinishedSeconds, 24 * 3600, 'keepFinishedSeconds');
   const keepFinishedJobs = positiveInteger(options.keepFinishedJobs, 10_000, 'keepFinishedJobs');
   const pollMs = positiveInteger(options.pollMs, 2000, 'pollMs');
+  const noWorkerWarningMs = positiveInteger(options.noWorkerWarningMs, 30_000, 'noWorkerWarningMs');
+  const maxRedisDownMs = positiveInteger(options.maxRedisDownMs, 300_000, 'maxRedisDownMs');
+  const onWarning = options.onWarning ?? ((message: string) => process.emitWarning(message));
   let warned = false;
-  const onError =
+  const reportError =
     options.onError ??
     ((error: Error) => {
       if (warned) return;
       warned = true;
       process.emitWarning(`bullmq executor (queue "${queueName}"): ${error.message}; waiting for Redis to come back`);
     });
+  // Since when Redis has failed us without a success in between; past maxRedisDownMs we give up.
+  let downSince: number | undefined;
+  let givenUp: RedisUnavailableError | undefined;
+  // BullMQ's test of an error reconnecting will not cure, once bullmq is imported.
+  let notConnectionError: ((error: Error) => boolean) | undefined;
+  const where = `${String(connection.host)}:${String(connection.port)}`;
+  const onError = (error: Error) => {
+    reportError(error);
+    if (!isConnectionTrouble(error, notConnectionError) || givenUp) return;
+    const now = systemClock.now();
+    downSince ??= now;
+    if (now - downSince < maxRedisDownMs) return;
+    givenUp = new RedisUnavailableError(
+      `Redis at ${where} unreachable for ${Math.round((now - downSince) / 1000)} s (${error.message}); the run stops and can be resumed once Redis is back`,
+    );
+    closing.abort(givenUp);
+    for (const [jobId] of outstanding) settle(jobId, { ok: false, reason: givenUp.message, error: givenUp });
+  };
+  const redisAnswered = () => {
+    downSince = undefined;
+  };
+  // Jobs outstanding while none of the queue's jobs is active: nobody serves the queue.
+  let idleSince: number | undefined;
+  let idleWarnings = 0;
 
   const outstanding = new Map<string, Outstanding>();
   // How often each (candidate, example, traces) call was submitted: a later identical call
@@ -122,12 +176,12 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   let pollTimer: ReturnType<typeof setInterval> | undefined;
   let closed = false;
 
-  const settle = (jobId: string, outcome: { ok: true; value: Evaluation } | { ok: false; reason: string }) => {
+  const settle = (jobId: string, outcome: { ok: true; value: Evaluation } | { ok: false; reason: string; error?: Error }) => {
     const entry = outstanding.get(jobId);
     if (!entry) return;
     outstanding.delete(jobId);
     if (outcome.ok) entry.resolve(outcome.value);
-    else entry.reject(new Error(outcome.reason));
+    else entry.reject(outcome.error ?? new Error(outcome.reason));
   };
 
   const listen = (events: QueueEvents) => {
@@ -145,6 +199,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   const connect = (): Promise<Connections> => {
     connections ??= (async () => {
       const { Queue, QueueEvents, isNotConnectionError } = await importIntegration(BULLMQ_EXECUTOR, () => import('bullmq'));
+      notConnectionError = isNotConnectionError;
       await waitUntilReachable(connection, closing.signal, onError);
       const queue = new Queue<MetricCallJobData, Evaluation>(queueName, {
         connection,
@@ -157,6 +212,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       });
       queue.on('error', onError);
       await queue.waitUntilReady();
+      redisAnswered();
       // Read events from the stream's current end, not from whenever the reader's first
       // blocking read happens to start: no event of a job submitted after this is missed.
       const events = new QueueEvents(queueName, { connection, lastEventId: await eventStreamEnd(queue) });
@@ -176,10 +232,12 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     for (let waitMs = 250; ; waitMs = Math.min(2 * waitMs, 4000)) {
       try {
         await queue.add(METRIC_CALL_JOB, data, { jobId });
+        redisAnswered();
         return;
       } catch (error) {
         if (!(error instanceof Error) || isNotConnectionError(error) || closed || signal?.aborted) throw error;
         onError(error);
+        if (givenUp) throw givenUp;
         await sleep(systemClock, waitMs, signal);
       }
     }
@@ -205,6 +263,28 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       if (entry.seenByPoll) check(jobId).catch(onError);
       else entry.seenByPoll = true;
     }
+    watchForWorkers().catch(onError);
+  };
+
+  /** Warns when jobs wait and the queue has had no active job for noWorkerWarningMs. */
+  const watchForWorkers = async () => {
+    if (outstanding.size === 0 || !connections) return;
+    const { queue } = await connections;
+    const { active = 0 } = await queue.getJobCounts('active');
+    redisAnswered();
+    const now = systemClock.now();
+    if (active > 0 || outstanding.size === 0) {
+      idleSince = undefined;
+      idleWarnings = 0;
+      return;
+    }
+    idleSince ??= now;
+    if (now - idleSince < (idleWarnings + 1) * noWorkerWarningMs) return;
+    idleWarnings++;
+    onWarning(
+      `no worker on queue "${queueName}": ${outstanding.size} job${outstanding.size === 1 ? '' : 's'} waiting for ${Math.round((now - idleSince) / 1000)} s and none taken; ` +
+        `start one with \`gepa-actors worker --queue ${queueName} ...\``,
+    );
   };
 
   const jobIdOf = (data: MetricCallJobData, exampleJson: string, given: MetricCallIdentity | undefined): string => {
@@ -221,6 +301,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     runId,
 
     async evaluate(candidate: Candidate, example: unknown, exampleId: number, ctx: EvalContext, call?: MetricCallIdentity): Promise<Evaluation> {
+      if (givenUp) throw givenUp;
       if (closed) throw new Error('the bullmq executor is closed');
       const { signal } = ctx;
       if (signal.aborted) throw signal.reason;
@@ -245,6 +326,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
         // Listening before submitting, so the finish event cannot slip past; while Redis cannot
         // be reached at all, this waits (an abort still ends the wait).
         await Promise.race([ready, result]);
+        if (givenUp) throw givenUp;
         if (signal.aborted) return await result;
         await submit(jobId, data, signal);
         if (pollTimer === undefined) {

@@ -1,9 +1,11 @@
-// Where Redis is and how BullMQ talks to it: parses the user's `connection` (a redis:// URL or
-// { host, port }) into ioredis options, which BullMQ hands to ioredis, its Redis driver, and
-// waits for a Redis that is not up yet. ioredis is an optional peer, imported on first use; the
-// options are our own type, so no declaration of ours names a package the user may not have.
+// Where Redis is and how BullMQ talks to it: parses the user's `connection` (a redis:// or TLS
+// rediss:// URL, with user and password, or { host, port }) into ioredis options, which BullMQ
+// hands to ioredis, its Redis driver, and waits for a Redis that is not up yet. ioredis is an
+// optional peer, imported on first use; the options are our own type, so no declaration of ours
+// names a package the user may not have.
 import { ConfigError } from '../config/configError.js';
 import { sleep, systemClock } from '../clock.js';
+import { maskUrlCredentials } from '../lm/secretRedactor.js';
 import { BULLMQ_EXECUTOR, importIntegration } from './optionalDependency.js';
 
 export type RedisConnectionSpec = string | { host: string; port: number };
@@ -15,13 +17,18 @@ export interface RedisOptions {
   username?: string;
   password?: string;
   db?: number;
+  /** rediss://: TLS, the certificate checked against this name. */
+  tls?: { servername: string };
   maxRetriesPerRequest?: number | null;
   retryStrategy?: (attempt: number) => number | null;
 }
 
 const DEFAULT_PORT = 6379;
 
-/** `redis://[user:password@]host[:port][/db]` or { host, port } -> socket options; ConfigError when malformed. */
+/**
+ * `redis://[user:password@]host[:port][/db]` (`rediss://` for TLS) or { host, port } -> socket
+ * options; ConfigError when malformed, which never prints the password.
+ */
 export function parseRedisConnection(spec: RedisConnectionSpec, field = 'connection'): RedisOptions {
   if (typeof spec === 'object' && spec !== null) {
     if (typeof spec.host !== 'string' || spec.host === '' || !Number.isInteger(spec.port) || spec.port <= 0) {
@@ -30,21 +37,25 @@ export function parseRedisConnection(spec: RedisConnectionSpec, field = 'connect
     return { host: spec.host, port: spec.port };
   }
   let url: URL;
+  const shown = maskUrlCredentials(String(spec));
   try {
     url = new URL(String(spec));
   } catch {
-    throw new ConfigError(`${field}: "${String(spec)}" is not a URL; expected redis://host:port`);
+    throw new ConfigError(`${field}: "${shown}" is not a URL; expected redis://host:port`);
   }
-  if (url.protocol !== 'redis:') throw new ConfigError(`${field}: expected a redis:// URL, got "${String(spec)}"`);
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new ConfigError(`${field}: expected a redis:// or rediss:// URL, got "${shown}"`);
   const db = url.pathname.length > 1 ? Number(url.pathname.slice(1)) : 0;
   if (!Number.isInteger(db) || db < 0) throw new ConfigError(`${field}: "${url.pathname.slice(1)}" is not a database number`);
+  // URL keeps the brackets of an IPv6 host; sockets want the bare address.
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1') || '127.0.0.1';
   return {
-    // URL keeps the brackets of an IPv6 host; sockets want the bare address.
-    host: url.hostname.replace(/^\[(.*)\]$/, '$1') || '127.0.0.1',
+    host,
     port: url.port ? Number(url.port) : DEFAULT_PORT,
     ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
     ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
     ...(db !== 0 ? { db } : {}),
+    // TLS, checked against the host's name (ioredis's own reading of rediss://).
+    ...(url.protocol === 'rediss:' ? { tls: { servername: host } } : {}),
   };
 }
 

@@ -7,11 +7,13 @@
 import OpenAI from 'openai';
 import { z } from 'zod';
 import { sleep, systemClock } from '../clock.js';
+import { errorMessage } from '../errorMessage.js';
 import type { Clock, LmReply } from '../types.js';
 import { costOf, priceFor, type ModelPrice, type PriceOverrides, type TokenUsage } from './priceTable.js';
 import { MinuteRateLimiter } from './minuteRateLimiter.js';
 import { requestKey, type ResponseCache } from './responseCache.js';
 import type { ManagesSlots, SlotAwareContext } from './slotAwareModel.js';
+import { createSecretRedactor, maskUrlCredentials } from './secretRedactor.js';
 import {
   apiErrorMessage,
   causeOf,
@@ -138,7 +140,7 @@ const envValue = (name: string): string | undefined => process.env[name] || unde
  */
 export function resolveEndpoint(options: EndpointOptions): { baseURL: string; apiKey: string } {
   const baseURL = options.baseURL ?? envValue('OPENAI_BASE_URL') ?? 'https://api.openai.com/v1';
-  if (!URL.canParse(baseURL)) throw new Error(`Invalid OpenAI base URL "${baseURL}" (OPENAI_BASE_URL or baseURL)`);
+  if (!URL.canParse(baseURL)) throw new Error(`Invalid OpenAI base URL "${maskUrlCredentials(baseURL)}" (OPENAI_BASE_URL or baseURL)`);
   const apiKey = options.apiKey ?? envValue('OPENAI_API_KEY');
   if (apiKey) return { baseURL, apiKey };
   if (isOpenAIHost(baseURL)) {
@@ -217,6 +219,11 @@ function createCompletionCaller(options: OpenAIModelOptions): CompletionCaller {
   positiveInteger('tpm', options.tpm);
 
   const { baseURL, apiKey } = resolveEndpoint(options);
+  // Every message of a failed call goes through it: error bodies may echo the request's headers.
+  const redact = createSecretRedactor({ apiKey, baseURL });
+  const where = `${model} at ${maskUrlCredentials(baseURL)}`;
+  const modelError = (message: string, kind: LanguageModelErrorKind, attempts: number, details: LanguageModelError['details'] = {}) =>
+    new LanguageModelError(redact(`${where}: ${message}`), kind, attempts, details);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   const baseDelayMs = options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS;
@@ -269,20 +276,15 @@ function createCompletionCaller(options: OpenAIModelOptions): CompletionCaller {
       if (ticket) ticket.tokens = 0;
       if (ctx.signal.aborted) throw ctx.signal.reason;
       const { failure } = outcome;
-      const prefix = `${model} at ${baseURL}`;
-      if (!failure.retryable) {
-        throw new LanguageModelError(`${prefix}: ${failure.message}`, failure.kind, attempt, { status: failure.status });
-      }
+      if (!failure.retryable) throw modelError(failure.message, failure.kind, attempt, { status: failure.status });
       if (attempt > maxRetries) {
-        throw new LanguageModelError(
-          `${prefix}: gave up after ${attempt} attempt${attempt === 1 ? '' : 's'}: ${failure.message}`,
-          failure.kind,
-          attempt,
-          { status: failure.status },
-        );
+        throw modelError(`gave up after ${attempt} attempt${attempt === 1 ? '' : 's'}: ${failure.message}`, failure.kind, attempt, { status: failure.status });
       }
+      const delayMs = retryDelayMs(failure, attempt, key, baseDelayMs, maxDelayMs);
+      const capped = failure.retryAfterMs !== undefined && failure.retryAfterMs > delayMs;
+      ctx.onRetry?.({ model, attempt, maxAttempts: maxRetries + 1, delayMs, reason: redact(failure.message), ...(capped ? { requestedDelayMs: failure.retryAfterMs } : {}) });
       // Backoff holds no slot: we are outside runInSlot here.
-      await sleep(clock, retryDelayMs(failure, attempt, key, baseDelayMs, maxDelayMs), ctx.signal);
+      await sleep(clock, delayMs, ctx.signal);
     }
   }
 
@@ -295,7 +297,7 @@ function createCompletionCaller(options: OpenAIModelOptions): CompletionCaller {
 
     const { body: raw, attempts, ticket } = await fetchWithRetries(body, key, ctx);
     const fail = (message: string, kind: LanguageModelErrorKind, details: LanguageModelError['details'] = {}) =>
-      new LanguageModelError(`${model} at ${baseURL}: ${message}`, kind, attempts, details);
+      modelError(message, kind, attempts, details);
 
     const parsed = completionSchema.safeParse(raw);
     if (!parsed.success) throw fail(`malformed reply body, not a chat completion: ${preview(raw)}`, 'malformed');
@@ -368,7 +370,10 @@ export function createOpenAIChatModel(options: Omit<OpenAIModelOptions, 'system'
 // Preflight
 
 export interface EndpointCheck {
+  /** As fit to print: credentials in it masked. */
   baseURL: string;
+  /** What the one-token ping cost (servers without /models, priced models only): part of the run's cost. */
+  costUsd?: number;
   /** Model ids the server lists (first page), when it has a /models route. */
   models?: string[];
   modelListed?: boolean;
@@ -380,15 +385,17 @@ export interface EndpointCheck {
  * one-token chat request for `model` instead.
  */
 export async function checkEndpoint(
-  options: EndpointOptions & { model?: string; timeoutMs?: number; signal?: AbortSignal },
+  options: EndpointOptions & { model?: string; timeoutMs?: number; signal?: AbortSignal; prices?: PriceOverrides },
 ): Promise<EndpointCheck> {
-  const { baseURL, apiKey } = resolveEndpoint(options);
+  const { baseURL: rawURL, apiKey } = resolveEndpoint(options);
+  const redact = createSecretRedactor({ apiKey, baseURL: rawURL });
+  const baseURL = maskUrlCredentials(rawURL);
   const timeout = options.timeoutMs ?? 15_000;
   positiveInteger('timeoutMs', timeout);
-  const client = new OpenAI({ baseURL, apiKey, maxRetries: 0, timeout });
+  const client = new OpenAI({ baseURL: rawURL, apiKey, maxRetries: 0, timeout });
   const request = { maxRetries: 0, timeout, ...(options.signal ? { signal: options.signal } : {}) };
 
-  const explain = (err: unknown): Error => {
+  const describe = (err: unknown): Error => {
     if (err instanceof OpenAI.APIConnectionTimeoutError) {
       return new Error(`The OpenAI-compatible endpoint at ${baseURL} did not answer within ${timeout} ms`);
     }
@@ -408,6 +415,8 @@ export async function checkEndpoint(
     }
     return err instanceof Error ? err : new Error(String(err));
   };
+  // An error body may echo the request's headers: the message is redacted before it leaves.
+  const explain = (err: unknown): Error => new Error(redact(errorMessage(describe(err))));
 
   try {
     const page = await client.models.list(request);
@@ -418,11 +427,14 @@ export async function checkEndpoint(
     if (!noModelsRoute || !options.model) throw explain(err);
   }
   try {
-    await client.chat.completions.create(
-      { model: options.model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 },
-      request,
-    );
-    return { baseURL };
+    const messages: Message[] = [{ role: 'user', content: 'ping' }];
+    const reply = await client.chat.completions.create({ model: options.model, messages, max_tokens: 1 }, request);
+    // Paid like any call: the caller adds it to the run's cost.
+    const price = priceFor(options.model, options.prices);
+    const usage = reply.usage
+      ? { promptTokens: reply.usage.prompt_tokens, completionTokens: reply.usage.completion_tokens }
+      : { promptTokens: estimatePromptTokens(messages), completionTokens: 1 };
+    return { baseURL, ...(price ? { costUsd: costOf(usage, price) } : {}) };
   } catch (err) {
     throw explain(err);
   }

@@ -87,7 +87,10 @@ export function classifyFailure(err: unknown, timedOut: boolean, timeoutMs: numb
   return { kind: 'other', retryable: false, message: errorMessage(err) };
 }
 
-/** The wait before retrying a retryable failure: the server's retry-after wins over our backoff. */
+/**
+ * The wait before retrying a retryable failure: the server's retry-after wins over our backoff,
+ * but never beyond maxMs (a `Retry-After: 3600` must not park a run for an hour per attempt).
+ */
 export function retryDelayMs(failure: Failure, attempt: number, jitterKey: string, baseMs: number, maxMs: number): number {
-  return failure.retryAfterMs ?? backoffDelayMs(attempt, jitterKey, baseMs, maxMs);
+  return failure.retryAfterMs !== undefined ? Math.min(failure.retryAfterMs, maxMs) : backoffDelayMs(attempt, jitterKey, baseMs, maxMs);
 }

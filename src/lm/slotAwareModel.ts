@@ -1,12 +1,14 @@
 // The seam between the run's worker slots and a language model that takes a slot itself, once
 // per attempt, so that its backoff and rate-limit waits hold none; such a model may also give a
 // worst-case price per prompt, so dollars can be reserved before the call.
-import type { LanguageModel } from '../types.js';
+import type { LanguageModel, RetryNotice } from '../types.js';
 
 /** The runtime's call context, plus the seam through which a model takes a worker slot per attempt. */
 export interface SlotAwareContext {
   signal: AbortSignal;
   runInSlot?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** Told before each wait between attempts, so that a long wait is visible. */
+  onRetry?: (notice: RetryNotice) => void;
 }
 
 /** Marks a model that takes slots itself (per attempt): the runtime must not wrap the call. */

@@ -18,6 +18,8 @@ import { checkRuntimeModel, type RuntimeCheck } from './runtimeCheck.js';
 import { renderScoreChart, type ScorePoint } from './scoreChart.js';
 import { renderSlotTimeline } from './slotTimeline.js';
 import { wordDiff } from './wordDiff.js';
+import { checkReportInput } from './reportInput.js';
+import { formatFailureCounts } from '../evaluation/failureTally.js';
 
 export const REPORT_FILE = 'report.html';
 
@@ -59,6 +61,9 @@ function summaryCards(input: ReportInput): string {
     stat('worker utilization', percent(r.workerUtilization), `${input.workers} slots, ${scheduleLabel(input.schedule)}`),
     ...(staleness.max > 0 ? [stat('staleness', `median ${staleness.median}`, `candidates that joined while a proposal ran: ${formatStaleness(staleness)}`)] : []),
     stat('cost', dollars(r.costUsd)),
+    // Failed calls scored 0: a reader must see that the scores are not the model's own.
+    ...(r.failures && r.failures.total > 0 ? [stat('failed calls', String(r.failures.total), formatFailureCounts(r.failures).replace(/^[^:]*: /, ''))] : []),
+    ...(r.error !== undefined ? [stat('stopped by an error', r.stopReason, r.error)] : []),
   ].join('');
 }
 
@@ -121,7 +126,9 @@ const LINEAGE_SCRIPT = `
 /** JSON inside <script>: "<" escaped so no text can close the element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
+/** The page; throws ConfigError naming the field when `input` is not a ReportInput (e.g. a mistyped result). */
 export function renderReport(input: ReportInput): string {
+  checkReportInput(input);
   const r = input.result;
   const { front } = perExampleFront(r.valSubscores);
   const overTime = renderScoreChart({

@@ -4,6 +4,7 @@
 export function stopText(stopReason: string): string {
   if (stopReason === 'stopped') return 'stopped on request';
   if (stopReason === 'aborted') return 'aborted on request';
+  if (stopReason === 'error') return 'stopped by an error';
   return `stopped by ${stopReason}`;
 }
 

@@ -62,7 +62,9 @@ function identityFields(runIdentity: OptimizeConfig<unknown>['runIdentity']): Re
 }
 
 export function runConfigRecord<Example>(config: OptimizeConfig<Example>, settings: RunSettings): RunConfigRecord {
-  const { seedCandidate: _seed, seedHash, componentNames: _names, workers, slotPolicy, minibatchSize, maxMerges, ...rest } = settings;
+  // failFast and maxConsecutiveFailures decide when a failing run stops, never what it computes:
+  // not compared, so a run stopped by a failure can be resumed with other values.
+  const { seedCandidate: _seed, seedHash, componentNames: _names, workers, slotPolicy, minibatchSize, maxMerges, failFast: _ff, maxConsecutiveFailures: _mcf, ...rest } = settings;
   const identity = identityFields(config.runIdentity);
   const compared = {
     ...rest,

@@ -2,12 +2,12 @@
 // state.json (where it stands), LOCK (which process runs it) and STOP (an operator's request).
 // Reading a directory never writes to it; a RunSession, which writes, is opened only once the
 // run is known to be startable, so a refused config leaves no trace.
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomicFile.js';
 import { diffRunConfigs, runConfigRecordSchema, type RunConfigRecord } from './runConfigRecord.js';
 import { RunDirectoryError } from './runDirectoryError.js';
+import { LOCK_FILE, RunLock } from './runLock.js';
 import { readRunLog, RunLogWriter, type RunLogContents, type RunLogRecord } from './runLog.js';
 import { ConfigError, formatZodError } from '../config/configError.js';
 import type { RunSnapshot } from './runSnapshot.js';
@@ -15,7 +15,7 @@ import { STOP_FILE } from './stopRequests.js';
 import type { OptimizeResult } from '../types.js';
 import { errorMessage } from '../errorMessage.js';
 
-export const RUN_FILES = { config: 'config.json', log: 'log.jsonl', state: 'state.json', lock: 'LOCK', stop: STOP_FILE } as const;
+export const RUN_FILES = { config: 'config.json', log: 'log.jsonl', state: 'state.json', lock: LOCK_FILE, stop: STOP_FILE } as const;
 
 export interface ExistingRun {
   dir: string;
@@ -30,10 +30,11 @@ export interface ExistingRun {
 
 /**
  * A result that an operator or a failure cut short (STOP file, signal, abort, an executor
- * error) does not end the run: resuming continues it, replaying everything already paid for.
+ * error, a systemic failure: 'error') does not end the run: resuming continues it, replaying
+ * everything already paid for (failed calls are tried again).
  */
 export function isResumableStop(stopReason: string): boolean {
-  return stopReason === 'stopped' || stopReason === 'aborted' || stopReason.startsWith('error:');
+  return stopReason === 'stopped' || stopReason === 'aborted' || stopReason === 'error' || stopReason.startsWith('error:');
 }
 
 function readStoredConfig(path: string): RunConfigRecord {
@@ -75,46 +76,6 @@ export function readRunDirectory(dir: string, record: RunConfigRecord): Existing
   return { dir, isNew: false, log, finishedResult, loggedCandidates };
 }
 
-/** Run directories this process holds, so that two runs in one process cannot share one. */
-const heldHere = new Set<string>();
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Takes dir/LOCK, or throws when a live process holds it; a lock left by a dead process is taken over. */
-function takeLock(dir: string): void {
-  const path = join(dir, RUN_FILES.lock);
-  const mine = { pid: process.pid, hostname: hostname() };
-  if (existsSync(path)) {
-    let holder: { pid?: unknown; hostname?: unknown } = {};
-    try {
-      holder = JSON.parse(readFileSync(path, 'utf8')) as typeof holder;
-    } catch {
-      // A lock torn by a crash while it was written: nobody holds it.
-    }
-    const sameHost = holder.hostname === mine.hostname;
-    const held = typeof holder.pid === 'number' && (holder.pid === process.pid ? heldHere.has(dir) : !sameHost || processIsAlive(holder.pid));
-    if (held) {
-      throw new RunDirectoryError(
-        `runDir ${dir} is in use by process ${String(holder.pid)} on ${String(holder.hostname)}; if no such run is alive, delete ${path}`,
-      );
-    }
-  }
-  writeFileSync(path, JSON.stringify(mine));
-  heldHere.add(dir);
-}
-
-function releaseLock(dir: string): void {
-  heldHere.delete(dir);
-  rmSync(join(dir, RUN_FILES.lock), { force: true });
-}
-
 /** The writing side of a run directory, for one process's part of a run. */
 export class RunSession {
   private closed = false;
@@ -122,19 +83,20 @@ export class RunSession {
   private constructor(
     readonly dir: string,
     private readonly writer: RunLogWriter,
+    private readonly lock: RunLock,
   ) {}
 
   /** Creates the directory and config.json for a new run, takes the lock, cuts a torn log tail. */
   static open(existing: ExistingRun, record: RunConfigRecord): RunSession {
     const { dir } = existing;
     mkdirSync(dir, { recursive: true });
-    takeLock(dir);
+    const lock = RunLock.take(dir);
     try {
       if (existing.isNew) writeFileAtomic(join(dir, RUN_FILES.config), `${JSON.stringify(record, null, 2)}\n`);
       // The writer cuts a torn tail first, before an append can glue a record to it.
-      return new RunSession(dir, new RunLogWriter(join(dir, RUN_FILES.log), existing.log.validBytes));
+      return new RunSession(dir, new RunLogWriter(join(dir, RUN_FILES.log), existing.log.validBytes), lock);
     } catch (error) {
-      releaseLock(dir);
+      lock.release();
       throw error;
     }
   }
@@ -160,6 +122,6 @@ export class RunSession {
     if (this.closed) return;
     this.closed = true;
     this.writer.close();
-    releaseLock(this.dir);
+    this.lock.release();
   }
 }

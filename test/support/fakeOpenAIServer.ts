@@ -1,7 +1,7 @@
 // A small OpenAI-compatible server on 127.0.0.1 (random port) for tests: POST
 // /v1/chat/completions and GET /v1/models over real HTTP. Each request takes the next scripted
-// step (success, 429, 500, hang, dropped connection, malformed body, empty content, refusal, any status), else a
-// seeded random fault, else a reply from the responder. It records every request and the usage
+// step (success, 429, 500, hang, dropped connection, malformed body, empty content, refusal, any status), else the
+// misbehaviour mode (every request alike until cleared), else a seeded random fault, else a reply from the responder. It records every request and the usage
 // it reported, so tests can check dollars exactly.
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -24,7 +24,9 @@ export type FakeStep =
   | { kind: 'malformed' }
   | { kind: 'empty'; content?: '' | null; finishReason?: string }
   | { kind: 'refusal'; refusal: string }
-  | { kind: 'no-usage'; text: string };
+  | { kind: 'no-usage'; text: string }
+  /** A body echoing the request's headers (Authorization included), as some proxies do: an error under `status`, else 200 and not a completion. */
+  | { kind: 'echo-headers'; status: number };
 
 export interface ChatMessage {
   role: string;
@@ -35,6 +37,8 @@ export interface RecordedRequest {
   method: string;
   path: string;
   authorization: string | undefined;
+  /** The SDK's x-stainless-timeout header: the request's timeout, in seconds. */
+  timeoutHeader?: string;
   body: { model?: string; messages?: ChatMessage[]; [key: string]: unknown } | undefined;
   /** What this request was answered with. */
   step: FakeStep['kind'];
@@ -52,6 +56,8 @@ export interface FakeServerOptions {
   apiKey?: string;
   /** Ids served by GET /v1/models; null = no such route (404), as on some servers. */
   models?: string[] | null;
+  /** Per chat request (the nth, from 1), after scripted steps and the mode: a step, or undefined for the usual. */
+  stepFor?: (messages: ChatMessage[], n: number) => FakeStep | undefined;
   /** Called as each chat request arrives, before it is answered. */
   onRequest?: (request: RecordedRequest) => void;
 }
@@ -63,6 +69,8 @@ export interface FakeOpenAIServer {
   usageReported: ServerUsage[];
   /** Steps for the next requests, consumed in order. */
   script(...steps: FakeStep[]): void;
+  /** Answers every chat request (after scripted steps) with `step`, until set to undefined. */
+  setMode(step: FakeStep | undefined): void;
   /** Resolves once `n` chat requests have arrived. */
   waitForRequests(n: number): Promise<void>;
   close(): Promise<void>;
@@ -124,11 +132,15 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
   const requests: RecordedRequest[] = [];
   const usageReported: ServerUsage[] = [];
   const waiters: Array<{ n: number; resolve: () => void }> = [];
+  let mode: FakeStep | undefined;
   const chatCount = () => requests.filter((r) => r.path.endsWith('/chat/completions')).length;
 
   const nextStep = (messages: ChatMessage[]): FakeStep => {
     const scripted = queue.shift();
     if (scripted) return scripted;
+    if (mode) return mode;
+    const chosen = options.stepFor?.(messages, chatCount() + 1);
+    if (chosen) return chosen;
     if (rng && options.faults) {
       const r = rng.next();
       const { rateLimit = 0, serverError = 0, retryAfterMs = 1 } = options.faults;
@@ -142,7 +154,15 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
     const path = req.url ?? '';
     const raw = await readBody(req);
     const authorization = req.headers.authorization;
-    const record: RecordedRequest = { method: req.method ?? '', path, authorization, body: undefined, step: 'reply' };
+    const timeoutHeader = req.headers['x-stainless-timeout'];
+    const record: RecordedRequest = {
+      method: req.method ?? '',
+      path,
+      authorization,
+      ...(typeof timeoutHeader === 'string' ? { timeoutHeader } : {}),
+      body: undefined,
+      step: 'reply',
+    };
     if (options.apiKey !== undefined && authorization !== `Bearer ${options.apiKey}`) {
       requests.push({ ...record, step: 'status' });
       return sendJson(res, 401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } });
@@ -205,6 +225,11 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
         if (step.finishReason) body.choices[0]!.finish_reason = step.finishReason;
         return sendJson(res, 200, body);
       }
+      case 'echo-headers': {
+        // Authorization first, so that it survives a client's truncated preview of the body.
+        const echo = `request headers: ${JSON.stringify({ authorization: req.headers.authorization, ...req.headers })}`;
+        return step.status === 200 ? sendJson(res, 200, { echo }) : sendJson(res, step.status, { error: { message: echo, type: 'invalid_request_error' } });
+      }
       case 'refusal':
         return reply(null, fakeUsage(messages, step.refusal), { refusal: step.refusal });
     }
@@ -219,6 +244,9 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
     requests,
     usageReported,
     script: (...steps) => void queue.push(...steps),
+    setMode: (step) => {
+      mode = step;
+    },
     waitForRequests: (n) =>
       chatCount() >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve })),
     close: async () => {

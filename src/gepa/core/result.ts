@@ -1,6 +1,6 @@
 // The OptimizeResult, built from the final pool and the run's counters.
 import { bestIndex, type CandidatePool } from './candidatePool.js';
-import type { Candidate, OptimizeResult, ProposalRecord } from '../../types.js';
+import type { Candidate, FailureCounts, OptimizeResult, ProposalRecord } from '../../types.js';
 
 export interface ResultInput {
   pool: CandidatePool;
@@ -12,11 +12,17 @@ export interface ResultInput {
   elapsedMs: number;
   busySlotMs: number;
   workers: number;
+  failures?: FailureCounts;
+  /** The systemic failure's cause, with stopReason 'error'. */
+  error?: string;
 }
 
 export function buildResult(input: ResultInput): OptimizeResult {
   const { pool } = input;
-  if (pool.candidates.length === 0) throw new Error(`the run stopped (${input.stopReason}) before the seed candidate was evaluated`);
+  if (pool.candidates.length === 0) {
+    const cause = input.error ? `: ${input.error}` : '';
+    throw new Error(`the run stopped (${input.stopReason}) before the seed candidate was evaluated${cause}`);
+  }
   const best = bestIndex(pool);
   return {
     candidates: [...pool.candidates],
@@ -32,6 +38,8 @@ export function buildResult(input: ResultInput): OptimizeResult {
     discoveryMetricCalls: [...pool.discoveryMetricCalls],
     discoveryElapsedMs: [...pool.discoveryElapsedMs],
     stopReason: input.stopReason,
+    ...(input.error !== undefined ? { error: input.error } : {}),
+    failures: input.failures ?? { total: 0, byKind: {} },
     proposals: input.proposals,
     elapsedMs: input.elapsedMs,
     workerUtilization: input.elapsedMs > 0 ? input.busySlotMs / (input.workers * input.elapsedMs) : 0,

@@ -1,0 +1,109 @@
+// Which calls failed, and when failing calls mean the run cannot succeed. A failed call is
+// counted by kind; a systemic failure (every call of the seed's valset failed, or so many calls
+// in a row failed with one cause) is what stops a run with stopReason 'error' instead of letting
+// it spend its whole budget scoring 0. The evaluation service feeds it; the machines only relay
+// its verdict.
+import { errorMessage } from '../errorMessage.js';
+import type { CallFailure, Evaluation, FailureCounts, FailureKind } from '../types.js';
+
+export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 10;
+
+const FAILURE_KINDS: ReadonlySet<string> = new Set<FailureKind>(['http', 'timeout', 'connection', 'malformed', 'empty', 'refusal', 'adapter', 'invalid-score', 'other']);
+
+/** The counting label of a failure: `http 404`, `timeout`, ... */
+export function failureLabel(failure: CallFailure): string {
+  return failure.kind === 'http' && failure.status !== undefined ? `http ${failure.status}` : failure.kind;
+}
+
+/**
+ * A thrown error as a CallFailure: a language-model error keeps its kind and status (they carry
+ * them, see LanguageModelError), anything else thrown by an adapter is 'adapter'.
+ */
+export function failureOf(error: unknown, fallback: FailureKind = 'adapter'): CallFailure {
+  const e = error as { kind?: unknown; status?: unknown } | null;
+  const kind = typeof e?.kind === 'string' && FAILURE_KINDS.has(e.kind) ? (e.kind as FailureKind) : fallback;
+  return { kind, ...(typeof e?.status === 'number' ? { status: e.status } : {}), message: errorMessage(error) };
+}
+
+/** A score the pool can hold: a finite number. */
+export function invalidScoreFailure(value: unknown): CallFailure | undefined {
+  const score = (value as { score?: unknown } | null | undefined)?.score;
+  if (typeof score === 'number' && Number.isFinite(score)) return undefined;
+  const shown = typeof score === 'number' ? String(score) : JSON.stringify(value)?.slice(0, 200);
+  return { kind: 'invalid-score', message: `the adapter returned an invalid evaluation (the score must be a finite number): ${shown}` };
+}
+
+/** True when there were calls and every one failed: nothing to reflect on. */
+export function everyCallFailed(evaluations: readonly Evaluation[]): boolean {
+  return evaluations.length > 0 && evaluations.every((e) => e.failure !== undefined);
+}
+
+/** What two failures must share to count as the same cause: kind, status, and for adapter errors the message. */
+function causeKey(failure: CallFailure): string {
+  return failure.kind === 'adapter' || failure.kind === 'other' ? `${failure.kind}:${failure.message}` : failureLabel(failure);
+}
+
+/** Metric calls and reflections fail for different reasons (two models): each has its own streak. */
+export type CallChannel = 'metric' | 'reflection';
+
+export class FailureTally {
+  private readonly byKind: Record<string, number> = {};
+  private total = 0;
+  /** The current run of failures with one cause, per channel (metric calls, reflections). */
+  private readonly streaks = new Map<CallChannel, { key: string; count: number }>();
+  private systemic: string | undefined;
+
+  constructor(private readonly maxConsecutive: number = DEFAULT_MAX_CONSECUTIVE_FAILURES) {}
+
+  /**
+   * Records a call's outcome; returns the systemic failure's message the first time there is one.
+   * `mayDeclare` false (the seed's own calls): counted, but only the seed's verdict can declare.
+   */
+  record(failure: CallFailure | undefined, channel: CallChannel = 'metric', mayDeclare = true): string | undefined {
+    if (!failure) {
+      this.streaks.delete(channel);
+      return undefined;
+    }
+    const label = failureLabel(failure);
+    this.byKind[label] = (this.byKind[label] ?? 0) + 1;
+    this.total++;
+    const key = causeKey(failure);
+    const previous = this.streaks.get(channel);
+    const streak = { key, count: previous?.key === key ? previous.count + 1 : 1 };
+    this.streaks.set(channel, streak);
+    if (mayDeclare && streak.count >= this.maxConsecutive) {
+      const calls = channel === 'metric' ? 'metric calls' : 'reflection calls';
+      return this.declare(`${streak.count} ${calls} in a row failed with the same cause: ${failure.message}`);
+    }
+    return undefined;
+  }
+
+  /** The seed's valset evaluation: when every call failed, the run has nothing to start from. */
+  recordSeed(evaluations: readonly Evaluation[]): string | undefined {
+    if (!everyCallFailed(evaluations)) return undefined;
+    const first = evaluations[0]?.failure as CallFailure;
+    return this.declare(`every call of the seed candidate's valset evaluation failed (${evaluations.length} of ${evaluations.length}); the first: ${first.message}`);
+  }
+
+  /** failFast: the first adapter exception stops the run. */
+  raise(failure: CallFailure): string | undefined {
+    return this.declare(`failFast: ${failure.message}`);
+  }
+
+  private declare(message: string): string | undefined {
+    if (this.systemic !== undefined) return undefined;
+    this.systemic = message;
+    return message;
+  }
+
+  counts(): FailureCounts {
+    return { total: this.total, byKind: { ...this.byKind } };
+  }
+}
+
+/** "3 failed calls: http 404 x2, timeout x1"; empty when none failed. */
+export function formatFailureCounts(counts: FailureCounts): string {
+  if (counts.total === 0) return '';
+  const parts = Object.entries(counts.byKind).map(([kind, n]) => `${kind} x${n}`);
+  return `${counts.total} failed call${counts.total === 1 ? '' : 's'}: ${parts.join(', ')}`;
+}

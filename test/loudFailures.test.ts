@@ -1,0 +1,168 @@
+// Endpoint-wide failures stop a run loudly instead of spending its budget scoring 0: every seed
+// call failing (404 for a wrong model, 400, malformed replies) or ten alike in a row mid-run end
+// with stopReason 'error' and the cause, error events, no reflection paid for failure feedback,
+// exit 1 from the CLI, and a run directory that --resume continues once the cause is fixed.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { optimize } from '../src/index.js';
+import { runCli } from '../src/cli/program.js';
+import { createChatAdapter, type ChatExample } from '../src/adapters/chatAdapter.js';
+import { createOpenAIChatModel, createOpenAILanguageModel } from '../src/lm/openaiLanguageModel.js';
+import type { OptimizeResult, RunEvent } from '../src/types.js';
+import { startFakeOpenAIServer, type FakeOpenAIServer, type FakeStep, type RecordedRequest } from './support/fakeOpenAIServer.js';
+import { memoryIo } from './support/memoryIo.js';
+
+const examples = (n: number, offset: number): ChatExample[] =>
+  Array.from({ length: n }, (_, i) => ({ input: `What is ${i + offset} + ${2 * i + 1}?`, answer: String(3 * i + offset + 1) }));
+
+const isReflection = (r: RecordedRequest) => r.body?.messages?.some((m) => m.content.startsWith('You are improving')) === true;
+
+let server: FakeOpenAIServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function calculatorRun(baseURL: string, onEvent?: (e: RunEvent) => void) {
+  const common = { baseURL, apiKey: 'test-key', maxTokens: 200, retryBaseDelayMs: 1, retryMaxDelayMs: 5 };
+  return {
+    seedCandidate: { system_prompt: 'You are a calculator.' },
+    trainset: examples(6, 1),
+    valset: examples(5, 20),
+    adapter: createChatAdapter({ taskModel: createOpenAIChatModel({ ...common, model: 'gpt-4.1-mini' }), metric: 'exact-match' as const }),
+    reflectionLm: createOpenAILanguageModel({ ...common, model: 'gpt-5-mini' }),
+    workers: 4,
+    maxMetricCalls: 300,
+    ...(onEvent ? { onEvent } : {}),
+  };
+}
+
+describe('endpoint-wide failures', () => {
+  it.each<[string, FakeStep, RegExp, string]>([
+    ['a 404 (wrong model name)', { kind: 'status', status: 404, message: 'The model `gpt-4.1-mini` does not exist' }, /HTTP 404: The model `gpt-4.1-mini` does not exist/, 'http 404'],
+    ['a 400 on every call', { kind: 'status', status: 400, message: 'max_tokens is too large' }, /HTTP 400: max_tokens is too large/, 'http 400'],
+    ['malformed replies', { kind: 'malformed' }, /malformed JSON in the reply body/, 'malformed'],
+  ])('%s on every seed call stops the run with stopReason error, naming the cause', async (_name, step, cause, label) => {
+    server = await startFakeOpenAIServer();
+    server.setMode(step);
+    const events: RunEvent[] = [];
+    const result = await optimize(calculatorRun(server.baseURL, (e) => events.push(e)));
+    expect(result.stopReason).toBe('error');
+    expect(result.error).toMatch(/^every call of the seed candidate's valset evaluation failed \(5 of 5\); the first: gpt-4.1-mini at http:\/\/127\.0\.0\.1:\d+\/v1: /);
+    expect(result.error).toMatch(cause);
+    expect(result.failures).toEqual({ total: 5, byKind: { [label]: 5 } });
+    expect(result.metricCalls).toBe(5);
+    expect(result.proposals).toEqual([]);
+    expect(server.requests.filter(isReflection)).toEqual([]);
+    const errors = events.filter((e): e is Extract<RunEvent, { type: 'error' }> => e.type === 'error');
+    expect(errors.filter((e) => e.failure !== undefined)).toHaveLength(5);
+    expect(errors.filter((e) => e.systemic)).toEqual([{ type: 'error', message: result.error, systemic: true }]);
+  });
+
+  it('ten failures alike in a row mid-run stop it, and no reflection is paid for a minibatch that all failed', async () => {
+    server = await startFakeOpenAIServer();
+    const s = server;
+    let reflectionsBefore = -1;
+    const result = await optimize(
+      calculatorRun(s.baseURL, (e) => {
+        // The seed is scored on a healthy server; then every call gets a 400.
+        if (e.type === 'front.updated' && reflectionsBefore < 0) {
+          reflectionsBefore = s.requests.filter(isReflection).length;
+          s.setMode({ kind: 'status', status: 400, message: 'bad request' });
+        }
+      }),
+    );
+    expect(result.valScores[0]).toBe(0);
+    expect(result.stopReason).toBe('error');
+    expect(result.error).toMatch(/^10 metric calls in a row failed with the same cause: gpt-4.1-mini at .*: HTTP 400: bad request$/);
+    expect(result.failures?.byKind).toEqual({ 'http 400': result.failures?.total });
+    expect(result.failures!.total).toBeGreaterThanOrEqual(10);
+    expect(reflectionsBefore).toBe(0);
+    expect(s.requests.filter(isReflection)).toEqual([]);
+    expect(result.proposals.some((p) => p.reason === "every metric call of the parent's minibatch failed")).toBe(true);
+    expect(result.metricCalls).toBeLessThan(60);
+  });
+
+  it('transient failures among successes do not stop a run', async () => {
+    server = await startFakeOpenAIServer();
+    // Every third call fails with a 400 that is not retried: failures, but never ten in a row.
+    let n = 0;
+    const s = server;
+    const result = await optimize({
+      ...calculatorRun(s.baseURL),
+      maxMetricCalls: 60,
+      adapter: createChatAdapter({
+        metric: 'exact-match',
+        taskModel: Object.assign(
+          async (messages: { system: string; user: string }, ctx?: { signal: AbortSignal }) => {
+            n++;
+            if (n % 3 === 0) throw Object.assign(new Error('HTTP 400: flaky'), { kind: 'http', status: 400 });
+            return createOpenAIChatModel({ baseURL: s.baseURL, apiKey: 'k', model: 'gpt-4.1-mini' })(messages, ctx);
+          },
+          {},
+        ),
+      }),
+    });
+    expect(result.stopReason).toBe('maxMetricCalls');
+    expect(result.failures!.byKind['http 400']).toBe(Math.floor(n / 3));
+    expect(result.failures!.total).toBeGreaterThan(5);
+  });
+});
+
+describe('the CLI on an endpoint-wide failure', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gepa-loud-'));
+    const rows = (pairs: Array<[number, number]>) => pairs.map(([a, b]) => JSON.stringify({ input: `What is ${a} + ${b}?`, answer: String(a + b) })).join('\n');
+    await writeFile(join(dir, 'train.jsonl'), rows([[1, 2], [3, 4], [5, 6], [7, 8]]));
+    await writeFile(join(dir, 'val.jsonl'), rows([[2, 2], [10, 5], [6, 7], [9, 9]]));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('prints the error events to stderr, exits 1, and --resume continues the run once the model exists', async () => {
+    server = await startFakeOpenAIServer({ models: ['gpt-4.1-mini', 'gpt-5-mini'] });
+    const config = join(dir, 'run.json');
+    await writeFile(
+      config,
+      JSON.stringify({
+        seedCandidate: { system_prompt: 'Answer the arithmetic question.' },
+        trainset: 'train.jsonl',
+        valset: 'val.jsonl',
+        taskModel: 'gpt-4.1-mini',
+        reflectionModel: 'gpt-5-mini',
+        metric: 'exact-match',
+        maxMetricCalls: 40,
+        schedule: { kind: 'batched', parents: 1, perParent: 2 },
+        workers: 4,
+        runDir: 'runs/loud',
+      }),
+    );
+    const env = { OPENAI_BASE_URL: server.baseURL };
+    server.setMode({ kind: 'status', status: 404, message: 'The model `gpt-4.1-mini` does not exist' });
+    const failed = memoryIo({ env, cwd: dir });
+    expect(await runCli(['run', config, '--json'], failed)).toBe(1);
+    const result = JSON.parse(failed.out().trim().split('\n').at(-1)!) as OptimizeResult;
+    expect(result.stopReason).toBe('error');
+    const stderr = failed.err();
+    // The first failure of its kind, then the systemic stop, then the summary's cause and counts.
+    expect(stderr).toMatch(/error: metric call failed: gpt-4.1-mini at .*HTTP 404: The model `gpt-4.1-mini` does not exist \(further failures of this kind are counted, not shown\)/);
+    expect(stderr).toContain("error: stopping: every call of the seed candidate's valset evaluation failed (4 of 4)");
+    expect(stderr).toContain('4 failed calls: http 404 x4');
+    expect(stderr).toContain('stopped by an error');
+    expect(stderr).toContain('the run is not finished: fix the cause and continue it with --resume');
+    expect(stderr.match(/HTTP 404/g)).toHaveLength(3);
+
+    server.setMode(undefined);
+    const resumed = memoryIo({ env, cwd: dir });
+    expect(await runCli(['run', config, '--resume', '--json'], resumed)).toBe(0);
+    const after = JSON.parse(resumed.out().trim().split('\n').at(-1)!) as OptimizeResult;
+    // The resumed run reaches a perfect score, which now stops it (issue-15's perfectScore stop).
+    expect(after.stopReason).toBe('perfectScore');
+    expect(after.bestScore).toBe(1);
+    expect(after.failures).toEqual({ total: 0, byKind: {} });
+  });
+});
