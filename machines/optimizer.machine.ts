@@ -19,6 +19,7 @@ import { EpochShuffledSampler } from '../src/gepa/strategies/minibatchSampler.js
 import { valsetRaceFor } from '../src/gepa/strategies/valsetPolicy.js';
 import type { Candidate, OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
 import { evaluatorActor } from './evaluator.actor.js';
+import { heldCalls, outOfTurn, recordDecision, type LoggedPathView } from './loggedPath.js';
 import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerDecision, ProposerReport } from './protocol.js';
 import { proposerMachine, type ProposerInput } from './proposer.machine.js';
 import { stopSignals } from './stopSignals.actor.js';
@@ -62,36 +63,13 @@ const SEED_REQUEST = -1;
 
 const inFlightCount = (context: OptimizerContext): number => Object.keys(context.proposals).length;
 
-/** Async: logged calls of earlier processes that a resumed run, past the logged path, has not replayed (they were paid). */
-function heldCalls(context: OptimizerContext): number {
-  const { journal } = context.input;
-  if (context.settings.schedule.kind !== 'async' || !journal) return 0;
-  journal.expectedDecision?.();
-  return journal.heldWork?.().calls ?? 0;
-}
+/** What the logged path (async resume) needs of the context. */
+const pathView = (context: OptimizerContext): LoggedPathView => ({ journal: context.input.journal, async: context.settings.schedule.kind === 'async', inFlight: context.proposals });
 
 function planInput(context: OptimizerContext): PlanInput {
   const { search, settings, input, ledger, dollarsExhausted } = context;
   const inFlightParents = Object.values(context.proposals).map((p) => p.parents[0] as number);
-  return { search, settings, table: input.table, remainingCalls: ledger.remainingCalls() - heldCalls(context), dollarsExhausted, inFlightParents };
-}
-
-/**
- * Async resume: a report from a proposer whose turn on the logged path has not come (another
- * proposal in flight comes first) waits, so the resumed run takes the logged decisions in the
- * logged order and asks for the logged calls. A report from the proposal whose turn it is, or
- * when that proposal is not in flight (the run left the path), is taken at once.
- */
-function outOfTurn(context: OptimizerContext, event: OptimizerEvent): boolean {
-  if (event.type !== 'proposal.judged' && event.type !== 'proposal.finished') return false;
-  if (context.settings.schedule.kind !== 'async') return false;
-  const expected = context.input.journal?.expectedDecision?.();
-  return expected !== undefined && expected.id !== event.id && context.proposals[expected.id] !== undefined;
-}
-
-/** Async: tells the journal a decision was taken (it follows the logged path, or logs a new one). */
-function recordDecision(context: OptimizerContext, kind: 'judged' | 'finished', id: string): void {
-  if (context.settings.schedule.kind === 'async') context.input.journal?.recordDecision?.({ kind, id });
+  return { search, settings, table: input.table, remainingCalls: ledger.remainingCalls() - heldCalls(pathView(context)), dollarsExhausted, inFlightParents };
 }
 
 function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput {
@@ -205,7 +183,7 @@ export const optimizerMachine = setup({
     stepFinished: ({ context }) => context.stepIds.every((id) => context.proposals[id]?.spend !== undefined),
     idle: ({ context }) => inFlightCount(context) === 0,
     hasStopReason: ({ context }) => context.stopReason !== undefined,
-    outOfTurn: ({ context, event }) => outOfTurn(context, event),
+    outOfTurn: ({ context, event }) => (event.type === 'proposal.judged' || event.type === 'proposal.finished') && outOfTurn(pathView(context), event.id),
   },
   actions: {
     /** Async resume: keep a report until its turn on the logged path. */
@@ -220,7 +198,7 @@ export const optimizerMachine = setup({
     /** A verdict: record it and answer whichever children of its group can be answered now. */
     judge: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'proposal.judged' || !context.proposals[event.id]) return;
-      recordDecision(context, 'judged', event.id);
+      recordDecision(pathView(context), 'judged', event.id);
       const recorded = { ...context.proposals, [event.id]: recordVerdict(context.proposals[event.id] as Proposal, event.outcome, event.child) };
       const { proposals, messages } = decide(context, recorded, event.id);
       enqueue.assign({ proposals });
@@ -231,7 +209,7 @@ export const optimizerMachine = setup({
       if (event.type !== 'proposal.finished') return;
       const p = context.proposals[event.id];
       if (!p) return;
-      recordDecision(context, 'finished', p.id);
+      recordDecision(pathView(context), 'finished', p.id);
       context.ledger.settle({ calls: p.worstCaseCalls }, event.spend.paidCalls);
       const recorded = { ...context.proposals, [p.id]: recordFinish(p, event) };
       const { proposals, messages } = decide(context, recorded, p.id);
