@@ -80,9 +80,9 @@ describe('an uninterrupted run with a runDir', () => {
 type Kill = { afterReadyMs: number } | { calls: number; ms: number };
 
 /** Runs the child script on `dir` and kills it with SIGKILL as `kill` says, unless it finishes first. */
-function runChild(dir: string, counterFile: string, kill?: Kill): Promise<{ killed: boolean; result?: OptimizeResult }> {
+function runChild(dir: string, counterFile: string, kill?: Kill, schedule: 'batched' | 'async' = 'batched'): Promise<{ killed: boolean; result?: OptimizeResult }> {
   return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'test/support/durableRunChild.ts', dir, counterFile], {
+    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'test/support/durableRunChild.ts', dir, counterFile, schedule], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -160,6 +160,38 @@ describe('kill -9 and resume', () => {
     expect(executed - reference.metricCalls).toBe(inFlightAtKills);
     expect(inFlightAtKills).toBeLessThanOrEqual(kills * DURABLE_WORKERS);
     // About 15 s alone; thirteen process starts can take much longer on a loaded machine.
+  }, 120_000);
+
+  it('async 8, killed with SIGKILL at six random points and resumed: reported calls are the logged ones, within the budget, and paid calls exceed them only by what was in flight at the kills', async () => {
+    const dir = freshDir('killed-async');
+    const rng = new Rng(77);
+    const budget = durableRunConfig(dir).maxMetricCalls as number;
+    const points = Array.from({ length: 6 }, () => (0.05 + 0.8 * rng.next()) * budget).sort((a, b) => a - b);
+    let kills = 0;
+    let paid = 0;
+    let inFlightAtKills = 0;
+    let final: OptimizeResult | undefined;
+    for (let attempt = 0; final === undefined; attempt++) {
+      const counter = join(scratch, `killed-async-calls-${attempt}.txt`);
+      const recordedBefore = evalRecords(dir);
+      const point = points[attempt];
+      const kill = point === undefined ? undefined : { calls: Math.max(1, Math.round(point) - recordedBefore), ms: 30 * rng.next() };
+      const outcome = await runChild(dir, counter, kill, 'async');
+      const started = lines(counter);
+      paid += started;
+      if (outcome.killed) {
+        kills++;
+        inFlightAtKills += started - (evalRecords(dir) - recordedBefore);
+      } else final = outcome.result;
+      expect(evalRecords(dir)).toBeLessThanOrEqual(budget);
+      expect(attempt).toBeLessThan(12);
+    }
+    expect(kills).toBeGreaterThanOrEqual(5);
+    const result = final as OptimizeResult;
+    expect(result.metricCalls).toBe(evalRecords(dir));
+    expect(result.metricCalls).toBeLessThanOrEqual(budget);
+    expect(paid - result.metricCalls).toBe(inFlightAtKills);
+    expect(inFlightAtKills).toBeLessThanOrEqual(kills * DURABLE_WORKERS);
   }, 120_000);
 });
 
