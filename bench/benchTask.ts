@@ -103,6 +103,8 @@ async function figures(result: OptimizeResult, setting: BenchSetting, w: Workloa
   const skipped = result.proposals.filter((p) => p.outcome === 'skipped').length;
   const acceptanceRate = judged.length === 0 ? 0 : accepted / judged.length;
   const skipRate = result.proposals.length === 0 ? 0 : skipped / result.proposals.length;
+  const reflected = result.proposals.length - skipped;
+  const rebaseRate = reflected === 0 ? 0 : result.proposals.filter((p) => p.rebasedFrom !== undefined).length / reflected;
   const schedule =
     setting.schedule.kind === 'async'
       ? setting.schedule
@@ -116,6 +118,7 @@ async function figures(result: OptimizeResult, setting: BenchSetting, w: Workloa
     minibatchSize: 3,
     acceptanceRate,
     skipRate,
+    rebaseRate,
     budget: w.budget,
     jitter: JITTER,
   });

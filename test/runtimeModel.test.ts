@@ -146,6 +146,16 @@ describe('predictWallClock, by hand', () => {
     expect(p.utilization).toBeCloseTo(320 / (4 * 140), 12);
   });
 
+  it('async with rebasing: a rebased child and its new base pay one more minibatch stage of 2b calls', () => {
+    // rebaseRate 0.5, b = 1: a proposal spends 1 + (1 + 0.5 * 2) = 3 calls; 10 left, worst case 4:
+    // 10 -> 7 -> 4 -> 1, 3 proposals. Chain: 10 + 100 + 10 + 0.5 * 10 (2 calls on 4 slots) = 125 ms.
+    const p = predictWallClock({ ...tiny, rebaseRate: 0.5, schedule: async(1) });
+    expect(p.proposals).toBe(3);
+    expect(p.expectedMetricCalls).toBe(11);
+    expect(p.wallClockMs).toBeCloseTo(10 + 3 * 125, 9);
+    expect(() => predictWallClock({ ...tiny, rebaseRate: 1.5, schedule: async(1) })).toThrow(/rebaseRate/);
+  });
+
   it('skipped proposals pay the parent evaluation only', () => {
     // skip 0.5: a proposal spends 1 + 0.5 = 1.5 calls; 10 left, worst case 4: 5 steps (10 -> 2.5).
     // Step: 10 + 0.5 * (100 + 10) = 65 ms.

@@ -151,7 +151,8 @@ function asyncProposalMs(w: Workload, inFlight: number, slots: number, busySlotM
 
 /**
  * Expected latency of one async proposal's chain: parent minibatch, then (unless skipped) its
- * reflection, child minibatch and, if accepted, its valset. Each proposal is assumed to get an
+ * reflection, child minibatch, when rebased the rebased child and its new base on the
+ * minibatch, and, if accepted, its valset. Each proposal is assumed to get an
  * even share W / K of the slots (at least one); this is pessimistic when others are busy
  * reflecting and leave their share idle for a valset evaluation to use.
  */
@@ -160,5 +161,7 @@ function asyncChainMs(w: Workload, inFlight: number, slots: number): number {
   const minibatchMs = stageMs(w.minibatchSize, w.metricCallMs, share, w.jitter);
   const reflectMs = stageMs(1, w.reflectionMs, share, w.jitter);
   const valsetMs = stageMs(w.valsetSize, w.metricCallMs, share, w.jitter);
-  return minibatchMs + (1 - w.skipRate) * (reflectMs + minibatchMs + w.acceptanceRate * valsetMs);
+  // A rebased child and its new base, on the minibatch together.
+  const rebaseMs = w.rebaseRate * stageMs(2 * w.minibatchSize, w.metricCallMs, share, w.jitter);
+  return minibatchMs + (1 - w.skipRate) * (reflectMs + minibatchMs + rebaseMs + w.acceptanceRate * valsetMs);
 }

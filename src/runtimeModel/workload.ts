@@ -24,6 +24,11 @@ export interface WorkloadParams {
   budget: number;
   /** Fraction of proposals skipped after the parent evaluation (parent perfect on its minibatch). */
   skipRate?: number;
+  /**
+   * Async with rebasing: fraction of reflected proposals whose child is rebased onto a newer
+   * candidate, and so judged again with it on the minibatch (2b more calls). Default 0.
+   */
+  rebaseRate?: number;
   /** Per-call latency factor U(lo, hi); default [1, 1], deterministic. */
   jitter?: Jitter;
 }
@@ -35,7 +40,7 @@ export interface PredictParams extends WorkloadParams {
 export type Workload = Required<WorkloadParams>;
 
 export function resolveWorkload(params: WorkloadParams): Workload {
-  const w: Workload = { skipRate: 0, jitter: NO_JITTER, ...params };
+  const w: Workload = { skipRate: 0, rebaseRate: 0, jitter: NO_JITTER, ...params };
   requirePositive('metricCallMs', w.metricCallMs);
   requirePositive('reflectionMs', w.reflectionMs);
   requirePositiveInteger('workers', w.workers);
@@ -43,6 +48,7 @@ export function resolveWorkload(params: WorkloadParams): Workload {
   requirePositiveInteger('minibatchSize', w.minibatchSize);
   requireProbability('acceptanceRate', w.acceptanceRate);
   requireProbability('skipRate', w.skipRate);
+  requireProbability('rebaseRate', w.rebaseRate);
   const [lo, hi] = w.jitter;
   if (!(lo > 0 && hi >= lo)) throw new RangeError(`jitter must be [lo, hi] with 0 < lo <= hi, got [${lo}, ${hi}]`);
   if (!(w.budget >= w.valsetSize)) throw new RangeError(`budget (${w.budget}) must pay for the seed's valset evaluation (${w.valsetSize} calls)`);
@@ -71,7 +77,8 @@ export interface ProposalCost {
 
 export function proposalCost(w: Workload): ProposalCost {
   const reflected = 1 - w.skipRate;
-  const expectedCalls = w.minibatchSize + reflected * (w.minibatchSize + w.acceptanceRate * w.valsetSize);
+  const rebaseCalls = w.rebaseRate * 2 * w.minibatchSize;
+  const expectedCalls = w.minibatchSize + reflected * (w.minibatchSize + rebaseCalls + w.acceptanceRate * w.valsetSize);
   const mean = meanJitterFactor(w.jitter);
   return {
     expectedCalls,
