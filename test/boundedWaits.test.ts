@@ -15,6 +15,7 @@ import { createOpenAIChatModel, createOpenAILanguageModel } from '../src/lm/open
 import type { RetryNotice, RunEvent } from '../src/types.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from './support/fakeOpenAIServer.js';
 import { memoryIo } from './support/memoryIo.js';
+import { arithmeticRows } from './support/arithmeticRun.js';
 
 let server: FakeOpenAIServer | undefined;
 afterEach(async () => {
@@ -106,8 +107,7 @@ describe('a run config sets the request timeout and the retries', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'gepa-waits-'));
-    const rows = (pairs: Array<[number, number]>) => pairs.map(([a, b]) => JSON.stringify({ input: `What is ${a} + ${b}?`, answer: String(a + b) })).join('\n');
-    await writeFile(join(dir, 'train.jsonl'), rows([[1, 2], [3, 4], [5, 6], [7, 8]]));
+    await writeFile(join(dir, 'train.jsonl'), arithmeticRows([[1, 2], [3, 4], [5, 6], [7, 8]]));
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import { SimulatedClock } from 'xstate';
 import { optimize } from '../src/index.js';
 import { Rng } from '../src/gepa/core/rng.js';
 import type { Schedule, ValsetPolicy } from '../src/types.js';
-import { test } from './support/toyRun.js';
+import { test, type ToyRun, type ToyRunOptions } from './support/toyRun.js';
 import { KEYWORDS, toyExamples, toyTask } from './support/toyTask.js';
 
 const schedules: Schedule[] = [
@@ -25,30 +25,36 @@ const mechanisms: Array<{ schedule: Schedule; valsetPolicy: ValsetPolicy }> = [
   { schedule: { kind: 'batched', parents: 2, perParent: 2 }, valsetPolicy: { kind: 'race', chunk: 2, margin: 0 } },
 ];
 
+/**
+ * One trial: the toy task with 10% of its calls failing and random latencies. The run calls the
+ * adapter at most maxMetricCalls times, reports exactly the calls it made, and stops only when the
+ * rest cannot pay for one more worst-case proposal (2b + V; a rebase reserves its 2b more only
+ * when it is decided).
+ */
+async function expectExactBudget(toyRun: (options: ToyRunOptions) => Promise<ToyRun>, trial: number, salt: string, options: ToyRunOptions & { maxMetricCalls: number }) {
+  const { result, task, valset } = await toyRun({
+    valsetSize: 8,
+    latencySalt: `${salt}${trial}`,
+    evalMs: [5, 40],
+    reflectMs: [50, 100],
+    failureRate: 0.1,
+    failureSalt: `${salt}fail|${trial}`,
+    seed: trial,
+    ...options,
+  });
+  expect(task.evaluateCalls, `trial ${trial}`).toBeLessThanOrEqual(options.maxMetricCalls);
+  expect(result.metricCalls, `trial ${trial}`).toBe(task.evaluateCalls);
+  expect(result.stopReason).toBe('maxMetricCalls');
+  expect(options.maxMetricCalls - result.metricCalls, `trial ${trial}`).toBeLessThan(2 * 3 + valset.length);
+}
+
 describe('exact metric-call budget', () => {
   test('is never exceeded under random latencies and random failures', async ({ toyRun }) => {
     const rng = new Rng(7);
     for (let trial = 0; trial < 20; trial++) {
       const schedule = schedules[trial % schedules.length] as Schedule;
       const maxMetricCalls = 8 + rng.int(300);
-      const { result, task, valset } = await toyRun({
-        valsetSize: 8,
-        latencySalt: String(trial),
-        evalMs: [5, 40],
-        reflectMs: [50, 100],
-        failureRate: 0.1,
-        failureSalt: `fail|${trial}`,
-        schedule,
-        workers: 1 + rng.int(12),
-        maxMetricCalls,
-        seed: trial,
-      });
-      expect(task.evaluateCalls, `trial ${trial}`).toBeLessThanOrEqual(maxMetricCalls);
-      expect(result.metricCalls, `trial ${trial}`).toBe(task.evaluateCalls);
-      expect(result.stopReason).toBe('maxMetricCalls');
-      // It stops only when the rest cannot pay for one more worst-case proposal (2b + V; a rebase
-      // reserves its 2b more only when it is decided).
-      expect(maxMetricCalls - result.metricCalls, `trial ${trial}`).toBeLessThan(2 * 3 + valset.length);
+      await expectExactBudget(toyRun, trial, '', { schedule, workers: 1 + rng.int(12), maxMetricCalls });
     }
   });
 
@@ -57,23 +63,7 @@ describe('exact metric-call budget', () => {
     for (let trial = 0; trial < 16; trial++) {
       const { schedule, valsetPolicy } = mechanisms[trial % mechanisms.length] as (typeof mechanisms)[number];
       const maxMetricCalls = 20 + rng.int(300);
-      const { result, task, valset } = await toyRun({
-        valsetSize: 8,
-        latencySalt: `m${trial}`,
-        evalMs: [5, 40],
-        reflectMs: [50, 100],
-        failureRate: 0.1,
-        failureSalt: `mfail|${trial}`,
-        schedule,
-        valsetPolicy,
-        workers: 1 + rng.int(12),
-        maxMetricCalls,
-        seed: trial,
-      });
-      expect(task.evaluateCalls, `trial ${trial}`).toBeLessThanOrEqual(maxMetricCalls);
-      expect(result.metricCalls, `trial ${trial}`).toBe(task.evaluateCalls);
-      expect(result.stopReason).toBe('maxMetricCalls');
-      expect(maxMetricCalls - result.metricCalls, `trial ${trial}`).toBeLessThan(2 * 3 + valset.length);
+      await expectExactBudget(toyRun, trial, 'm', { schedule, valsetPolicy, workers: 1 + rng.int(12), maxMetricCalls });
     }
   });
 

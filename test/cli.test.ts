@@ -13,6 +13,7 @@ import { runCli } from '../src/cli/program.js';
 import type { OptimizeResult } from '../src/types.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from './support/fakeOpenAIServer.js';
 import { memoryIo } from './support/memoryIo.js';
+import { ARITHMETIC_RUN_CONFIG, writeArithmeticDataset } from './support/arithmeticRun.js';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
@@ -222,18 +223,7 @@ describe('gepa-actors demo', () => {
 
 describe('gepa-actors run', () => {
   let server: FakeOpenAIServer;
-  const rows = (pairs: Array<[number, number]>) => pairs.map(([a, b]) => JSON.stringify({ input: `What is ${a} + ${b}?`, answer: String(a + b) })).join('\n');
-  const baseConfig = {
-    seedCandidate: { system_prompt: 'Answer the arithmetic question.' },
-    trainset: 'train.jsonl',
-    valset: 'val.jsonl',
-    taskModel: 'gpt-4.1-mini',
-    reflectionModel: 'gpt-5-mini',
-    metric: 'exact-match',
-    maxMetricCalls: 40,
-    schedule: { kind: 'batched', parents: 1, perParent: 2 },
-    workers: 4,
-  };
+  const baseConfig = ARITHMETIC_RUN_CONFIG;
   const writeConfig = async (name: string, config: unknown) => {
     const path = join(dir, name);
     await writeFile(path, typeof config === 'string' ? config : JSON.stringify(config, null, 2));
@@ -242,8 +232,7 @@ describe('gepa-actors run', () => {
 
   beforeAll(async () => {
     server = await startFakeOpenAIServer({ models: ['gpt-4.1-mini', 'gpt-5-mini'] });
-    await writeFile(join(dir, 'train.jsonl'), rows([[1, 2], [3, 4], [5, 6], [7, 8]]));
-    await writeFile(join(dir, 'val.jsonl'), rows([[2, 2], [10, 5], [6, 7], [9, 9]]));
+    await writeArithmeticDataset(dir);
   });
   afterAll(async () => {
     await server.close();

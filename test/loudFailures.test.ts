@@ -13,6 +13,7 @@ import { createOpenAIChatModel, createOpenAILanguageModel } from '../src/lm/open
 import type { OptimizeResult, RunEvent } from '../src/types.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer, type FakeStep, type RecordedRequest } from './support/fakeOpenAIServer.js';
 import { memoryIo } from './support/memoryIo.js';
+import { ARITHMETIC_RUN_CONFIG, writeArithmeticDataset } from './support/arithmeticRun.js';
 
 const examples = (n: number, offset: number): ChatExample[] =>
   Array.from({ length: n }, (_, i) => ({ input: `What is ${i + offset} + ${2 * i + 1}?`, answer: String(3 * i + offset + 1) }));
@@ -115,9 +116,7 @@ describe('the CLI on an endpoint-wide failure', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'gepa-loud-'));
-    const rows = (pairs: Array<[number, number]>) => pairs.map(([a, b]) => JSON.stringify({ input: `What is ${a} + ${b}?`, answer: String(a + b) })).join('\n');
-    await writeFile(join(dir, 'train.jsonl'), rows([[1, 2], [3, 4], [5, 6], [7, 8]]));
-    await writeFile(join(dir, 'val.jsonl'), rows([[2, 2], [10, 5], [6, 7], [9, 9]]));
+    await writeArithmeticDataset(dir);
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -128,18 +127,7 @@ describe('the CLI on an endpoint-wide failure', () => {
     const config = join(dir, 'run.json');
     await writeFile(
       config,
-      JSON.stringify({
-        seedCandidate: { system_prompt: 'Answer the arithmetic question.' },
-        trainset: 'train.jsonl',
-        valset: 'val.jsonl',
-        taskModel: 'gpt-4.1-mini',
-        reflectionModel: 'gpt-5-mini',
-        metric: 'exact-match',
-        maxMetricCalls: 40,
-        schedule: { kind: 'batched', parents: 1, perParent: 2 },
-        workers: 4,
-        runDir: 'runs/loud',
-      }),
+      JSON.stringify({ ...ARITHMETIC_RUN_CONFIG, runDir: 'runs/loud' }),
     );
     const env = { OPENAI_BASE_URL: server.baseURL };
     server.setMode({ kind: 'status', status: 404, message: 'The model `gpt-4.1-mini` does not exist' });

@@ -12,6 +12,7 @@ import { createSecretRedactor, maskUrlCredentials } from '../src/lm/secretRedact
 import type { OptimizeResult } from '../src/types.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from './support/fakeOpenAIServer.js';
 import { memoryIo } from './support/memoryIo.js';
+import { ARITHMETIC_RUN_CONFIG, writeArithmeticDataset } from './support/arithmeticRun.js';
 
 const KEY = 'sk-test-7f3a9c1e5b2d4680SECRET';
 
@@ -60,9 +61,7 @@ describe('an endpoint that echoes request headers', () => {
     let dir: string;
     beforeAll(async () => {
       dir = await mkdtemp(join(tmpdir(), 'gepa-secret-'));
-      const rows = (pairs: Array<[number, number]>) => pairs.map(([a, b]) => JSON.stringify({ input: `What is ${a} + ${b}?`, answer: String(a + b) })).join('\n');
-      await writeFile(join(dir, 'train.jsonl'), rows([[1, 2], [3, 4], [5, 6], [7, 8]]));
-      await writeFile(join(dir, 'val.jsonl'), rows([[2, 2], [10, 5], [6, 7], [9, 9]]));
+      await writeArithmeticDataset(dir);
     });
     afterAll(async () => {
       await rm(dir, { recursive: true, force: true });
@@ -71,19 +70,7 @@ describe('an endpoint that echoes request headers', () => {
       const path = join(dir, `${runDir}.json`);
       await writeFile(
         path,
-        JSON.stringify({
-          seedCandidate: { system_prompt: 'Answer the arithmetic question.' },
-          trainset: 'train.jsonl',
-          valset: 'val.jsonl',
-          taskModel: 'gpt-4.1-mini',
-          reflectionModel: 'gpt-5-mini',
-          metric: 'exact-match',
-          maxMetricCalls: 40,
-          schedule: { kind: 'batched', parents: 1, perParent: 2 },
-          workers: 4,
-          runDir,
-          ...extra,
-        }),
+        JSON.stringify({ ...ARITHMETIC_RUN_CONFIG, runDir, ...extra }),
       );
       return path;
     };
