@@ -64,3 +64,27 @@ export { createBullmqExecutor, runIdForDirectory, RedisUnavailableError, type Bu
 export type { MetricCallExecutor } from './executors/metricCallExecutor.js';
 export { runWorker, type RunningWorker, type RunWorkerOptions } from './worker/runWorker.js';
 export { workerCommand, WORKER_USAGE } from './worker/workerCommand.js';
+// The building blocks of `gepa-actors run`: the chat adapter, the OpenAI-compatible models
+// (temperature, maxTokens, rpm/tpm, timeouts, retries, prices) and the JSONL loader.
+export {
+  createChatAdapter,
+  loadJsonlDataset,
+  type ChatAdapter,
+  type ChatAdapterOptions,
+  type ChatExample,
+  type ChatMetric,
+  type ChatTaskModel,
+  type JsonlDatasetOptions,
+} from './adapters/chatAdapter.js';
+export {
+  createOpenAIChatModel,
+  createOpenAILanguageModel,
+  LanguageModelError,
+  type ChatMessages,
+  type EndpointOptions,
+  type LanguageModelErrorKind,
+  type OpenAIChatModel,
+  type OpenAILanguageModel,
+  type OpenAIModelOptions,
+} from './lm/openaiLanguageModel.js';
+export type { ModelPrice, PriceOverrides } from './lm/priceTable.js';

@@ -266,6 +266,14 @@ describe('loadJsonlDataset', () => {
     expect(lines).toHaveLength(4);
   });
 
+  it('raw: any JSON per line, kept as it is (a user adapter\'s rows); bad JSON still named by line', async () => {
+    const path = await file(['{"terms": [1, 2], "expected": 3}', '', '"just a string"', '{"input": 5}'].join('\n'));
+    expect(await loadJsonlDataset(path, { raw: true })).toEqual([{ terms: [1, 2], expected: 3 }, 'just a string', { input: 5 }]);
+    await expect(loadJsonlDataset(path)).rejects.toThrow(`${path}:1: expected {"input": string, "answer": string}`);
+    await writeFile(path, '{"terms": [1]}\n{"terms": ');
+    await expect(loadJsonlDataset(path, { raw: true })).rejects.toThrow(new RegExp(`${path}:2: not valid JSON`));
+  });
+
   it('rejects an empty file and a missing one', async () => {
     const path = await file('\n\n');
     await expect(loadJsonlDataset(path)).rejects.toThrow(`Dataset ${path} has no rows`);

@@ -283,6 +283,39 @@ describe('gepa-actors run', () => {
     expect(io.err()).toContain(message);
   });
 
+  it('--budget, --seed and --run-dir take the place of the file\'s maxMetricCalls, seed and runDir', async () => {
+    // frontType: a settings field the config used to refuse as unknown.
+    const config = await writeConfig('overrides.json', { ...baseConfig, seed: 1, runDir: 'runs/from-file', frontType: 'hybrid' });
+    const cwd = join(dir, 'elsewhere');
+    await mkdir(cwd, { recursive: true });
+    const io = memoryIo({ env: { OPENAI_BASE_URL: server.baseURL }, cwd });
+    expect(await runCli(['run', config, '--json', '--budget', '20', '--seed', '9', '--run-dir', 'flag-run'], io)).toBe(0);
+    const result = JSON.parse(lastLine(io.out())) as OptimizeResult;
+    expect(result.metricCalls).toBeLessThanOrEqual(20);
+    const stored = JSON.parse(await readFile(join(cwd, 'flag-run/config.json'), 'utf8')) as { settings: Record<string, unknown> };
+    expect([stored.settings.maxMetricCalls, stored.settings.seed, stored.settings.frontType]).toEqual([20, 9, 'hybrid']);
+    // --run-dir is relative to where the command runs; the file's runDir is not used.
+    expect(existsSync(join(cwd, 'flag-run/report.html'))).toBe(true);
+    expect(existsSync(join(dir, 'runs/from-file'))).toBe(false);
+  });
+
+  it.each([
+    [['--budget', '2'], 'maxMetricCalls: 2 cannot pay'],
+    [['--budget', '0'], "option '--budget <B>' argument '0' is invalid"],
+    [['--seed', '1.5'], "option '--seed <S>' argument '1.5' is invalid"],
+  ])('checks the overrides: %j exits 2', async (flags, message) => {
+    const config = await writeConfig('override-bad.json', baseConfig);
+    const io = memoryIo({ env: { OPENAI_BASE_URL: server.baseURL } });
+    expect(await runCli(['run', config, ...flags], io)).toBe(2);
+    expect(io.err()).toContain(message);
+  });
+
+  it('run --help lists the overrides', async () => {
+    const io = memoryIo();
+    expect(await runCli(['run', '--help'], io)).toBe(0);
+    for (const flag of ['--budget <B>', '--seed <S>', '--run-dir <DIR>']) expect(io.out()).toContain(flag);
+  });
+
   it('exits 1 with a clear message when the endpoint is unreachable, before any run', async () => {
     const config = await writeConfig('unreachable.json', { ...baseConfig, runDir: 'runs/unreachable' });
     const io = memoryIo({ env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });

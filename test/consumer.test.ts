@@ -61,7 +61,7 @@ function consumerLock(pkg: PackageJson, ownLock: { packages: Record<string, Lock
 }
 
 const SCRIPT = `
-import { createBullmqExecutor, createDemoTask, MissingDependencyError, optimize } from 'gepa-actors';
+import { createBullmqExecutor, createChatAdapter, createDemoTask, createOpenAIChatModel, createOpenAILanguageModel, loadJsonlDataset, MissingDependencyError, optimize } from 'gepa-actors';
 
 const task = createDemoTask({ seed: 0 });
 const { seedCandidate, trainset, valset, adapter, reflectionLm } = task;
@@ -81,11 +81,15 @@ const viaOptimize = await optimize({ ...demo, maxMetricCalls: 50, executor: { ki
   () => 'no error',
   (error) => ({ name: error.name, message: error.message }),
 );
-console.log(JSON.stringify({ seedScore: result.valScores[0], bestScore: result.bestScore, metricCalls: result.metricCalls, executor, viaOptimize }));
+const chat = createChatAdapter({ taskModel: async () => '4', metric: 'exact-match' });
+const chatScore = (await chat.evaluate({ system_prompt: 'Add.' }, { input: '2 + 2', answer: '4' }, { captureTraces: false, signal: new AbortController().signal })).score;
+const factories = [createOpenAIChatModel, createOpenAILanguageModel, loadJsonlDataset].map((fn) => typeof fn);
+console.log(JSON.stringify({ seedScore: result.valScores[0], bestScore: result.bestScore, metricCalls: result.metricCalls, executor, viaOptimize, chatScore, factories }));
 `;
 
 const TYPED = `
 import { createDemoTask, optimize, type Adapter, type Candidate, type OptimizeConfig, type OptimizeResult } from 'gepa-actors';
+import { createChatAdapter, createOpenAIChatModel, createOpenAILanguageModel, loadJsonlDataset, type ChatExample, type OpenAIModelOptions } from 'gepa-actors';
 
 const task = createDemoTask({ seed: 1 });
 const adapter: Adapter<unknown> = task.adapter;
@@ -96,6 +100,15 @@ export const best: Promise<number> = run.then((result) => result.bestScore);
 // The public types are real types, not an unresolved any: a wrong field is an error.
 // @ts-expect-error maxMetricCalls is a number
 export const wrong: OptimizeConfig<unknown> = { ...config, maxMetricCalls: 'many' };
+// The run command's building blocks, with the model options a user sets.
+const options: OpenAIModelOptions = {
+  model: 'gpt-4.1-mini', baseURL: 'http://127.0.0.1:1/v1', apiKey: 'k', temperature: 0, maxTokens: 64, rpm: 60,
+  timeoutMs: 1000, maxRetries: 1, prices: { 'gpt-4.1-mini': { inputPerMTok: 0.4, outputPerMTok: 1.6 } },
+};
+export const chat: Adapter<ChatExample> = createChatAdapter({ taskModel: createOpenAIChatModel(options), metric: 'contains-answer' });
+export const reflection: OptimizeConfig<ChatExample>['reflectionLm'] = createOpenAILanguageModel(options);
+export const rows: Promise<ChatExample[]> = loadJsonlDataset('rows.jsonl');
+export const raw: Promise<unknown[]> = loadJsonlDataset('rows.jsonl', { raw: true });
 `;
 
 let dir: string;
@@ -140,6 +153,8 @@ describe('a fresh project that installs the packed tarball', () => {
     const message = 'the bullmq executor needs `npm install bullmq ioredis` (not found: bullmq, ioredis)';
     expect(out.executor).toEqual({ name: 'MissingDependencyError', message, isMissing: true });
     expect(out.viaOptimize).toEqual({ name: 'MissingDependencyError', message });
+    expect(out.chatScore).toBe(1);
+    expect(out.factories).toEqual(['function', 'function', 'function']);
   });
 
   it('the CLI runs the demo; its worker command names the packages to install', async () => {

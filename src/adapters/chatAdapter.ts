@@ -203,15 +203,29 @@ export function createChatAdapter(options: ChatAdapterOptions): ChatAdapter {
 
 const MAX_REPORTED_ROW_ERRORS = 20;
 
-/** Rows `{ "input": string, "answer": string }`, one per line; every bad row is named by line. */
-export async function loadJsonlDataset(path: string): Promise<ChatExample[]> {
+export interface JsonlDatasetOptions {
+  /**
+   * Any JSON value per line, as it is (for a user's own adapter); default false: chat rows
+   * `{ "input": string, "answer": string }`, each checked.
+   */
+  raw?: boolean;
+}
+
+/**
+ * One row per non-blank line; every bad row is named by its line. Chat rows by default; with
+ * `raw`, whatever JSON each line holds.
+ */
+export function loadJsonlDataset(path: string, options?: { raw?: false }): Promise<ChatExample[]>;
+export function loadJsonlDataset(path: string, options: { raw: true }): Promise<unknown[]>;
+export function loadJsonlDataset(path: string, options?: JsonlDatasetOptions): Promise<unknown[]>;
+export async function loadJsonlDataset(path: string, options: JsonlDatasetOptions = {}): Promise<unknown[]> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
     throw new Error(`Cannot read dataset ${path}: ${errorMessage(err)}`);
   }
-  const rows: ChatExample[] = [];
+  const rows: unknown[] = [];
   const errors: string[] = [];
   text
     .replace(/^\uFEFF/, '')
@@ -224,6 +238,10 @@ export async function loadJsonlDataset(path: string): Promise<ChatExample[]> {
         value = JSON.parse(line);
       } catch (err) {
         errors.push(`${where}: not valid JSON (${errorMessage(err)})`);
+        return;
+      }
+      if (options.raw) {
+        rows.push(value);
         return;
       }
       const row = datasetRowSchema.safeParse(value);

@@ -2,6 +2,7 @@
 // outcome becomes an exit code (0 done, 1 runtime failure, 2 invalid arguments or config; 130
 // after Ctrl-C is the process's own, see the README).
 // runCli never exits the process itself, so tests run it in-process with their own io.
+import { resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { RunDirectoryError } from '../storage/runDirectoryError.js';
 import { ConfigError } from '../config/configError.js';
@@ -33,6 +34,9 @@ interface RunFlags {
   resume?: boolean;
   json?: boolean;
   inspect?: boolean;
+  budget?: number;
+  seed?: number;
+  runDir?: string;
 }
 
 function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
@@ -90,8 +94,16 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option('--resume', 'continue the run in the config\'s runDir instead of refusing a non-empty directory')
     .option('--json', 'print the OptimizeResult as JSON on the last line of stdout')
     .option('--inspect', 'record XState inspection events to inspect.jsonl in the run directory')
+    .option('--budget <B>', 'maximum metric calls (the config\'s maxMetricCalls)', parsePositiveInt)
+    .option('--seed <S>', 'the optimizer\'s seed (the config\'s seed)', parseInteger)
+    .option('--run-dir <DIR>', 'the run directory, relative to the current directory (the config\'s runDir)')
     .action(async (config: string, flags: RunFlags) => {
-      setExitCode(await runCommand(config, { resume: flags.resume === true, json: flags.json === true, inspect: flags.inspect === true }, io));
+      const overrides = {
+        ...(flags.budget !== undefined ? { maxMetricCalls: flags.budget } : {}),
+        ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+        ...(flags.runDir !== undefined ? { runDir: resolve(io.cwd, flags.runDir) } : {}),
+      };
+      setExitCode(await runCommand(config, { resume: flags.resume === true, json: flags.json === true, inspect: flags.inspect === true, overrides }, io));
     });
 
   program

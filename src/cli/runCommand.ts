@@ -1,15 +1,17 @@
-// `gepa-actors run CONFIG.json`: a real optimization on an OpenAI-compatible endpoint. The
+// `gepa-actors run CONFIG.json`: a real optimization on an OpenAI-compatible endpoint, with the
+// built-in chat task or the user's adapter module, metric calls here or on BullMQ workers. The
 // config is validated and the datasets loaded before anything is written; the endpoint is
 // checked before any paid work; then the run, its summary (or JSON), and report.html.
 import { resolve } from 'node:path';
-import { createChatAdapter, type ChatExample } from '../adapters/chatAdapter.js';
+import { createChatAdapter } from '../adapters/chatAdapter.js';
 import { checkEndpoint, createOpenAIChatModel, createOpenAILanguageModel, type EndpointOptions } from '../lm/openaiLanguageModel.js';
 import { scheduleLabel } from '../runtimeModel/index.js';
 import { resolveSettings } from '../config/runSettings.js';
-import type { OptimizeConfig } from '../types.js';
+import { DEFAULT_QUEUE } from '../executors/metricCallJob.js';
+import type { Adapter, OptimizeConfig } from '../types.js';
 import type { CliIo } from './cliIo.js';
 import { EXIT_FAILURE, UsageError } from './exitCodes.js';
-import { loadRunConfig, type LoadedRunConfig } from './runConfig.js';
+import { loadRunConfig, optimizerSettings, type LoadedRunConfig, type RunConfigOverrides } from './runConfig.js';
 import { checkRunDir } from './runDirCheck.js';
 import { writeRunReport } from './runReport.js';
 import { runSession } from './runSession.js';
@@ -21,6 +23,8 @@ export interface RunOptions {
   resume: boolean;
   json: boolean;
   inspect: boolean;
+  /** --budget, --seed, --run-dir: they take the place of the file's fields. */
+  overrides?: RunConfigOverrides;
 }
 
 function endpointFrom(io: CliIo): EndpointOptions {
@@ -30,8 +34,8 @@ function endpointFrom(io: CliIo): EndpointOptions {
 }
 
 /** The OptimizeConfig a loaded CONFIG describes, with its models built on `endpoint`. */
-export function buildRunConfig(loaded: LoadedRunConfig, endpoint: EndpointOptions): OptimizeConfig<ChatExample> {
-  const { file } = loaded;
+export function buildRunConfig(loaded: LoadedRunConfig, endpoint: EndpointOptions): OptimizeConfig<unknown> {
+  const { file, task } = loaded;
   const shared = {
     ...endpoint,
     ...(file.prices ? { prices: file.prices } : {}),
@@ -42,10 +46,13 @@ export function buildRunConfig(loaded: LoadedRunConfig, endpoint: EndpointOption
     ...(file.maxRetries !== undefined ? { maxRetries: file.maxRetries } : {}),
     ...(file.retryMaxDelayMs !== undefined ? { retryMaxDelayMs: file.retryMaxDelayMs } : {}),
   };
-  let taskModel;
+  let adapter: Adapter<unknown>;
   let reflectionLm;
   try {
-    taskModel = createOpenAIChatModel({ ...shared, model: file.taskModel });
+    adapter =
+      task.kind === 'adapter'
+        ? task.adapter
+        : (createChatAdapter({ taskModel: createOpenAIChatModel({ ...shared, model: task.taskModel }), metric: task.metric, component: task.component }) as Adapter<unknown>);
     reflectionLm = createOpenAILanguageModel({ ...shared, model: file.reflectionModel });
   } catch (error) {
     // A missing key or a malformed OPENAI_BASE_URL: fixable before the run, like a config error.
@@ -53,31 +60,20 @@ export function buildRunConfig(loaded: LoadedRunConfig, endpoint: EndpointOption
   }
   const optional = <K extends keyof typeof file>(key: K) => (file[key] !== undefined ? { [key]: file[key] } : {});
   return {
+    ...optimizerSettings(file),
     seedCandidate: file.seedCandidate,
     trainset: loaded.trainset,
     ...(loaded.valset ? { valset: loaded.valset } : {}),
-    adapter: createChatAdapter({ taskModel, metric: file.metric, component: loaded.component }),
+    adapter,
     reflectionLm,
-    ...optional('maxMetricCalls'),
-    ...optional('maxCostUsd'),
-    ...optional('timeoutMs'),
-    ...optional('targetScore'),
-    ...optional('maxStepsWithoutImprovement'),
-    ...optional('schedule'),
-    ...optional('workers'),
-    ...optional('reflectionMinibatchSize'),
-    ...optional('seed'),
-    ...optional('merge'),
-    ...optional('failFast'),
-    ...optional('maxConsecutiveFailures'),
     ...(loaded.runDir ? { runDir: loaded.runDir } : {}),
-    // The models live inside functions: what identifies them is checked on --resume.
+    // The models and the adapter live inside functions: what identifies them is checked on --resume.
     runIdentity: {
       reflectionLm: `openai:${file.reflectionModel}`,
-      taskModel: file.taskModel,
+      ...(task.kind === 'adapter'
+        ? { adapter: task.spec }
+        : { taskModel: task.taskModel, metric: task.metric, component: task.component }),
       reflectionModel: file.reflectionModel,
-      metric: file.metric,
-      component: loaded.component,
       ...optional('prices'),
       ...optional('temperature'),
       ...optional('maxTokens'),
@@ -86,21 +82,22 @@ export function buildRunConfig(loaded: LoadedRunConfig, endpoint: EndpointOption
 }
 
 export async function runCommand(configArg: string, options: RunOptions, io: CliIo): Promise<number> {
-  const loaded = await loadRunConfig(resolve(io.cwd, configArg));
-  if (options.inspect && !loaded.runDir) throw new UsageError('--inspect writes inspect.jsonl into the run directory: set "runDir" in the config');
+  const loaded = await loadRunConfig(resolve(io.cwd, configArg), options.overrides);
+  if (options.inspect && !loaded.runDir) throw new UsageError('--inspect writes inspect.jsonl into the run directory: set "runDir" in the config (or --run-dir)');
   const endpoint = endpointFrom(io);
   const built = buildRunConfig(loaded, endpoint);
   const settings = resolveSettings(built);
   if (loaded.runDir) await checkRunDir(loaded.runDir, options.resume, built, settings);
 
   // Before any paid work: is the endpoint there, and does it take the key?
-  const { file } = loaded;
+  const { file, task } = loaded;
+  const models = task.kind === 'chat' ? [task.taskModel, file.reflectionModel] : [file.reflectionModel];
   let pingCostUsd = 0;
   try {
-    const check = await checkEndpoint({ ...endpoint, model: file.taskModel, ...(file.prices ? { prices: file.prices } : {}) });
+    const check = await checkEndpoint({ ...endpoint, model: models[0] as string, ...(file.prices ? { prices: file.prices } : {}) });
     pingCostUsd = check.costUsd ?? 0;
     const listed = check.models;
-    for (const model of new Set([file.taskModel, file.reflectionModel])) {
+    for (const model of new Set(models)) {
       if (listed && listed.length > 0 && !listed.includes(model)) {
         io.stderr.write(`warning: ${check.baseURL} does not list model "${model}"; the run may fail on its first call\n`);
       }
@@ -113,12 +110,14 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
   // The check's one-token ping (servers without /models) was paid: it is part of the run's cost.
   const config = pingCostUsd > 0 ? { ...built, preRunCostUsd: pingCostUsd } : built;
   const label = scheduleLabel(settings.schedule);
-  const heading = `GEPA run ${loaded.path}: ${file.taskModel} (task), ${file.reflectionModel} (reflection), schedule ${label}, ${settings.workers} workers`;
+  const taskName = task.kind === 'chat' ? task.taskModel : `adapter ${task.spec}`;
+  const where = file.executor?.kind === 'bullmq' ? `, metric calls on BullMQ queue "${file.executor.queue ?? DEFAULT_QUEUE}"` : '';
+  const heading = `GEPA run ${loaded.path}: ${taskName} (task), ${file.reflectionModel} (reflection), schedule ${label}, ${settings.workers} workers${where}`;
   io.stderr.write(`${heading}\n`);
   const session = await runSession({ config, io, inspect: options.inspect });
   const { result } = session;
   const reportPath = loaded.runDir
-    ? await writeRunReport(loaded.runDir, session, { title: `GEPA run: ${file.taskModel} / ${file.reflectionModel}, ${label} on ${settings.workers} workers` })
+    ? await writeRunReport(loaded.runDir, session, { title: `GEPA run: ${taskName} / ${file.reflectionModel}, ${label} on ${settings.workers} workers` })
     : undefined;
   return printOutcome(io, options.json, {
     heading,

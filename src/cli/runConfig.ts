@@ -1,42 +1,44 @@
 // The `run` command's CONFIG.json: its zod schema (every error names its field), the checks
-// that span fields (a stop condition; a dollar budget needs priced models), and loading: paths
-// (datasets, runDir) are relative to the CONFIG file, datasets are JSONL {input, answer} rows.
+// that span fields (a stop condition; a dollar budget needs priced models; the chat task or the
+// user's own adapter), and loading: paths (datasets, runDir, adapter) are relative to the CONFIG
+// file; datasets are JSONL, {input, answer} rows for the chat task, any JSON for an adapter.
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
-import { loadJsonlDataset, type ChatExample } from '../adapters/chatAdapter.js';
+import { loadJsonlDataset, type ChatMetric } from '../adapters/chatAdapter.js';
 import { hasPrice, priceOverridesSchema } from '../lm/priceTable.js';
 import { settingsFields } from '../config/runSettings.js';
+import { loadAdapter, parseAdapterSpec } from '../worker/loadAdapter.js';
+import type { Adapter } from '../types.js';
 import { UsageError } from './exitCodes.js';
 import { errorMessage } from '../errorMessage.js';
 
 const positiveInt = z.number().int().positive();
-// The optimizer's own fields are checked exactly as optimize() checks them.
-const f = settingsFields;
+
+/**
+ * optimize()'s own fields, checked by the very schema optimize() uses, so a new library option is
+ * a config field at once. Left out: the datasets (paths here, below) and preRunCostUsd (the
+ * endpoint check's cost, which this command sets itself).
+ */
+const optimizerFields = z.object(settingsFields).omit({ trainset: true, valset: true, preRunCostUsd: true }).shape;
+export type OptimizerField = keyof typeof optimizerFields;
+export const OPTIMIZER_FIELDS = Object.keys(optimizerFields) as OptimizerField[];
+
+export const CHAT_METRICS = ['exact-match', 'contains-answer'] as const satisfies readonly ChatMetric[];
 
 export const runConfigSchema = z
   .object({
-    seedCandidate: f.seedCandidate,
+    ...optimizerFields,
     trainset: z.string().min(1),
     valset: z.string().min(1).optional(),
-    taskModel: z.string().min(1),
-    reflectionModel: z.string().min(1),
-    metric: z.enum(['exact-match', 'contains-answer']),
+    /** The user's adapter: `PATH[#EXPORT]`, an ES module relative to the config (the worker's loader). */
+    adapter: z.string().min(1).optional(),
+    /** The chat task (without `adapter`): the model that answers, and how its replies are scored. */
+    taskModel: z.string().min(1).optional(),
+    metric: z.enum(CHAT_METRICS).optional(),
     /** The seedCandidate component used as the task model's system prompt. */
     component: z.string().min(1).optional(),
-    maxMetricCalls: f.maxMetricCalls,
-    maxCostUsd: f.maxCostUsd,
-    timeoutMs: f.timeoutMs,
-    targetScore: f.targetScore,
-    maxStepsWithoutImprovement: f.maxStepsWithoutImprovement,
-    schedule: f.schedule,
-    workers: f.workers,
-    reflectionMinibatchSize: f.reflectionMinibatchSize,
-    seed: f.seed,
-    merge: f.merge,
-    runDir: f.runDir,
-    failFast: f.failFast,
-    maxConsecutiveFailures: f.maxConsecutiveFailures,
+    reflectionModel: z.string().min(1),
     prices: priceOverridesSchema.optional(),
     /** Sent to both models only when set (reasoning models reject anything but their default). */
     temperature: z.number().min(0).max(2).optional(),
@@ -55,15 +57,34 @@ export const runConfigSchema = z
 
 export type RunConfigFile = z.infer<typeof runConfigSchema>;
 
+/** What runs each example: the built-in chat task, or the user's adapter module. */
+export type RunTask =
+  | { kind: 'chat'; taskModel: string; metric: ChatMetric; component: string }
+  | { kind: 'adapter'; spec: string; adapter: Adapter<unknown> };
+
 export interface LoadedRunConfig {
   file: RunConfigFile;
   path: string;
-  trainset: ChatExample[];
-  valset?: ChatExample[];
-  /** Absolute, when the config has one. */
+  task: RunTask;
+  /** Chat rows for the chat task, the JSON of each line for an adapter. */
+  trainset: unknown[];
+  valset?: unknown[];
+  /** Absolute, when the config (or --run-dir) has one. */
   runDir?: string;
-  /** The component that is the system prompt. */
-  component: string;
+}
+
+/** Command-line flags that take the place of the file's fields (`--budget`, `--seed`, `--run-dir`). */
+export interface RunConfigOverrides {
+  maxMetricCalls?: number;
+  seed?: number;
+  /** Absolute (a flag's path is relative to where the command runs, not to the config). */
+  runDir?: string;
+}
+
+/** optimize()'s own fields of a config, as optimize() takes them (the loader resolves runDir). */
+export function optimizerSettings(file: RunConfigFile): Pick<RunConfigFile, OptimizerField> {
+  const given = OPTIMIZER_FIELDS.flatMap((key) => (file[key] === undefined ? [] : [[key, file[key]] as const]));
+  return Object.fromEntries(given) as Pick<RunConfigFile, OptimizerField>;
 }
 
 const STOP_FIELDS = ['maxMetricCalls', 'maxCostUsd', 'timeoutMs', 'targetScore', 'maxStepsWithoutImprovement'] as const;
@@ -78,16 +99,32 @@ export function configIssues(error: z.ZodError): string[] {
   });
 }
 
+const chatComponent = (file: RunConfigFile): string => {
+  const keys = Object.keys(file.seedCandidate);
+  return file.component ?? (keys.length === 1 ? (keys[0] as string) : 'system_prompt');
+};
+
 /** Problems no single field shows; each names the field to fix. */
 export function crossFieldProblems(file: RunConfigFile): string[] {
   const problems: string[] = [];
   if (STOP_FIELDS.every((f) => file[f] === undefined)) {
     problems.push(`maxMetricCalls: at least one stop condition is required (${STOP_FIELDS.join(', ')})`);
   }
+  if (file.adapter !== undefined) {
+    for (const field of ['taskModel', 'metric', 'component'] as const) {
+      if (file[field] !== undefined) problems.push(`${field}: not used with "adapter" (the adapter runs and scores each example); remove it`);
+    }
+  } else {
+    if (file.taskModel === undefined) problems.push('taskModel: required (the model that answers each example), unless the config names your own "adapter"');
+    if (file.metric === undefined) problems.push(`metric: required (${CHAT_METRICS.join(' or ')}), unless the config names your own "adapter"`);
+    if (file.executor?.kind === 'bullmq') {
+      problems.push('executor: the bullmq executor needs "adapter": a worker loads the adapter module by its path (gepa-actors worker --adapter)');
+    }
+  }
   if (file.maxCostUsd !== undefined) {
     for (const field of ['taskModel', 'reflectionModel'] as const) {
       const model = file[field];
-      if (!hasPrice(model, file.prices)) {
+      if (model !== undefined && !hasPrice(model, file.prices)) {
         problems.push(
           `prices: ${field} "${model}" has no known price, so maxCostUsd cannot be enforced; add ` +
             `"prices": { ${JSON.stringify(model)}: { "inputPerMTok": ..., "outputPerMTok": ... } } (0 for a free local model) or drop maxCostUsd`,
@@ -96,8 +133,8 @@ export function crossFieldProblems(file: RunConfigFile): string[] {
     }
   }
   const keys = Object.keys(file.seedCandidate);
-  const component = file.component ?? (keys.length === 1 ? (keys[0] as string) : 'system_prompt');
-  if (keys.length > 0 && !keys.includes(component)) {
+  const component = chatComponent(file);
+  if (file.adapter === undefined && keys.length > 0 && !keys.includes(component)) {
     problems.push(
       file.component !== undefined
         ? `component: "${component}" is not a component of seedCandidate (${keys.join(', ')})`
@@ -107,8 +144,18 @@ export function crossFieldProblems(file: RunConfigFile): string[] {
   return problems;
 }
 
-/** Reads, validates and loads a CONFIG.json; any problem is a UsageError (exit 2). */
-export async function loadRunConfig(path: string): Promise<LoadedRunConfig> {
+/** The user's adapter module, loaded as `gepa-actors worker` loads it; a problem names the field. */
+async function loadConfigAdapter(spec: string, base: string, path: string): Promise<RunTask> {
+  try {
+    const { adapterPath, exportName } = parseAdapterSpec(spec, 'adapter');
+    return { kind: 'adapter', spec, adapter: await loadAdapter(resolve(base, adapterPath), exportName) };
+  } catch (error) {
+    throw new UsageError(`invalid config ${path}:\n  adapter: ${errorMessage(error)}`);
+  }
+}
+
+/** Reads, validates and loads a CONFIG.json, overrides applied first; any problem is a UsageError (exit 2). */
+export async function loadRunConfig(path: string, overrides: RunConfigOverrides = {}): Promise<LoadedRunConfig> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -121,6 +168,9 @@ export async function loadRunConfig(path: string): Promise<LoadedRunConfig> {
   } catch (error) {
     throw new UsageError(`config ${path} is not valid JSON: ${errorMessage(error)}`);
   }
+  // The flags are validated as the fields they replace (an absolute runDir resolves to itself).
+  const given = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined));
+  if (typeof json === 'object' && json !== null && !Array.isArray(json)) json = { ...json, ...given };
   const parsed = runConfigSchema.safeParse(json);
   if (!parsed.success) throw new UsageError(`invalid config ${path}:\n  ${configIssues(parsed.error).join('\n  ')}`);
   const file = parsed.data;
@@ -128,22 +178,27 @@ export async function loadRunConfig(path: string): Promise<LoadedRunConfig> {
   if (problems.length > 0) throw new UsageError(`invalid config ${path}:\n  ${problems.join('\n  ')}`);
 
   const base = dirname(path);
+  const raw = file.adapter !== undefined;
   const load = async (field: 'trainset' | 'valset', relative: string) => {
     try {
-      return await loadJsonlDataset(resolve(base, relative));
+      return await loadJsonlDataset(resolve(base, relative), { raw });
     } catch (error) {
       throw new UsageError(`invalid config ${path}:\n  ${field}: ${errorMessage(error)}`);
     }
   };
   const trainset = await load('trainset', file.trainset);
   const valset = file.valset !== undefined ? await load('valset', file.valset) : undefined;
-  const keys = Object.keys(file.seedCandidate);
+  const task: RunTask =
+    file.adapter !== undefined
+      ? await loadConfigAdapter(file.adapter, base, path)
+      : // crossFieldProblems has checked that the chat task's fields are there.
+        { kind: 'chat', taskModel: file.taskModel as string, metric: file.metric as ChatMetric, component: chatComponent(file) };
   return {
     file,
     path,
+    task,
     trainset,
     ...(valset ? { valset } : {}),
     ...(file.runDir !== undefined ? { runDir: resolve(base, file.runDir) } : {}),
-    component: file.component ?? (keys.length === 1 ? (keys[0] as string) : 'system_prompt'),
   };
 }

@@ -38,6 +38,22 @@ export const scheduleSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: z.enum(['off', 'newest-descendant', 'best-descendant', 'best']).optional(), parentWeighting: z.enum(['front', 'in-flight']).optional() }).strict(),
 ]);
 
+/** Where metric calls run (OptimizeConfig's `executor`); a connection's details are checked when the executor is made. */
+export const executorSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('local') }).strict(),
+  z
+    .object({
+      kind: z.literal('bullmq'),
+      connection: z.union([z.string().min(1, 'must be a redis:// URL'), z.object({ host: z.string().min(1), port: positiveInt }).strict()]),
+      queue: z.string().min(1).optional(),
+      attempts: positiveInt.optional(),
+      backoffMs: positiveInt.optional(),
+      noWorkerWarningMs: positiveInt.optional(),
+      maxRedisDownMs: positiveInt.optional(),
+    })
+    .strict(),
+]);
+
 /** The checked fields of an OptimizeConfig, each naming itself in errors (the CLI's config file reuses them). */
 export const settingsFields = {
   seedCandidate: z.record(z.string(), z.string()).refine((c) => Object.keys(c).length > 0, 'needs at least one component'),
@@ -73,6 +89,7 @@ export const settingsFields = {
   maxConsecutiveFailures: positiveInt.optional(),
   preRunCostUsd: z.number().nonnegative().finite().optional(),
   trackBestOutputs: z.boolean().optional(),
+  executor: executorSchema.optional(),
 };
 
 const settingsSchema = z

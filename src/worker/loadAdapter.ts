@@ -11,13 +11,16 @@ export class AdapterLoadError extends Error {
   override name = 'AdapterLoadError';
 }
 
-/** `./adapter.js#myAdapter` -> path and export name; the export defaults to `adapter`. */
-export function parseAdapterSpec(spec: string): { adapterPath: string; exportName: string } {
+/**
+ * `./adapter.js#myAdapter` -> path and export name; the export defaults to `adapter`. `field`
+ * names the spec in errors: the worker's flag, or the run config's field.
+ */
+export function parseAdapterSpec(spec: string, field = '--adapter'): { adapterPath: string; exportName: string } {
   const hash = spec.lastIndexOf('#');
   const adapterPath = hash < 0 ? spec : spec.slice(0, hash);
   const exportName = hash < 0 ? 'adapter' : spec.slice(hash + 1);
-  if (adapterPath === '') throw new AdapterLoadError(`--adapter: no module path in "${spec}"`);
-  if (exportName === '') throw new AdapterLoadError(`--adapter: no export name after '#' in "${spec}"`);
+  if (adapterPath === '') throw new AdapterLoadError(`${field}: no module path in "${spec}"`);
+  if (exportName === '') throw new AdapterLoadError(`${field}: no export name after '#' in "${spec}"`);
   return { adapterPath, exportName };
 }
 
