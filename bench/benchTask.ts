@@ -6,14 +6,14 @@ import { optimize, type OptimizeResult } from '../src/index.js';
 import { runOnSimulatedClock, systemClock } from '../src/clock.js';
 import { predictWallClock } from '../src/runtimeModel/index.js';
 import { summarizeStaleness } from '../src/report/stalenessSummary.js';
-import type { OptimizeConfig, Schedule, SlotPolicy, TieOrder } from '../src/types.js';
+import type { Candidate, OptimizeConfig, Schedule, SlotPolicy, TieOrder } from '../src/types.js';
 import { benchTask } from './tasks.js';
 
 export interface BenchSetting {
   label: string;
   schedule: Schedule;
   /** Further options of the run (a mechanism under test: valsetPolicy, ...). */
-  options?: Pick<OptimizeConfig<unknown>, 'valsetPolicy'>;
+  options?: Pick<OptimizeConfig<unknown>, 'valsetPolicy' | 'parentSelection' | 'reflectionMinibatchSize' | 'maxMetricCalls'>;
 }
 
 export const SETTINGS: BenchSetting[] = [
@@ -66,6 +66,8 @@ export interface RunFigures {
   discoveries: Array<[number, number]>;
   /** Generations from the seed to the best candidate, along first parents (the seed is 0). */
   bestLineageDepth: number;
+  /** The best candidate's texts, for parts that look inside the prompt. */
+  bestCandidate: Candidate;
 }
 
 const JITTER: [number, number] = [0.5, 1.5];
@@ -138,6 +140,7 @@ async function figures(result: OptimizeResult, setting: BenchSetting, w: Workloa
     stalenessP90: staleness.p90,
     discoveries: result.discoveryElapsedMs.map((t, i) => [t, result.valScores[i] ?? 0]),
     bestLineageDepth: lineageDepth(result.parents, result.bestIndex),
+    bestCandidate: result.bestCandidate,
   };
 }
 

@@ -118,9 +118,11 @@ export type Schedule =
  * Async: onto which newer candidate a stale child's edit is replayed, when candidates joined the
  * pool while it ran. 'best' (the default): the best-scoring of those that joined (unless it is
  * the child's own parent or an ancestor of it); 'newest-descendant' / 'best-descendant': the
- * newest / best of the parent's descendants among them; 'off': the child is judged as it is.
+ * newest / best of the parent's descendants among them; 'pool-best': the pool's best whenever
+ * the parent is not it, joined meanwhile or not (also with one proposal in flight, so it changes
+ * GEPA's selection, not only staleness); 'off': the child is judged as it is.
  */
-export type RebasePolicy = 'off' | 'newest-descendant' | 'best-descendant' | 'best';
+export type RebasePolicy = 'off' | 'newest-descendant' | 'best-descendant' | 'best' | 'pool-best';
 /**
  * Async parent choice: 'front' draws as GEPA does (frequency-weighted Pareto sampling);
  * 'in-flight' divides each candidate's weight by 1 + its proposals in flight.

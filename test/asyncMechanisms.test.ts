@@ -93,6 +93,15 @@ describe('rebase targets', () => {
     expect(rebaseTarget(p, 2, 4, 'best')).toBe(-1);
   });
 
+  it("'pool-best' picks the pool's best whether or not it joined meanwhile, unless it is the parent or one of its ancestors", () => {
+    // Nothing joined since 3 was drawn (pool size 4), yet 2 is the best: 'best' leaves the child, 'pool-best' moves it.
+    expect(rebaseTarget(p, 3, 4, 'best')).toBe(-1);
+    expect(rebaseTarget(p, 3, 4, 'pool-best')).toBe(2);
+    expect(rebaseTarget(p, 1, 4, 'pool-best')).toBe(2);
+    expect(rebaseTarget(p, 2, 1, 'pool-best')).toBe(-1);
+    expect(rebaseTarget(pool([['A.', [], [0]], ['A. B.', [0], [1]], ['A. B. C.', [1], [0]]]), 2, 3, 'pool-best')).toBe(-1);
+  });
+
   it("'off' never rebases", () => {
     expect(rebaseTarget(p, 0, 1, 'off')).toBe(-1);
   });

@@ -35,7 +35,7 @@ export const MAX_IN_FLIGHT = 1024;
 
 export const scheduleSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('batched'), parents: positiveInt.optional(), perParent: positiveInt.optional() }).strict(),
-  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: z.enum(['off', 'newest-descendant', 'best-descendant', 'best']).optional(), parentWeighting: z.enum(['front', 'in-flight']).optional() }).strict(),
+  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: z.enum(['off', 'newest-descendant', 'best-descendant', 'best', 'pool-best']).optional(), parentWeighting: z.enum(['front', 'in-flight']).optional() }).strict(),
 ]);
 
 /** Where metric calls run (OptimizeConfig's `executor`); a connection's details are checked when the executor is made. */

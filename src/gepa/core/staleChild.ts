@@ -17,12 +17,20 @@ export type { RebasePolicy };
 // - 'best': onto the best of the candidates that joined since the parent was drawn (not the
 //   parent itself nor an ancestor of it). Tried and not kept: only when that candidate is the
 //   pool's overall best (rebases fewer children; worse on 48 seeds, bench/README.md).
+// - 'pool-best': onto the pool's best, whenever the parent is not it (nor an ancestor of it),
+//   whether or not anything joined while the child ran. Not a staleness rule only: with one
+//   proposal in flight it still moves every edit made on another front member onto the best, a
+//   change to GEPA's selection itself (measured in bench/README.md; off by default).
 
 /** The candidate to rebase onto, or -1 when the child is not stale under the policy. */
 export function rebaseTarget(pool: CandidatePool, parent: number, poolSizeAtStart: number, policy: RebasePolicy): number {
   if (policy === 'off') return -1;
   const joined: number[] = [];
   for (let i = poolSizeAtStart; i < pool.candidates.length; i++) joined.push(i);
+  if (policy === 'pool-best') {
+    const best = bestOf(pool, pool.candidates.map((_, i) => i));
+    return best !== parent && !ancestorsOf(pool.parents, parent).has(best) ? best : -1;
+  }
   if (policy === 'best') {
     const best = bestOf(pool, joined);
     if (best === parent) return -1;

@@ -1,0 +1,43 @@
+// The async issue's variants, by name (one table read by bench/mechanisms.ts and
+// bench/promptAnatomy.ts), and the real-time workload they run on in simulated time.
+import type { BenchSetting, Workload } from './benchTask.js';
+
+export const WORKLOAD: Workload = { metricCallMs: 20, reflectionMs: 100, workers: 16, budget: 1500, trainSize: 60, valSize: 30, testSize: 60, simulated: true };
+
+const race = { valsetPolicy: { kind: 'race', chunk: 10, margin: 0 } } as const;
+
+/** Every variant tried, by name: the reference schedules and each mechanism alone and combined. */
+export const VARIANTS: Record<string, Omit<BenchSetting, 'label'> & { about: string }> = {
+  single: { schedule: { kind: 'batched', parents: 1, perParent: 1 }, about: 'classic GEPA, one proposal at a time' },
+  '2x1': { schedule: { kind: 'batched', parents: 2, perParent: 1 }, about: 'the paper, 2 parents x 1' },
+  '2x2': { schedule: { kind: 'batched', parents: 2, perParent: 2 }, about: 'the paper, 2 parents x 2' },
+  '4x1': { schedule: { kind: 'batched', parents: 4, perParent: 1 }, about: 'the paper, 4 parents x 1' },
+  '2x4': { schedule: { kind: 'batched', parents: 2, perParent: 4 }, about: 'the paper, 2 parents x 4' },
+  '8x1': { schedule: { kind: 'batched', parents: 8, perParent: 1 }, about: 'the paper, 8 parents x 1' },
+  '4x4': { schedule: { kind: 'batched', parents: 4, perParent: 4 }, about: 'the paper, 4 parents x 4' },
+  'async 8': { schedule: { kind: 'async', inFlight: 8, rebase: 'off' }, about: 'no mechanism' },
+  'async 8 rebase newest-descendant': { schedule: { kind: 'async', inFlight: 8, rebase: 'newest-descendant' }, about: "rebase onto the parent's newest descendant" },
+  'async 8 rebase best-descendant': { schedule: { kind: 'async', inFlight: 8, rebase: 'best-descendant' }, about: "rebase onto the parent's best descendant" },
+  'async 8 rebase best': { schedule: { kind: 'async', inFlight: 8, rebase: 'best' }, about: 'rebase onto the best of the candidates that joined since the parent was drawn' },
+  'async 4 rebase best': { schedule: { kind: 'async', inFlight: 4, rebase: 'best' }, about: 'the same, K = 4' },
+  'async 16 rebase best': { schedule: { kind: 'async', inFlight: 16, rebase: 'best' }, about: 'the same, K = 16' },
+  'async 8 rebase best current-best': { schedule: { kind: 'async', inFlight: 8, rebase: 'best' }, options: { parentSelection: 'current-best' }, about: 'rebase onto the best, parents drawn as the current best (not from the Pareto front)' },
+  'single current-best': { schedule: { kind: 'batched', parents: 1, perParent: 1 }, options: { parentSelection: 'current-best' }, about: 'classic GEPA with current-best parents' },
+  'async 8 rebase best epsilon-greedy': { schedule: { kind: 'async', inFlight: 8, rebase: 'best' }, options: { parentSelection: 'epsilon-greedy' }, about: 'rebase onto the best, epsilon-greedy parents' },
+  'single epsilon-greedy': { schedule: { kind: 'batched', parents: 1, perParent: 1 }, options: { parentSelection: 'epsilon-greedy' }, about: 'classic GEPA with epsilon-greedy parents' },
+  'async 8 rebase best b4': { schedule: { kind: 'async', inFlight: 8, rebase: 'best' }, options: { reflectionMinibatchSize: 4 }, about: 'rebase onto the best, reflection minibatch of 4 (spare slots spent inside proposals)' },
+  'async 8 rebase best b5': { schedule: { kind: 'async', inFlight: 8, rebase: 'best' }, options: { reflectionMinibatchSize: 5 }, about: 'rebase onto the best, reflection minibatch of 5 (spare slots spent inside proposals)' },
+  'async 8 rebase best b6': { schedule: { kind: 'async', inFlight: 8, rebase: 'best' }, options: { reflectionMinibatchSize: 6 }, about: 'rebase onto the best, reflection minibatch of 6 (spare slots spent inside proposals)' },
+  'async 4 rebase best b6': { schedule: { kind: 'async', inFlight: 4, rebase: 'best' }, options: { reflectionMinibatchSize: 6 }, about: 'K = 4 with a reflection minibatch of 6' },
+  'async 8 rebase pool-best': { schedule: { kind: 'async', inFlight: 8, rebase: 'pool-best' }, about: "rebase every child whose parent is not the pool's best onto that best, whether it joined while the child ran or not" },
+  'async 1': { schedule: { kind: 'async', inFlight: 1, rebase: 'off' }, about: 'one proposal in flight: the sequential loop run by the async schedule' },
+  'async 1 rebase pool-best': { schedule: { kind: 'async', inFlight: 1, rebase: 'pool-best' }, about: "the sequential loop with every child of a non-best parent rebased onto the pool's best: is pool-best a staleness fix or a selection rule?" },
+  'single 1350 calls': { schedule: { kind: 'batched', parents: 1, perParent: 1 }, options: { maxMetricCalls: 1350 }, about: 'classic GEPA with 10% less budget: what 150 calls are worth' },
+  'single 1650 calls': { schedule: { kind: 'batched', parents: 1, perParent: 1 }, options: { maxMetricCalls: 1650 }, about: 'classic GEPA with 10% more budget' },
+  'async 8 in-flight': { schedule: { kind: 'async', inFlight: 8, rebase: 'off', parentWeighting: 'in-flight' }, about: 'parent weight 1 / (1 + children in flight)' },
+  'async 8 rebase best in-flight': { schedule: { kind: 'async', inFlight: 8, rebase: 'best', parentWeighting: 'in-flight' }, about: 'rebase onto the best, and in-flight parent weighting' },
+  'single race': { schedule: { kind: 'batched', parents: 1, perParent: 1 }, options: race, about: 'valset race (chunks of 10, margin 0)' },
+  '4x1 race': { schedule: { kind: 'batched', parents: 4, perParent: 1 }, options: race, about: 'valset race' },
+  'async 8 race': { schedule: { kind: 'async', inFlight: 8, rebase: 'off' }, options: race, about: 'valset race alone' },
+  'async 8 rebase best race': { schedule: { kind: 'async', inFlight: 8, rebase: 'best' }, options: race, about: 'rebase onto the best, and the valset race' },
+};
