@@ -88,3 +88,4 @@ export {
   type OpenAIModelOptions,
 } from './lm/openaiLanguageModel.js';
 export type { ModelPrice, PriceOverrides } from './lm/priceTable.js';
+export { createResponseCache, type ResponseCache, type CachedReply, type ResponseCacheStats } from './lm/responseCache.js';
