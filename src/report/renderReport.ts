@@ -100,7 +100,6 @@ function runtimeSection(check: RuntimeCheck, schedule: ModelSchedule): string {
   const p = check.params;
   const pr = check.prediction;
   const errorText = `${check.relativeError >= 0 ? '+' : ''}${Math.round(check.relativeError * 100)}%`;
-  const work = check.workNote ? ` (${check.workNote})` : '';
   const rows: Array<[string, string, string]> = [
     ['wall-clock', formatDuration(pr.wallClockMs), formatDuration(check.measuredMs)],
     ['worker utilization', percent(pr.utilization), percent(check.measuredUtilization)],
@@ -112,7 +111,7 @@ function runtimeSection(check: RuntimeCheck, schedule: ModelSchedule): string {
     `acceptance rate a = ${score(p.acceptanceRate)}, skip rate = ${score(p.skipRate ?? 0)}`,
   ];
   return (
-    `<p class="runtime-work">Predicted for the work done: <strong>${p.budget} metric calls</strong>${escapeHtml(work)}.</p>` +
+    `<p class="runtime-work">Predicted for <strong>${p.budget} metric calls</strong>: ${escapeHtml(check.workNote)}.</p>` +
     `<table class="runtime"><thead><tr><th></th><th class="num">predicted</th><th class="num">measured</th></tr></thead><tbody>${table}</tbody></table>` +
     `<p>The model is off by <strong class="runtime-error">${escapeHtml(errorText)}</strong> (positive: predicted slower than measured); ` +
     `it sees the run as <strong>${escapeHtml(pr.bottleneck === 'workers' ? 'bound by the worker slots' : 'bound by latency')}</strong>.</p>` +

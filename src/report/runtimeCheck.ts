@@ -57,10 +57,10 @@ export function jitterFromDurations(durations: readonly number[]): [number, numb
 function workNote(result: OptimizeResult, budget: number | undefined, spentBudget: boolean): string {
   if (spentBudget) {
     if (budget === undefined || result.metricCalls >= budget) return "the run's budget, all of it spent";
-    return `the run's budget; it made ${result.metricCalls} calls, the ${budget - result.metricCalls} left could pay for no proposal`;
+    return `the run's budget (it made ${result.metricCalls} calls; the ${budget - result.metricCalls} left could pay for no proposal, as the model assumes too)`;
   }
   const before = budget !== undefined ? ` before its budget of ${budget}` : '';
-  return `the ${result.metricCalls} calls the run made: it stopped (${result.stopReason})${before}, so its full budget is not what it did`;
+  return `the calls the run made, since it stopped (${result.stopReason})${before}; a prediction for the full budget would describe work it never did`;
 }
 
 export function checkRuntimeModel(input: RuntimeCheckInput): RuntimeCheck {
