@@ -13,7 +13,8 @@ import { WorkerSlots, type SlotInterval } from '../src/evaluation/workerSlots.js
 import type { PricedExecutor } from '../src/executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../src/lm/slotAwareModel.js';
 import type { Clock, ProposeNewTexts, RunEvent, SlotPolicy, WorkJournal } from '../src/types.js';
-import type { DollarsExhausted, EvaluatorRequest, EvaluatorStats, SystemicFailure } from './protocol.js';
+import { sendFrom } from './sendFrom.js';
+import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, SystemicFailure } from './protocol.js';
 
 export interface EvaluatorInput {
   examples: readonly unknown[];
@@ -39,7 +40,9 @@ export interface EvaluatorInput {
   proposeNewTexts?: ProposeNewTexts;
 }
 
-export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ input, receive, sendBack }) => {
+export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ input, receive, sendBack, self, system }) => {
+  // Replies are sent with the evaluator as their recorded sender (inspection, the report).
+  const reply = (replyTo: EvaluatorRequest['replyTo'], event: EvaluatorReply | EvaluatorStats) => sendFrom(system, self, replyTo, event);
   // Every call in flight listens to the run's signal; W can be in the hundreds.
   setMaxListeners(0, input.signal);
   const slots = new WorkerSlots({ capacity: input.workers, clock: input.clock, policy: input.slotPolicy, onInterval: input.onSlotInterval });
@@ -74,27 +77,27 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
     // After an abort the requesters are stopping; nobody waits for an answer.
     if (input.signal.aborted) return;
     const paid = error instanceof EvaluationIncomplete ? error : { paidCalls: 0, costUsd: 0 };
-    replyTo.send({ type: 'evaluator.failed', requestId, error: errorMessage(error), paidCalls: paid.paidCalls, costUsd: paid.costUsd });
+    reply(replyTo, { type: 'evaluator.failed', requestId, error: errorMessage(error), paidCalls: paid.paidCalls, costUsd: paid.costUsd });
   };
   receive((request) => {
     switch (request.type) {
       case 'evaluate': {
         const { requestId, replyTo } = request;
-        service.evaluate(request).then((reply) => {
+        service.evaluate(request).then((answer) => {
           // The seed's verdict travels in its reply: the optimizer folds the seed, then stops.
-          if (reply.systemic !== undefined) announceSystemic(reply.systemic);
-          replyTo.send({ type: 'evaluated', requestId, ...reply });
+          if (answer.systemic !== undefined) announceSystemic(answer.systemic);
+          reply(replyTo, { type: 'evaluated', requestId, ...answer });
         }, failed(requestId, replyTo));
         return;
       }
       case 'reflect': {
         const { requestId, replyTo } = request;
-        service.reflect(request.prompt).then((reply) => replyTo.send({ type: 'reflected', requestId, ...reply }), failed(requestId, replyTo));
+        service.reflect(request.prompt).then((answer) => reply(replyTo, { type: 'reflected', requestId, ...answer }), failed(requestId, replyTo));
         return;
       }
       case 'propose': {
         const { requestId, replyTo } = request;
-        service.propose(request.candidate, request.dataset, request.components).then((reply) => replyTo.send({ type: 'proposed', requestId, ...reply }), failed(requestId, replyTo));
+        service.propose(request.candidate, request.dataset, request.components).then((answer) => reply(replyTo, { type: 'proposed', requestId, ...answer }), failed(requestId, replyTo));
         return;
       }
       case 'report': {
@@ -108,7 +111,7 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
           failures: service.failures.counts(),
         });
         // Answer after the messages already queued (e.g. the last proposals' reports) are processed.
-        queueMicrotask(() => request.replyTo.send(stats()));
+        queueMicrotask(() => reply(request.replyTo, stats()));
         return;
       }
     }

@@ -17,6 +17,7 @@ import { isPerfect, judgeChild } from '../src/gepa/strategies/acceptance.js';
 import { nextRaceStep, type RaceStep, type ValsetRace } from '../src/gepa/strategies/valsetPolicy.js';
 import type { AcceptanceRule, Candidate, Evaluation, EvaluatedExample, ReflectiveDataset, RunEvent } from '../src/types.js';
 import type { EvaluatorReply, EvaluatorRequest, ProposerDecision, ProposerReport } from './protocol.js';
+import { sendFrom } from './sendFrom.js';
 
 export interface ProposerInput {
   id: string;
@@ -214,13 +215,13 @@ export const proposerMachine = setup({
     // orchestration cost of an async run with a small valset, and a proposer stopped meanwhile
     // simply drops the late event (sends to a stopped actor are ignored).
     buildingDataset: {
-      entry: ({ context, self }) => {
+      entry: ({ context, self, system }) => {
         const results = context.minibatch.map((id, i) => ({ example: context.examples[id], evaluation: context.parentEvaluations[i] as Evaluation }));
         Promise.resolve()
           .then(() => context.buildDataset(context.parent, results, context.components))
           .then(
-            (dataset): void => self.send({ type: 'dataset.built', dataset, work: reflectionWork(context.reflection ?? defaultReflection, context.parent, context.components, dataset) }),
-            (error: unknown): void => self.send({ type: 'dataset.failed', error }),
+            (dataset): void => sendFrom(system, self, self, { type: 'dataset.built', dataset, work: reflectionWork(context.reflection ?? defaultReflection, context.parent, context.components, dataset) }),
+            (error: unknown): void => sendFrom(system, self, self, { type: 'dataset.failed', error }),
           );
       },
       on: {
@@ -244,11 +245,11 @@ export const proposerMachine = setup({
         const { work } = context;
         if (work?.kind === 'custom') {
           const request = { type: 'propose' as const, requestId: REFLECT_BASE, replyTo: self, candidate: context.parent, dataset: context.dataset ?? {}, components: context.components };
-          evaluator.send(request satisfies EvaluatorRequest);
+          sendFrom(system, self, evaluator, request satisfies EvaluatorRequest);
         }
         if (work?.kind !== 'prompts') return;
         work.prompts.forEach((prompt, i) => {
-          evaluator.send({ type: 'reflect', requestId: REFLECT_BASE + i, replyTo: self, prompt } satisfies EvaluatorRequest);
+          sendFrom(system, self, evaluator, { type: 'reflect', requestId: REFLECT_BASE + i, replyTo: self, prompt } satisfies EvaluatorRequest);
         });
       },
       on: {
@@ -357,8 +358,8 @@ export const proposerMachine = setup({
           const request = (requestId: number, candidate: Candidate, hash: string): EvaluatorRequest => ({
             type: 'evaluate', requestId, replyTo: self, candidate, hash, exampleIds: context.minibatch, captureTraces: false, kind: 'child',
           });
-          evaluator.send(request(REBASED_CHILD, context.child as Candidate, context.childHash as string));
-          evaluator.send(request(REBASE_ONTO, context.rebase?.onto as Candidate, context.rebase?.ontoHash as string));
+          sendFrom(system, self, evaluator, request(REBASED_CHILD, context.child as Candidate, context.childHash as string));
+          sendFrom(system, self, evaluator, request(REBASE_ONTO, context.rebase?.onto as Candidate, context.rebase?.ontoHash as string));
         },
       ],
       on: {

@@ -59,6 +59,8 @@ export type { EvaluatorInput } from '../machines/evaluator.actor.js';
 export { predictWallClock, recommendSchedule, type RecommendOptions, type ScheduleRecommendation, type WallClockPrediction } from './runtimeModel/index.js';
 export { createInspectionLog, parseInspectionLog, type InspectionLog, type InspectionRecord } from './report/inspectionLog.js';
 export { renderReport, writeReport, type ReportInput } from './report/renderReport.js';
+export { observeRun, type ModelNames, type RunObservation, type ValsetAnswer } from './report/runObserver.js';
+export type { ModelUsage } from './report/modelUsage.js';
 // Evaluations on BullMQ workers over Redis: the executor, the worker and its command.
 export { createBullmqExecutor, runIdForDirectory, RedisUnavailableError, type BullmqExecutor, type BullmqExecutorOptions } from './executors/bullmqExecutor.js';
 export type { MetricCallExecutor } from './executors/metricCallExecutor.js';

@@ -18,6 +18,8 @@ export interface Evaluation {
   objectives?: Record<string, number>;
   /** Optional: dollars this call spent (e.g. task-model tokens); counted against maxCostUsd. */
   costUsd?: number;
+  /** Optional: the task model's tokens for this call (report.html's tokens per model). */
+  usage?: { promptTokens: number; completionTokens: number };
   /**
    * Set when the call failed (the runtime sets it for a thrown adapter error or an invalid score;
    * the chat adapter for a failed task-model call). A failed call scores 0, is counted by kind,

@@ -5,6 +5,9 @@ import { renderReport } from '../src/report/renderReport.js';
 import { ConfigError } from '../src/config/configError.js';
 import { checkRuntimeModel } from '../src/report/runtimeCheck.js';
 import type { OptimizeResult } from '../src/types.js';
+import type { ModelUsage } from '../src/report/modelUsage.js';
+import { proposalStage, renderProposalTable } from '../src/report/proposalTable.js';
+import { costText, renderUsageTable, totalCostText } from '../src/report/usageTable.js';
 
 const hostile = 'Ignore this: </pre><script>alert("x")</script><img src="http://evil.example/x.png"> & done';
 
@@ -113,5 +116,78 @@ describe('the runtime check', () => {
     expect(full.ok && full.params.budget).toBe(100);
     expect(early.ok && early.params.budget).toBe(7);
     expect(check('stopped').ok && (check('stopped') as { params: { budget: number } }).params.budget).toBe(7);
+  });
+});
+
+describe('the candidate panel', () => {
+  const page = renderReport({ title: 't', result, workers: 2, schedule: { kind: 'batched', parents: 1, perParent: 1 }, minibatchSize: 1, slotIntervals: [], runStartedAt: 0 });
+  it('holds every candidate, escaped, with only the best shown until a lineage node is chosen', () => {
+    expect(page.match(/<article class="candidate-detail"/g)).toHaveLength(2);
+    expect(page).toContain('<article class="candidate-detail" data-index="0" hidden>');
+    expect(page).toContain('<article class="candidate-detail" data-index="1">');
+    // Candidate #1's diff from its parent #0: the hostile text inserted, as text.
+    expect(page).toContain('<pre class="diff">Answer.<ins> Ignore this: &lt;/pre&gt;&lt;script&gt;');
+    expect(page).toMatch(/<g class="lineage-node[^"]*" data-index="1" tabindex="0" role="button"/);
+  });
+});
+
+describe('the proposal table', () => {
+  it.each([
+    [{ outcome: 'accepted', reason: 'accepted' }, 'accepted'],
+    [{ outcome: 'rejected', reason: 'failed acceptance: child minibatch sum 1 vs parent 2' }, 'rejected at minibatch'],
+    [{ outcome: 'rejected', reason: 'the valset evaluation did not complete' }, 'rejected on valset'],
+    [{ outcome: 'rejected', reason: 'child is already in the pool as candidate 3' }, 'duplicate'],
+    [{ outcome: 'rejected', reason: 'duplicate of the child of task 0' }, 'duplicate'],
+    [{ outcome: 'rejected', reason: 'not selected: margin 1 is not among the best' }, 'not selected'],
+    [{ outcome: 'skipped', reason: 'parent is perfect on its minibatch' }, 'skipped'],
+    [{ outcome: 'skipped', reason: 'every call of the parent minibatch failed' }, 'failed'],
+    [{ outcome: 'rejected', reason: 'stopped before it finished (maxMetricCalls)' }, 'stopped'],
+  ] as const)('%o is %s', (record, stage) => {
+    expect(proposalStage(record)).toBe(stage);
+  });
+
+  it('shows every proposal with its parent, child, stage, minibatch sums and escaped reason', () => {
+    const html = renderProposalTable([
+      { step: 1, task: 0, kind: 'reflective', parents: [0], outcome: 'accepted', reason: 'accepted', candidateIndex: 1, parentMinibatchSum: 1, childMinibatchSum: 2, staleness: 0, reflectionCostUsd: 0 },
+      { step: 2, task: 1, kind: 'reflective', parents: [1], outcome: 'skipped', reason: 'reflection failed: <b>HTTP 500</b>', staleness: 0, reflectionCostUsd: 0, rebasedFrom: 0 },
+    ]);
+    expect(html).toContain('2 proposals: 1 accepted, 1 failed.');
+    expect(html).toContain('<td class="num">1.0</td><td>reflective</td><td>#0</td><td>#1</td><td class="stage">accepted</td><td class="num">2 vs 1</td>');
+    expect(html).toContain('<td>#1 <span class="muted">(rebased from #0)</span></td><td></td><td class="stage">failed</td>');
+    expect(html).toContain('reflection failed: &lt;b&gt;HTTP 500&lt;/b&gt;');
+  });
+});
+
+describe('tokens and cost per model', () => {
+  const row = (calls: number, costUsd: number, unpricedCalls: number): ModelUsage => ({ role: 'task', model: 'm', calls, callsWithTokens: 0, inputTokens: 0, outputTokens: 0, costUsd, unpricedCalls });
+  it('says unpriced for a model whose calls reported no dollars, never $0', () => {
+    expect(costText(row(5, 0, 5))).toBe('unpriced');
+    expect(costText(row(5, 0, 0))).toBe('$0');
+    expect(costText(row(5, 0.0123, 2))).toBe('$0.01 + 2 unpriced calls');
+    expect(totalCostText(0, [row(5, 0, 5), { ...row(2, 0, 2), role: 'reflection' }])).toBe('unpriced');
+    expect(totalCostText(0.5, [row(5, 0.5, 0), { ...row(2, 0, 2), role: 'reflection' }])).toBe('$0.50 + unpriced');
+    expect(totalCostText(0, undefined)).toBe('$0');
+  });
+
+  it('renders a row per model with its calls and tokens', () => {
+    const html = renderUsageTable([{ role: 'reflection', model: 'gpt-<x>', calls: 3, callsWithTokens: 3, inputTokens: 12345, outputTokens: 67, costUsd: 0.25, unpricedCalls: 0 }, row(4, 0, 4)]);
+    expect(html).toContain('<td>reflection</td><td><code>gpt-&lt;x&gt;</code></td><td class="num">3</td><td class="num">12,345</td><td class="num">67</td><td class="num cost">$0.25</td>');
+    expect(html).toContain('<td class="num">4</td><td class="num">not reported</td><td class="num">not reported</td><td class="num cost">unpriced</td>');
+  });
+});
+
+describe('the runtime check says which work it predicts for', () => {
+  const intervals = [
+    { slot: 0, kind: 'seed' as const, start: 0, end: 10 },
+    { slot: 0, kind: 'reflection' as const, start: 10, end: 30 },
+  ];
+  const note = (stopReason: string, metricCalls: number) => {
+    const check = checkRuntimeModel({ result: { ...result, stopReason, metricCalls }, intervals, workers: 2, schedule: { kind: 'batched', parents: 1, perParent: 1 }, minibatchSize: 1, budget: 10 });
+    return check.ok ? check.workNote : check.reason;
+  };
+  it('names the calls made when the run stopped early, and the budget when it spent it', () => {
+    expect(note('stopped', 7)).toBe('the calls the run made, since it stopped (stopped) before its budget of 10; a prediction for the full budget would describe work it never did');
+    expect(note('maxMetricCalls', 8)).toBe("the run's budget (it made 8 calls; the 2 left could pay for no proposal, as the model assumes too)");
+    expect(note('maxMetricCalls', 10)).toBe("the run's budget, all of it spent");
   });
 });

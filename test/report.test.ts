@@ -1,8 +1,10 @@
 // report.html as a user sees it: a real small demo run (with --inspect) renders in headless
 // Chromium (Debian's chromium, driven by playwright-core) with no network, and the drawn page
 // has what the report promises: score charts with points, one lineage node per candidate, a
-// slot timeline with bars, a diff with insertions, the actor tree. A screenshot is kept in the
-// OS temp dir for a human look. Without Chromium: skipped locally, a failure in CI.
+// slot timeline with bars, a diff with insertions, the actor tree with its senders; a lineage
+// click (or Enter) shows that candidate's text and diff, the proposal table, the best candidate's
+// answers on the valset, tokens and cost per model; at 900 px nothing overflows and the charts'
+// labels are drawn at 10 px or more. A screenshot is kept in the OS temp dir for a human look. Without Chromium: skipped locally, a failure in CI.
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -115,6 +117,101 @@ describe('report.html', () => {
       }
       const proposers = await page.locator('#actors .actor-node[data-logic="proposer"]').count();
       expect(proposers).toBe(result.proposals.length);
+
+      // Senders are recorded: the evaluator's replies come from the evaluator; only the caller's start has none.
+      const messages = await page.locator('#actors table.messages tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+      expect(messages.filter(([from]) => from === '(outside the actors)').map(([, to, event]) => `${to} ${event}`)).toEqual(['optimizer xstate.init']);
+      const replies = messages.find(([from, to, event]) => from === 'evaluator' && to === 'proposer' && event === 'evaluated');
+      expect(Number(replies?.[3])).toBeGreaterThan(0);
+    });
+
+    it("shows a candidate's text and diff from its parent when its lineage node is clicked or chosen by keyboard", async () => {
+      const page = await context.newPage();
+      await page.goto(pathToFileURL(join(runDir, 'report.html')).href);
+      const visible = page.locator('#candidate-panel .candidate-detail:visible');
+      // Until a node is chosen: the best candidate.
+      expect(await visible.count()).toBe(1);
+      expect(await visible.getAttribute('data-index')).toBe(String(result.bestIndex));
+
+      // A child whose text differs from its parent's: clicked, its full text and a diff with changes.
+      const child = result.candidates.findIndex((c, i) => i > 0 && i !== result.bestIndex && c.system_prompt !== result.candidates[result.parents[i]?.[0] ?? 0]?.system_prompt);
+      expect(child).toBeGreaterThan(0);
+      await page.locator(`svg.lineage .lineage-node[data-index="${child}"]`).click();
+      expect(await visible.count()).toBe(1);
+      expect(await visible.getAttribute('data-index')).toBe(String(child));
+      expect(await visible.locator('pre.candidate-text').textContent()).toBe(result.candidates[child]?.system_prompt);
+      expect(await visible.locator('pre.diff').locator('ins, del').count()).toBeGreaterThan(0);
+      expect(await visible.locator('.candidate-title').textContent()).toContain(`child of #${result.parents[child]?.[0]}`);
+
+      // The seed, by keyboard: focus its node and press Enter; it has no parent, so no diff.
+      await page.locator('svg.lineage .lineage-node[data-index="0"]').focus();
+      await page.keyboard.press('Enter');
+      expect(await visible.getAttribute('data-index')).toBe('0');
+      expect(await visible.locator('pre.candidate-text').textContent()).toBe(result.candidates[0]?.system_prompt);
+      expect(await visible.locator('pre.diff').count()).toBe(0);
+    });
+
+    it('lists every proposal with its outcome and reason, the best candidate on each valset example, and tokens and cost per model', async () => {
+      const page = await context.newPage();
+      await page.goto(pathToFileURL(join(runDir, 'report.html')).href);
+
+      // One row per proposal, in the result's order; accepted ones name their child.
+      const rows = await page.locator('#proposals tr.proposal').evaluateAll((trs) => trs.map((tr) => ({ stage: tr.getAttribute('data-stage'), cells: [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '') })));
+      expect(rows).toHaveLength(result.proposals.length);
+      rows.forEach((row, i) => {
+        const p = result.proposals[i];
+        expect(row.cells[6]).toBe(p?.reason);
+        expect(row.stage === 'accepted').toBe(p?.outcome === 'accepted');
+        expect(row.cells[3]).toBe(p?.candidateIndex !== undefined ? `#${p.candidateIndex}` : '');
+      });
+      expect(rows.some((r) => r.stage !== 'accepted')).toBe(true);
+
+      // The best candidate's score on each valset example is the result's, with its output and feedback.
+      const answers = await page.locator('#valset-answers tr.valset-answer').evaluateAll((trs) => trs.map((tr) => ({ index: Number(tr.getAttribute('data-example')), score: tr.querySelector('.score')?.textContent, output: tr.querySelector('pre.output')?.textContent ?? '', feedback: tr.querySelector('.feedback')?.textContent ?? '' })));
+      const subscores = result.valSubscores[result.bestIndex] ?? [];
+      expect(answers.map((a) => a.index).sort((a, b) => a - b)).toEqual(subscores.map((_, i) => i));
+      for (const a of answers) {
+        expect(a.score).toBe(subscores[a.index]?.toFixed(3));
+        expect(a.output.length).toBeGreaterThan(0);
+        expect(a.feedback.length).toBeGreaterThan(0);
+      }
+
+      // Tokens and cost: every metric call and reflection of the run, by model; the simulated models have no price.
+      const usage = await page.locator('#model-usage tr.model-usage').evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-role'), ...[...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')]));
+      expect(usage.map((u) => [u[0], u[3], u[6]])).toEqual([
+        ['task', String(result.metricCalls), 'unpriced'],
+        ['reflection', String(result.reflectionCalls), 'unpriced'],
+      ]);
+      expect(Number(usage[1]?.[4]?.replace(/,/g, ''))).toBeGreaterThan(0);
+      expect(await page.locator('.stat', { hasText: 'cost' }).locator('.value').textContent()).toBe('unpriced');
+      expect(await page.locator('#model-usage table').textContent()).not.toContain('$0');
+
+      // The runtime model says which work it predicted.
+      expect(await page.locator('#runtime-model .runtime-work').textContent()).toMatch(/^Predicted for \d+ metric calls: /);
+    });
+
+    it('is readable at 900 px: nothing wider than the window, chart labels drawn at 10 px or more', async () => {
+      const page = await context.newPage();
+      await page.setViewportSize({ width: 900, height: 900 });
+      await page.goto(pathToFileURL(join(runDir, 'report.html')).href);
+      const width = page.viewportSize()?.width ?? 0;
+      const scrollWidth = await page.locator('html').evaluate((html) => html.scrollWidth);
+      const overflowing = await page.locator('body *').evaluateAll((all, w) => all.filter((e) => e.getBoundingClientRect().right > w + 0.5).map((e) => `${e.tagName}.${e.getAttribute('class') ?? ''}`), width);
+      // What a reader sees: the computed font size times the SVG's scale (viewBox to drawn width).
+      const labels = await page.locator('svg text.tick, svg text.axis-label').evaluateAll((texts) =>
+        texts.map((t) => {
+          const svg = t.closest('svg');
+          const box = svg?.viewBox.baseVal;
+          const scale = svg && box && box.width > 0 ? svg.getBoundingClientRect().width / box.width : 1;
+          return { chart: svg?.getAttribute('class') ?? '', px: parseFloat(t.ownerDocument.defaultView?.getComputedStyle(t).fontSize ?? '0') * scale };
+        }),
+      );
+      const layout = { width, scrollWidth, overflowing, labels };
+      expect(layout.width).toBe(900);
+      expect(layout.scrollWidth).toBe(900);
+      expect(layout.overflowing).toEqual([]);
+      expect(new Set(layout.labels.map((l) => l.chart))).toEqual(new Set(['score-chart', 'pareto-grid', 'timeline']));
+      for (const label of layout.labels) expect(label.px, label.chart).toBeGreaterThanOrEqual(10);
     });
 
     it('wrote inspect.jsonl with actor ids, event types and state values, not contexts', async () => {

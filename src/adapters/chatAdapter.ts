@@ -34,6 +34,8 @@ export interface ChatAdapterOptions {
 export type ChatAdapter = Adapter<ChatExample> & {
   /** Worst-case dollars of one evaluate call; present when the task model is priced. */
   estimateMaxCostUsd?: (candidate: Candidate, example: ChatExample) => number;
+  /** The task model's name, when it has one (report.html's tokens per model names its row by it). */
+  model?: string;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -171,6 +173,7 @@ export function createChatAdapter(options: ChatAdapterOptions): ChatAdapter {
       output: reply.text,
       feedback: feedbackFor(metric, reply.text, example.answer, correct, maxQuotedChars),
       ...(reply.costUsd !== undefined ? { costUsd: reply.costUsd } : {}),
+      ...(reply.usage ? { usage: reply.usage } : {}),
       ...(ctx.captureTraces ? { trace: { messages, reply } } : {}),
     };
   }
@@ -189,9 +192,11 @@ export function createChatAdapter(options: ChatAdapterOptions): ChatAdapter {
   }
 
   const estimate = taskModel.estimateMaxCostUsd;
+  const modelName = (taskModel as { model?: unknown }).model;
   return {
     evaluate,
     makeReflectiveDataset,
+    ...(typeof modelName === 'string' ? { model: modelName } : {}),
     ...(estimate
       ? { estimateMaxCostUsd: (candidate: Candidate, example: ChatExample) => estimate(messagesFor(candidate, example)) }
       : {}),

@@ -85,7 +85,7 @@ export async function demoCommand(options: DemoOptions, io: CliIo): Promise<numb
   const heading = `GEPA demo (seed ${options.seed}): schedule ${label}, ${options.workers} workers, budget ${options.budget} metric calls`;
   io.stderr.write(`${heading}\n`);
 
-  const session = await runSession({ config, io, inspect: options.inspect });
+  const session = await runSession({ config, io, inspect: options.inspect, models: { task: 'demo task model (simulated)', reflection: 'demo reflection model (simulated)' } });
   const { result } = session;
 
   // The held-out testset is scored without simulated latency: answers depend only on the prompt.

@@ -24,6 +24,8 @@ export async function writeRunReport(
     slotIntervals: session.slotIntervals,
     runStartedAt: session.startedAt,
     ...(session.inspection ? { inspection: session.inspection } : {}),
+    modelUsage: session.observation.usage(),
+    valsetAnswers: session.observation.valsetAnswers(session.result.bestCandidate),
     ...(details.facts ? { facts: details.facts } : {}),
   });
 }

@@ -8,6 +8,7 @@ import { prepareRun } from '../config/preparedRun.js';
 import type { RunSettings } from '../config/runSettings.js';
 import { optimize } from '../index.js';
 import { createInspectionLog, type InspectionLog, type InspectionRecord } from '../report/inspectionLog.js';
+import { observeRun, type ModelNames, type RunObservation } from '../report/runObserver.js';
 import { installSignalHandlers, watchStopFile } from '../storage/stopRequests.js';
 import type { OptimizeConfig, OptimizeResult, SlotInterval } from '../types.js';
 import { wantsLiveDisplay, type CliIo } from './cliIo.js';
@@ -19,6 +20,8 @@ export interface SessionInput<Example> {
   io: CliIo;
   /** Record XState inspection events (written to inspect.jsonl in config.runDir, which it needs). */
   inspect?: boolean;
+  /** How the report names the task and reflection models (default: their `model` property). */
+  models?: ModelNames;
 }
 
 export const INSPECT_FILE = 'inspect.jsonl';
@@ -30,9 +33,12 @@ export interface SessionOutput {
   /** systemClock time the optimizer started at (the intervals' time base). */
   startedAt: number;
   inspection?: readonly InspectionRecord[];
+  /** Tokens per model and valset answers, observed at the adapter and reflection model (for the report). */
+  observation: RunObservation;
 }
 
-export async function runSession<Example>({ config, io, inspect = false }: SessionInput<Example>): Promise<SessionOutput> {
+export async function runSession<Example>({ config: given, io, inspect = false, models }: SessionInput<Example>): Promise<SessionOutput> {
+  const { config, observation } = observeRun(given, models);
   const clock = systemClock;
   const inspectPath = inspect && config.runDir ? join(config.runDir, INSPECT_FILE) : undefined;
   // The hooks forward to what is set up once the config is known to be valid.
@@ -94,7 +100,7 @@ export async function runSession<Example>({ config, io, inspect = false }: Sessi
   try {
     const result = await optimize(prepared);
     finalCalls = result.metricCalls;
-    return { result, settings, slotIntervals, startedAt, ...(inspection ? { inspection: inspection.records } : {}) };
+    return { result, settings, slotIntervals, startedAt, observation, ...(inspection ? { inspection: inspection.records } : {}) };
   } finally {
     shown.stop(finalCalls);
     uninstallSignals();

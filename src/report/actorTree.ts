@@ -31,8 +31,11 @@ export interface ActorTree {
   messages: MessageCount[];
 }
 
-/** XState records no sender for events sent from inside a promise or callback (e.g. replies). */
-const UNKNOWN_SENDER = '(no sender recorded)';
+/**
+ * XState records no sender for a plain `ref.send`; our actors send with theirs (machines/sendFrom.ts),
+ * so what is left comes from outside the actor system, e.g. the caller starting the optimizer.
+ */
+const UNKNOWN_SENDER = '(outside the actors)';
 
 export function buildActorTree(records: readonly InspectionRecord[]): ActorTree {
   const nodes = new Map<string, ActorNode>();
@@ -129,5 +132,5 @@ export function renderActorTree(tree: ActorTree): string {
     .map((m) => `<tr><td>${escapeHtml(m.from)}</td><td>${escapeHtml(m.to)}</td><td><code>${escapeHtml(m.event)}</code></td><td class="num">${m.count}</td></tr>`)
     .join('');
   const table = `<table class="messages"><thead><tr><th>from</th><th>to</th><th>event</th><th class="num">count</th></tr></thead><tbody>${rows}</tbody></table>`;
-  return `<p class="muted">${tree.actors} actors. Messages are counted by kind of actor; XState records no sender for messages sent from inside a promise or callback, such as the evaluator's replies.</p><div class="two-col">${list}<div class="scroll">${table}</div></div>`;
+  return `<p class="muted">${tree.actors} actors. Messages are counted by kind of actor, from sender to receiver; &quot;outside the actors&quot; is the caller (it starts the optimizer).</p><div class="two-col">${list}<div class="scroll">${table}</div></div>`;
 }

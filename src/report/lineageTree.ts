@@ -82,7 +82,8 @@ export function renderLineageTree(input: LineageInput): string {
     const origin = ps.length === 0 ? 'seed' : ps.length > 1 ? `merge of ${ps.map((p) => `#${p}`).join(' and ')}` : `child of #${ps[0]}`;
     const title = `candidate #${i} (${origin}): valset score ${score.toFixed(3)}${best ? ', best' : ''}${onFront ? ', on the Pareto front' : ''}`;
     return (
-      `<g class="lineage-node${best ? ' best' : ''}" data-index="${i}"><title>${escapeHtml(title)}</title>` +
+      // Focusable: the candidate panel (candidatePanel.ts) opens on click, Enter or Space.
+      `<g class="lineage-node${best ? ' best' : ''}" data-index="${i}" tabindex="0" role="button" aria-label="${escapeHtml(`show ${title}`)}"><title>${escapeHtml(title)}</title>` +
       (best ? `<circle class="best-ring" cx="${px(x)}" cy="${px(y)}" r="${R + 4}" />` : '') +
       `<circle cx="${px(x)}" cy="${px(y)}" r="${R}" fill="${shade(score)}" />` +
       `<text x="${px(x + R + 6)}" y="${px(y + 4)}"><tspan class="idx">#${i}</tspan> ${score.toFixed(3)}${onFront ? ' ◆' : ''}${best ? ' ★ best' : ''}</text></g>`

@@ -1,7 +1,9 @@
 // report.html: one self-contained page (inline CSS, SVG and a few lines of JS; no network) that
 // shows how a run went: best score over wall-clock and metric calls, the lineage tree, the
-// per-example Pareto front, the worker-slot timeline, the best candidate and its diff from the
-// seed, the runtime model's prediction against the measured wall-clock, and the actor tree.
+// per-example Pareto front, the worker-slot timeline, any candidate's text and diff from its
+// parent (click the lineage), the proposals with their outcomes, the best candidate's answers on
+// the valset, tokens and dollars per model, the runtime model's prediction against the measured
+// wall-clock, and the actor tree. Each panel is its own module; this one lays out the page.
 import { plural, stopText } from './runWording.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,7 +19,12 @@ import { REPORT_CSS } from './reportStyle.js';
 import { checkRuntimeModel, type RuntimeCheck } from './runtimeCheck.js';
 import { renderScoreChart, type ScorePoint } from './scoreChart.js';
 import { renderSlotTimeline } from './slotTimeline.js';
-import { wordDiff } from './wordDiff.js';
+import { CANDIDATE_PANEL_SCRIPT, diffHtml, renderCandidatePanel } from './candidatePanel.js';
+import type { ModelUsage } from './modelUsage.js';
+import { renderProposalTable } from './proposalTable.js';
+import type { ValsetAnswer } from './runObserver.js';
+import { renderUsageTable, totalCostText } from './usageTable.js';
+import { renderValsetAnswers } from './valsetAnswers.js';
 import { checkReportInput } from './reportInput.js';
 import { formatFailureCounts } from '../evaluation/failureTally.js';
 
@@ -38,11 +45,14 @@ export interface ReportInput {
   inspection?: readonly InspectionRecord[];
   /** More facts for the summary, e.g. the held-out test score. */
   facts?: ReadonlyArray<{ label: string; value: string; sub?: string }>;
+  /** Tokens and dollars per model (runObserver.ts); without it the panel says "not recorded". */
+  modelUsage?: readonly ModelUsage[];
+  /** The best candidate on each valset example, in valset order (runObserver.ts). */
+  valsetAnswers?: readonly ValsetAnswer[];
 }
 
 const score = (x: number) => x.toFixed(3);
 const percent = (x: number) => `${Math.round(x * 100)}%`;
-const dollars = (x: number) => (x === 0 ? '$0' : x < 0.01 ? `$${x.toFixed(5)}` : `$${x.toFixed(2)}`);
 
 function stat(label: string, value: string, sub?: string): string {
   return `<div class="stat"><div class="label">${escapeHtml(label)}</div><div class="value">${escapeHtml(value)}</div>${sub ? `<div class="sub">${escapeHtml(sub)}</div>` : ''}</div>`;
@@ -60,7 +70,7 @@ function summaryCards(input: ReportInput): string {
     stat('wall-clock', formatDuration(r.elapsedMs), `stop: ${r.stopReason}`),
     stat('worker utilization', percent(r.workerUtilization), `${input.workers} slots, ${scheduleLabel(input.schedule)}`),
     ...(staleness.max > 0 ? [stat('staleness', `median ${staleness.median}`, `candidates that joined while a proposal ran: ${formatStaleness(staleness)}`)] : []),
-    stat('cost', dollars(r.costUsd)),
+    stat('cost', totalCostText(r.costUsd, input.modelUsage)),
     // Failed calls scored 0: a reader must see that the scores are not the model's own.
     ...(r.failures && r.failures.total > 0 ? [stat('failed calls', String(r.failures.total), formatFailureCounts(r.failures).replace(/^[^:]*: /, ''))] : []),
     ...(r.error !== undefined ? [stat('stopped by an error', r.stopReason, r.error)] : []),
@@ -78,9 +88,7 @@ function candidateSection(r: OptimizeResult): string {
   const blocks = components.map((name) => {
     const before = seed[name] ?? '';
     const after = best[name] ?? '';
-    const diff = wordDiff(before, after)
-      .map((p) => (p.op === 'same' ? escapeHtml(p.text) : p.op === 'insert' ? `<ins>${escapeHtml(p.text)}</ins>` : `<del>${escapeHtml(p.text)}</del>`))
-      .join('');
+    const diff = diffHtml(before, after);
     const heading = components.length > 1 ? `<h3>${escapeHtml(name)}</h3>` : '';
     return `${heading}<div class="two-col"><div><div class="muted">best candidate #${r.bestIndex}: <code>${escapeHtml(name)}</code></div><pre class="best-text">${escapeHtml(after)}</pre></div><div><div class="muted">diff from the seed (<ins>inserted</ins>, <del>deleted</del>)</div><pre class="diff">${diff}</pre></div></div>`;
   });
@@ -103,6 +111,7 @@ function runtimeSection(check: RuntimeCheck, schedule: ModelSchedule): string {
     `acceptance rate a = ${score(p.acceptanceRate)}, skip rate = ${score(p.skipRate ?? 0)}`,
   ];
   return (
+    `<p class="runtime-work">Predicted for <strong>${p.budget} metric calls</strong>: ${escapeHtml(check.workNote)}.</p>` +
     `<table class="runtime"><thead><tr><th></th><th class="num">predicted</th><th class="num">measured</th></tr></thead><tbody>${table}</tbody></table>` +
     `<p>The model is off by <strong class="runtime-error">${escapeHtml(errorText)}</strong> (positive: predicted slower than measured); ` +
     `it sees the run as <strong>${escapeHtml(pr.bottleneck === 'workers' ? 'bound by the worker slots' : 'bound by latency')}</strong>.</p>` +
@@ -173,10 +182,14 @@ export function renderReport(input: ReportInput): string {
 </div>
 <section id="timeline"><h2>Worker slots</h2>${renderSlotTimeline({ intervals: input.slotIntervals, workers: input.workers, startedAt: input.runStartedAt, elapsedMs: r.elapsedMs, formatTime: formatDuration })}</section>
 <section id="best-candidate"><h2>Best candidate</h2>${candidateSection(r)}</section>
+<section id="candidate"><h2>Any candidate: its text and its diff from its parent</h2>${renderCandidatePanel(r)}</section>
+<section id="proposals"><h2>Proposals</h2>${renderProposalTable(r.proposals)}</section>
+<section id="valset-answers"><h2>The best candidate on the valset</h2>${renderValsetAnswers(input.valsetAnswers, r.bestIndex)}</section>
+<section id="model-usage"><h2>Tokens and cost per model</h2>${renderUsageTable(input.modelUsage)}</section>
 <section id="runtime-model"><h2>Runtime model: predicted vs measured</h2>${runtimeSection(check, input.schedule)}</section>
 ${actorSection}
 <script type="application/json" id="lineage-parents">${scriptJson(r.parents)}</script>
-<script>${LINEAGE_SCRIPT}</script>
+<script>${LINEAGE_SCRIPT}${CANDIDATE_PANEL_SCRIPT}</script>
 </body></html>
 `;
 }

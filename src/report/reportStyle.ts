@@ -36,6 +36,15 @@ svg .axis { stroke: #9ca3af; }
 .pareto-grid .best-here { fill: #111827; }
 .pareto-grid .row-label.best { font-weight: 700; fill: var(--accent); }
 .timeline .lane-bg { fill: #f3f4f6; }
+svg.timeline .tick { font-size: 11px; }
+.lineage-node { cursor: pointer; }
+.lineage-node:focus { outline: none; }
+.lineage-node:focus circle, .lineage-node.selected circle { stroke: var(--accent); stroke-width: 3; }
+table.proposals td.reason, table.valset-answers td.feedback, table.valset-answers td.example { min-width: 160px; }
+table.valset-answers pre.output { margin: 0; padding: 4px 6px; max-width: 260px; }
+tr.proposal.accepted td.stage { color: #15803d; font-weight: 600; }
+tr.proposal.failed td.stage { color: #b91c1c; }
+td.cost { white-space: nowrap; }
 .legend { display: flex; flex-wrap: wrap; gap: 12px; margin: 0 0 8px; font-size: 12px; color: var(--muted); }
 .swatch { display: inline-block; width: 11px; height: 11px; border-radius: 2px; margin-right: 5px; vertical-align: -1px; }
 pre { white-space: pre-wrap; word-break: break-word; background: #f9fafb; border: 1px solid var(--line); border-radius: 6px;

@@ -20,7 +20,16 @@ export interface RuntimeCheckInput {
 }
 
 export type RuntimeCheck =
-  | { ok: true; params: PredictParams; prediction: WallClockPrediction; measuredMs: number; relativeError: number; measuredUtilization: number }
+  | {
+      ok: true;
+      params: PredictParams;
+      prediction: WallClockPrediction;
+      measuredMs: number;
+      relativeError: number;
+      measuredUtilization: number;
+      /** Which work the prediction is for, in words: the budget, or the calls made before an early stop. */
+      workNote: string;
+    }
   | { ok: false; reason: string };
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -45,6 +54,15 @@ export function jitterFromDurations(durations: readonly number[]): [number, numb
   return [Math.max(0.01, 1 - halfWidth), 1 + halfWidth];
 }
 
+function workNote(result: OptimizeResult, budget: number | undefined, spentBudget: boolean): string {
+  if (spentBudget) {
+    if (budget === undefined || result.metricCalls >= budget) return "the run's budget, all of it spent";
+    return `the run's budget (it made ${result.metricCalls} calls; the ${budget - result.metricCalls} left could pay for no proposal, as the model assumes too)`;
+  }
+  const before = budget !== undefined ? ` before its budget of ${budget}` : '';
+  return `the calls the run made, since it stopped (${result.stopReason})${before}; a prediction for the full budget would describe work it never did`;
+}
+
 export function checkRuntimeModel(input: RuntimeCheckInput): RuntimeCheck {
   const { result } = input;
   const durations = (kinds: (k: SlotInterval['kind']) => boolean) => input.intervals.filter((i) => kinds(i.kind)).map((i) => i.end - i.start);
@@ -63,6 +81,9 @@ export function checkRuntimeModel(input: RuntimeCheckInput): RuntimeCheck {
   const rejected = reflective.filter((p) => p.outcome === 'rejected').length;
   const skipped = reflective.filter((p) => p.outcome === 'skipped').length;
   const valsetSize = result.valSubscores[0]?.length ?? 0;
+  // The model drains a budget exactly as the run does (the last proposals narrow, the remainder
+  // that pays for no proposal is left), so a run stopped by its budget is predicted for it.
+  const spentBudget = result.stopReason === 'maxMetricCalls';
   if (valsetSize === 0) return { ok: false, reason: 'the valset is empty' };
   const params: PredictParams = {
     metricCallMs,
@@ -72,7 +93,7 @@ export function checkRuntimeModel(input: RuntimeCheckInput): RuntimeCheck {
     minibatchSize: input.minibatchSize,
     acceptanceRate: accepted + rejected > 0 ? accepted / (accepted + rejected) : 0,
     skipRate: reflective.length > 0 ? skipped / reflective.length : 0,
-    budget: Math.max(valsetSize, result.stopReason === 'maxMetricCalls' ? (input.budget ?? result.metricCalls) : result.metricCalls),
+    budget: Math.max(valsetSize, spentBudget ? (input.budget ?? result.metricCalls) : result.metricCalls),
     jitter: jitterFromDurations(metric),
     schedule: input.schedule,
   };
@@ -85,6 +106,7 @@ export function checkRuntimeModel(input: RuntimeCheckInput): RuntimeCheck {
       measuredMs: result.elapsedMs,
       relativeError: compareToMeasured(prediction.wallClockMs, result.elapsedMs),
       measuredUtilization: result.workerUtilization,
+      workNote: workNote(result, input.budget, spentBudget),
     };
   } catch (error) {
     return { ok: false, reason: errorMessage(error) };

@@ -16,7 +16,8 @@ export interface TimelineInput {
   formatTime: (ms: number) => string;
 }
 
-const W = 1040;
+// Drawn at about the width it is shown at in a 900 px window, so its labels are not shrunk below ~10 px.
+const W = 800;
 const LEFT = 56;
 const RIGHT = 12;
 const TOP = 8;

@@ -1,0 +1,107 @@
+// What the report needs that the result does not hold, observed at the run's edges without
+// changing it: the adapter and the reflection model are wrapped so that each call's tokens and
+// dollars are tallied per model, and each valset evaluation's score, output and feedback is kept
+// per candidate, so the report can show the best candidate's answer on every valset example.
+// Only calls made in this process are seen: a resumed run's replayed calls and metric calls run
+// on BullMQ workers are not (the report says so).
+import { candidateHash } from '../gepa/core/candidateHash.js';
+import type { Adapter, Candidate, Evaluation, LanguageModel, LmReply, OptimizeConfig } from '../types.js';
+import { ModelUsageTally, type ModelUsage } from './modelUsage.js';
+
+/** One valset example as the report shows it: what was asked, and the candidate's answer. */
+export interface ValsetAnswer {
+  /** A short text of the example (its `input` field, else its JSON). */
+  example: string;
+  /** Undefined when this process made no such call (replayed, or run on a worker). */
+  evaluation?: Pick<Evaluation, 'score' | 'output' | 'feedback'>;
+}
+
+export interface RunObservation {
+  usage(): ModelUsage[];
+  /** `candidate`'s evaluation on each valset example, in valset order. */
+  valsetAnswers(candidate: Candidate): ValsetAnswer[];
+}
+
+export interface ModelNames {
+  task?: string;
+  reflection?: string;
+}
+
+const MAX_EXAMPLE_CHARS = 400;
+
+/** The `model` property that OpenAI models (and the chat adapter) carry. */
+const nameOf = (x: unknown): string | undefined => {
+  const model = (x as { model?: unknown } | null)?.model;
+  return typeof model === 'string' ? model : undefined;
+};
+
+function exampleText(example: unknown): string {
+  const input = (example as { input?: unknown } | null)?.input;
+  let text: string;
+  if (typeof input === 'string') text = input;
+  else {
+    try {
+      text = JSON.stringify(example) ?? String(example);
+    } catch {
+      text = String(example);
+    }
+  }
+  return text.length > MAX_EXAMPLE_CHARS ? `${text.slice(0, MAX_EXAMPLE_CHARS)}…` : text;
+}
+
+/** The config with its adapter and (function) reflection model observed; everything else as given. */
+export function observeRun<Example>(config: OptimizeConfig<Example>, names: ModelNames = {}): { config: OptimizeConfig<Example>; observation: RunObservation } {
+  const tally = new ModelUsageTally();
+  const valset = config.valset ?? config.trainset;
+  const valsetIndex = new Map<unknown, number>(valset.map((example, i) => [example, i]));
+  // candidate hash -> valset index -> evaluation; untraced calls win (they are the valset's own).
+  const answers = new Map<string, Map<number, { traced: boolean; evaluation: ValsetAnswer['evaluation'] }>>();
+  const { adapter } = config;
+  const taskName = names.task ?? nameOf(adapter) ?? 'task model (adapter)';
+
+  // A prototype link, not a copy: a class instance's methods and extra fields (estimateMaxCostUsd) stay reachable.
+  const observed: Adapter<Example> = Object.create(adapter);
+  observed.evaluate = async (candidate, example, ctx) => {
+    const evaluation = await adapter.evaluate(candidate, example, ctx);
+    tally.record('task', taskName, evaluation.usage, evaluation.costUsd);
+    const index = valsetIndex.get(example);
+    if (index !== undefined) {
+      const hash = candidateHash(candidate);
+      const byExample = answers.get(hash) ?? new Map();
+      answers.set(hash, byExample);
+      const kept = byExample.get(index);
+      if (!kept || (kept.traced && !ctx.captureTraces)) {
+        byExample.set(index, { traced: ctx.captureTraces, evaluation: { score: evaluation.score, output: evaluation.output, ...(evaluation.feedback !== undefined ? { feedback: evaluation.feedback } : {}) } });
+      }
+    }
+    return evaluation;
+  };
+
+  let reflectionLm = config.reflectionLm;
+  if (typeof reflectionLm === 'function') {
+    const lm = reflectionLm;
+    const reflectionName = names.reflection ?? nameOf(lm) ?? 'reflection model';
+    const wrapped: LanguageModel = async (prompt, ctx) => {
+      const reply: string | LmReply = await lm(prompt, ctx);
+      const spend: Partial<LmReply> = typeof reply === 'string' ? {} : reply;
+      tally.record('reflection', reflectionName, spend.usage, spend.costUsd);
+      return reply;
+    };
+    // Keep what the runtime reads off a model (managesSlots, model, estimateMaxCostUsd).
+    reflectionLm = Object.assign(wrapped, lm);
+  }
+
+  return {
+    config: { ...config, adapter: observed, reflectionLm },
+    observation: {
+      usage: () => tally.rows(),
+      valsetAnswers: (candidate) => {
+        const byExample = answers.get(candidateHash(candidate));
+        return valset.map((example, i) => {
+          const evaluation = byExample?.get(i)?.evaluation;
+          return { example: exampleText(example), ...(evaluation ? { evaluation } : {}) };
+        });
+      },
+    },
+  };
+}
