@@ -156,6 +156,14 @@ describe('the proposal table', () => {
     expect(html).toContain('<td>#1 <span class="muted">(rebased from #0)</span></td><td></td><td class="stage">failed</td>');
     expect(html).toContain('reflection failed: &lt;b&gt;HTTP 500&lt;/b&gt;');
   });
+
+  it('names an async run\'s proposals by their number alone', () => {
+    const record = { step: 4, task: 0, kind: 'reflective', parents: [0], outcome: 'rejected', reason: 'failed acceptance', staleness: 2, reflectionCostUsd: 0 } as const;
+    const html = renderProposalTable([record], true);
+    expect(html).toContain('<th class="num">proposal</th>');
+    expect(html).toContain('<td class="num">4</td><td>reflective</td>');
+    expect(renderProposalTable([record])).toContain('<td class="num">4.0</td>');
+  });
 });
 
 describe('tokens and cost per model', () => {

@@ -34,8 +34,11 @@ function minibatchCell(p: ProposalRecord): string {
   return `${p.childMinibatchSum} vs ${p.parentMinibatchSum}`;
 }
 
-/** One row per proposal, in the run's order; a summary of the stages above it. */
-export function renderProposalTable(proposals: readonly ProposalRecord[]): string {
+/**
+ * One row per proposal, in the run's order; a summary of the stages above it. A batched run's
+ * proposals are named step.task; an async run's by their number alone (each is its own step).
+ */
+export function renderProposalTable(proposals: readonly ProposalRecord[], asyncRun = false): string {
   if (proposals.length === 0) return '<p class="muted">No proposals: the run stopped after the seed.</p>';
   const counts = new Map<ProposalStage, number>();
   const rows = proposals.map((p) => {
@@ -46,7 +49,7 @@ export function renderProposalTable(proposals: readonly ProposalRecord[]): strin
     const child = p.candidateIndex !== undefined ? `#${p.candidateIndex}` : '';
     return (
       `<tr class="proposal ${stageClass(stage)}" data-stage="${escapeHtml(stage)}">` +
-      `<td class="num">${p.step}.${p.task}</td><td>${escapeHtml(p.kind)}</td><td>${escapeHtml(parents)}${rebased}</td>` +
+      `<td class="num">${asyncRun ? p.step : `${p.step}.${p.task}`}</td><td>${escapeHtml(p.kind)}</td><td>${escapeHtml(parents)}${rebased}</td>` +
       `<td>${escapeHtml(child)}</td><td class="stage">${escapeHtml(stage)}</td><td class="num">${escapeHtml(minibatchCell(p))}</td>` +
       `<td class="reason">${escapeHtml(p.reason)}</td></tr>`
     );
@@ -54,7 +57,7 @@ export function renderProposalTable(proposals: readonly ProposalRecord[]): strin
   const summary = [...counts.entries()].map(([stage, n]) => `${n} ${stage}`).join(', ');
   return (
     `<p class="muted">${proposals.length} proposals: ${escapeHtml(summary)}. Minibatch: the child's sum vs its parent's on the proposal's minibatch.</p>` +
-    `<div class="scroll"><table class="proposals"><thead><tr><th class="num">step.task</th><th>kind</th><th>parent</th><th>child</th><th>outcome</th><th class="num">minibatch</th><th>reason</th></tr></thead>` +
+    `<div class="scroll"><table class="proposals"><thead><tr><th class="num">${asyncRun ? 'proposal' : 'step.task'}</th><th>kind</th><th>parent</th><th>child</th><th>outcome</th><th class="num">minibatch</th><th>reason</th></tr></thead>` +
     `<tbody>${rows.join('')}</tbody></table></div>`
   );
 }

@@ -183,7 +183,7 @@ export function renderReport(input: ReportInput): string {
 <section id="timeline"><h2>Worker slots</h2>${renderSlotTimeline({ intervals: input.slotIntervals, workers: input.workers, startedAt: input.runStartedAt, elapsedMs: r.elapsedMs, formatTime: formatDuration })}</section>
 <section id="best-candidate"><h2>Best candidate</h2>${candidateSection(r)}</section>
 <section id="candidate"><h2>Any candidate: its text and its diff from its parent</h2>${renderCandidatePanel(r)}</section>
-<section id="proposals"><h2>Proposals</h2>${renderProposalTable(r.proposals)}</section>
+<section id="proposals"><h2>Proposals</h2>${renderProposalTable(r.proposals, input.schedule.kind === 'async')}</section>
 <section id="valset-answers"><h2>The best candidate on the valset</h2>${renderValsetAnswers(input.valsetAnswers, r.bestIndex)}</section>
 <section id="model-usage"><h2>Tokens and cost per model</h2>${renderUsageTable(input.modelUsage)}</section>
 <section id="runtime-model"><h2>Runtime model: predicted vs measured</h2>${runtimeSection(check, input.schedule)}</section>
