@@ -8,7 +8,7 @@ import { setMaxListeners } from 'node:events';
 import { fromCallback } from 'xstate';
 import { DollarGate } from '../src/budget/dollarGate.js';
 import { errorMessage } from '../src/errorMessage.js';
-import { EvaluationIncomplete, EvaluationService } from '../src/evaluation/evaluationService.js';
+import { EvaluationIncomplete, EvaluationService, type CallRecord } from '../src/evaluation/evaluationService.js';
 import { WorkerSlots, type SlotInterval } from '../src/evaluation/workerSlots.js';
 import type { PricedExecutor } from '../src/executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../src/lm/slotAwareModel.js';
@@ -38,6 +38,8 @@ export interface EvaluatorInput {
   preRunCostUsd?: number;
   /** The user's custom candidate proposer, served to 'propose' requests. */
   proposeNewTexts?: ProposeNewTexts;
+  /** Receives every call that ran, once it ended (telemetry). */
+  onCall?: (call: CallRecord) => void;
 }
 
 export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ input, receive, sendBack, self, system }) => {
@@ -68,6 +70,7 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
       sendBack({ type: 'stop', reason: 'error', error } satisfies SystemicFailure);
     },
     proposeNewTexts: input.proposeNewTexts,
+    ...(input.onCall ? { onCall: { clock: input.clock, record: input.onCall } } : {}),
   });
   function announceSystemic(error: string): void {
     input.onEvent?.({ type: 'error', message: error, systemic: true });
@@ -92,12 +95,12 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
       }
       case 'reflect': {
         const { requestId, replyTo } = request;
-        service.reflect(request.prompt).then((answer) => reply(replyTo, { type: 'reflected', requestId, ...answer }), failed(requestId, replyTo));
+        service.reflect(request.prompt, request.origin).then((answer) => reply(replyTo, { type: 'reflected', requestId, ...answer }), failed(requestId, replyTo));
         return;
       }
       case 'propose': {
         const { requestId, replyTo } = request;
-        service.propose(request.candidate, request.dataset, request.components).then((answer) => reply(replyTo, { type: 'proposed', requestId, ...answer }), failed(requestId, replyTo));
+        service.propose(request.candidate, request.dataset, request.components, request.origin).then((answer) => reply(replyTo, { type: 'proposed', requestId, ...answer }), failed(requestId, replyTo));
         return;
       }
       case 'report': {

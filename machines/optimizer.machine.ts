@@ -279,6 +279,7 @@ export const optimizerMachine = setup({
         maxConsecutiveFailures: context.settings.maxConsecutiveFailures,
         preRunCostUsd: context.input.config.preRunCostUsd,
         proposeNewTexts: context.input.proposeNewTexts,
+        onCall: context.input.onCall,
       }),
     },
     {

@@ -8,6 +8,7 @@
 // domain's (src/gepa/proposer/childCandidate.ts); this machine sequences them.
 import { assign, enqueueActions, not, sendParent, sendTo, setup, type AnyActorRef } from 'xstate';
 import { errorMessage } from '../src/errorMessage.js';
+import type { CallOrigin } from '../src/evaluation/evaluationService.js';
 import { everyCallFailed } from '../src/evaluation/failureTally.js';
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
 import { isAccepted, valsetScoresOf, type MinibatchOutcome, type Proposal, type ProposalSpend } from '../src/gepa/core/proposal.js';
@@ -72,6 +73,8 @@ const REBASE_ONTO = 4;
 /** Reflection request ids are REFLECT_BASE + component position. */
 const REFLECT_BASE = 100;
 
+/** Every request names this proposal, so telemetry can nest its calls under the proposal's span. */
+const originOf = (context: ProposerContext): CallOrigin => ({ step: context.step, task: context.task });
 const toEvaluator = ({ system }: { system: { get: (id: string) => AnyActorRef | undefined } }) => system.get('evaluator') as AnyActorRef;
 
 type TaskEvent = Extract<RunEvent, { step: number; task: number }>;
@@ -179,6 +182,7 @@ export const proposerMachine = setup({
           exampleIds: context.minibatch,
           captureTraces: true,
           kind: 'parent',
+          origin: originOf(context),
         })),
       ],
       on: {
@@ -244,12 +248,12 @@ export const proposerMachine = setup({
         const evaluator = system.get('evaluator');
         const { work } = context;
         if (work?.kind === 'custom') {
-          const request = { type: 'propose' as const, requestId: REFLECT_BASE, replyTo: self, candidate: context.parent, dataset: context.dataset ?? {}, components: context.components };
+          const request = { type: 'propose' as const, requestId: REFLECT_BASE, replyTo: self, candidate: context.parent, dataset: context.dataset ?? {}, components: context.components, origin: originOf(context) };
           sendFrom(system, self, evaluator, request satisfies EvaluatorRequest);
         }
         if (work?.kind !== 'prompts') return;
         work.prompts.forEach((prompt, i) => {
-          sendFrom(system, self, evaluator, { type: 'reflect', requestId: REFLECT_BASE + i, replyTo: self, prompt } satisfies EvaluatorRequest);
+          sendFrom(system, self, evaluator, { type: 'reflect', requestId: REFLECT_BASE + i, replyTo: self, prompt, origin: originOf(context) } satisfies EvaluatorRequest);
         });
       },
       on: {
@@ -305,6 +309,7 @@ export const proposerMachine = setup({
           exampleIds: context.minibatch,
           captureTraces: false,
           kind: context.merge ? 'merge' : 'child',
+          origin: originOf(context),
         })),
       ],
       on: {
@@ -356,7 +361,7 @@ export const proposerMachine = setup({
         ({ context, self, system }) => {
           const evaluator = system.get('evaluator');
           const request = (requestId: number, candidate: Candidate, hash: string): EvaluatorRequest => ({
-            type: 'evaluate', requestId, replyTo: self, candidate, hash, exampleIds: context.minibatch, captureTraces: false, kind: 'child',
+            type: 'evaluate', requestId, replyTo: self, candidate, hash, exampleIds: context.minibatch, captureTraces: false, kind: 'child', origin: originOf(context),
           });
           sendFrom(system, self, evaluator, request(REBASED_CHILD, context.child as Candidate, context.childHash as string));
           sendFrom(system, self, evaluator, request(REBASE_ONTO, context.rebase?.onto as Candidate, context.rebase?.ontoHash as string));
@@ -405,6 +410,7 @@ export const proposerMachine = setup({
           exampleIds: context.valIds,
           captureTraces: false,
           kind: 'valset',
+          origin: originOf(context),
         })),
       ],
       on: {
@@ -434,6 +440,7 @@ export const proposerMachine = setup({
           exampleIds: positions.map((j) => context.valIds[j] as number),
           captureTraces: false,
           kind: 'valset',
+          origin: originOf(context),
         };
       }),
       on: {

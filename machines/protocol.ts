@@ -2,7 +2,7 @@
 // proposer (provided through optimizerMachine.provide({ actors })) knows exactly what it
 // receives and must send. See machines/README.md for who sends what to whom.
 import type { AnyActorRef } from 'xstate';
-import type { EvaluateReply, ProposeReply, ReflectReply } from '../src/evaluation/evaluationService.js';
+import type { CallOrigin, EvaluateReply, ProposeReply, ReflectReply } from '../src/evaluation/evaluationService.js';
 import type { WorkKind } from '../src/evaluation/workerSlots.js';
 import type { MinibatchOutcome, Proposal, ProposalSpend } from '../src/gepa/core/proposal.js';
 import type { ValsetRace } from '../src/gepa/strategies/valsetPolicy.js';
@@ -20,10 +20,12 @@ export type EvaluatorRequest =
       exampleIds: readonly number[];
       captureTraces: boolean;
       kind: WorkKind;
+      /** The proposal it is for (absent: the run's own, the seed); telemetry nests its spans there. */
+      origin?: CallOrigin;
     }
-  | { type: 'reflect'; requestId: number; replyTo: AnyActorRef; prompt: string }
+  | { type: 'reflect'; requestId: number; replyTo: AnyActorRef; prompt: string; origin?: CallOrigin }
   /** Run the configured proposeNewTexts (in a reflection slot); answered with 'proposed'. */
-  | { type: 'propose'; requestId: number; replyTo: AnyActorRef; candidate: Candidate; dataset: ReflectiveDataset; components: readonly string[] }
+  | { type: 'propose'; requestId: number; replyTo: AnyActorRef; candidate: Candidate; dataset: ReflectiveDataset; components: readonly string[]; origin?: CallOrigin }
   /** Optimizer -> evaluator at the end of a run; answered with 'evaluator.stats'. */
   | { type: 'report'; replyTo: AnyActorRef };
 

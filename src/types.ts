@@ -300,6 +300,12 @@ export interface OptimizeConfig<Example> {
   /** Called with every finished interval of work on a worker slot (timelines, reports). */
   onSlotInterval?: (interval: SlotInterval) => void;
   /**
+   * OpenTelemetry spans (gepa.run > gepa.proposal > metric and LM calls) and metrics through
+   * @opentelemetry/api's global providers: a no-op until the application registers one. Default
+   * true; false creates no span and records no metric.
+   */
+  telemetry?: boolean;
+  /**
    * Raise on the first adapter exception instead of recording it as a failed call (gepa's
    * `raise_on_exception`): the run stops with stopReason 'error'. Default false.
    */
@@ -458,7 +464,8 @@ export type RunEvent =
   | { type: 'evaluation.ended'; step: number; task: number; target: 'parent' | 'child' | 'valset'; sum: number }
   | { type: 'evaluation.skipped'; step: number; task: number; reason: string }
   | { type: 'proposal.started'; step: number; task: number }
-  | { type: 'proposal.ended'; step: number; task: number; outcome: ProposalRecord['outcome']; reason: string }
+  /** `staleness`: pool additions between its parent's sampling and its end (ProposalRecord's). */
+  | { type: 'proposal.ended'; step: number; task: number; outcome: ProposalRecord['outcome']; reason: string; staleness: number }
   | { type: 'candidate.accepted'; index: number; parents: number[]; valScore: number; candidate?: Candidate }
   | { type: 'candidate.rejected'; step: number; task: number; reason: string }
   | { type: 'front.updated'; bestIndex: number; bestScore: number; frontSize: number }

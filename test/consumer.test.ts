@@ -1,7 +1,8 @@
 // gepa-actors as a library user gets it: the package is built and packed (`npm pack`), and the
 // tarball installed with production dependencies only into a fresh ESM project, where the
-// optional peers (bullmq, ioredis, @statelyai/inspect) are absent. There, optimize() improves the
-// demo task's seed, the bullmq executor and the worker command name the packages to install,
+// optional peers (bullmq, ioredis, @statelyai/inspect, the OpenTelemetry SDK) are absent. There,
+// optimize() improves the demo task's seed, the bullmq executor, the worker command and the
+// CLI's trace export name the packages to install,
 // the CLI runs, and a TypeScript file using the public types checks without skipLibCheck (so no
 // declaration of ours names a package the user does not have).
 //
@@ -141,7 +142,8 @@ describe('a fresh project that installs the packed tarball', () => {
     const { stdout } = await exec('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: project, env: npmEnv });
     const installed = stdout.split('\n').map((line) => line.split('node_modules/').pop());
     expect(installed).toEqual(expect.arrayContaining([packageName, 'xstate', 'zod', 'openai', 'commander', 'cli-progress']));
-    for (const peer of ['bullmq', 'ioredis', '@statelyai/inspect', 'p-limit']) expect(installed).not.toContain(peer);
+    expect(installed).toContain('@opentelemetry/api');
+    for (const peer of ['bullmq', 'ioredis', '@statelyai/inspect', 'p-limit', '@opentelemetry/sdk-trace-base', '@opentelemetry/exporter-trace-otlp-http']) expect(installed).not.toContain(peer);
   });
 
   it('optimize() improves the demo seed; the bullmq executor names the packages to install', async () => {
@@ -167,6 +169,14 @@ describe('a fresh project that installs the packed tarball', () => {
     );
     expect(worker.code).toBe(1);
     expect(worker.stderr).toContain('the gepa-actors worker needs `npm install bullmq ioredis`');
+    // Asked to export traces, the CLI names the SDK packages to install (before any work).
+    const traced = await exec(bin, ['demo', '--budget', '100', '--json'], { cwd: project, env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1' } }).then(
+      () => ({ code: 0, stdout: '', stderr: '' }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(traced.code).toBe(1);
+    expect(traced.stdout).toBe('');
+    expect(traced.stderr).toContain('exporting OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT is set) needs `npm install @opentelemetry/sdk-trace-base @opentelemetry/exporter-trace-otlp-http @opentelemetry/resources`');
   });
 
   it('a TypeScript file using the public types checks, without skipLibCheck', async () => {

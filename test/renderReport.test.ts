@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { renderReport } from '../src/report/renderReport.js';
 import { ConfigError } from '../src/config/configError.js';
 import { checkRuntimeModel } from '../src/report/runtimeCheck.js';
-import type { OptimizeResult } from '../src/types.js';
+import type { OptimizeResult, ProposalRecord } from '../src/types.js';
 import type { ModelUsage } from '../src/report/modelUsage.js';
 import { proposalStage, renderProposalTable } from '../src/report/proposalTable.js';
 import { costText, renderUsageTable, totalCostText } from '../src/report/usageTable.js';
@@ -158,7 +158,7 @@ describe('the proposal table', () => {
   });
 
   it('names an async run\'s proposals by their number alone', () => {
-    const record = { step: 4, task: 0, kind: 'reflective', parents: [0], outcome: 'rejected', reason: 'failed acceptance', staleness: 2, reflectionCostUsd: 0 } as const;
+    const record: ProposalRecord = { step: 4, task: 0, kind: 'reflective', parents: [0], outcome: 'rejected', reason: 'failed acceptance', staleness: 2, reflectionCostUsd: 0 };
     const html = renderProposalTable([record], true);
     expect(html).toContain('<th class="num">proposal</th>');
     expect(html).toContain('<td class="num">4</td><td>reflective</td>');

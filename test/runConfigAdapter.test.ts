@@ -183,6 +183,7 @@ describe('the config takes optimize()\'s own fields from the library\'s schema',
     failFast: true,
     maxConsecutiveFailures: 4,
     trackBestOutputs: true,
+    telemetry: false,
     executor: { kind: 'bullmq', connection: 'redis://127.0.0.1:1', queue: 'all-fields' },
   };
   // The settings a JSON file cannot give as they are: datasets are paths; the CLI pays the endpoint check itself.

@@ -14,7 +14,7 @@ describe('RunProgress', () => {
     expect(p.apply({ type: 'front.updated', bestIndex: 0, bestScore: 0.4, frontSize: 1 })).toEqual([{ kind: 'seed', score: 0.4 }]);
     p.apply({ type: 'proposal.started', step: 1, task: 0 });
     p.apply({ type: 'proposal.started', step: 1, task: 1 });
-    p.apply({ type: 'proposal.ended', step: 1, task: 0, outcome: 'accepted', reason: 'accepted' });
+    p.apply({ type: 'proposal.ended', step: 1, task: 0, outcome: 'accepted', reason: 'accepted', staleness: 0 });
     expect(p.inFlight).toBe(1);
     expect(p.apply({ type: 'candidate.accepted', index: 1, parents: [0], valScore: 0.3 })).toEqual([
       { kind: 'accepted', index: 1, parents: [0], valScore: 0.3, best: false },

@@ -15,6 +15,7 @@ import { runCommand } from './runCommand.js';
 import { parseInteger, parseNonNegative, parsePositiveInt, parseScheduleOption, scheduleOptionText } from './scheduleOption.js';
 import { errorMessage } from '../errorMessage.js';
 import { terminalSafe } from './terminalText.js';
+import { startOtlpTraceExport, type TraceExport } from '../telemetry/otlpTraceExport.js';
 
 interface DemoFlags {
   schedule: ReturnType<typeof parseScheduleOption>;
@@ -133,7 +134,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
   const program = buildProgram(io, (code) => {
     exitCode = code;
   });
+  let traces: TraceExport | undefined;
   try {
+    traces = await startOtlpTraceExport(process.env, (message) => void io.stderr.write(`gepa-actors: ${terminalSafe(message)}\n`));
     // `help worker` is `worker --help`: the worker's flags are its own, so is its help text.
     const args = argv[0] === 'help' && argv[1] === 'worker' ? ['worker', '--help'] : [...argv];
     await program.parseAsync(args, { from: 'user' });
@@ -149,5 +152,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     // A run directory that is damaged or in use is a bad argument too: choose or repair another.
     const usage = error instanceof UsageError || error instanceof ConfigError || error instanceof RunDirectoryError;
     return usage ? EXIT_USAGE : EXIT_FAILURE;
+  } finally {
+    // The spans still buffered are sent before the command returns, whatever its outcome.
+    await traces?.shutdown().catch((error: unknown) => void io.stderr.write(`gepa-actors: sending traces failed: ${terminalSafe(errorMessage(error))}\n`));
   }
 }

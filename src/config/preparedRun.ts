@@ -9,9 +9,11 @@ import type { PricedExecutor } from '../executors/metricCallExecutor.js';
 import { buildExampleTable, type ExampleTable } from '../gepa/core/exampleTable.js';
 import { buildReflectiveDataset } from '../gepa/proposer/reflectiveDataset.js';
 import type { ReflectionStrategy } from '../gepa/proposer/reflectionStrategy.js';
+import type { CallRecord } from '../evaluation/evaluationService.js';
 import { resolveLanguageModel } from '../lm/resolveLanguageModel.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { Adapter, Candidate, Clock, EvaluatedExample, OptimizeConfig, ProposeNewTexts, ReflectiveDataset, RunEvent, SlotInterval, WorkJournal } from '../types.js';
+import { createRunTelemetry } from '../telemetry/runTelemetry.js';
 import { ConfigError } from './configError.js';
 import { resolveSettings, type RunSettings } from './runSettings.js';
 
@@ -38,6 +40,8 @@ export interface PreparedRun {
   onSlotInterval?: (interval: SlotInterval) => void;
   /** The run's event listener: proposers report their fine-grained events straight to it. */
   onEvent?: (event: RunEvent) => void;
+  /** Every metric and LM call that ran (telemetry spans); absent with `telemetry: false`. */
+  onCall?: (call: CallRecord) => void;
   /** Durable runs: completed paid work is recorded here and replayed on resume. */
   journal?: WorkJournal;
   inspect?: (inspectionEvent: unknown) => void;
@@ -65,6 +69,8 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
   if (isPreparedRun(config)) return config;
   const settings = resolveSettings(config);
   const adapter = config.adapter as Adapter<unknown>;
+  const clock = config.clock ?? systemClock;
+  const telemetry = config.telemetry === false ? undefined : createRunTelemetry(clock);
   return {
     [PREPARED]: true,
     config: config as OptimizeConfig<unknown>,
@@ -75,13 +81,23 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
     buildDataset: (candidate, results, components) => buildReflectiveDataset(adapter, candidate, results, components),
     reflection: { customProposer: config.proposeNewTexts !== undefined, ...(config.reflectionPromptTemplate === undefined ? {} : { template: config.reflectionPromptTemplate }) },
     ...(config.proposeNewTexts ? { proposeNewTexts: config.proposeNewTexts } : {}),
-    clock: config.clock ?? systemClock,
+    clock,
     signal: config.signal,
     drainSignal: config.drainSignal,
-    onSlotInterval: config.onSlotInterval,
-    onEvent: config.onEvent,
+    onSlotInterval: both(config.onSlotInterval, telemetry?.onSlotInterval),
+    onEvent: both(config.onEvent, telemetry?.onEvent),
+    ...(telemetry ? { onCall: telemetry.onCall } : {}),
     journal: config.journal,
     inspect: config.inspect,
+  };
+}
+
+/** One listener that calls the user's, then telemetry's; either may be absent. */
+function both<T>(first: ((value: T) => void) | undefined, second: ((value: T) => void) | undefined): ((value: T) => void) | undefined {
+  if (!first || !second) return first ?? second;
+  return (value) => {
+    first(value);
+    second(value);
   };
 }
 

@@ -90,6 +90,7 @@ export const settingsFields = {
   preRunCostUsd: z.number().nonnegative().finite().optional(),
   trackBestOutputs: z.boolean().optional(),
   executor: executorSchema.optional(),
+  telemetry: z.boolean().optional(),
 };
 
 const settingsSchema = z

@@ -10,7 +10,29 @@ import { failureOf, FailureTally, invalidScoreFailure, type CallChannel } from '
 import type { PricedExecutor } from '../executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { WorkerSlots, WorkKind } from './workerSlots.js';
-import type { CallFailure, Candidate, Evaluation, LmReply, ProposeNewTexts, ReflectiveDataset, RetryNotice, WorkJournal } from '../types.js';
+import type { CallFailure, Candidate, Clock, Evaluation, LmReply, ProposeNewTexts, ReflectiveDataset, RetryNotice, WorkJournal } from '../types.js';
+
+/** Whose work a call is: a proposal's (its step and task), or the run's own (the seed) when absent. */
+export interface CallOrigin {
+  step: number;
+  task: number;
+}
+
+/** One call that ran (replays and cache hits did not), for telemetry: what, for whom, when on the run's clock. */
+export type CallRecord =
+  | { channel: 'metric'; kind: WorkKind; origin?: CallOrigin; startMs: number; endMs: number; exampleId: number; score: number; failed: boolean; costUsd: number }
+  | {
+      channel: 'lm';
+      kind: 'reflection' | 'propose';
+      origin?: CallOrigin;
+      startMs: number;
+      endMs: number;
+      model?: string;
+      usage?: LmReply['usage'];
+      costUsd: number;
+      /** Set when the call failed. */
+      error?: string;
+    };
 
 export interface EvaluateRequest {
   candidate: Candidate;
@@ -18,6 +40,7 @@ export interface EvaluateRequest {
   exampleIds: readonly number[];
   captureTraces: boolean;
   kind: WorkKind;
+  origin?: CallOrigin;
 }
 
 export interface EvaluateReply {
@@ -69,6 +92,8 @@ export interface EvaluationServiceOptions<Example> {
   onSystemicFailure?: (message: string) => void;
   /** The user's custom candidate proposer, run in a reflection slot. */
   proposeNewTexts?: ProposeNewTexts;
+  /** Every call that ran, once it ended, timed on `clock` (telemetry spans). */
+  onCall?: { clock: Clock; record: (call: CallRecord) => void };
 }
 
 /** Dollars a failed call still cost (e.g. a reply with usage but no content). */
@@ -83,6 +108,14 @@ function normalizeEvaluation(value: unknown): Evaluation {
   if (!invalid) return value as Evaluation;
   const cost = (value as { costUsd?: unknown } | null)?.costUsd;
   return { score: 0, feedback: `The evaluation failed: ${invalid.message}`, failure: invalid, ...(typeof cost === 'number' && cost > 0 ? { costUsd: cost } : {}) };
+}
+
+const originOf = (request: { origin?: CallOrigin }): { origin?: CallOrigin } => (request.origin ? { origin: request.origin } : {});
+
+/** The model's name when it says (`openai:<model>` models do; a plain function's name is no model's). */
+function modelOf(lm: SlotAwareLanguageModel): { model?: string } {
+  const named = (lm as { model?: unknown }).model;
+  return typeof named === 'string' && named !== '' ? { model: named } : {};
 }
 
 export function normalizeLmReply(value: string | LmReply): LmReply {
@@ -173,6 +206,7 @@ export class EvaluationService<Example> {
         request.kind,
         async () => {
           started = true;
+          const startMs = this.options.onCall?.clock.now() ?? 0;
           this.metricCalls++;
           paid.calls++;
           let evaluation: Evaluation;
@@ -195,6 +229,9 @@ export class EvaluationService<Example> {
           this.costUsd += evaluation.costUsd ?? 0;
           paid.usd += evaluation.costUsd ?? 0;
           journal?.recordEvaluation(key, evaluation);
+          this.recordCall(startMs, (endMs) => ({
+            channel: 'metric', kind: request.kind, ...originOf(request), startMs, endMs, exampleId, score: evaluation.score, failed: evaluation.failure !== undefined, costUsd: evaluation.costUsd ?? 0,
+          }));
           return evaluation;
         },
         signal,
@@ -227,7 +264,13 @@ export class EvaluationService<Example> {
     return Promise.resolve(replayed);
   }
 
-  async reflect(prompt: string): Promise<ReflectReply> {
+  /** Tells the telemetry hook about a call that ran, ending now. */
+  private recordCall(startMs: number, call: (endMs: number) => CallRecord): void {
+    const onCall = this.options.onCall;
+    if (onCall) onCall.record(call(onCall.clock.now()));
+  }
+
+  async reflect(prompt: string, origin?: CallOrigin): Promise<ReflectReply> {
     const { reflectionLm, slots, signal, journal } = this.options;
     const replayed = journal?.replayReflection(prompt);
     if (replayed) {
@@ -238,7 +281,12 @@ export class EvaluationService<Example> {
     }
     const dollars = this.options.dollars;
     let reserved = NOTHING_RESERVED;
+    let startMs: number | undefined;
+    const lmCall = (endMs: number, outcome: { usage?: LmReply['usage']; costUsd: number; error?: string }): CallRecord => ({
+      channel: 'lm', kind: 'reflection', ...originOf({ origin }), startMs: startMs ?? endMs, endMs, ...modelOf(reflectionLm), ...outcome,
+    });
     const call = async () => {
+      startMs ??= this.options.onCall?.clock.now();
       this.reflectionCalls++;
       return reflectionLm(prompt, {
         signal,
@@ -256,6 +304,7 @@ export class EvaluationService<Example> {
       this.costUsd += costUsd;
       journal?.recordReflection(prompt, reply);
       this.tally(undefined, 'reflection');
+      this.recordCall(startMs ?? 0, (endMs) => lmCall(endMs, { ...(reply.usage ? { usage: reply.usage } : {}), costUsd }));
       return { ok: true, reply, costUsd };
     } catch (error) {
       const costUsd = costOfError(error);
@@ -264,6 +313,8 @@ export class EvaluationService<Example> {
       this.costUsd += costUsd;
       if (signal.aborted) throw error;
       this.tally(failureOf(error, 'other'), 'reflection');
+      // A call the dollar budget refused never started: no span.
+      if (startMs !== undefined) this.recordCall(startMs, (endMs) => lmCall(endMs, { costUsd, error: errorMessage(error) }));
       return { ok: false, error: errorMessage(error), costUsd };
     }
   }
@@ -272,14 +323,27 @@ export class EvaluationService<Example> {
    * The user's proposeNewTexts, in a worker slot as a reflection (it is user work like an LM
    * call). Not a reflection call: it is not counted as one, and its dollars are not seen.
    */
-  async propose(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[]): Promise<ProposeReply> {
+  async propose(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[], origin?: CallOrigin): Promise<ProposeReply> {
     const { proposeNewTexts, slots, signal } = this.options;
+    let startMs: number | undefined;
+    const proposeCall = (endMs: number, error?: string): CallRecord => ({
+      channel: 'lm', kind: 'propose', ...originOf({ origin }), startMs: startMs ?? endMs, endMs, costUsd: 0, ...(error === undefined ? {} : { error }),
+    });
     try {
       if (!proposeNewTexts) throw new Error('no proposeNewTexts was given');
-      const texts: unknown = await slots.run('reflection', async () => proposeNewTexts(candidate, dataset, components), signal);
+      const texts: unknown = await slots.run(
+        'reflection',
+        async () => {
+          startMs = this.options.onCall?.clock.now();
+          return proposeNewTexts(candidate, dataset, components);
+        },
+        signal,
+      );
+      this.recordCall(startMs ?? 0, (endMs) => proposeCall(endMs));
       return { ok: true, texts };
     } catch (error) {
       if (signal.aborted) throw error;
+      if (startMs !== undefined) this.recordCall(startMs, (endMs) => proposeCall(endMs, errorMessage(error)));
       return { ok: false, error: errorMessage(error) };
     }
   }

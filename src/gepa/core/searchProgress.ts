@@ -57,7 +57,7 @@ export function foldFinished(search: SearchState, progress: SearchProgress, fini
   const bestScore = folded.pool.valScores[best] ?? 0;
   const events: RunEvent[] = [];
   for (const r of folded.records) {
-    events.push({ type: 'proposal.ended', step: r.step, task: r.task, outcome: r.outcome, reason: r.reason });
+    events.push({ type: 'proposal.ended', step: r.step, task: r.task, outcome: r.outcome, reason: r.reason, staleness: r.staleness });
     if (r.outcome === 'accepted' && r.candidateIndex !== undefined) {
       events.push({ type: 'candidate.accepted', index: r.candidateIndex, parents: r.parents, valScore: folded.pool.valScores[r.candidateIndex] ?? 0, candidate: folded.pool.candidates[r.candidateIndex] });
     } else if (r.outcome === 'rejected') {
@@ -105,7 +105,7 @@ export function recordPlanFailures(progress: SearchProgress, failures: readonly 
   const events: RunEvent[] = [];
   for (const r of failures) {
     progress.records.push(r);
-    events.push({ type: 'error', message: `task ${r.step}/${r.task}: ${r.reason}` }, { type: 'proposal.ended', step: r.step, task: r.task, outcome: r.outcome, reason: r.reason });
+    events.push({ type: 'error', message: `task ${r.step}/${r.task}: ${r.reason}` }, { type: 'proposal.ended', step: r.step, task: r.task, outcome: r.outcome, reason: r.reason, staleness: r.staleness });
   }
   return { progress, events };
 }
