@@ -6,7 +6,7 @@ import { optimize, type OptimizeResult } from '../src/index.js';
 import { runOnSimulatedClock, systemClock } from '../src/clock.js';
 import { predictWallClock } from '../src/runtimeModel/index.js';
 import { summarizeStaleness } from '../src/report/stalenessSummary.js';
-import type { Candidate, OptimizeConfig, Schedule, SlotPolicy, TieOrder } from '../src/types.js';
+import type { Candidate, OptimizeConfig, ProposalRecord, Schedule, SlotPolicy, TieOrder } from '../src/types.js';
 import { benchTask } from './tasks.js';
 
 export interface BenchSetting {
@@ -68,6 +68,8 @@ export interface RunFigures {
   bestLineageDepth: number;
   /** The best candidate's texts, for parts that look inside the prompt. */
   bestCandidate: Candidate;
+  /** Every proposal's record, for parts that count outcomes. */
+  proposals: ProposalRecord[];
 }
 
 const JITTER: [number, number] = [0.5, 1.5];
@@ -141,6 +143,7 @@ async function figures(result: OptimizeResult, setting: BenchSetting, w: Workloa
     discoveries: result.discoveryElapsedMs.map((t, i) => [t, result.valScores[i] ?? 0]),
     bestLineageDepth: lineageDepth(result.parents, result.bestIndex),
     bestCandidate: result.bestCandidate,
+    proposals: result.proposals,
   };
 }
 

@@ -2,7 +2,7 @@
 // on the real-time workload in simulated time (W = 16, 1,500 metric calls, metric call ~20 ms,
 // reflection ~100 ms, each x U(0.5, 1.5)), paired with single on the same seed.
 //
-//   npx tsx bench/mechanisms.ts run <variant...> [--seeds 48] [--task demo]   runs and stores per-seed figures
+//   npx tsx bench/mechanisms.ts run <variant...> [--seeds 48] [--from 0] [--task demo]   runs and stores per-seed figures (seeds from..from+seeds-1)
 //   npx tsx bench/mechanisms.ts table [--task demo] [--versus single]         prints the table of what is stored
 //   (both take --dir <folder> to keep a longer seed range apart, e.g. --dir demo-96-seeds)
 //   npx tsx bench/mechanisms.ts list                                          names the variants
@@ -30,11 +30,11 @@ const fileOf = (variant: string) => new URL(`${variant.replaceAll(' ', '_')}.jso
 
 type Stored = Pick<RunFigures, 'seed' | 'wallClockMs' | 'metricCalls' | 'bestValScore' | 'testScore' | 'bestLineageDepth' | 'candidates' | 'stalenessMean' | 'discoveries'>;
 
-async function run(variant: string, seeds: number): Promise<void> {
+async function run(variant: string, seeds: number, from: number): Promise<void> {
   const v = VARIANTS[variant];
   if (!v) throw new Error(`unknown variant '${variant}'; list them with: npx tsx bench/mechanisms.ts list`);
   const runs: Stored[] = [];
-  for (let seed = 0; seed < seeds; seed++) {
+  for (let seed = from; seed < from + seeds; seed++) {
     const r = await benchRun({ label: variant, schedule: v.schedule, ...(v.options ? { options: v.options } : {}) }, seed, { ...WORKLOAD, task });
     const { wallClockMs, metricCalls, bestValScore, testScore, bestLineageDepth, candidates, stalenessMean, discoveries } = r;
     runs.push({ seed, wallClockMs, metricCalls, bestValScore, testScore, bestLineageDepth, candidates, stalenessMean, discoveries });
@@ -62,7 +62,7 @@ function table(): void {
   const singleWall = mean(single.runs.map((r) => r.wallClockMs));
   const fmt = (x: number, d = 3) => (x >= 0 ? '+' : '') + x.toFixed(d);
   console.log(`\n## Mechanisms, task '${task}': ${JSON.stringify(WORKLOAD)}; deltas are paired with ${versus} on the same seed (mean ± standard error)\n`);
-  console.log('| variant | seeds | best val | Δ val vs ${versus} | test | Δ test vs ${versus} | depth | wall-clock | / ${versus} | to 90% of ${versus} (median, reached) | what |');
+  console.log(`| variant | seeds | best val | Δ val vs ${versus} | test | Δ test vs ${versus} | depth | wall-clock | / ${versus} | to 90% of ${versus} (median, reached) | what |`);
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const s of stored) {
     const paired = s.runs.filter((r) => base.has(r.seed));
@@ -78,5 +78,5 @@ function table(): void {
 }
 
 if (command === 'list') for (const [name, v] of Object.entries(VARIANTS)) console.log(`${name}: ${v.about}`);
-else if (command === 'run') for (const name of names) await run(name, Number(flag('--seeds', '48')));
+else if (command === 'run') for (const name of names) await run(name, Number(flag('--seeds', '48')), Number(flag('--from', '0')));
 else table();

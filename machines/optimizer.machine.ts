@@ -133,7 +133,8 @@ function answerMessage(context: OptimizerContext, a: ValsetAnswer): ProposerDeci
   }
   if (a.answer === 'deny') return { type: 'valset.denied' };
   const { pool } = context.search;
-  return { type: 'rebase', onto: pool.candidates[a.onto] as Candidate, ontoHash: pool.hashes[a.onto] as string, child: a.child, childHash: a.childHash };
+  const gate = context.settings.schedule.kind === 'async' ? context.settings.schedule.rebaseGate : 'whole-minibatch';
+  return { type: 'rebase', onto: pool.candidates[a.onto] as Candidate, ontoHash: pool.hashes[a.onto] as string, child: a.child, childHash: a.childHash, gate };
 }
 
 /** Decides the group of proposal `id` after its record changed, and the messages to send. */

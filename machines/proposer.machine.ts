@@ -11,12 +11,13 @@ import { errorMessage } from '../src/errorMessage.js';
 import type { CallOrigin } from '../src/evaluation/evaluationService.js';
 import { everyCallFailed } from '../src/evaluation/failureTally.js';
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
+import { rebaseGateExamples } from '../src/gepa/core/staleChild.js';
 import { isAccepted, valsetScoresOf, type MinibatchOutcome, type Proposal, type ProposalSpend } from '../src/gepa/core/proposal.js';
 import { buildChild, judgeProposalChild, noChildReason, readReflection, type ComponentReply } from '../src/gepa/proposer/childCandidate.js';
 import { defaultReflection, readProposedTexts, reflectionWork, type ReflectionStrategy, type ReflectionWork } from '../src/gepa/proposer/reflectionStrategy.js';
 import { isPerfect, judgeChild } from '../src/gepa/strategies/acceptance.js';
 import { nextRaceStep, type RaceStep, type ValsetRace } from '../src/gepa/strategies/valsetPolicy.js';
-import type { AcceptanceRule, Candidate, Evaluation, EvaluatedExample, ReflectiveDataset, RunEvent } from '../src/types.js';
+import type { AcceptanceRule, Candidate, Evaluation, EvaluatedExample, RebaseGate, ReflectiveDataset, RunEvent } from '../src/types.js';
 import type { EvaluatorReply, EvaluatorRequest, ProposerDecision, ProposerReport } from './protocol.js';
 import { sendFrom } from './sendFrom.js';
 
@@ -47,6 +48,8 @@ export interface ProposerInput {
 /** The input, the work in progress, and the parts of the proposal's record it fills in. */
 export interface ProposerContext extends ProposerInput, Pick<Proposal, 'outcome' | 'child' | 'valset' | 'valsetStop'> {
   parentEvaluations: Evaluation[];
+  /** The child's scores on the minibatch, once judged there. */
+  childMinibatchScores?: number[];
   dataset?: ReflectiveDataset;
   /** What the evaluator is asked for: the reflection prompts, or the user's proposer. */
   work?: ReflectionWork;
@@ -54,7 +57,7 @@ export interface ProposerContext extends ProposerInput, Pick<Proposal, 'outcome'
   replies: Array<ComponentReply | undefined>;
   childHash?: string;
   /** Set when told to rebase: the newer candidate, and the minibatch scores of it and of the rebased child as they come. */
-  rebase?: { onto: Candidate; ontoHash: string; ontoScores?: number[]; childScores?: number[] };
+  rebase?: { onto: Candidate; ontoHash: string; gate: RebaseGate; ontoScores?: number[]; childScores?: number[] };
   /** Set when the valset evaluation is a race: its plan, and the child's scores so far by valset position. */
   race?: { plan: ValsetRace; scores: Map<number, Evaluation> };
   spend: ProposalSpend;
@@ -75,6 +78,15 @@ const REFLECT_BASE = 100;
 
 /** Every request names this proposal, so telemetry can nest its calls under the proposal's span. */
 const originOf = (context: ProposerContext): CallOrigin => ({ step: context.step, task: context.task });
+/** The rebase gate's evaluation of the rebased child, or of the candidate it was rebased onto. */
+function rebaseRequest(context: ProposerContext, self: AnyActorRef, requestId: typeof REBASED_CHILD | typeof REBASE_ONTO): EvaluatorRequest {
+  const child = requestId === REBASED_CHILD;
+  const candidate = (child ? context.child : context.rebase?.onto) as Candidate;
+  const hash = (child ? context.childHash : context.rebase?.ontoHash) as string;
+  const exampleIds = rebaseGateExamples(context.rebase?.gate ?? 'whole-minibatch', context.minibatch, scores(context.parentEvaluations), context.childMinibatchScores ?? []);
+  return { type: 'evaluate', requestId, replyTo: self, candidate, hash, exampleIds, captureTraces: false, kind: 'child', origin: originOf(context) };
+}
+
 const toEvaluator = ({ system }: { system: { get: (id: string) => AnyActorRef | undefined } }) => system.get('evaluator') as AnyActorRef;
 
 type TaskEvent = Extract<RunEvent, { step: number; task: number }>;
@@ -318,6 +330,7 @@ export const proposerMachine = setup({
           actions: [
             'pay',
             assign({
+              childMinibatchScores: ({ event }) => (event.type === 'evaluated' ? scores(event.evaluations) : []),
               outcome: ({ context, event }) => ({
                 task: context.task,
                 status: 'judged' as const,
@@ -349,22 +362,20 @@ export const proposerMachine = setup({
         'valset.denied': 'finished',
         rebase: {
           target: 'evaluatingRebase',
-          actions: assign(({ event }) => ({ child: event.child, childHash: event.childHash, rebase: { onto: event.onto, ontoHash: event.ontoHash } })),
+          actions: assign(({ event }) => ({ child: event.child, childHash: event.childHash, rebase: { onto: event.onto, ontoHash: event.ontoHash, gate: event.gate } })),
         },
       },
     },
-    // Async rebasing: the rebased child and the candidate it was rebased onto, on the same
-    // minibatch; the child must beat that candidate there to be worth a valset evaluation.
+    // Async rebasing: the rebased child and the candidate it was rebased onto, on the examples of
+    // its minibatch the gate names (staleChild.ts); the child must beat that candidate there to be
+    // worth a valset evaluation.
     evaluatingRebase: {
       entry: [
         report(() => ({ type: 'evaluation.started', target: 'child' })),
         ({ context, self, system }) => {
           const evaluator = system.get('evaluator');
-          const request = (requestId: number, candidate: Candidate, hash: string): EvaluatorRequest => ({
-            type: 'evaluate', requestId, replyTo: self, candidate, hash, exampleIds: context.minibatch, captureTraces: false, kind: 'child', origin: originOf(context),
-          });
-          sendFrom(system, self, evaluator, request(REBASED_CHILD, context.child as Candidate, context.childHash as string));
-          sendFrom(system, self, evaluator, request(REBASE_ONTO, context.rebase?.onto as Candidate, context.rebase?.ontoHash as string));
+          sendFrom(system, self, evaluator, rebaseRequest(context, self, REBASED_CHILD));
+          sendFrom(system, self, evaluator, rebaseRequest(context, self, REBASE_ONTO));
         },
       ],
       on: {

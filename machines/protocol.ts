@@ -6,7 +6,7 @@ import type { CallOrigin, EvaluateReply, ProposeReply, ReflectReply } from '../s
 import type { WorkKind } from '../src/evaluation/workerSlots.js';
 import type { MinibatchOutcome, Proposal, ProposalSpend } from '../src/gepa/core/proposal.js';
 import type { ValsetRace } from '../src/gepa/strategies/valsetPolicy.js';
-import type { Candidate, FailureCounts, ReflectiveDataset } from '../src/types.js';
+import type { Candidate, FailureCounts, RebaseGate, ReflectiveDataset } from '../src/types.js';
 
 /** Proposer or optimizer -> evaluator (systemId 'evaluator'). */
 export type EvaluatorRequest =
@@ -85,4 +85,4 @@ export type ProposerDecision =
   /** With `race`, the valset is evaluated chunk by chunk and may stop early (src/gepa/strategies/valsetPolicy.ts). */
   | { type: 'valset.granted'; race?: ValsetRace }
   | { type: 'valset.denied' }
-  | { type: 'rebase'; onto: Candidate; ontoHash: string; child: Candidate; childHash: string };
+  | { type: 'rebase'; onto: Candidate; ontoHash: string; child: Candidate; childHash: string; gate: RebaseGate };

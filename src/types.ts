@@ -114,7 +114,15 @@ export type Schedule =
    * K proposals always in flight, no step barrier. `rebase`: what a child whose parent moved on
    * while it ran is judged as (see README, "Schedules").
    */
-  | { kind: 'async'; inFlight: number; rebase?: RebasePolicy; parentWeighting?: ParentWeighting };
+  | { kind: 'async'; inFlight: number; rebase?: RebasePolicy; parentWeighting?: ParentWeighting; rebaseGate?: RebaseGate };
+
+/**
+ * Async with rebasing: where the rebased child must beat the candidate it was rebased onto before
+ * a valset evaluation is paid for. 'where-it-helped' (default): on the minibatch examples where
+ * the child beat its own parent, the ones its edit showed an effect on. 'whole-minibatch': on all
+ * of its minibatch (see README, "Schedules", and bench/README.md for the measurements).
+ */
+export type RebaseGate = 'where-it-helped' | 'whole-minibatch';
 
 /**
  * Async: onto which newer candidate a stale child's edit is replayed, when candidates joined the

@@ -7,7 +7,7 @@ import { runOnSimulatedClock } from '../src/clock.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
 import { addCandidate, emptyPool, type CandidatePool } from '../src/gepa/core/candidatePool.js';
 import { Rng } from '../src/gepa/core/rng.js';
-import { planStaleChild, rebaseTarget } from '../src/gepa/core/staleChild.js';
+import { planStaleChild, rebaseGateExamples, rebaseTarget } from '../src/gepa/core/staleChild.js';
 import { rebaseEdit } from '../src/gepa/proposer/rebase.js';
 import { mergeTexts, textUnits } from '../src/gepa/proposer/textMerge.js';
 import { selectParent } from '../src/gepa/strategies/parentSelection.js';
@@ -112,6 +112,18 @@ describe('rebase targets', () => {
     expect(planStaleChild(p, stale, { system: 'A. C.' }, 'best')).toMatchObject({ kind: 'contained', onto: 2 });
     expect(planStaleChild(p, { ...stale, kind: 'merge' }, { system: 'A. E.' }, 'best')).toEqual({ kind: 'as-is' });
     expect(planStaleChild(p, { ...stale, poolSizeAtStart: 4 }, { system: 'A. E.' }, 'best')).toEqual({ kind: 'as-is' });
+  });
+});
+
+describe('the rebase gate', () => {
+  it("'where-it-helped' judges on the minibatch examples where the child beat its own parent", () => {
+    expect(rebaseGateExamples('where-it-helped', [7, 3, 9], [1, 0, 0.5], [1, 1, 0.75])).toEqual([3, 9]);
+    expect(rebaseGateExamples('where-it-helped', [7, 3, 9], [1, 0, 0.5], [0.5, 1, 0.5])).toEqual([3]);
+  });
+
+  it('falls back to the whole minibatch when no example improved, and always with whole-minibatch', () => {
+    expect(rebaseGateExamples('where-it-helped', [7, 3, 9], [1, 0, 0], [1, 0, 0])).toEqual([7, 3, 9]);
+    expect(rebaseGateExamples('whole-minibatch', [7, 3, 9], [1, 0, 0.5], [1, 1, 0.75])).toEqual([7, 3, 9]);
   });
 });
 

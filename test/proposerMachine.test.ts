@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { assign, createActor, fromCallback, sendTo, setup, SimulatedClock, spawnChild } from 'xstate';
 import { proposerMachine, type ProposerInput } from '../machines/proposer.machine.js';
-import type { EvaluatorRequest, ProposerReport } from '../machines/protocol.js';
+import type { EvaluatorRequest, ProposerDecision, ProposerReport } from '../machines/protocol.js';
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
 import type { Candidate, RunEvent } from '../src/types.js';
 
@@ -51,19 +51,21 @@ interface HarnessInput {
   proposer: ProposerInput;
   /** How the parent answers an accepted child. */
   grant: boolean;
+  /** When set, the first accepted child is told to rebase instead (the async schedule's answer to a stale child). */
+  rebase?: Extract<ProposerDecision, { type: 'rebase' }>;
 }
 
 /** The parent: spawns one proposer, records what it reports, grants (or denies) an accepted child. */
 const harness = setup({
   types: {
-    context: {} as HarnessInput & { reports: ProposerReport[] },
+    context: {} as HarnessInput & { reports: ProposerReport[]; rebased: boolean },
     input: {} as HarnessInput,
     events: {} as ProposerReport | { type: 'start' },
     children: {} as { evaluator: 'evaluator'; proposer: 'proposer' },
   },
   actors: { evaluator: stubEvaluator, proposer: proposerMachine },
 }).createMachine({
-  context: ({ input }) => ({ ...input, reports: [] }),
+  context: ({ input }) => ({ ...input, reports: [], rebased: false }),
   invoke: { id: 'evaluator', systemId: 'evaluator', src: 'evaluator', input: ({ context }) => context.stub },
   on: {
     // Spawned once the evaluator runs (invoked actors start after the entry actions).
@@ -71,7 +73,8 @@ const harness = setup({
     'proposal.judged': {
       actions: [
         assign({ reports: ({ context, event }) => [...context.reports, event] }),
-        sendTo('proposer', ({ context }) => ({ type: context.grant ? 'valset.granted' : 'valset.denied' }) as const),
+        sendTo('proposer', ({ context }): ProposerDecision => (context.rebase && !context.rebased ? context.rebase : { type: context.grant ? 'valset.granted' : 'valset.denied' })),
+        assign({ rebased: ({ context }) => context.rebase !== undefined }),
       ],
     },
     'proposal.finished': { actions: assign({ reports: ({ context, event }) => [...context.reports, event] }) },
@@ -83,7 +86,7 @@ const BETTER = 'Answer. Mind the units.';
 /** Example ids: 0-2 the minibatch, 3-6 the valset. The better text solves everything; the parent only id 0. */
 const score = (candidate: Candidate, id: number) => (candidate.instructions === BETTER || id === 0 ? 1 : 0);
 
-function start(options: { grant?: boolean; reflect?: (prompt: string) => string; score?: StubInput['score']; merge?: ProposerInput['merge']; failKinds?: string[] } = {}) {
+function start(options: { grant?: boolean; rebase?: HarnessInput['rebase']; reflect?: (prompt: string) => string; score?: StubInput['score']; merge?: ProposerInput['merge']; failKinds?: string[] } = {}) {
   const clock = new SimulatedClock();
   const requests: EvaluatorRequest[] = [];
   const events: RunEvent[] = [];
@@ -105,7 +108,7 @@ function start(options: { grant?: boolean; reflect?: (prompt: string) => string;
     ...(options.merge ? { merge: options.merge } : {}),
   };
   const stub: StubInput = { clock, score: options.score ?? score, reflect: options.reflect ?? (() => `\`\`\`\n${BETTER}\n\`\`\``), requests, ...(options.failKinds ? { failKinds: options.failKinds } : {}) };
-  const actor = createActor(harness, { clock, input: { stub, proposer, grant: options.grant ?? true } });
+  const actor = createActor(harness, { clock, input: { stub, proposer, grant: options.grant ?? true, ...(options.rebase ? { rebase: options.rebase } : {}) } });
   actor.start();
   actor.send({ type: 'start' });
   const state = () => actor.getSnapshot().children.proposer?.getSnapshot().value;
@@ -183,6 +186,38 @@ describe('proposerMachine, alone with a stub evaluator', () => {
     expect(t.reports()).toEqual([
       expect.objectContaining({ type: 'proposal.finished', outcome: expect.objectContaining({ status: 'judged', verdict: { accepted: false, parentSum: 1, childSum: 1, margin: 0 } }) }),
     ]);
+  });
+
+  it('a rebased child is judged against its new base where its edit helped (or on the whole minibatch), then goes to the valset', async () => {
+    const onto: Candidate = { instructions: 'Answer. Be kind.' };
+    const rebasedChild: Candidate = { instructions: 'Answer. Be kind. Mind the units.' };
+    // The parent solves id 0 only; its child solves all three, so its edit helped on ids 1 and 2.
+    // The new base solves ids 0 and 1; the rebased child solves everything.
+    const solvesAll = [BETTER, rebasedChild.instructions];
+    const scores = (candidate: Candidate, id: number) => (solvesAll.includes(candidate.instructions as string) || id === 0 || (candidate.instructions === onto.instructions && id === 1) ? 1 : 0);
+    for (const [gate, exampleIds, verdict] of [
+      ['where-it-helped', [1, 2], { accepted: true, parentSum: 1, childSum: 2, margin: 1 }],
+      ['whole-minibatch', [0, 1, 2], { accepted: true, parentSum: 2, childSum: 3, margin: 1 }],
+    ] as const) {
+      const rebase = { type: 'rebase' as const, onto, ontoHash: candidateHash(onto), child: rebasedChild, childHash: candidateHash(rebasedChild), gate };
+      const t = start({ score: scores, rebase });
+      t.clock.increment(EVAL_MS);
+      await t.settle();
+      t.clock.increment(REFLECT_MS);
+      t.clock.increment(EVAL_MS);
+      expect(t.state(), gate).toBe('evaluatingRebase');
+      const gateRequests = t.requests.slice(3);
+      expect(gateRequests, gate).toEqual([
+        expect.objectContaining({ kind: 'child', exampleIds, candidate: rebasedChild }),
+        expect.objectContaining({ kind: 'child', exampleIds, candidate: onto }),
+      ]);
+      t.clock.increment(EVAL_MS);
+      expect(t.state(), gate).toBe('evaluatingValset');
+      expect(t.reports()[1], gate).toEqual(expect.objectContaining({ type: 'proposal.judged', outcome: expect.objectContaining({ verdict }), child: rebasedChild }));
+      t.clock.increment(EVAL_MS);
+      // Paid: parent 3, child 3, the gate 2 x its examples, valset 4.
+      expect(t.reports()[2], gate).toMatchObject({ type: 'proposal.finished', spend: { paidCalls: 10 + 2 * exampleIds.length } });
+    }
   });
 
   it('a parent perfect on its minibatch is skipped before any reflection', () => {

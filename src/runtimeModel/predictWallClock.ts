@@ -161,7 +161,7 @@ function asyncChainMs(w: Workload, inFlight: number, slots: number): number {
   const minibatchMs = stageMs(w.minibatchSize, w.metricCallMs, share, w.jitter);
   const reflectMs = stageMs(1, w.reflectionMs, share, w.jitter);
   const valsetMs = stageMs(w.valsetSize, w.metricCallMs, share, w.jitter);
-  // A rebased child and its new base, on the minibatch together.
-  const rebaseMs = w.rebaseRate * stageMs(2 * w.minibatchSize, w.metricCallMs, share, w.jitter);
+  // A rebased child and its new base, on the gate's examples together.
+  const rebaseMs = w.rebaseRate * stageMs(2 * w.rebaseGateExamples, w.metricCallMs, share, w.jitter);
   return minibatchMs + (1 - w.skipRate) * (reflectMs + minibatchMs + rebaseMs + w.acceptanceRate * valsetMs);
 }

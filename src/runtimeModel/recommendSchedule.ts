@@ -30,8 +30,9 @@ export const MIN_GENERATIONS = 12;
  * for its whole life, and to the ones that start while it runs: async K ended between batched
  * widths K and 2K in quality. Async rebases a stale child onto the newer best by default
  * (`schedule.rebase`), so the work done in the meantime is kept rather than competed with:
- * measured on 48 seeds, async 4 and 8 end level with 4x1 and async 16 between 4x1 and 2x4
- * (bench/README.md, "Mechanisms"), so K / 2.
+ * measured on the demo over 48 seeds, async 4 and 8 end between 2x1 and 4x1 and async 16 level
+ * with 4x1 (bench/README.md, "Mechanisms"); K / 2 is the cautious reading of that (on the
+ * two-component task every async K tried beats every batched width).
  */
 export const ASYNC_WIDTH_FACTOR = 0.5;
 
