@@ -5,6 +5,7 @@ import { SimulatedClock } from 'xstate';
 import { optimize, type OptimizeResult } from '../src/index.js';
 import { runOnSimulatedClock, systemClock } from '../src/clock.js';
 import { predictWallClock } from '../src/runtimeModel/index.js';
+import { measuredRebasing } from '../src/report/runtimeCheck.js';
 import { summarizeStaleness } from '../src/report/stalenessSummary.js';
 import type { Candidate, OptimizeConfig, ProposalRecord, Schedule, SlotPolicy, TieOrder } from '../src/types.js';
 import { benchTask } from './tasks.js';
@@ -107,8 +108,6 @@ async function figures(result: OptimizeResult, setting: BenchSetting, w: Workloa
   const skipped = result.proposals.filter((p) => p.outcome === 'skipped').length;
   const acceptanceRate = judged.length === 0 ? 0 : accepted / judged.length;
   const skipRate = result.proposals.length === 0 ? 0 : skipped / result.proposals.length;
-  const reflected = result.proposals.length - skipped;
-  const rebaseRate = reflected === 0 ? 0 : result.proposals.filter((p) => p.rebasedFrom !== undefined).length / reflected;
   const schedule =
     setting.schedule.kind === 'async'
       ? setting.schedule
@@ -122,7 +121,7 @@ async function figures(result: OptimizeResult, setting: BenchSetting, w: Workloa
     minibatchSize: 3,
     acceptanceRate,
     skipRate,
-    rebaseRate,
+    ...measuredRebasing(result.proposals, 3),
     budget: w.budget,
     jitter: JITTER,
   });

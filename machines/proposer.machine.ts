@@ -83,9 +83,11 @@ function rebaseRequest(context: ProposerContext, self: AnyActorRef, requestId: t
   const child = requestId === REBASED_CHILD;
   const candidate = (child ? context.child : context.rebase?.onto) as Candidate;
   const hash = (child ? context.childHash : context.rebase?.ontoHash) as string;
-  const exampleIds = rebaseGateExamples(context.rebase?.gate ?? 'whole-minibatch', context.minibatch, scores(context.parentEvaluations), context.childMinibatchScores ?? []);
-  return { type: 'evaluate', requestId, replyTo: self, candidate, hash, exampleIds, captureTraces: false, kind: 'child', origin: originOf(context) };
+  return { type: 'evaluate', requestId, replyTo: self, candidate, hash, exampleIds: rebaseGateExampleIds(context), captureTraces: false, kind: 'child', origin: originOf(context) };
 }
+
+const rebaseGateExampleIds = (context: ProposerContext) =>
+  rebaseGateExamples(context.rebase?.gate ?? 'whole-minibatch', context.minibatch, scores(context.parentEvaluations), context.childMinibatchScores ?? []);
 
 const toEvaluator = ({ system }: { system: { get: (id: string) => AnyActorRef | undefined } }) => system.get('evaluator') as AnyActorRef;
 
@@ -155,6 +157,7 @@ export const proposerMachine = setup({
       child: context.child,
       valset: context.valset,
       ...(context.valsetStop ? { valsetStop: context.valsetStop } : {}),
+      ...(context.rebase ? { rebaseGateExamples: rebaseGateExampleIds(context).length } : {}),
     })),
     /** Only an accepted child needs the optimizer's answer; every other verdict travels in 'finish'. */
     reportJudged: enqueueActions(({ context, enqueue }) => {

@@ -74,7 +74,7 @@ export type ProposerReport =
    * The end: what it spent, and the verdict when no 'proposal.judged' carried it (a skip, a
    * rejection; a failure leaves none), and the valset scores when the child was evaluated there.
    */
-  | ({ type: 'proposal.finished'; id: string; spend: ProposalSpend } & Pick<Proposal, 'outcome' | 'child' | 'valset' | 'valsetStop'>);
+  | ({ type: 'proposal.finished'; id: string; spend: ProposalSpend } & Pick<Proposal, 'outcome' | 'child' | 'valset' | 'valsetStop' | 'rebaseGateExamples'>);
 
 /**
  * Optimizer -> proposer, answering an accepted child: evaluate it on the valset, drop it, or

@@ -417,6 +417,8 @@ export interface ProposalRecord {
    * onto a newer candidate (then `parents` holds that candidate).
    */
   rebasedFrom?: number;
+  /** With `rebasedFrom`: how many minibatch examples the rebase gate judged the rebased child on (schedule.rebaseGate). */
+  rebaseGateExamples?: number;
   /** Dollars its reflection calls cost (metric calls are shared through the cache, so not split per proposal). */
   reflectionCostUsd: number;
 }

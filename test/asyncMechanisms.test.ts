@@ -201,6 +201,13 @@ describe('rebasing in a run', () => {
     const rebased = result.proposals.filter((p) => p.rebasedFrom !== undefined);
     expect(rebased.length).toBeGreaterThan(2);
     for (const p of rebased) expect(p.parents[0]).not.toBe(p.rebasedFrom);
+    // The default gate judges a rebased child where its edit helped: some of the 3 examples, never none.
+    const gates = rebased.map((p) => p.rebaseGateExamples);
+    for (const g of gates) {
+      expect(g).toBeGreaterThanOrEqual(1);
+      expect(g).toBeLessThanOrEqual(3);
+    }
+    expect(gates.some((g) => (g as number) < 3)).toBe(true);
     const joined = rebased.filter((p) => p.outcome === 'accepted' && p.candidateIndex !== undefined);
     expect(joined.length).toBeGreaterThan(0);
     for (const p of joined) expect(result.parents[p.candidateIndex as number]).toEqual(p.parents);

@@ -216,7 +216,7 @@ describe('proposerMachine, alone with a stub evaluator', () => {
       expect(t.reports()[1], gate).toEqual(expect.objectContaining({ type: 'proposal.judged', outcome: expect.objectContaining({ verdict }), child: rebasedChild }));
       t.clock.increment(EVAL_MS);
       // Paid: parent 3, child 3, the gate 2 x its examples, valset 4.
-      expect(t.reports()[2], gate).toMatchObject({ type: 'proposal.finished', spend: { paidCalls: 10 + 2 * exampleIds.length } });
+      expect(t.reports()[2], gate).toMatchObject({ type: 'proposal.finished', spend: { paidCalls: 10 + 2 * exampleIds.length }, rebaseGateExamples: exampleIds.length });
     }
   });
 

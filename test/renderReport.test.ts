@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderReport } from '../src/report/renderReport.js';
 import { ConfigError } from '../src/config/configError.js';
-import { checkRuntimeModel } from '../src/report/runtimeCheck.js';
+import { checkRuntimeModel, measuredRebasing } from '../src/report/runtimeCheck.js';
 import type { OptimizeResult, ProposalRecord } from '../src/types.js';
 import type { ModelUsage } from '../src/report/modelUsage.js';
 import { proposalStage, renderProposalTable } from '../src/report/proposalTable.js';
@@ -163,6 +163,22 @@ describe('the proposal table', () => {
     expect(html).toContain('<th class="num">proposal</th>');
     expect(html).toContain('<td class="num">4</td><td>reflective</td>');
     expect(renderProposalTable([record])).toContain('<td class="num">4.0</td>');
+  });
+});
+
+describe('rebasing, as the runtime model takes it', () => {
+  const record = (p: Partial<ProposalRecord>): ProposalRecord => ({ step: 1, task: 0, kind: 'reflective', parents: [0], outcome: 'rejected', reason: 'failed acceptance', staleness: 0, reflectionCostUsd: 0, ...p });
+  it('is the share of reflected proposals rebased, and the mean examples of their second verdict', () => {
+    const proposals = [
+      record({ rebasedFrom: 0, rebaseGateExamples: 1 }),
+      record({ rebasedFrom: 0, rebaseGateExamples: 2 }),
+      record({ rebasedFrom: 0 }),
+      record({}),
+      record({ outcome: 'skipped', reason: 'parent is perfect on its minibatch' }),
+    ];
+    // A record without the field (an older run) counts as the whole minibatch.
+    expect(measuredRebasing(proposals, 3)).toEqual({ rebaseRate: 0.75, rebaseGateExamples: 2 });
+    expect(measuredRebasing([record({})], 3)).toEqual({ rebaseRate: 0 });
   });
 });
 

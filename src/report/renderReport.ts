@@ -109,6 +109,7 @@ function runtimeSection(check: RuntimeCheck, schedule: ModelSchedule): string {
     `schedule ${scheduleLabel(schedule)}, W = ${p.workers} slots, V = ${p.valsetSize}, b = ${p.minibatchSize}, budget B = ${p.budget} metric calls`,
     `T_e = ${formatDuration(p.metricCallMs)} per metric call, T_r = ${formatDuration(p.reflectionMs)} per reflection, jitter U(${p.jitter?.[0].toFixed(2)}, ${p.jitter?.[1].toFixed(2)})`,
     `acceptance rate a = ${score(p.acceptanceRate)}, skip rate = ${score(p.skipRate ?? 0)}`,
+    ...(p.rebaseRate ? [`rebase rate = ${score(p.rebaseRate)}, its second verdict on ${(p.rebaseGateExamples ?? p.minibatchSize).toFixed(1)} examples`] : []),
   ];
   return (
     `<p class="runtime-work">Predicted for <strong>${p.budget} metric calls</strong>: ${escapeHtml(check.workNote)}.</p>` +

@@ -1,9 +1,9 @@
 // The runtime model checked against the run it describes: mean metric-call and reflection
-// latencies, their spread, acceptance and skip rates are measured from the run, fed to
+// latencies, their spread, acceptance, skip and rebase rates are measured from the run, fed to
 // predictWallClock with the run's schedule, workers and budget, and the prediction is set
 // beside the measured wall-clock. Merges are not modelled (see runtimeModel.ts).
 import { compareToMeasured, predictWallClock, type ModelSchedule, type PredictParams, type WallClockPrediction } from '../runtimeModel/index.js';
-import type { OptimizeResult, SlotInterval } from '../types.js';
+import type { OptimizeResult, ProposalRecord, SlotInterval } from '../types.js';
 import { errorMessage } from '../errorMessage.js';
 
 export interface RuntimeCheckInput {
@@ -54,6 +54,19 @@ export function jitterFromDurations(durations: readonly number[]): [number, numb
   return [Math.max(0.01, 1 - halfWidth), 1 + halfWidth];
 }
 
+/**
+ * Async rebasing as the model takes it: the share of reflected proposals whose child was rebased
+ * and judged a second time, and how many examples that second verdict was on (mean; records
+ * from before the field existed count as the whole minibatch).
+ */
+export function measuredRebasing(proposals: readonly ProposalRecord[], minibatchSize: number): Pick<PredictParams, 'rebaseRate' | 'rebaseGateExamples'> {
+  const reflected = proposals.filter((p) => p.kind === 'reflective' && p.outcome !== 'skipped');
+  const rebased = reflected.filter((p) => p.rebasedFrom !== undefined);
+  if (rebased.length === 0) return { rebaseRate: 0 };
+  const gate = rebased.reduce((a, p) => a + (p.rebaseGateExamples ?? minibatchSize), 0) / rebased.length;
+  return { rebaseRate: rebased.length / reflected.length, rebaseGateExamples: gate };
+}
+
 function workNote(result: OptimizeResult, budget: number | undefined, spentBudget: boolean): string {
   if (spentBudget) {
     if (budget === undefined || result.metricCalls >= budget) return "the run's budget, all of it spent";
@@ -96,6 +109,7 @@ export function checkRuntimeModel(input: RuntimeCheckInput): RuntimeCheck {
     budget: Math.max(valsetSize, spentBudget ? (input.budget ?? result.metricCalls) : result.metricCalls),
     jitter: jitterFromDurations(metric),
     schedule: input.schedule,
+    ...(input.schedule.kind === 'async' ? measuredRebasing(result.proposals, input.minibatchSize) : {}),
   };
   try {
     const prediction = predictWallClock(params);

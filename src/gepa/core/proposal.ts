@@ -67,6 +67,8 @@ export interface Proposal {
    * candidate and this is the parent the proposal started from).
    */
   rebasedFrom?: number;
+  /** With `rebasedFrom`: how many minibatch examples the rebase gate judged the rebased child on. */
+  rebaseGateExamples?: number;
   valset?: ValsetScores;
   /** Why its valset evaluation was stopped early (a lost valset race): then it has no valset scores. */
   valsetStop?: string;

@@ -22,9 +22,17 @@ export function recordVerdict(p: Proposal, outcome: MinibatchOutcome, child: Can
 }
 
 /** The proposer's last report: what it spent, its last verdict (if it reached one), its valset scores. */
-export function recordFinish(p: Proposal, report: { spend: ProposalSpend } & Pick<Proposal, 'outcome' | 'child' | 'valset' | 'valsetStop'>): Proposal {
+export function recordFinish(p: Proposal, report: { spend: ProposalSpend } & Pick<Proposal, 'outcome' | 'child' | 'valset' | 'valsetStop' | 'rebaseGateExamples'>): Proposal {
   const outcome = report.outcome ?? p.outcome ?? { task: p.task, status: 'skipped' as const, reason: UNFINISHED_OUTCOME_REASON };
-  return { ...p, outcome, child: report.child ?? p.child, valset: report.valset, ...(report.valsetStop ? { valsetStop: report.valsetStop } : {}), spend: report.spend };
+  return {
+    ...p,
+    outcome,
+    child: report.child ?? p.child,
+    valset: report.valset,
+    ...(report.valsetStop ? { valsetStop: report.valsetStop } : {}),
+    ...(report.rebaseGateExamples === undefined ? {} : { rebaseGateExamples: report.rebaseGateExamples }),
+    spend: report.spend,
+  };
 }
 
 const waitingOnVerdict = (p: Proposal) => isAccepted(p.outcome) && !p.granted && p.decision === undefined && p.spend === undefined;
