@@ -15,7 +15,7 @@ import { runCommand } from './runCommand.js';
 import { parseInteger, parseNonNegative, parsePositiveInt, parseScheduleOption, scheduleOptionText } from './scheduleOption.js';
 import { errorMessage } from '../errorMessage.js';
 import { terminalSafe } from './terminalText.js';
-import { startOtlpTraceExport, type TraceExport } from '../telemetry/otlpTraceExport.js';
+import { startOtlpExport, type OtlpExport } from '../telemetry/otlpExport.js';
 
 interface DemoFlags {
   schedule: ReturnType<typeof parseScheduleOption>;
@@ -134,9 +134,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
   const program = buildProgram(io, (code) => {
     exitCode = code;
   });
-  let traces: TraceExport | undefined;
+  let telemetry: OtlpExport | undefined;
   try {
-    traces = await startOtlpTraceExport(process.env, (message) => void io.stderr.write(`gepa-actors: ${terminalSafe(message)}\n`));
+    telemetry = await startOtlpExport(process.env, (message) => void io.stderr.write(`gepa-actors: ${terminalSafe(message)}\n`));
     // `help worker` is `worker --help`: the worker's flags are its own, so is its help text.
     const args = argv[0] === 'help' && argv[1] === 'worker' ? ['worker', '--help'] : [...argv];
     await program.parseAsync(args, { from: 'user' });
@@ -153,7 +153,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     const usage = error instanceof UsageError || error instanceof ConfigError || error instanceof RunDirectoryError;
     return usage ? EXIT_USAGE : EXIT_FAILURE;
   } finally {
-    // The spans still buffered are sent before the command returns, whatever its outcome.
-    await traces?.shutdown().catch((error: unknown) => void io.stderr.write(`gepa-actors: sending traces failed: ${terminalSafe(errorMessage(error))}\n`));
+    // The spans and metrics still buffered are sent before the command returns, whatever its outcome.
+    await telemetry?.shutdown().catch((error: unknown) => void io.stderr.write(`gepa-actors: sending telemetry failed: ${terminalSafe(errorMessage(error))}\n`));
   }
 }
