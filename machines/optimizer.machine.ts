@@ -249,7 +249,8 @@ export const optimizerMachine = setup({
       settings: s,
       search: newSearchState(emptyPool({ trackBestOutputs: s.trackBestOutputs }), new Rng(s.seed), sampler, s.maxMerges),
       progress: startProgress(),
-      ledger: new BudgetLedger({ maxMetricCalls: s.maxMetricCalls }),
+      // An earlier process's failed calls were paid and will be paid again: they count from the start.
+      ledger: new BudgetLedger({ maxMetricCalls: s.maxMetricCalls }, input.journal?.failedCalls?.() ?? 0),
       spentUsd: 0,
       dollarsExhausted: false,
       abort: new AbortController(),

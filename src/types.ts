@@ -380,6 +380,12 @@ export interface WorkJournal {
    * paid, so it counts against the budgets. Zero before.
    */
   heldWork?(): { calls: number; usd: number };
+  /**
+   * Metric calls earlier processes paid whose answer was a failure. Resuming tries them again, so
+   * their answers are never reused; they are counted as spent from the start (metricCalls and the
+   * budget), and excluded from heldWork.
+   */
+  failedCalls?(): number;
 }
 
 /** One decision of the async schedule, in the order the optimizer took it. */

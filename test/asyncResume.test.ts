@@ -22,7 +22,7 @@ const EVAL_USD = 0.001;
 const REFLECT_USD = 0.004;
 
 /** One process's part of the run: aborted at `abortAtMs` of simulated time (never when undefined). */
-async function runOnce(runDir: string, seed: number, abortAtMs: number | undefined, paid: { calls: number }): Promise<OptimizeResult> {
+async function runOnce(runDir: string, seed: number, abortAtMs: number | undefined, paid: { calls: number }, failEvery?: number): Promise<OptimizeResult> {
   const clock = new SimulatedClock();
   const task = createDemoTask({ seed: 1, metricCallMs: 20, reflectionMs: 80, clock });
   const abort = new AbortController();
@@ -38,6 +38,7 @@ async function runOnce(runDir: string, seed: number, abortAtMs: number | undefin
         {
           evaluate: async (...args: Parameters<typeof task.adapter.evaluate>) => {
             paid.calls++;
+            if (failEvery !== undefined && paid.calls % failEvery === 0) throw Object.assign(new Error('HTTP 503 from the task model'), { costUsd: EVAL_USD });
             return { ...(await task.adapter.evaluate(...args)), costUsd: EVAL_USD };
           },
         },
@@ -129,5 +130,27 @@ describe('async resume after kills', () => {
     expect(resumed.metricCalls).toBe(loggedWork(runDir).calls);
     expect(paid.calls - paidAtCut).toBe(resumed.metricCalls - loggedAtCut);
     expect(resumed.metricCalls).toBeLessThanOrEqual(BUDGET);
+  });
+
+  it('calls that failed before the cut were paid, and are paid again on resume: both are counted, within the budget', async () => {
+    const runDir = join(scratch, 'failures');
+    const paid = { calls: 0 };
+    const reference = await runOnce(join(scratch, 'failures-reference'), 9, undefined, { calls: 0 });
+    // Every 7th call of the first process fails (a flaky endpoint); the resumed process's do not.
+    const first = await runOnce(runDir, 9, Math.floor(reference.elapsedMs * 0.6), paid, 7);
+    expect(first.stopReason).toBe('aborted');
+    const { records } = readRunLog(join(runDir, 'log.jsonl'));
+    const failedAtCut = records.filter((r) => r.t === 'eval' && r.evaluation.failure !== undefined).length;
+    expect(failedAtCut).toBeGreaterThan(5);
+    const loggedAtCut = loggedWork(runDir).calls;
+    const paidAtCut = paid.calls;
+    const resumed = await runOnce(runDir, 9, undefined, paid);
+    expect(resumed.stopReason).toBe('maxMetricCalls');
+    // Every logged call is in metricCalls, the failed ones included; what this process paid is
+    // exactly what it adds; and the whole, retries included, stays within the budget.
+    expect(resumed.metricCalls).toBe(loggedWork(runDir).calls);
+    expect(paid.calls - paidAtCut).toBe(resumed.metricCalls - loggedAtCut);
+    expect(resumed.metricCalls).toBeLessThanOrEqual(BUDGET);
+    expect(resumed.costUsd).toBeCloseTo(loggedWork(runDir).usd, 9);
   });
 });

@@ -265,6 +265,22 @@ describe('resuming', () => {
     expect(again.lastBudget?.costUsd).toBeCloseTo(full.costUsd, 9);
   });
 
+  it('a run whose failed calls leave too little budget to evaluate the seed again is refused, not overspent', async () => {
+    const dir = freshDir('failed-seed');
+    const base = durableRunConfig(dir);
+    const valset = (base.valset ?? []).slice(0, 4);
+    // The seed's 4 calls all fail (a systemic stop), and are paid; trying them again needs 4 more of a budget of 6.
+    const config = { ...base, valset, maxMetricCalls: 6, adapter: { ...base.adapter, evaluate: async () => Promise.reject(new Error('HTTP 503')) } };
+    const first = await optimize(config);
+    expect(first.stopReason).toBe('error');
+    expect(first.metricCalls).toBe(4);
+    const before = readFileSync(logOf(dir), 'utf8');
+    await expect(optimize({ ...config, adapter: base.adapter })).rejects.toThrow(
+      new ConfigError('cannot resume: 4 metric calls of this run failed and count against maxMetricCalls 6, which leaves too little to evaluate the seed on the valset (4 calls) again'),
+    );
+    expect(readFileSync(logOf(dir), 'utf8')).toBe(before);
+  });
+
   it('a damaged line before the end is refused with its line number, and nothing is written', async () => {
     const dir = copyOf(referenceDir, 'corrupt');
     const all = readFileSync(logOf(dir), 'utf8').split('\n');

@@ -13,6 +13,7 @@ import { createOpenAIChatModel, createOpenAILanguageModel } from '../src/lm/open
 import type { OptimizeResult, RunEvent } from '../src/types.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer, type FakeStep, type RecordedRequest } from './support/fakeOpenAIServer.js';
 import { memoryIo } from './support/memoryIo.js';
+import { readRunLog } from '../src/storage/runLog.js';
 import { ARITHMETIC_RUN_CONFIG, writeArithmeticDataset } from './support/arithmeticRun.js';
 
 const examples = (n: number, offset: number): ChatExample[] =>
@@ -152,5 +153,9 @@ describe('the CLI on an endpoint-wide failure', () => {
     expect(after.stopReason).toBe('perfectScore');
     expect(after.bestScore).toBe(1);
     expect(after.failures).toEqual({ total: 0, byKind: {} });
+    // The 4 failed calls were paid, and tried again on resume: metricCalls counts both, as the log does.
+    const logged = readRunLog(join(dir, 'runs/loud/log.jsonl')).records.filter((r) => r.t === 'eval');
+    expect(logged.filter((r) => r.t === 'eval' && r.evaluation.failure !== undefined)).toHaveLength(4);
+    expect(after.metricCalls).toBe(logged.length);
   });
 });

@@ -15,7 +15,13 @@ export class BudgetLedger {
   spentCalls = 0;
   reservedCalls = 0;
 
-  constructor(readonly limits: BudgetLimits) {}
+  /** `spentBefore`: calls already paid that no reservation covers (an earlier process's failed calls, on resume). */
+  constructor(
+    readonly limits: BudgetLimits,
+    spentBefore = 0,
+  ) {
+    this.spentCalls = spentBefore;
+  }
 
   remainingCalls(): number {
     return (this.limits.maxMetricCalls ?? Infinity) - this.spentCalls - this.reservedCalls;

@@ -135,6 +135,8 @@ export class EvaluationService<Example> {
 
   constructor(private readonly options: EvaluationServiceOptions<Example>) {
     this.failures = new FailureTally(options.maxConsecutiveFailures);
+    // Failed calls of earlier processes were paid; resuming pays for them again (see replay).
+    this.metricCalls = options.journal?.failedCalls?.() ?? 0;
     const before = options.preRunCostUsd ?? 0;
     if (before > 0) {
       this.costUsd += before;
@@ -246,7 +248,8 @@ export class EvaluationService<Example> {
   /** A call an earlier process paid for, from the journal: counted, not run again. */
   private replay(key: string, paid: { calls: number; usd: number }): Promise<Evaluation> | undefined {
     let replayed = this.options.journal?.replayEvaluation(key);
-    // A logged failure is not an answer: resuming tries the call again (its dollars were spent).
+    // A logged failure is not an answer: resuming tries the call again. Its dollars were spent, and
+    // the call itself counts from the start (metricCalls, the ledger: WorkJournal.failedCalls).
     while (replayed?.failure) {
       this.costUsd += replayed.costUsd ?? 0;
       paid.usd += replayed.costUsd ?? 0;

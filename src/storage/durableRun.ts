@@ -86,6 +86,15 @@ export async function runInDirectory(prepared: PreparedRun, launch: LaunchRun, o
   let session: RunSession | undefined;
   const recorder = new RunRecorder(() => session, initialSnapshot(settings.seedCandidate), existing.loggedCandidates);
   const journal = new RunJournal(existing.log.records, (r) => session?.append(r));
+  // Failed calls are paid again on resume, and the seed's valset evaluation comes first: without
+  // room for both, the run could only pass its budget.
+  const { maxMetricCalls } = settings;
+  const valsetSize = prepared.table.valIds.length;
+  if (maxMetricCalls !== undefined && journal.failedCalls() + valsetSize > maxMetricCalls) {
+    throw new ConfigError(
+      `cannot resume: ${journal.failedCalls()} metric calls of this run failed and count against maxMetricCalls ${maxMetricCalls}, which leaves too little to evaluate the seed on the valset (${valsetSize} calls) again`,
+    );
+  }
   const stopFile = new AbortController();
   const onEvent = prepared.onEvent;
   const start = launch({

@@ -45,6 +45,10 @@ export class RunJournal implements WorkJournal {
   private readonly reflections = new ReplayQueues<LmReply>();
   /** Calls answered from the log in this process. */
   replayed = { evaluations: 0, reflections: 0 };
+  /** Logged metric calls whose answer was a failure: paid, never reused (resuming tries them again). */
+  private readonly failures: number;
+  /** Those of them not yet passed over by a replay (they are in `evaluations` still). */
+  private failuresLeft = 0;
   /** The async path earlier processes logged, and how far this process has walked it. */
   private readonly path: ScheduleDecision[] = [];
   private position = 0;
@@ -56,7 +60,10 @@ export class RunJournal implements WorkJournal {
     private readonly append: (record: RunLogRecord) => void,
   ) {
     for (const r of records) {
-      if (r.t === 'eval') this.evaluations.push(r.key, r.evaluation);
+      if (r.t === 'eval') {
+        this.evaluations.push(r.key, r.evaluation);
+        if (r.evaluation.failure) this.failuresLeft++;
+      }
       else if (r.t === 'reflect') this.reflections.push(r.promptHash, r.reply);
       else if (r.t === 'decision') {
         // A later process that left the path at n rewrote it from there.
@@ -64,11 +71,19 @@ export class RunJournal implements WorkJournal {
         this.path.push({ kind: r.kind, id: r.id });
       }
     }
+    this.failures = this.failuresLeft;
   }
 
-  /** Logged calls not replayed (yet): after a full resume, work the schedule no longer asks for. */
+  failedCalls(): number {
+    return this.failures;
+  }
+
+  /**
+   * Logged calls not replayed (yet): after a full resume, work the schedule no longer asks for.
+   * Failed calls are not among the evaluations: they are counted from the start (failedCalls).
+   */
   get unreplayed(): { evaluations: number; reflections: number; usd: number } {
-    return { evaluations: this.evaluations.size, reflections: this.reflections.size, usd: this.evaluations.usd + this.reflections.usd };
+    return { evaluations: this.evaluations.size - this.failuresLeft, reflections: this.reflections.size, usd: this.evaluations.usd + this.reflections.usd };
   }
 
   expectedDecision(): ScheduleDecision | undefined {
@@ -88,12 +103,13 @@ export class RunJournal implements WorkJournal {
   }
 
   heldWork(): { calls: number; usd: number } {
-    return this.pastPath ? { calls: this.evaluations.size, usd: this.evaluations.usd + this.reflections.usd } : { calls: 0, usd: 0 };
+    return this.pastPath ? { calls: this.evaluations.size - this.failuresLeft, usd: this.evaluations.usd + this.reflections.usd } : { calls: 0, usd: 0 };
   }
 
   replayEvaluation(key: string): Evaluation | undefined {
     const evaluation = this.evaluations.shift(key);
-    if (evaluation) this.replayed.evaluations++;
+    if (evaluation?.failure) this.failuresLeft--;
+    else if (evaluation) this.replayed.evaluations++;
     return evaluation;
   }
 
