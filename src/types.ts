@@ -386,6 +386,9 @@ export interface WorkJournal {
    * budget), and excluded from heldWork.
    */
   failedCalls?(): number;
+  /** An answer of the user's proposeNewTexts that an earlier process logged for these inputs. */
+  replayProposal?(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[]): { texts: unknown } | undefined;
+  recordProposal?(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[], texts: unknown): void;
 }
 
 /** One decision of the async schedule, in the order the optimizer took it. */

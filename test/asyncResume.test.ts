@@ -10,7 +10,8 @@ import { SimulatedClock } from 'xstate';
 import { runOnSimulatedClock } from '../src/clock.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
 import { Rng } from '../src/gepa/core/rng.js';
-import { optimize, type OptimizeResult } from '../src/index.js';
+import { optimize, type OptimizeResult, type ProposeNewTexts } from '../src/index.js';
+import { canonicalJson } from '../src/canonicalJson.js';
 import { readRunLog } from '../src/storage/runLog.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gepa-async-resume-'));
@@ -22,7 +23,7 @@ const EVAL_USD = 0.001;
 const REFLECT_USD = 0.004;
 
 /** One process's part of the run: aborted at `abortAtMs` of simulated time (never when undefined). */
-async function runOnce(runDir: string, seed: number, abortAtMs: number | undefined, paid: { calls: number }, failEvery?: number): Promise<OptimizeResult> {
+async function runOnce(runDir: string, seed: number, abortAtMs: number | undefined, paid: { calls: number }, failEvery?: number, proposeNewTexts?: ProposeNewTexts): Promise<OptimizeResult> {
   const clock = new SimulatedClock();
   const task = createDemoTask({ seed: 1, metricCallMs: 20, reflectionMs: 80, clock });
   const abort = new AbortController();
@@ -52,6 +53,7 @@ async function runOnce(runDir: string, seed: number, abortAtMs: number | undefin
         { estimateMaxCostUsd: () => REFLECT_USD },
       ),
       runIdentity: { reflectionLm: 'demo' },
+      ...(proposeNewTexts ? { proposeNewTexts } : {}),
       schedule: { kind: 'async', inFlight: 8 },
       workers: 8,
       maxMetricCalls: BUDGET,
@@ -130,6 +132,33 @@ describe('async resume after kills', () => {
     expect(resumed.metricCalls).toBe(loggedWork(runDir).calls);
     expect(paid.calls - paidAtCut).toBe(resumed.metricCalls - loggedAtCut);
     expect(resumed.metricCalls).toBeLessThanOrEqual(BUDGET);
+  });
+
+  it("the user's proposeNewTexts is asked once per input: a resumed run takes the logged answers", async () => {
+    const runDir = join(scratch, 'proposer');
+    let asked: string[] = [];
+    // A proposer that adds a numbered rule: its answers differ from call to call, as an LLM's do.
+    const proposer: ProposeNewTexts = async (candidate, dataset, components) => {
+      asked.push(canonicalJson({ candidate, dataset, components }));
+      const component = components[0] as string;
+      return { [component]: `${candidate[component]} Rule ${asked.length}.` };
+    };
+    const reference = await runOnce(join(scratch, 'proposer-reference'), 3, undefined, { calls: 0 }, undefined, proposer);
+    asked = [];
+    const first = await runOnce(runDir, 3, Math.floor(reference.elapsedMs * 0.6), { calls: 0 }, undefined, proposer);
+    expect(first.stopReason).toBe('aborted');
+    const proposals = () => readRunLog(join(runDir, 'log.jsonl')).records.filter((r) => r.t === 'propose').length;
+    const loggedAtCut = proposals();
+    expect(loggedAtCut).toBeGreaterThan(5);
+    const askedBefore = asked;
+    asked = [];
+    const resumed = await runOnce(runDir, 3, undefined, { calls: 0 }, undefined, proposer);
+    expect(resumed.stopReason).toBe('maxMetricCalls');
+    // Asked again only for what was in flight at the cut (at most 8 proposals), never for a logged
+    // answer; each answer of the resumed process is logged once.
+    expect(asked.filter((input) => askedBefore.includes(input)).length).toBeLessThanOrEqual(8);
+    expect(askedBefore.length - loggedAtCut).toBeLessThanOrEqual(8);
+    expect(proposals()).toBe(loggedAtCut + asked.length);
   });
 
   it('calls that failed before the cut were paid, and are paid again on resume: both are counted, within the budget', async () => {

@@ -327,7 +327,10 @@ export class EvaluationService<Example> {
    * call). Not a reflection call: it is not counted as one, and its dollars are not seen.
    */
   async propose(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[], origin?: CallOrigin): Promise<ProposeReply> {
-    const { proposeNewTexts, slots, signal } = this.options;
+    const { proposeNewTexts, slots, signal, journal } = this.options;
+    // A durable run asks the user's proposer once per input: a resumed run takes the logged answer.
+    const replayed = journal?.replayProposal?.(candidate, dataset, components);
+    if (replayed) return { ok: true, texts: replayed.texts };
     let startMs: number | undefined;
     const proposeCall = (endMs: number, error?: string): CallRecord => ({
       channel: 'lm', kind: 'propose', ...originOf({ origin }), startMs: startMs ?? endMs, endMs, costUsd: 0, ...(error === undefined ? {} : { error }),
@@ -343,6 +346,7 @@ export class EvaluationService<Example> {
         signal,
       );
       this.recordCall(startMs ?? 0, (endMs) => proposeCall(endMs));
+      journal?.recordProposal?.(candidate, dataset, components, texts);
       return { ok: true, texts };
     } catch (error) {
       if (signal.aborted) throw error;

@@ -6,12 +6,18 @@
 // folds) are logged too: a resumed run takes them in the logged order and so asks for the same
 // calls; once past that path, whatever the log still holds unreplayed is held against the budgets.
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../canonicalJson.js';
 import type { RunLogRecord } from './runLog.js';
-import type { Evaluation, LmReply, ScheduleDecision, WorkJournal } from '../types.js';
+import type { Candidate, Evaluation, LmReply, ReflectiveDataset, ScheduleDecision, WorkJournal } from '../types.js';
 
 /** The key of a reflection in the log: prompts run to many kilobytes, their hash does not. */
 export function promptHash(prompt: string): string {
   return createHash('sha256').update(prompt).digest('hex');
+}
+
+/** The key of a proposeNewTexts answer in the log: the SHA-256 of what it was given. */
+export function proposalInputHash(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[]): string {
+  return createHash('sha256').update(canonicalJson({ candidate, dataset, components })).digest('hex');
 }
 
 class ReplayQueues<T extends { costUsd?: number }> {
@@ -43,6 +49,7 @@ class ReplayQueues<T extends { costUsd?: number }> {
 export class RunJournal implements WorkJournal {
   private readonly evaluations = new ReplayQueues<Evaluation>();
   private readonly reflections = new ReplayQueues<LmReply>();
+  private readonly proposals = new ReplayQueues<{ texts: unknown; costUsd?: number }>();
   /** Calls answered from the log in this process. */
   replayed = { evaluations: 0, reflections: 0 };
   /** Logged metric calls whose answer was a failure: paid, never reused (resuming tries them again). */
@@ -65,6 +72,7 @@ export class RunJournal implements WorkJournal {
         if (r.evaluation.failure) this.failuresLeft++;
       }
       else if (r.t === 'reflect') this.reflections.push(r.promptHash, r.reply);
+      else if (r.t === 'propose') this.proposals.push(r.inputHash, { texts: r.texts });
       else if (r.t === 'decision') {
         // A later process that left the path at n rewrote it from there.
         this.path.length = Math.min(this.path.length, r.n);
@@ -125,5 +133,13 @@ export class RunJournal implements WorkJournal {
 
   recordReflection(prompt: string, reply: LmReply): void {
     this.append({ t: 'reflect', promptHash: promptHash(prompt), reply });
+  }
+
+  replayProposal(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[]): { texts: unknown } | undefined {
+    return this.proposals.shift(proposalInputHash(candidate, dataset, components));
+  }
+
+  recordProposal(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[], texts: unknown): void {
+    this.append({ t: 'propose', inputHash: proposalInputHash(candidate, dataset, components), texts });
   }
 }

@@ -1,5 +1,5 @@
 // The run log (log.jsonl): one JSON line per completed unit of paid work (a metric call, a
-// reflection), per async decision, per pool addition and per result, appended and never rewritten. Each record is
+// reflection, an answer of the user's proposeNewTexts), per async decision, per pool addition and per result, appended and never rewritten. Each record is
 // one write(2) of a whole line, so kill -9 loses at most the line being written; a line torn at
 // the very end is dropped on reading, damage anywhere else is an error naming its line.
 import { closeSync, existsSync, fdatasyncSync, openSync, readFileSync, statSync, truncateSync, writeSync } from 'node:fs';
@@ -14,6 +14,8 @@ export type RunLogRecord =
   | { t: 'eval'; key: string; evaluation: Evaluation }
   /** A reflection call, keyed by the SHA-256 of its prompt (prompts are long). */
   | { t: 'reflect'; promptHash: string; reply: LmReply }
+  /** An answer of the user's proposeNewTexts (as it returned it), keyed by the SHA-256 of its inputs' canonical JSON. */
+  | { t: 'propose'; inputHash: string; texts: unknown }
   /**
    * An async decision, number `n` of the run's path: a resumed run walks the path in this order.
    * A record for an `n` already logged replaces it and everything after (the run left the path there).
@@ -28,6 +30,7 @@ const candidateSchema = z.record(z.string(), z.string());
 const recordSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('eval'), key: z.string(), evaluation: z.looseObject({ score: z.number() }) }),
   z.object({ t: z.literal('reflect'), promptHash: z.string(), reply: z.looseObject({ text: z.string() }) }),
+  z.object({ t: z.literal('propose'), inputHash: z.string(), texts: z.unknown() }),
   z.object({ t: z.literal('decision'), n: z.number().int().nonnegative(), kind: z.enum(['judged', 'finished']), id: z.string() }),
   z.object({
     t: z.literal('candidate'),
