@@ -386,6 +386,9 @@ export interface WorkJournal {
    * budget), and excluded from heldWork.
    */
   failedCalls?(): number;
+  /** Dollars earlier processes spent before their first call (preRunCostUsd): still part of the run's cost. */
+  earlierPreRunCostUsd?(): number;
+  recordPreRunCost?(costUsd: number): void;
   /** An answer of the user's proposeNewTexts that an earlier process logged for these inputs. */
   replayProposal?(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[]): { texts: unknown } | undefined;
   recordProposal?(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[], texts: unknown): void;

@@ -265,6 +265,22 @@ describe('resuming', () => {
     expect(again.lastBudget?.costUsd).toBeCloseTo(full.costUsd, 9);
   });
 
+  it("each process's pre-run dollars (the CLI's endpoint check) stay in the run's cost after a resume", async () => {
+    const dir = freshDir('prerun');
+    const config = { ...durableRunConfig(dir), maxMetricCalls: 120 };
+    const full = await optimize({ ...config, preRunCostUsd: 0.25 });
+    expect(full.costUsd).toBeCloseTo(0.25, 12);
+    // Forget the result (the last two lines): the resumed process pings again and pays 0.5.
+    const all = readFileSync(logOf(dir), 'utf8').split('\n').slice(0, -2);
+    writeFileSync(logOf(dir), `${all.join('\n')}\n`);
+    const resumed = await optimize({ ...config, preRunCostUsd: 0.5 });
+    expect(resumed.costUsd).toBeCloseTo(0.75, 12);
+    expect(readRunLog(logOf(dir)).records.filter((r) => r.t === 'prerun')).toEqual([
+      { t: 'prerun', costUsd: 0.25 },
+      { t: 'prerun', costUsd: 0.5 },
+    ]);
+  });
+
   it('a run whose failed calls leave too little budget to evaluate the seed again is refused, not overspent', async () => {
     const dir = freshDir('failed-seed');
     const base = durableRunConfig(dir);

@@ -137,7 +137,10 @@ export class EvaluationService<Example> {
     this.failures = new FailureTally(options.maxConsecutiveFailures);
     // Failed calls of earlier processes were paid; resuming pays for them again (see replay).
     this.metricCalls = options.journal?.failedCalls?.() ?? 0;
-    const before = options.preRunCostUsd ?? 0;
+    // This process's pre-run spend is logged, so that a resumed run still counts it beside its own.
+    const now = options.preRunCostUsd ?? 0;
+    if (now > 0) options.journal?.recordPreRunCost?.(now);
+    const before = now + (options.journal?.earlierPreRunCostUsd?.() ?? 0);
     if (before > 0) {
       this.costUsd += before;
       options.dollars?.settle(NOTHING_RESERVED, before);

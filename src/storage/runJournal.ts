@@ -56,6 +56,8 @@ export class RunJournal implements WorkJournal {
   private readonly failures: number;
   /** Those of them not yet passed over by a replay (they are in `evaluations` still). */
   private failuresLeft = 0;
+  /** Dollars earlier processes spent before their first call. */
+  private readonly preRunUsd: number = 0;
   /** The async path earlier processes logged, and how far this process has walked it. */
   private readonly path: ScheduleDecision[] = [];
   private position = 0;
@@ -73,6 +75,7 @@ export class RunJournal implements WorkJournal {
       }
       else if (r.t === 'reflect') this.reflections.push(r.promptHash, r.reply);
       else if (r.t === 'propose') this.proposals.push(r.inputHash, { texts: r.texts });
+      else if (r.t === 'prerun') this.preRunUsd += r.costUsd;
       else if (r.t === 'decision') {
         // A later process that left the path at n rewrote it from there.
         this.path.length = Math.min(this.path.length, r.n);
@@ -84,6 +87,14 @@ export class RunJournal implements WorkJournal {
 
   failedCalls(): number {
     return this.failures;
+  }
+
+  earlierPreRunCostUsd(): number {
+    return this.preRunUsd;
+  }
+
+  recordPreRunCost(costUsd: number): void {
+    this.append({ t: 'prerun', costUsd });
   }
 
   /**

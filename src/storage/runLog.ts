@@ -14,6 +14,8 @@ export type RunLogRecord =
   | { t: 'eval'; key: string; evaluation: Evaluation }
   /** A reflection call, keyed by the SHA-256 of its prompt (prompts are long). */
   | { t: 'reflect'; promptHash: string; reply: LmReply }
+  /** Dollars a process spent before its first call (the CLI's endpoint check): a resumed run still counts them. */
+  | { t: 'prerun'; costUsd: number }
   /** An answer of the user's proposeNewTexts (as it returned it), keyed by the SHA-256 of its inputs' canonical JSON. */
   | { t: 'propose'; inputHash: string; texts: unknown }
   /**
@@ -31,6 +33,7 @@ const recordSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('eval'), key: z.string(), evaluation: z.looseObject({ score: z.number() }) }),
   z.object({ t: z.literal('reflect'), promptHash: z.string(), reply: z.looseObject({ text: z.string() }) }),
   z.object({ t: z.literal('propose'), inputHash: z.string(), texts: z.unknown() }),
+  z.object({ t: z.literal('prerun'), costUsd: z.number().nonnegative() }),
   z.object({ t: z.literal('decision'), n: z.number().int().nonnegative(), kind: z.enum(['judged', 'finished']), id: z.string() }),
   z.object({
     t: z.literal('candidate'),
