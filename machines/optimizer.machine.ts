@@ -104,7 +104,7 @@ function start(context: OptimizerContext, plan: Plan) {
   const launched = Object.fromEntries(plan.launches.map((l) => [l.proposal.id, l.proposal]));
   const failed = recordPlanFailures(context.progress, plan.failures);
   return {
-    update: { search: plan.search, progress: failed.progress, proposals: { ...context.proposals, ...launched }, ...(plan.stopReason ? { stopReason: plan.stopReason } : {}) } satisfies Partial<OptimizerContext>,
+    update: { search: plan.search, progress: failed.progress, proposals: { ...context.proposals, ...launched }, ...(plan.stopReason ? { stopReason: plan.stopReason } : {}), ...(plan.error ? { error: plan.error } : {}) } satisfies Partial<OptimizerContext>,
     events: [...failed.events, ...launchEvents(plan.launches)],
     spawns: plan.launches.map((l) => ({ id: l.proposal.id, input: proposerInput(context, l) })),
   };
@@ -337,7 +337,10 @@ export const optimizerMachine = setup({
           }),
         },
         // A seed call the dollar budget could not pay even with nothing else in flight: the budget ends the run.
-        'evaluator.failed': { target: 'stopping', actions: assign({ stopReason: ({ context, event }) => (context.dollarsExhausted ? 'maxCostUsd' : `error: ${event.error}`) }) },
+        'evaluator.failed': {
+          target: 'stopping',
+          actions: assign(({ context, event }) => (context.dollarsExhausted ? { stopReason: 'maxCostUsd' } : { stopReason: 'error', error: event.error })),
+        },
       },
     },
     deciding: {

@@ -146,7 +146,8 @@ describe('selectCandidate', () => {
         throw new Error('no idea');
       },
     });
-    expect(broken.result.stopReason).toBe('error: strategy hooks failed 12 proposals in a row (last: selectCandidate threw: no idea)');
+    expect(broken.result.stopReason).toBe('error');
+    expect(broken.result.error).toBe('strategy hooks failed 12 proposals in a row (last: selectCandidate threw: no idea)');
     expect(broken.result.proposals.length).toBe(12);
     expect(broken.result.metricCalls).toBe(6);
   });

@@ -34,6 +34,7 @@ export interface ExistingRun {
  * everything already paid for (failed calls are tried again).
  */
 export function isResumableStop(stopReason: string): boolean {
+  // 'error: <message>' is how earlier versions stopped on a failed seed request or failing hooks.
   return stopReason === 'stopped' || stopReason === 'aborted' || stopReason === 'error' || stopReason.startsWith('error:');
 }
 

@@ -75,8 +75,10 @@ export interface Plan {
   /** Proposals a planning hook failed to plan: never started, recorded as skipped. */
   failures: ProposalRecord[];
   search: SearchState;
-  /** Set when the budget cannot pay for anything more (and nothing was launched), or the planning hooks keep failing. */
+  /** Set when the budget cannot pay for anything more (and nothing was launched), or 'error' when the planning hooks keep failing. */
   stopReason?: string;
+  /** With stopReason 'error': what failed. */
+  error?: string;
 }
 
 export function newSearchState(pool: CandidatePool, rng: Rng, sampler: EpochShuffledSampler, maxMerges: number): SearchState {
@@ -157,10 +159,10 @@ function failureRecord(step: number, f: FailedTask): ProposalRecord {
   return { step, task: f.task, kind: 'reflective', parents: f.parent === undefined ? [] : [f.parent], outcome: 'skipped', reason: f.reason, staleness: 0, reflectionCostUsd: 0 };
 }
 
-/** Why the run stops when the hooks keep failing, or undefined. */
-function hookStopReason(search: SearchState, failures: readonly ProposalRecord[]): string | undefined {
+/** The error that stops the run when the hooks keep failing (stopReason 'error'), or undefined. */
+function hookFailure(search: SearchState, failures: readonly ProposalRecord[]): string | undefined {
   if (search.hookFailures < MAX_HOOK_FAILURES_IN_A_ROW) return undefined;
-  return `error: strategy hooks failed ${search.hookFailures} proposals in a row (last: ${failures[failures.length - 1]?.reason ?? 'unknown'})`;
+  return `strategy hooks failed ${search.hookFailures} proposals in a row (last: ${failures[failures.length - 1]?.reason ?? 'unknown'})`;
 }
 
 /** The batched schedule's next P x N step (fewer tasks when the budget is short), or why none. */
@@ -169,8 +171,8 @@ export function planBatchedStep(input: PlanInput, shape: StepShape): Plan {
   const maxTasks = affordableTasks(input.remainingCalls, perTask, input.dollarsExhausted);
   if (maxTasks === 0) return { launches: [], failures: [], search: input.search, stopReason: budgetStopReason(input.remainingCalls, perTask) };
   const plan = planLaunches(input, input.search.step + 1, maxTasks, shape);
-  const stopReason = hookStopReason(plan.search, plan.failures);
-  return stopReason === undefined ? plan : { ...plan, stopReason };
+  const error = hookFailure(plan.search, plan.failures);
+  return error === undefined ? plan : { ...plan, stopReason: 'error', error };
 }
 
 /**
@@ -195,10 +197,11 @@ export function planAsyncProposals(input: PlanInput, inFlight: number, width: nu
       if (busy) busy[l.parent] = (busy[l.parent] ?? 0) + 1;
     }
     search = planned.search;
-    hookStop = hookStopReason(search, failures);
+    hookStop = hookFailure(search, failures);
     if (hookStop !== undefined || planned.launches.length + planned.failures.length === 0) break;
   }
-  const stopReason = hookStop ?? (inFlight + launches.length === 0 ? budgetStopReason(remainingCalls, perTask) : undefined);
+  if (hookStop !== undefined) return { launches, failures, search, stopReason: 'error', error: hookStop };
+  const stopReason = inFlight + launches.length === 0 ? budgetStopReason(remainingCalls, perTask) : undefined;
   return { launches, failures, search, ...(stopReason === undefined ? {} : { stopReason }) };
 }
 
