@@ -52,7 +52,7 @@ describe('report.html', () => {
 
     afterAll(async () => {
       await context?.close();
-      await rm(dir, { recursive: true, force: true });
+      await rm(dir, { recursive: true, force: true, maxRetries: 5 });
     });
 
     it('draws the charts, the lineage tree, the Pareto grid, the timeline, the diff and the actor tree', async () => {
