@@ -56,7 +56,7 @@ export interface ProposerContext extends ProposerInput, Pick<Proposal, 'outcome'
   /** Per chosen component: the new text, or why there is none. */
   replies: Array<ComponentReply | undefined>;
   childHash?: string;
-  /** Set when told to rebase: the newer candidate, and the minibatch scores of it and of the rebased child as they come. */
+  /** Set when told to rebase: the newer candidate, the gate, and the gate's scores of it and of the rebased child as they come. */
   rebase?: { onto: Candidate; ontoHash: string; gate: RebaseGate; ontoScores?: number[]; childScores?: number[] };
   /** Set when the valset evaluation is a race: its plan, and the child's scores so far by valset position. */
   race?: { plan: ValsetRace; scores: Map<number, Evaluation> };
@@ -78,6 +78,7 @@ const REFLECT_BASE = 100;
 
 /** Every request names this proposal, so telemetry can nest its calls under the proposal's span. */
 const originOf = (context: ProposerContext): CallOrigin => ({ step: context.step, task: context.task });
+
 /** The rebase gate's evaluation of the rebased child, or of the candidate it was rebased onto. */
 function rebaseRequest(context: ProposerContext, self: AnyActorRef, requestId: typeof REBASED_CHILD | typeof REBASE_ONTO): EvaluatorRequest {
   const child = requestId === REBASED_CHILD;

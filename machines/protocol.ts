@@ -79,7 +79,7 @@ export type ProposerReport =
 /**
  * Optimizer -> proposer, answering an accepted child: evaluate it on the valset, drop it, or
  * (async rebasing) judge `child`, its edit replayed onto the newer candidate `onto`, against
- * `onto` on the same minibatch first.
+ * `onto` first, on the examples of its minibatch that `gate` names.
  */
 export type ProposerDecision =
   /** With `race`, the valset is evaluated chunk by chunk and may stop early (src/gepa/strategies/valsetPolicy.ts). */
