@@ -6,6 +6,7 @@
 //   npx tsx bench/mechanisms.ts table [--task demo] [--versus single]         prints the table of what is stored
 //   (both take --dir <folder> to keep a longer seed range apart, e.g. --dir demo-96-seeds)
 //   npx tsx bench/mechanisms.ts list                                          names the variants
+//   npx tsx bench/mechanisms.ts goal                                          the async issue's acceptance, on what is stored
 //
 // Each variant's runs go to bench/results/mechanisms/<task>/<variant>.json, so variants can be run
 // in separate processes (two cores: two at a time) and the table read from what is there.
@@ -77,6 +78,65 @@ function table(): void {
   }
 }
 
-if (command === 'list') for (const [name, v] of Object.entries(VARIANTS)) console.log(`${name}: ${v.about}`);
+// The async issue's acceptance, read from every stored folder of both tasks: each comparison on
+// the folder that pairs the most seeds of the two variants (a 144-seed folder beats a 48-seed one).
+const DEFAULT_ASYNC = 'async 8 rebase best where-it-helped';
+const BATCHED = ['2x1', '2x2', '4x1', '2x4', '8x1', '4x4'];
+
+function storedRuns(taskName: string): Array<Map<string, Stored[]>> {
+  const root = new URL('./results/mechanisms/', import.meta.url);
+  return readdirSync(root)
+    .filter((d) => d === taskName || d.startsWith(`${taskName}-`))
+    .map((d) => {
+      const folder = new URL(`${d}/`, root);
+      return new Map(
+        readdirSync(folder)
+          .filter((f) => f.endsWith('.json'))
+          .map((f) => JSON.parse(readFileSync(new URL(f, folder), 'utf8')) as { variant: string; runs: Stored[] })
+          .map((v) => [v.variant, v.runs] as const),
+      );
+    });
+}
+
+/** a's and b's runs on their common seeds, from the folder with the most of them. */
+function widestPairing(folders: Array<Map<string, Stored[]>>, a: string, b: string): Array<[Stored, Stored]> {
+  let best: Array<[Stored, Stored]> = [];
+  for (const f of folders) {
+    const bySeed = new Map((f.get(b) ?? []).map((r) => [r.seed, r]));
+    const pairs = (f.get(a) ?? []).flatMap((r): Array<[Stored, Stored]> => (bySeed.has(r.seed) ? [[r, bySeed.get(r.seed) as Stored]] : []));
+    if (pairs.length > best.length) best = pairs;
+  }
+  return best;
+}
+
+function goal(): void {
+  const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  const fmt = (xs: number[]) => `${mean(xs) >= 0 ? '+' : ''}${mean(xs).toFixed(3)} ± ${stderr(xs).toFixed(3)}`;
+  for (const taskName of ['demo', 'multistep']) {
+    const folders = storedRuns(taskName);
+    const vsSingle = widestPairing(folders, DEFAULT_ASYNC, 'single');
+    const dVal = vsSingle.map(([a, s]) => a.bestValScore - s.bestValScore);
+    const dTest = vsSingle.map(([a, s]) => a.testScore - s.testScore);
+    const wall = mean(vsSingle.map(([a]) => a.wallClockMs)) / mean(vsSingle.map(([, s]) => s.wallClockMs));
+    const close = mean(dVal) >= -0.02 && mean(dTest) >= -0.02 && wall <= 1 / 3;
+    console.log(`${taskName}: ${DEFAULT_ASYNC} vs single over ${vsSingle.length} seeds: val ${fmt(dVal)}, test ${fmt(dTest)}, wall-clock ${wall.toFixed(2)} of single's: ${verdict(close)}`);
+    // Sooner to 90% of single's final score than each batched setting (medians), at no lower test score.
+    const singles = new Map(widestPairing(folders, 'single', 'single').map(([s]) => [s.seed, s]));
+    const to90 = (r: Stored) => timeToReach({ discoveries: r.discoveries } as RunFigures, 0.9 * (singles.get(r.seed)?.bestValScore ?? Infinity));
+    for (const b of BATCHED) {
+      const pairs = widestPairing(folders, DEFAULT_ASYNC, b).filter(([a]) => singles.has(a.seed));
+      if (pairs.length === 0) continue;
+      const asyncTo90 = median(pairs.map(([a]) => to90(a)));
+      const batchedTo90 = median(pairs.map(([, r]) => to90(r)));
+      const dTestB = pairs.map(([a, r]) => a.testScore - r.testScore);
+      const ok = asyncTo90 < batchedTo90 && mean(dTestB) >= 0;
+      const secs = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : 'never');
+      console.log(`  vs ${b} over ${pairs.length} seeds: to 90% ${secs(asyncTo90)} against ${secs(batchedTo90)}, test ${fmt(dTestB)}: ${verdict(ok)}`);
+    }
+  }
+}
+
+if (command === 'goal') goal();
+else if (command === 'list') for (const [name, v] of Object.entries(VARIANTS)) console.log(`${name}: ${v.about}`);
 else if (command === 'run') for (const name of names) await run(name, Number(flag('--seeds', '48')), Number(flag('--from', '0')));
 else table();
