@@ -2,7 +2,7 @@
 // call failing (404 for a wrong model, 400, malformed replies) or ten alike in a row mid-run end
 // with stopReason 'error' and the cause, error events, no reflection paid for failure feedback,
 // exit 1 from the CLI, and a run directory that --resume continues once the cause is fixed.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -157,5 +157,9 @@ describe('the CLI on an endpoint-wide failure', () => {
     const logged = readRunLog(join(dir, 'runs/loud/log.jsonl')).records.filter((r) => r.t === 'eval');
     expect(logged.filter((r) => r.t === 'eval' && r.evaluation.failure !== undefined)).toHaveLength(4);
     expect(after.metricCalls).toBe(logged.length);
+    // The report counts every process's calls too: it reads tokens and calls from the log.
+    const report = await readFile(join(dir, 'runs/loud/report.html'), 'utf8');
+    expect(report).toContain(`<tr class="model-usage" data-role="task"><td>task</td><td><code>gpt-4.1-mini</code></td><td class="num">${logged.length}</td>`);
+    expect(report).toContain('Every call of the run, from its log');
   });
 });

@@ -2,7 +2,9 @@
 // changing what the runtime sees (their extra fields and methods stay), each call's tokens and
 // dollars are tallied per model, and the valset answers are the untraced evaluations.
 import { describe, expect, it } from 'vitest';
+import { candidateHash } from '../src/gepa/core/candidateHash.js';
 import { observeRun } from '../src/report/runObserver.js';
+import type { RunLogRecord } from '../src/storage/runLog.js';
 import type { Adapter, Candidate, EvalContext, Evaluation, LmReply, OptimizeConfig } from '../src/types.js';
 
 type Ex = { input: string; answer: string };
@@ -56,5 +58,29 @@ describe('observeRun', () => {
     ]);
     // A candidate never evaluated on the valset here: the examples, no answers.
     expect(observation.valsetAnswers({ p: 'other' })).toEqual([{ example: 'c?' }, { example: 'd?' }]);
+  });
+
+  it('reads the same figures from a run log: every process\'s calls, answers past failed calls, untraced first', () => {
+    const hash = candidateHash({ p: 'C' });
+    // Valset examples have table ids 2 and 3 (after the trainset's 0 and 1).
+    const records: RunLogRecord[] = [
+      { t: 'eval', key: `${hash}:2:1`, evaluation: { score: 0.5, output: 'traced c?', usage: { promptTokens: 10, completionTokens: 2 }, costUsd: 0.001 } },
+      { t: 'eval', key: `${hash}:2:0`, evaluation: { score: 0, feedback: 'The evaluation failed with an error: HTTP 503', failure: { kind: 'http', message: 'HTTP 503' }, costUsd: 0 } },
+      { t: 'eval', key: `${hash}:2:0`, evaluation: { score: 1, output: 'c?', feedback: 'ok', usage: { promptTokens: 10, completionTokens: 2 }, costUsd: 0.001 } },
+      { t: 'eval', key: `${hash}:3:1`, evaluation: { score: 0, output: 'traced d?', feedback: 'expected D' } },
+      { t: 'reflect', promptHash: 'abc', reply: { text: 'x', usage: { promptTokens: 100, completionTokens: 20 }, costUsd: 0.01 } },
+      { t: 'decision', n: 0, kind: 'finished', id: 'p1-0' },
+    ];
+    const logged = observation.fromLog(records, [2, 3]);
+    expect(logged.source).toBe('the run log');
+    const [task, reflection] = logged.usage();
+    expect(task).toMatchObject({ role: 'task', model: 'task-x', calls: 4, callsWithTokens: 2, inputTokens: 20, outputTokens: 4 });
+    expect(reflection).toMatchObject({ role: 'reflection', model: 'refl-y', calls: 1, inputTokens: 100, outputTokens: 20 });
+    expect(reflection?.costUsd).toBeCloseTo(0.01, 12);
+    expect(logged.valsetAnswers({ p: 'C' })).toEqual([
+      { example: 'c?', evaluation: { score: 1, output: 'c?', feedback: 'ok' } },
+      { example: 'd?', evaluation: { score: 0, output: 'traced d?', feedback: 'expected D' } },
+    ]);
+    expect(observation.source).toBe('this process');
   });
 });

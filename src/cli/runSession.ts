@@ -35,6 +35,8 @@ export interface SessionOutput {
   inspection?: readonly InspectionRecord[];
   /** Tokens per model and valset answers, observed at the adapter and reflection model (for the report). */
   observation: RunObservation;
+  /** valIds[j]: the example-table id of valset example j (the run log's keys use them). */
+  valIds: readonly number[];
 }
 
 export async function runSession<Example>({ config: given, io, inspect = false, models }: SessionInput<Example>): Promise<SessionOutput> {
@@ -100,7 +102,7 @@ export async function runSession<Example>({ config: given, io, inspect = false, 
   try {
     const result = await optimize(prepared);
     finalCalls = result.metricCalls;
-    return { result, settings, slotIntervals, startedAt, observation, ...(inspection ? { inspection: inspection.records } : {}) };
+    return { result, settings, slotIntervals, startedAt, observation, valIds: prepared.table.valIds, ...(inspection ? { inspection: inspection.records } : {}) };
   } finally {
     shown.stop(finalCalls);
     uninstallSignals();

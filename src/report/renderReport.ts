@@ -49,6 +49,8 @@ export interface ReportInput {
   modelUsage?: readonly ModelUsage[];
   /** The best candidate on each valset example, in valset order (runObserver.ts). */
   valsetAnswers?: readonly ValsetAnswer[];
+  /** Where modelUsage and valsetAnswers come from (RunObservation.source); default 'this process'. */
+  observedFrom?: 'this process' | 'the run log';
 }
 
 const score = (x: number) => x.toFixed(3);
@@ -185,8 +187,8 @@ export function renderReport(input: ReportInput): string {
 <section id="best-candidate"><h2>Best candidate</h2>${candidateSection(r)}</section>
 <section id="candidate"><h2>Any candidate: its text and its diff from its parent</h2>${renderCandidatePanel(r)}</section>
 <section id="proposals"><h2>Proposals</h2>${renderProposalTable(r.proposals, input.schedule.kind === 'async')}</section>
-<section id="valset-answers"><h2>The best candidate on the valset</h2>${renderValsetAnswers(input.valsetAnswers, r.bestIndex)}</section>
-<section id="model-usage"><h2>Tokens and cost per model</h2>${renderUsageTable(input.modelUsage)}</section>
+<section id="valset-answers"><h2>The best candidate on the valset</h2>${renderValsetAnswers(input.valsetAnswers, r.bestIndex, input.observedFrom)}</section>
+<section id="model-usage"><h2>Tokens and cost per model</h2>${renderUsageTable(input.modelUsage, input.observedFrom)}</section>
 <section id="runtime-model"><h2>Runtime model: predicted vs measured</h2>${runtimeSection(check, input.schedule)}</section>
 ${actorSection}
 <script type="application/json" id="lineage-parents">${scriptJson(r.parents)}</script>

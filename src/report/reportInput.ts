@@ -41,6 +41,7 @@ const reportInputSchema = z.looseObject({
   runStartedAt: z.number(),
   inspection: z.array(z.unknown()).optional(),
   facts: z.array(z.looseObject({ label: z.string(), value: z.string(), sub: z.string().optional() })).optional(),
+  observedFrom: z.enum(['this process', 'the run log']).optional(),
 });
 
 /** Throws ConfigError naming every field that is missing or of the wrong type. */

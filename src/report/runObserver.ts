@@ -3,8 +3,10 @@
 // dollars are tallied per model, and each valset evaluation's score, output and feedback is kept
 // per candidate, so the report can show the best candidate's answer on every valset example.
 // Only calls made in this process are seen: a resumed run's replayed calls and metric calls run
-// on BullMQ workers are not (the report says so).
+// on BullMQ workers are not. A durable run's log holds them all, so `fromLog` reads the same
+// figures from it (the CLI does, for every run with a run directory).
 import { candidateHash } from '../gepa/core/candidateHash.js';
+import type { RunLogRecord } from '../storage/runLog.js';
 import type { Adapter, Candidate, Evaluation, LanguageModel, LmReply, OptimizeConfig } from '../types.js';
 import { ModelUsageTally, type ModelUsage } from './modelUsage.js';
 
@@ -17,9 +19,16 @@ export interface ValsetAnswer {
 }
 
 export interface RunObservation {
+  /** Where the figures come from: the calls made by this process, or a durable run's log (every process's, workers' included). */
+  readonly source: 'this process' | 'the run log';
   usage(): ModelUsage[];
   /** `candidate`'s evaluation on each valset example, in valset order. */
   valsetAnswers(candidate: Candidate): ValsetAnswer[];
+  /**
+   * The same figures read from a durable run's log records: every metric call and reflection any
+   * process paid for. `valIds[j]`: the example-table id of valset example j (the log's keys use them).
+   */
+  fromLog(records: readonly RunLogRecord[], valIds: readonly number[]): RunObservation;
 }
 
 export interface ModelNames {
@@ -59,6 +68,8 @@ export function observeRun<Example>(config: OptimizeConfig<Example>, names: Mode
   const { adapter } = config;
   const taskName = names.task ?? nameOf(adapter) ?? 'task model (adapter)';
 
+  const answer = (evaluation: Evaluation): ValsetAnswer['evaluation'] => ({ score: evaluation.score, output: evaluation.output, ...(evaluation.feedback !== undefined ? { feedback: evaluation.feedback } : {}) });
+
   // A prototype link, not a copy: a class instance's methods and extra fields (estimateMaxCostUsd) stay reachable.
   const observed: Adapter<Example> = Object.create(adapter);
   observed.evaluate = async (candidate, example, ctx) => {
@@ -71,16 +82,16 @@ export function observeRun<Example>(config: OptimizeConfig<Example>, names: Mode
       answers.set(hash, byExample);
       const kept = byExample.get(index);
       if (!kept || (kept.traced && !ctx.captureTraces)) {
-        byExample.set(index, { traced: ctx.captureTraces, evaluation: { score: evaluation.score, output: evaluation.output, ...(evaluation.feedback !== undefined ? { feedback: evaluation.feedback } : {}) } });
+        byExample.set(index, { traced: ctx.captureTraces, evaluation: answer(evaluation) });
       }
     }
     return evaluation;
   };
 
+  const reflectionName = names.reflection ?? (typeof config.reflectionLm === 'string' ? config.reflectionLm.replace(/^openai:/, '') : nameOf(config.reflectionLm)) ?? 'reflection model';
   let reflectionLm = config.reflectionLm;
   if (typeof reflectionLm === 'function') {
     const lm = reflectionLm;
-    const reflectionName = names.reflection ?? nameOf(lm) ?? 'reflection model';
     const wrapped: LanguageModel = async (prompt, ctx) => {
       const reply: string | LmReply = await lm(prompt, ctx);
       const spend: Partial<LmReply> = typeof reply === 'string' ? {} : reply;
@@ -91,9 +102,35 @@ export function observeRun<Example>(config: OptimizeConfig<Example>, names: Mode
     reflectionLm = Object.assign(wrapped, lm);
   }
 
+  function fromLog(records: readonly RunLogRecord[], valIds: readonly number[]): RunObservation {
+    const logged = new ModelUsageTally();
+    // key -> its first answer that is not a failure (a failed call was tried again).
+    const evaluations = new Map<string, Evaluation>();
+    for (const r of records) {
+      if (r.t === 'eval') {
+        logged.record('task', taskName, r.evaluation.usage, r.evaluation.costUsd);
+        if (!r.evaluation.failure && !evaluations.has(r.key)) evaluations.set(r.key, r.evaluation);
+      } else if (r.t === 'reflect') logged.record('reflection', reflectionName, r.reply.usage, r.reply.costUsd);
+    }
+    return {
+      source: 'the run log',
+      usage: () => logged.rows(),
+      valsetAnswers: (candidate) => {
+        const hash = candidateHash(candidate);
+        return valset.map((example, j) => {
+          // The valset's own evaluation is untraced; a traced one (the candidate as a parent) will do.
+          const evaluation = evaluations.get(`${hash}:${valIds[j]}:0`) ?? evaluations.get(`${hash}:${valIds[j]}:1`);
+          return { example: exampleText(example), ...(evaluation ? { evaluation: answer(evaluation) } : {}) };
+        });
+      },
+      fromLog,
+    };
+  }
+
   return {
     config: { ...config, adapter: observed, reflectionLm },
     observation: {
+      source: 'this process',
       usage: () => tally.rows(),
       valsetAnswers: (candidate) => {
         const byExample = answers.get(candidateHash(candidate));
@@ -102,6 +139,7 @@ export function observeRun<Example>(config: OptimizeConfig<Example>, names: Mode
           return { example: exampleText(example), ...(evaluation ? { evaluation } : {}) };
         });
       },
+      fromLog,
     },
   };
 }

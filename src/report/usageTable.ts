@@ -25,9 +25,9 @@ export function totalCostText(costUsd: number, rows: readonly ModelUsage[] | und
 
 const tokens = (row: ModelUsage, n: number) => (row.callsWithTokens === 0 ? 'not reported' : n.toLocaleString('en-US'));
 
-export function renderUsageTable(rows: readonly ModelUsage[] | undefined): string {
+export function renderUsageTable(rows: readonly ModelUsage[] | undefined, from: 'this process' | 'the run log' = 'this process'): string {
   if (rows === undefined) return '<p class="muted">Not recorded: the report was written without observing the run\'s calls.</p>';
-  if (rows.length === 0) return '<p class="muted">No model calls were made in this process (all replayed, or run on workers).</p>';
+  if (rows.length === 0) return from === 'the run log' ? '<p class="muted">The run log holds no model calls.</p>' : '<p class="muted">No model calls were made in this process (all replayed, or run on workers).</p>';
   const body = rows
     .map((r) => {
       const partial = r.callsWithTokens > 0 && r.callsWithTokens < r.calls ? ` <span class="muted">(${r.callsWithTokens} of ${r.calls} calls reported tokens)</span>` : '';
@@ -39,6 +39,6 @@ export function renderUsageTable(rows: readonly ModelUsage[] | undefined): strin
     .join('');
   return (
     `<table class="usage"><thead><tr><th>role</th><th>model</th><th class="num">calls</th><th class="num">input tokens</th><th class="num">output tokens</th><th class="num">cost</th></tr></thead><tbody>${body}</tbody></table>` +
-    `<p class="muted">Calls made by this process, as each reported its tokens and dollars; cached replies cost $0.</p>`
+    `<p class="muted">${from === 'the run log' ? 'Every call of the run, from its log (every process and worker)' : 'Calls made by this process'}, as each reported its tokens and dollars; cached replies cost $0.</p>`
   );
 }

@@ -17,10 +17,11 @@ function outputText(output: unknown): string {
   return text.length > MAX_OUTPUT_CHARS ? `${text.slice(0, MAX_OUTPUT_CHARS)}…` : text;
 }
 
-export function renderValsetAnswers(answers: readonly ValsetAnswer[] | undefined, bestIndex: number): string {
+export function renderValsetAnswers(answers: readonly ValsetAnswer[] | undefined, bestIndex: number, from: 'this process' | 'the run log' = 'this process'): string {
   if (answers === undefined) return '<p class="muted">Not recorded: the report was written without observing the run\'s calls.</p>';
   const seen = answers.filter((a) => a.evaluation !== undefined).length;
-  if (seen === 0) return '<p class="muted">None of the best candidate\'s valset calls ran in this process (replayed from the log, or run on workers).</p>';
+  const why = from === 'the run log' ? 'not in the run log' : 'replayed or run on workers';
+  if (seen === 0) return from === 'the run log' ? '<p class="muted">The run log holds none of the best candidate\'s valset calls.</p>' : '<p class="muted">None of the best candidate\'s valset calls ran in this process (replayed from the log, or run on workers).</p>';
   // Lowest score first; equal scores keep valset order (the sort is stable).
   const order = answers.map((a, i) => ({ a, i })).sort((x, y) => (x.a.evaluation?.score ?? Infinity) - (y.a.evaluation?.score ?? Infinity));
   const rows = order
@@ -36,7 +37,7 @@ export function renderValsetAnswers(answers: readonly ValsetAnswer[] | undefined
     .join('');
   const missing = answers.length - seen;
   return (
-    `<p class="muted">Candidate #${bestIndex} on each of the ${answers.length} valset examples, lowest score first${missing > 0 ? `; ${missing} not recorded (replayed or run on workers)` : ''}.</p>` +
+    `<p class="muted">Candidate #${bestIndex} on each of the ${answers.length} valset examples, lowest score first${missing > 0 ? `; ${missing} not recorded (${why})` : ''}.</p>` +
     `<div class="scroll"><table class="valset-answers"><thead><tr><th class="num">#</th><th>example</th><th class="num">score</th><th>output</th><th>feedback</th></tr></thead><tbody>${rows}</tbody></table></div>`
   );
 }
