@@ -234,7 +234,7 @@ export class EvaluationService<Example> {
           this.costUsd += evaluation.costUsd ?? 0;
           paid.usd += evaluation.costUsd ?? 0;
           journal?.recordEvaluation(key, evaluation);
-          this.recordCall(startMs, (endMs) => ({
+          this.recordCall((endMs) => ({
             channel: 'metric', kind: request.kind, ...originOf(request), startMs, endMs, exampleId, score: evaluation.score, failed: evaluation.failure !== undefined, costUsd: evaluation.costUsd ?? 0,
           }));
           return evaluation;
@@ -271,7 +271,7 @@ export class EvaluationService<Example> {
   }
 
   /** Tells the telemetry hook about a call that ran, ending now. */
-  private recordCall(startMs: number, call: (endMs: number) => CallRecord): void {
+  private recordCall(call: (endMs: number) => CallRecord): void {
     const onCall = this.options.onCall;
     if (onCall) onCall.record(call(onCall.clock.now()));
   }
@@ -310,7 +310,7 @@ export class EvaluationService<Example> {
       this.costUsd += costUsd;
       journal?.recordReflection(prompt, reply);
       this.tally(undefined, 'reflection');
-      this.recordCall(startMs ?? 0, (endMs) => lmCall(endMs, { ...(reply.usage ? { usage: reply.usage } : {}), costUsd }));
+      this.recordCall((endMs) => lmCall(endMs, { ...(reply.usage ? { usage: reply.usage } : {}), costUsd }));
       return { ok: true, reply, costUsd };
     } catch (error) {
       const costUsd = costOfError(error);
@@ -320,7 +320,7 @@ export class EvaluationService<Example> {
       if (signal.aborted) throw error;
       this.tally(failureOf(error, 'other'), 'reflection');
       // A call the dollar budget refused never started: no span.
-      if (startMs !== undefined) this.recordCall(startMs, (endMs) => lmCall(endMs, { costUsd, error: errorMessage(error) }));
+      if (startMs !== undefined) this.recordCall((endMs) => lmCall(endMs, { costUsd, error: errorMessage(error) }));
       return { ok: false, error: errorMessage(error), costUsd };
     }
   }
@@ -348,12 +348,12 @@ export class EvaluationService<Example> {
         },
         signal,
       );
-      this.recordCall(startMs ?? 0, (endMs) => proposeCall(endMs));
+      this.recordCall((endMs) => proposeCall(endMs));
       journal?.recordProposal?.(candidate, dataset, components, texts);
       return { ok: true, texts };
     } catch (error) {
       if (signal.aborted) throw error;
-      if (startMs !== undefined) this.recordCall(startMs, (endMs) => proposeCall(endMs, errorMessage(error)));
+      if (startMs !== undefined) this.recordCall((endMs) => proposeCall(endMs, errorMessage(error)));
       return { ok: false, error: errorMessage(error) };
     }
   }

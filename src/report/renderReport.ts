@@ -22,7 +22,7 @@ import { renderSlotTimeline } from './slotTimeline.js';
 import { CANDIDATE_PANEL_SCRIPT, diffHtml, renderCandidatePanel } from './candidatePanel.js';
 import type { ModelUsage } from './modelUsage.js';
 import { renderProposalTable } from './proposalTable.js';
-import type { ValsetAnswer } from './runObserver.js';
+import type { ObservationSource, ValsetAnswer } from './runObserver.js';
 import { renderUsageTable, totalCostText } from './usageTable.js';
 import { renderValsetAnswers } from './valsetAnswers.js';
 import { checkReportInput } from './reportInput.js';
@@ -50,7 +50,7 @@ export interface ReportInput {
   /** The best candidate on each valset example, in valset order (runObserver.ts). */
   valsetAnswers?: readonly ValsetAnswer[];
   /** Where modelUsage and valsetAnswers come from (RunObservation.source); default 'this process'. */
-  observedFrom?: 'this process' | 'the run log';
+  observedFrom?: ObservationSource;
 }
 
 const score = (x: number) => x.toFixed(3);

@@ -18,9 +18,11 @@ export interface ValsetAnswer {
   evaluation?: Pick<Evaluation, 'score' | 'output' | 'feedback'>;
 }
 
+/** Where an observation's figures come from: the calls made by this process, or a durable run's log (every process's, workers' included). */
+export type ObservationSource = 'this process' | 'the run log';
+
 export interface RunObservation {
-  /** Where the figures come from: the calls made by this process, or a durable run's log (every process's, workers' included). */
-  readonly source: 'this process' | 'the run log';
+  readonly source: ObservationSource;
   usage(): ModelUsage[];
   /** `candidate`'s evaluation on each valset example, in valset order. */
   valsetAnswers(candidate: Candidate): ValsetAnswer[];

@@ -3,6 +3,7 @@
 // a partly priced one shows its dollars and how many calls were unpriced.
 import { escapeHtml } from './htmlEscape.js';
 import type { ModelUsage } from './modelUsage.js';
+import type { ObservationSource } from './runObserver.js';
 
 /** Dollars as the report prints them everywhere: cents, or five decimals below a cent. */
 export const dollars = (x: number) => (x === 0 ? '$0' : x < 0.01 ? `$${x.toFixed(5)}` : `$${x.toFixed(2)}`);
@@ -25,7 +26,7 @@ export function totalCostText(costUsd: number, rows: readonly ModelUsage[] | und
 
 const tokens = (row: ModelUsage, n: number) => (row.callsWithTokens === 0 ? 'not reported' : n.toLocaleString('en-US'));
 
-export function renderUsageTable(rows: readonly ModelUsage[] | undefined, from: 'this process' | 'the run log' = 'this process'): string {
+export function renderUsageTable(rows: readonly ModelUsage[] | undefined, from: ObservationSource = 'this process'): string {
   if (rows === undefined) return '<p class="muted">Not recorded: the report was written without observing the run\'s calls.</p>';
   if (rows.length === 0) return from === 'the run log' ? '<p class="muted">The run log holds no model calls.</p>' : '<p class="muted">No model calls were made in this process (all replayed, or run on workers).</p>';
   const body = rows

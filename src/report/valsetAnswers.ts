@@ -2,7 +2,7 @@
 // feedback its metric gave, so a reader sees where the best prompt still fails. Failures first,
 // since they are what a reader looks for; outputs and feedback are user or model text, escaped.
 import { escapeHtml } from './htmlEscape.js';
-import type { ValsetAnswer } from './runObserver.js';
+import type { ObservationSource, ValsetAnswer } from './runObserver.js';
 
 const MAX_OUTPUT_CHARS = 1200;
 
@@ -17,7 +17,7 @@ function outputText(output: unknown): string {
   return text.length > MAX_OUTPUT_CHARS ? `${text.slice(0, MAX_OUTPUT_CHARS)}…` : text;
 }
 
-export function renderValsetAnswers(answers: readonly ValsetAnswer[] | undefined, bestIndex: number, from: 'this process' | 'the run log' = 'this process'): string {
+export function renderValsetAnswers(answers: readonly ValsetAnswer[] | undefined, bestIndex: number, from: ObservationSource = 'this process'): string {
   if (answers === undefined) return '<p class="muted">Not recorded: the report was written without observing the run\'s calls.</p>';
   const seen = answers.filter((a) => a.evaluation !== undefined).length;
   const why = from === 'the run log' ? 'not in the run log' : 'replayed or run on workers';
