@@ -30,6 +30,16 @@ describe('reflectionPromptTemplate', () => {
     expect(result.bestScore).toBeGreaterThan(result.valScores[0] as number);
   });
 
+  test("a template written for gepa 0.1.4 (<curr_param>, <side_info>) works unchanged", async ({ toyRun }) => {
+    const template = 'REWRITE THIS:\n```\n<curr_param>\n```\nWHAT HAPPENED:\n<side_info>\nAnswer in a fence.';
+    const { result, task } = await toyRun({ reflectionPromptTemplate: template, maxMetricCalls: 120 });
+    const reflections = task.calls.filter((c) => c.kind === 'reflect');
+    expect(reflections.length).toBeGreaterThan(3);
+    // Both placeholders filled: no name is left in any prompt.
+    expect(reflections.every((c) => c.label.startsWith('REWRITE THIS:\n```\n') && !/<curr_param>|<side_info>/.test(c.label))).toBe(true);
+    expect(result.bestScore).toBeGreaterThan(result.valScores[0] as number);
+  });
+
   test('a function template is called with the component, its current text and its records', async ({ toyRun }) => {
     const calls: Array<{ component: string; currentText: string; records: number }> = [];
     const { result } = await toyRun({
@@ -59,7 +69,7 @@ describe('reflectionPromptTemplate', () => {
 
   test('a string template without a placeholder, or a template with proposeNewTexts, is a config error', async () => {
     await expect(toyRun({ reflectionPromptTemplate: 'Improve <curr_instructions>.' })).rejects.toThrow(
-      new ConfigError('invalid optimize config: reflectionPromptTemplate: must contain the placeholder <inputs_outputs_feedback>'),
+      new ConfigError("invalid optimize config: reflectionPromptTemplate: must contain the placeholder <inputs_outputs_feedback> (or gepa 0.1.4's <side_info>)"),
     );
     await expect(toyRun({ reflectionPromptTemplate: 'Improve.' })).rejects.toThrow(/placeholders <curr_instructions> and <inputs_outputs_feedback>/);
     await expect(toyRun({ reflectionPromptTemplate: (c) => c, proposeNewTexts: () => ({}) })).rejects.toThrow(/has no effect with proposeNewTexts/);

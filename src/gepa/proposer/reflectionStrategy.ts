@@ -10,6 +10,10 @@ import { buildReflectionPrompt, renderRecords } from './reflectionPrompt.js';
 /** The placeholders a string template must hold (gepa's names). */
 export const CURRENT_TEXT_PLACEHOLDER = '<curr_instructions>';
 export const RECORDS_PLACEHOLDER = '<inputs_outputs_feedback>';
+/** The names gepa 0.1.4 uses for the same two, accepted too, so its templates work unchanged. */
+const CURRENT_TEXT_ALIAS = '<curr_param>';
+const RECORDS_ALIAS = '<side_info>';
+const PLACEHOLDERS = new RegExp([CURRENT_TEXT_PLACEHOLDER, CURRENT_TEXT_ALIAS, RECORDS_PLACEHOLDER, RECORDS_ALIAS].join('|'), 'g');
 
 export interface ReflectionStrategy {
   template?: ReflectionPromptTemplate;
@@ -23,13 +27,18 @@ export type ReflectionWork = { kind: 'prompts'; prompts: string[] } | { kind: 'c
 
 /** Why a string template cannot be used, or null. */
 export function templateProblem(template: string): string | null {
-  const missing = [CURRENT_TEXT_PLACEHOLDER, RECORDS_PLACEHOLDER].filter((p) => !template.includes(p));
-  return missing.length === 0 ? null : `must contain the placeholder${missing.length > 1 ? 's' : ''} ${missing.join(' and ')}`;
+  const missing = [
+    [CURRENT_TEXT_PLACEHOLDER, CURRENT_TEXT_ALIAS],
+    [RECORDS_PLACEHOLDER, RECORDS_ALIAS],
+  ].filter((names) => !names.some((p) => template.includes(p)));
+  if (missing.length === 0) return null;
+  const [ours, theirs] = [missing.map(([p]) => p), missing.map(([, p]) => p)];
+  return `must contain the placeholder${missing.length > 1 ? 's' : ''} ${ours.join(' and ')} (or gepa 0.1.4's ${theirs.join(' and ')})`;
 }
 
 function fillTemplate(template: string, currentText: string, records: ReadonlyArray<Record<string, unknown>>): string {
   // One pass, so that a placeholder inside the current text or the records is left as it is.
-  return template.replace(new RegExp(`${CURRENT_TEXT_PLACEHOLDER}|${RECORDS_PLACEHOLDER}`, 'g'), (p) => (p === CURRENT_TEXT_PLACEHOLDER ? currentText : renderRecords(records)));
+  return template.replace(PLACEHOLDERS, (p) => (p === CURRENT_TEXT_PLACEHOLDER || p === CURRENT_TEXT_ALIAS ? currentText : renderRecords(records)));
 }
 
 /** One reflection prompt for one component. Throws what a template function throws. */
