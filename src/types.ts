@@ -147,6 +147,13 @@ export type FrontType = 'instance' | 'objective' | 'hybrid' | 'cartesian';
  * the newer first (the parent stays).
  */
 export type TieOrder = 'newest-survives' | 'oldest-survives';
+/**
+ * Which minibatches the tasks of one batched step reflect on. 'fresh': each task takes the next
+ * chunk of the epoch order, so a P x N step moves P x N chunks on. 'sliding', the reference's
+ * rule: the epoch moves one chunk a step and task j takes the j-th chunk after the step's first,
+ * so consecutive steps share all but one minibatch.
+ */
+export type StepMinibatches = 'fresh' | 'sliding';
 export type ParentSelectionStrategy = 'pareto' | 'current-best' | 'epsilon-greedy';
 export type ComponentSelectionStrategy = 'round-robin' | 'all';
 export type AcceptanceRule = 'strict-improvement' | 'improvement-or-equal';
@@ -193,7 +200,8 @@ export interface PoolView {
 /**
  * A reflection prompt template: a string with the placeholders `<curr_instructions>` (the
  * component's current text) and `<inputs_outputs_feedback>` (its reflective records as markdown),
- * both required; or a function of the component's name, current text and records.
+ * both required (gepa 0.1.4's names `<curr_param>` and `<side_info>` work too); or a function of
+ * the component's name, current text and records.
  */
 export type ReflectionPromptTemplate =
   | string
@@ -280,8 +288,14 @@ export interface OptimizeConfig<Example> {
 
   // Algorithm knobs; defaults follow the reference implementation.
   frontType?: FrontType;
-  /** Which of two equal-mean candidates dominated removal keeps. Default 'oldest-survives' (see bench/README.md, "Tie order"). */
+  /**
+   * Which of two equal-mean candidates dominated removal keeps. Default 'newest-survives' (the
+   * reference's order) for the batched schedule, 'oldest-survives' for async (bench/README.md,
+   * "The reference bridge").
+   */
   tieOrder?: TieOrder;
+  /** Default 'fresh' (see bench/README.md, "The reference bridge"). */
+  stepMinibatches?: StepMinibatches;
   parentSelection?: ParentSelectionStrategy;
   componentSelection?: ComponentSelectionStrategy;
   acceptance?: AcceptanceRule;

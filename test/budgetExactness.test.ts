@@ -59,6 +59,16 @@ describe('exact metric-call budget', () => {
     }
   });
 
+  test("is never exceeded with the reference's sliding minibatches (cheaper, cached parent evaluations)", async ({ toyRun }) => {
+    const rng = new Rng(13);
+    for (let trial = 0; trial < 8; trial++) {
+      const schedule: Schedule = { kind: 'batched', parents: 1 + rng.int(4), perParent: 1 + rng.int(4) };
+      const maxMetricCalls = 20 + rng.int(300);
+      // The toy task can be solved outright; the budget, not a perfect score, must end these runs.
+      await expectExactBudget(toyRun, trial, 's', { schedule, stepMinibatches: 'sliding', skipPerfectScore: false, workers: 1 + rng.int(12), maxMetricCalls });
+    }
+  });
+
   test('is never exceeded with every async mechanism on', async ({ toyRun }) => {
     const rng = new Rng(11);
     for (let trial = 0; trial < 16; trial++) {

@@ -5,13 +5,14 @@ import { SimulatedClock } from 'xstate';
 import { runOnSimulatedClock } from '../src/clock.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
 import { optimize, type OptimizeResult } from '../src/index.js';
-import type { Schedule } from '../src/types.js';
+import type { OptimizeConfig, Schedule } from '../src/types.js';
 import { toyRun } from './support/toyRun.js';
 
 /** A batched run whose calls finish in an order the salt decides (what they return does not change). */
-const run = async (schedule: Schedule, workers: number, latencySalt: string, seed = 3): Promise<OptimizeResult> =>
+const run = async (schedule: Schedule, workers: number, latencySalt: string, seed = 3, rules: Pick<OptimizeConfig<unknown>, 'stepMinibatches' | 'tieOrder'> = {}): Promise<OptimizeResult> =>
   (
     await toyRun({
+      ...rules,
       latencySalt,
       evalMs: [1, 60],
       reflectMs: [10, 300],
@@ -50,6 +51,21 @@ describe('batched determinism', () => {
     const reference = await raceRun(1);
     expect(reference.proposals.filter((p) => p.reason.startsWith('lost its valset race')).length).toBeGreaterThan(2);
     for (const workers of [3, 16]) expect(await raceRun(workers)).toEqual(reference);
+  });
+
+  it("with the reference's sliding minibatches, under either tie order: identical for 1, 3 and 16 workers", async () => {
+    const schedule: Schedule = { kind: 'batched', parents: 2, perParent: 2 };
+    const runs: Array<ReturnType<typeof essence>> = [];
+    for (const tieOrder of ['newest-survives', 'oldest-survives'] as const) {
+      const reference = essence(await run(schedule, 1, 'a', 3, { stepMinibatches: 'sliding', tieOrder }));
+      expect(reference.candidates.length).toBeGreaterThan(2);
+      for (const [workers, salt] of [[3, 'b'], [16, 'c']] as const) {
+        expect(essence(await run(schedule, workers, salt, 3, { stepMinibatches: 'sliding', tieOrder }))).toEqual(reference);
+      }
+      runs.push(reference);
+    }
+    // The rule changes the run: sliding against fresh minibatches.
+    expect(essence(await run(schedule, 1, 'a', 3, { tieOrder: 'newest-survives' }))).not.toEqual(runs[0]);
   });
 
   it('a different seed gives a different run', async () => {

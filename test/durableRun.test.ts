@@ -339,6 +339,19 @@ describe('resuming', () => {
     expect(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f)).toString('base64')])).toEqual(before);
   });
 
+  it('a run directory written before stepMinibatches existed is the same run as one with the default', async () => {
+    const dir = copyOf(referenceDir, 'older');
+    const configFile = join(dir, 'config.json');
+    const record = JSON.parse(readFileSync(configFile, 'utf8')) as { settings: Record<string, unknown> };
+    expect(record.settings.stepMinibatches).toBe('fresh');
+    delete record.settings.stepMinibatches;
+    writeFileSync(configFile, JSON.stringify(record));
+    const { config, calls } = counted(dir);
+    expect(await optimize(config)).toEqual(reference);
+    expect(calls).toEqual({ metric: 0, reflection: 0 });
+    await expect(optimize({ ...config, stepMinibatches: 'sliding' })).rejects.toThrow(/stepMinibatches: "fresh" in the run directory, "sliding" now/);
+  });
+
   it('the worker count may change: it never changes what a batched run computes', async () => {
     const { config, calls } = counted(referenceDir);
     expect(await optimize({ ...config, workers: 3 })).toEqual(reference);

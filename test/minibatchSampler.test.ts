@@ -134,4 +134,29 @@ describe('EpochShuffledSampler', () => {
     expect(() => new EpochShuffledSampler(5, 0)).toThrow(RangeError);
     expect(() => new EpochShuffledSampler(5, 1.5)).toThrow(RangeError);
   });
+
+  it("slides as the reference does: a step moves the epoch one chunk on, task j takes the j-th chunk after the step's first", () => {
+    // 12 ids in batches of 3: 4 chunks an epoch. Steps of 3 tasks take chunks 0-2, 1-3, 2-3-0 (wrapping), 3-0-1.
+    const sampler = new EpochShuffledSampler(12, 3);
+    const rng = new Rng(4);
+    const order = new Rng(4).shuffle(range(12));
+    const chunk = (c: number) => order.slice(c * 3, c * 3 + 3);
+    expect(sampler.nextSliding(rng, 3)).toEqual([chunk(0), chunk(1), chunk(2)]);
+    expect(sampler.nextSliding(rng, 3)).toEqual([chunk(1), chunk(2), chunk(3)]);
+    expect(sampler.nextSliding(rng, 3)).toEqual([chunk(2), chunk(3), chunk(0)]);
+    expect(sampler.nextSliding(rng, 3)).toEqual([chunk(3), chunk(0), chunk(1)]);
+    expect(sampler.getState().epoch).toBe(0);
+    // The fifth step starts the next epoch with a new shuffle.
+    const next = sampler.nextSliding(rng, 1);
+    expect(sampler.getState().epoch).toBe(1);
+    expect(next[0]).toEqual(sampler.getState().order.slice(0, 3));
+  });
+
+  it('with one task a step, slides exactly as it hands out fresh chunks', () => {
+    const fresh = new EpochShuffledSampler(7, 3);
+    const sliding = new EpochShuffledSampler(7, 3);
+    const [a, b] = [new Rng(11), new Rng(11)];
+    for (let i = 0; i < 10; i++) expect(sliding.nextSliding(b, 1)).toEqual([fresh.next(a)]);
+    expect(sliding.getState()).toEqual(fresh.getState());
+  });
 });

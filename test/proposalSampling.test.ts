@@ -163,4 +163,16 @@ describe('planStep', () => {
     const ids = [...first.tasks, ...second.tasks].flatMap((t) => t.minibatch);
     expect(new Set(ids).size).toBe(18);
   });
+
+  it("with stepMinibatches 'sliding', consecutive steps share all but one minibatch and the epoch moves one chunk a step", () => {
+    const sampler = new EpochShuffledSampler(18, 3);
+    const rng = new Rng(2);
+    const first = planStep(input({ shape: stepShapes.grid(2, 2), stepMinibatches: 'sliding', sampler, rng }));
+    const second = planStep(input({ shape: stepShapes.grid(2, 2), stepMinibatches: 'sliding', sampler, rng }));
+    const batches = (plan: ReturnType<typeof planStep>) => plan.tasks.map((t) => t.minibatch);
+    expect(new Set(batches(first).map(String)).size).toBe(4);
+    expect(batches(second).slice(0, 3)).toEqual(batches(first).slice(1));
+    expect(batches(second)[3]).not.toEqual(batches(first)[0]);
+    expect(sampler.getState().position).toBe(6);
+  });
 });

@@ -3,7 +3,8 @@
 // language model, strategy hooks) are checked for shape.
 import { z } from 'zod';
 import { candidateHash } from '../gepa/core/candidateHash.js';
-import { DEFAULT_TIE_ORDER } from '../gepa/core/paretoFront.js';
+import { defaultTieOrder } from '../gepa/core/paretoFront.js';
+import { DEFAULT_STEP_MINIBATCHES } from '../gepa/strategies/minibatchSampler.js';
 import { templateProblem } from '../gepa/proposer/reflectionStrategy.js';
 import type { PlanningHooks } from '../gepa/strategies/strategyHooks.js';
 import { ConfigError, formatZodError } from './configError.js';
@@ -21,6 +22,7 @@ import type {
   RebaseGate,
   RebasePolicy,
   SlotPolicy,
+  StepMinibatches,
   TieOrder,
   ValsetPolicy,
 } from '../types.js';
@@ -71,6 +73,7 @@ export const settingsFields = {
   seed: z.number().int().optional(),
   frontType: z.enum(['instance', 'objective', 'hybrid', 'cartesian']).optional(),
   tieOrder: z.enum(['newest-survives', 'oldest-survives']).optional(),
+  stepMinibatches: z.enum(['fresh', 'sliding']).optional(),
   parentSelection: z.enum(['pareto', 'current-best', 'epsilon-greedy']).optional(),
   componentSelection: z.enum(['round-robin', 'all']).optional(),
   acceptance: z.enum(['strict-improvement', 'improvement-or-equal']).optional(),
@@ -122,6 +125,7 @@ export interface RunSettings {
   seed: number;
   frontType: FrontType;
   tieOrder: TieOrder;
+  stepMinibatches: StepMinibatches;
   parentSelection: ParentSelectionStrategy;
   componentSelection: ComponentSelectionStrategy;
   acceptance: AcceptanceRule;
@@ -194,7 +198,8 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSe
     minibatchSize: c.reflectionMinibatchSize ?? 3,
     seed: c.seed ?? 0,
     frontType: c.frontType ?? 'instance',
-    tieOrder: c.tieOrder ?? DEFAULT_TIE_ORDER,
+    tieOrder: c.tieOrder ?? defaultTieOrder(schedule.kind),
+    stepMinibatches: c.stepMinibatches ?? DEFAULT_STEP_MINIBATCHES,
     parentSelection: c.parentSelection ?? 'pareto',
     componentSelection: c.componentSelection ?? 'round-robin',
     acceptance: c.acceptance ?? 'strict-improvement',

@@ -105,6 +105,12 @@ function comparedFields(record: RunConfigRecord): Record<string, unknown> {
   return fields;
 }
 
+/**
+ * Settings added after run directories were first written, each with the value that runs written
+ * before it behaved as: a stored record without the field is the same run as one with that value.
+ */
+const SETTINGS_ADDED_LATER: Readonly<Record<string, unknown>> = { stepMinibatches: 'fresh' };
+
 /** One line per differing field, naming it, with the stored and the new value. Empty = same run. */
 export function diffRunConfigs(stored: RunConfigRecord, current: RunConfigRecord): string[] {
   const differences: string[] = [];
@@ -117,7 +123,7 @@ export function diffRunConfigs(stored: RunConfigRecord, current: RunConfigRecord
   const [before, now] = [comparedFields(stored), comparedFields(current)];
   const keys = [...new Set([...Object.keys(before), ...Object.keys(now)])].sort();
   for (const key of keys) {
-    const [a, b] = [before[key], now[key]];
+    const [a, b] = [key in before ? before[key] : SETTINGS_ADDED_LATER[key], now[key]];
     if (key === 'reflectionLm' && a === UNNAMED_FUNCTION) continue;
     if (canonicalJson(a) !== canonicalJson(b)) differences.push(`${key}: ${show(a)} in the run directory, ${show(b)} now`);
   }

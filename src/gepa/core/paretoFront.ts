@@ -112,8 +112,14 @@ export function computeFronts(table: ScoreTable, type: FrontType = 'instance'): 
   return fronts.length > 0 || type === 'instance' ? fronts : nonEmpty(instanceFronts(table));
 }
 
-/** Today's behaviour, kept as the default on the 48-seed figures (bench/README.md, "Tie order"). */
+/** The order functions here use when none is given (the async schedule's default). */
 export const DEFAULT_TIE_ORDER: TieOrder = 'oldest-survives';
+
+/**
+ * A run's default by schedule, as measured on both bench tasks (bench/README.md, "The reference
+ * bridge"): batched steps gain from the reference's order, the async schedule loses by it.
+ */
+export const defaultTieOrder = (schedule: 'batched' | 'async'): TieOrder => (schedule === 'batched' ? 'newest-survives' : DEFAULT_TIE_ORDER);
 
 /**
  * Drops candidates that are never the only best anywhere: scanning in ascending mean score

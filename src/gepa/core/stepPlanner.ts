@@ -4,7 +4,7 @@
 // before it starts; a plan never holds more than the calls left can pay for. All random draws
 // happen here, through the state's RNG and sampler, in a fixed order, and so do the calls of
 // the user's planning hooks; a proposal a hook could not plan is recorded as failed.
-import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ParentWeighting, RebasePolicy, TieOrder } from '../../types.js';
+import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ParentWeighting, RebasePolicy, StepMinibatches, TieOrder } from '../../types.js';
 import { planMerge, tripleKey } from '../proposer/merge.js';
 import type { EpochShuffledSampler } from '../strategies/minibatchSampler.js';
 import { planStep, type FailedTask, type StepShape } from '../strategies/proposalSampling.js';
@@ -39,6 +39,7 @@ export interface PlannerSettings {
   schedule: { kind: 'batched' } | { kind: 'async'; rebase: RebasePolicy; parentWeighting: ParentWeighting };
   frontType: FrontType;
   tieOrder: TieOrder;
+  stepMinibatches: StepMinibatches;
   parentSelection: ParentSelectionStrategy;
   componentSelection: ComponentSelectionStrategy;
   componentNames: readonly string[];
@@ -133,6 +134,7 @@ function planLaunches(input: PlanInput & { busy?: number[] }, step: number, maxT
     maxTasks,
     frontType: settings.frontType,
     tieOrder: settings.tieOrder,
+    stepMinibatches: settings.stepMinibatches,
     parentSelection: settings.parentSelection,
     componentSelection: settings.componentSelection,
     componentNames: settings.componentNames,

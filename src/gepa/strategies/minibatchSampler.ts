@@ -1,7 +1,11 @@
 // The epoch-shuffled minibatch sampler: each epoch shuffles the training ids once with the
 // run's RNG, pads the order to a multiple of the batch size with the least-used ids, and hands
-// out consecutive chunks. Successive calls (several tasks in one step) get different chunks.
+// out consecutive chunks. Successive calls (several tasks in one step) get different chunks;
+// nextSliding gives a whole step's chunks while moving the epoch on by one (the reference's pacing).
 import type { Rng } from '../core/rng.js';
+import type { StepMinibatches } from '../../types.js';
+
+export const DEFAULT_STEP_MINIBATCHES: StepMinibatches = 'fresh';
 
 export interface SamplerState {
   epoch: number;
@@ -29,6 +33,21 @@ export class EpochShuffledSampler {
     const { order, position } = this.state;
     this.state.position = position + this.batchSize;
     return order.slice(position, position + this.batchSize);
+  }
+
+  /**
+   * The minibatches of a step of `count` tasks under the reference's pacing: the epoch moves on
+   * by one chunk, and task j takes the j-th chunk after the step's first, wrapping within the
+   * epoch's order (a multiple of the batch size, so no chunk straddles its end).
+   */
+  nextSliding(rng: Rng, count: number): number[][] {
+    if (this.state.position + this.batchSize > this.state.order.length) this.startEpoch(rng);
+    const { order, position } = this.state;
+    this.state.position = position + this.batchSize;
+    return Array.from({ length: count }, (_, j) => {
+      const start = (position + j * this.batchSize) % order.length;
+      return order.slice(start, start + this.batchSize);
+    });
   }
 
   getState(): SamplerState {

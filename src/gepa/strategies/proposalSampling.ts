@@ -10,7 +10,7 @@ import type { EpochShuffledSampler } from './minibatchSampler.js';
 import { selectParent } from './parentSelection.js';
 import { hookedComponents, hookedMinibatch, hookedParent, poolView, type HookAnswer, type PlanningHooks } from './strategyHooks.js';
 import type { Rng } from '../core/rng.js';
-import type { Candidate, ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, TieOrder } from '../../types.js';
+import type { Candidate, ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, StepMinibatches, TieOrder } from '../../types.js';
 
 export interface StepShape {
   parents: number;
@@ -40,6 +40,8 @@ export interface StepPlanInput {
   maxTasks?: number;
   frontType: FrontType;
   tieOrder: TieOrder;
+  /** Default 'fresh': every task takes the next chunk; 'sliding': the step moves the epoch on by one chunk. */
+  stepMinibatches?: StepMinibatches;
   parentSelection: ParentSelectionStrategy;
   componentSelection: ComponentSelectionStrategy;
   componentNames: readonly string[];
@@ -78,6 +80,8 @@ export function planStep(input: StepPlanInput): StepPlan {
   for (let p = 0; p < Math.ceil(taskCount / shape.perParent); p++) {
     parents.push(selectCandidate && hookView ? hookedParent(selectCandidate, hookView, rng) : { ok: true, value: selectParent(input.parentSelection, view, rng, input.busy) });
   }
+  // Sliding chunks are drawn for the whole step at once, before any task's own draws.
+  const sliding = !hooks.sampleMinibatch && input.stepMinibatches === 'sliding' ? input.sampler.nextSliding(rng, taskCount) : undefined;
   const pointers = [...pool.componentPointers];
   const tasks: ProposalTask[] = [];
   const failures: FailedTask[] = [];
@@ -90,7 +94,7 @@ export function planStep(input: StepPlanInput): StepPlan {
     const parent = drawn.value;
     const minibatch = hooks.sampleMinibatch
       ? hookedMinibatch(hooks.sampleMinibatch, { trainsetSize: input.sampler.size, minibatchSize: input.sampler.batchSize, step, task }, rng)
-      : { ok: true as const, value: input.sampler.next(rng) };
+      : { ok: true as const, value: sliding?.[task] ?? input.sampler.next(rng) };
     if (!minibatch.ok) {
       failures.push({ task, parent, reason: minibatch.reason });
       continue;
