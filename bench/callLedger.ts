@@ -5,13 +5,9 @@
 import type { SlotInterval } from '../src/types.js';
 import { benchRun } from './benchTask.js';
 import { VARIANTS, WORKLOAD } from './mechanismVariants.js';
+import { benchArgs } from './cliArgs.js';
 
-const args = process.argv.slice(2);
-const flag = (name: string, fallback: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? (args[i + 1] as string) : fallback;
-};
-const names = args.filter((a, i) => !a.startsWith('--') && !(args[i - 1] ?? '').startsWith('--'));
+const { flag, positional: names } = benchArgs();
 const seeds = Number(flag('--seeds', '12'));
 const task = flag('--task', 'demo');
 
