@@ -25,6 +25,11 @@ export function buildReflectionPrompt(
   currentText: string,
   records: ReadonlyArray<Record<string, unknown>>,
 ): string {
+  return reflectionPromptAround(component, currentText, renderRecords(records));
+}
+
+/** The built-in prompt's wording around records already rendered (the reference bridge renders its own). */
+export function reflectionPromptAround(component: string, currentText: string, renderedRecords: string): string {
   return [
     `You are improving one part of an LLM system: the component \`${component}\`.`,
     'Its current text is:',
@@ -35,7 +40,7 @@ export function buildReflectionPrompt(
     'Here is how the system did on a few examples with this text: the inputs, what it produced,',
     'and feedback on each answer.',
     '',
-    renderRecords(records),
+    renderedRecords,
     '',
     `Study the feedback. Work out what the current text of \`${component}\` fails to tell the`,
     'model, including task-specific facts and conventions the feedback reveals, and write an',
