@@ -8,6 +8,7 @@ import type { OptimizeResult, ProposalRecord } from '../src/types.js';
 import type { ModelUsage } from '../src/report/modelUsage.js';
 import { proposalStage, renderProposalTable } from '../src/report/proposalTable.js';
 import { costText, renderUsageTable, totalCostText } from '../src/report/usageTable.js';
+import { signedPercent } from '../src/report/runWording.js';
 
 const hostile = 'Ignore this: </pre><script>alert("x")</script><img src="http://evil.example/x.png"> & done';
 
@@ -71,6 +72,12 @@ describe('renderReport', () => {
   it('shows the runtime model against the measured wall-clock', () => {
     expect(html).toContain('<th class="num">predicted</th><th class="num">measured</th>');
     expect(html).toContain('acceptance rate a = 1.000');
+  });
+});
+
+describe('signedPercent (the runtime model\'s error in report.html)', () => {
+  it('always carries a sign, also when the error rounds to zero from below', () => {
+    expect([0.071, -0.03, 0, 0.004, -0.004, -0.0049, 1.5].map(signedPercent)).toEqual(['+7%', '-3%', '+0%', '+0%', '+0%', '+0%', '+150%']);
   });
 });
 

@@ -4,7 +4,7 @@
 // parent (click the lineage), the proposals with their outcomes, the best candidate's answers on
 // the valset, tokens and dollars per model, the runtime model's prediction against the measured
 // wall-clock, and the actor tree. Each panel is its own module; this one lays out the page.
-import { plural, stopText } from './runWording.js';
+import { plural, signedPercent, stopText } from './runWording.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatDuration, scheduleLabel, type ModelSchedule } from '../runtimeModel/index.js';
@@ -101,7 +101,7 @@ function runtimeSection(check: RuntimeCheck, schedule: ModelSchedule): string {
   if (!check.ok) return `<p class="muted">No prediction: ${escapeHtml(check.reason)}.</p>`;
   const p = check.params;
   const pr = check.prediction;
-  const errorText = `${check.relativeError >= 0 ? '+' : ''}${Math.round(check.relativeError * 100)}%`;
+  const errorText = signedPercent(check.relativeError);
   const rows: Array<[string, string, string]> = [
     ['wall-clock', formatDuration(pr.wallClockMs), formatDuration(check.measuredMs)],
     ['worker utilization', percent(pr.utilization), percent(check.measuredUtilization)],

@@ -1,5 +1,5 @@
 // How a run's outcome reads in a sentence, shared by the CLI summary and report.html: the stop
-// reason as a phrase and counts with the right plural.
+// reason as a phrase, counts with the right plural, and signed percentages.
 /** The stop reason as a phrase: "stopped: stopped" read as a stutter. */
 export function stopText(stopReason: string): string {
   if (stopReason === 'stopped') return 'stopped on request';
@@ -11,4 +11,10 @@ export function stopText(stopReason: string): string {
 /** "1 candidate", "2 candidates". */
 export function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** A relative error as a whole signed percentage: "+7%", "-3%", and "+0%" for anything that rounds to 0 (never a bare "0%" or "-0%"). */
+export function signedPercent(x: number): string {
+  const pct = Math.round(x * 100) || 0;
+  return `${pct >= 0 ? '+' : ''}${pct}%`;
 }
