@@ -5,7 +5,7 @@
 // reflective dataset and reflection comes back here over JSON lines.
 //
 //   GEPA_SRC=<gepa v0.1.4 checkout>/src npx tsx bench/reference.ts run <shape...> [--task demo] [--seeds 24] [--from 0] [--impl reference|ours [--variant NAME]]
-//   npx tsx bench/reference.ts table [--task demo]      reference vs ours per width, paired by seed
+//   npx tsx bench/reference.ts table [--task demo] [--reference reference-merge5]   reference vs ours per width, paired by seed
 //   npx tsx bench/reference.ts diff [--task demo]       what each implementation's steps chose and decided
 //   npx tsx bench/reference.ts compare [--task demo] [--versus ours]   our variants against each other, paired by seed
 //
@@ -47,6 +47,14 @@ const OUR_VARIANTS: Record<string, NonNullable<BenchSetting['options']>> = {
   /** The batched schedule's tie order before the reference issue. */
   oldest: { tieOrder: 'oldest-survives' },
   'oldest-sliding': { stepMinibatches: 'sliding', tieOrder: 'oldest-survives' },
+  /** Merge on, at the reference's default of 5. */
+  merge5: { merge: { maxMerges: 5 } },
+};
+
+/** The reference's variants (`--impl reference --variant NAME`), stored as reference-NAME-<shape>.json. */
+const REFERENCE_VARIANTS: Record<string, { maxMerges: number }> = {
+  default: { maxMerges: 0 },
+  merge5: { maxMerges: 5 },
 };
 
 /** One step of a run as the differential reads it (the reference's callbacks, or our proposal records). */
@@ -107,6 +115,8 @@ interface StoredRun {
   /** The best candidate among those whose valset evaluation was paid within the budget (the reference overshoots). */
   withinBudget: { bestValScore: number; testScore: number };
   steps: StepStats;
+  /** Merges tried and accepted (absent from runs stored before merge variants were measured: none). */
+  merges?: { tried: number; accepted: number };
 }
 
 const sizes = { trainSize: WORKLOAD.trainSize, valSize: WORKLOAD.valSize, testSize: WORKLOAD.testSize };
@@ -125,6 +135,7 @@ interface ReferenceResult {
   metricCalls: number;
   discoveryMetricCalls: number[];
   steps: StepLog[];
+  merges: { tried: number; accepted: number };
 }
 
 type Request =
@@ -135,11 +146,13 @@ type Request =
   | ({ op: 'result' } & ReferenceResult);
 
 /** gepa 0.1.4 on `task` with our task's models, answering its requests until it reports its result. */
-async function referenceRun(shapeName: string, seed: number): Promise<StoredRun> {
+async function referenceRun(shapeName: string, seed: number, variant: string): Promise<StoredRun> {
   const gepaSrc = process.env.GEPA_SRC;
   if (!gepaSrc) throw new Error('set GEPA_SRC to the src/ folder of a gepa v0.1.4 checkout (bench/README.md, "The reference bridge")');
   const shape = SHAPES[shapeName];
   if (!shape) throw new Error(`unknown shape '${shapeName}' (known: ${Object.keys(SHAPES).join(', ')})`);
+  const rules = REFERENCE_VARIANTS[variant];
+  if (!rules) throw new Error(`unknown reference variant '${variant}' (known: ${Object.keys(REFERENCE_VARIANTS).join(', ')})`);
   const task = benchTask(taskName)({ seed, ...sizes });
   const script = fileURLToPath(new URL('./reference/gepaBridge.py', import.meta.url));
   const child = spawn('python3', [script], { env: { ...process.env, PYTHONPATH: gepaSrc }, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -164,6 +177,7 @@ async function referenceRun(shapeName: string, seed: number): Promise<StoredRun>
           promptTemplates: Object.fromEntries(components.map((c) => [c, reflectionPromptAround(c, '<curr_param>', '<side_info>')])),
           minibatchSize: 3,
           maxMetricCalls: WORKLOAD.budget,
+          maxMerges: rules.maxMerges,
           shape,
           seed,
         });
@@ -203,6 +217,7 @@ async function referenceRun(shapeName: string, seed: number): Promise<StoredRun>
     candidates: result.candidates.length,
     withinBudget: { bestValScore: result.valScores[bestWithin] as number, testScore: await testScore(task, result.candidates[bestWithin] as Candidate) },
     steps: stepStats(result.steps, shape.parents * shape.perParent),
+    merges: result.merges,
   };
 }
 
@@ -219,7 +234,8 @@ async function oursRun(shapeName: string, seed: number, variant: string): Promis
   // The run's own defaults, not the tie order the mechanism workload pins.
   const r = await benchRun({ label: shapeName, schedule: { kind: 'batched', ...shape }, options: { ...options, onEvent } }, seed, { ...WORKLOAD, task: taskName, tieOrder: undefined });
   const steps = new Map<number, StepLog>();
-  for (const p of r.proposals) {
+  const merges = r.proposals.filter((p) => p.kind === 'merge');
+  for (const p of r.proposals.filter((q) => q.kind !== 'merge')) {
     const s = steps.get(p.step) ?? { parents: [], minibatches: minibatches.get(p.step) ?? [], skipped: 0, accepted: [], rejected: [] };
     s.parents.push(p.parents[0] as number);
     if (p.outcome === 'skipped') s.skipped++;
@@ -236,16 +252,17 @@ async function oursRun(shapeName: string, seed: number, variant: string): Promis
     candidates: r.candidates,
     withinBudget: { bestValScore: r.bestValScore, testScore: r.testScore },
     steps: stepStats([...steps.values()], shape.parents * shape.perParent),
+    merges: { tried: merges.length, accepted: merges.filter((p) => p.outcome === 'accepted').length },
   };
 }
 
 /** The stored name of an implementation's runs: 'reference', 'ours' (the defaults) or 'ours-<variant>'. */
-const implName = (impl: string, variant: string) => (impl === 'reference' || variant === 'default' ? impl : `${impl}-${variant}`);
+const implName = (impl: string, variant: string) => (variant === 'default' ? impl : `${impl}-${variant}`);
 
 async function run(impl: string, variant: string, shapeName: string, seeds: number, from: number): Promise<void> {
   const runs: StoredRun[] = [];
   for (let seed = from; seed < from + seeds; seed++) {
-    const r = impl === 'reference' ? await referenceRun(shapeName, seed) : await oursRun(shapeName, seed, variant);
+    const r = impl === 'reference' ? await referenceRun(shapeName, seed, variant) : await oursRun(shapeName, seed, variant);
     runs.push(r);
     process.stderr.write(`  ${implName(impl, variant)} ${shapeName} seed ${seed}: best ${r.bestValScore.toFixed(3)} test ${r.testScore.toFixed(3)} calls ${r.metricCalls}\n`);
   }
@@ -272,11 +289,12 @@ function stored(impl: string, shapeName: string): StoredRun[] | undefined {
 }
 
 function table(): void {
-  console.log(`\n## gepa 0.1.4 vs ours, task '${taskName}', budget ${WORKLOAD.budget}, valset ${WORKLOAD.valSize}; Δ = ours - reference, paired by seed (mean ± standard error)\n`);
+  const reference = flag('--reference', 'reference');
+  console.log(`\n## gepa 0.1.4 (${reference}) vs ours, task '${taskName}', budget ${WORKLOAD.budget}, valset ${WORKLOAD.valSize}; Δ = ours - reference, paired by seed (mean ± standard error)\n`);
   console.log('| width | ours | seeds | ref best val | ours best val | Δ val | ref test | ours test | Δ test | ref calls | ours calls | ref within budget: val / test | Δ val / Δ test vs it |');
   console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const shapeName of Object.keys(SHAPES)) {
-    const bySeed = new Map((stored('reference', shapeName) ?? []).map((r) => [r.seed, r]));
+    const bySeed = new Map((stored(reference, shapeName) ?? []).map((r) => [r.seed, r]));
     for (const impl of oursImpls()) {
       const pairs = (stored(impl, shapeName) ?? []).filter((o) => bySeed.has(o.seed)).map((o) => [bySeed.get(o.seed) as StoredRun, o] as const);
       if (pairs.length < 2) continue;
@@ -290,24 +308,25 @@ function table(): void {
   }
 }
 
-/** Our stored implementations: 'ours' first, then each variant. */
-function oursImpls(): string[] {
-  const names = new Set(readdirSync(dir).flatMap((f) => /^(ours(?:-[\w-]+?)?)-(?:single|\dx\d)\.json$/.exec(f)?.[1] ?? []));
-  return [...names].sort((a, b) => (a === 'ours' ? -1 : b === 'ours' ? 1 : a.localeCompare(b)));
+/** The stored runs of one implementation: its defaults first ('ours', 'reference'), then each variant. */
+function storedImpls(impl: 'ours' | 'reference'): string[] {
+  const names = new Set(readdirSync(dir).flatMap((f) => new RegExp(`^(${impl}(?:-[\\w-]+?)?)-(?:single|\\dx\\d)\\.json$`).exec(f)?.[1] ?? []));
+  return [...names].sort((a, b) => (a === impl ? -1 : b === impl ? 1 : a.localeCompare(b)));
 }
+const oursImpls = () => storedImpls('ours');
 
 /** Per implementation and width: what the steps chose and decided (stepStats of each run, averaged). */
 function diff(): void {
   console.log(`\n## What the steps chose and decided, task '${taskName}' (means per run)\n`);
-  console.log('| width | impl | steps | narrowed by the budget | proposals | skipped (parent perfect) | accepted | duplicate or already in the pool | distinct minibatches | minibatches reused from an earlier step | distinct parents in a full-width step |');
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('| width | impl | steps | narrowed by the budget | proposals | skipped (parent perfect) | accepted | duplicate or already in the pool | distinct minibatches | minibatches reused from an earlier step | distinct parents in a full-width step | merges tried / accepted |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const shapeName of Object.keys(SHAPES)) {
-    for (const impl of ['reference', ...oursImpls()]) {
+    for (const impl of [...storedImpls('reference'), ...oursImpls()]) {
       const runs = stored(impl, shapeName);
       if (!runs || runs.length === 0) continue;
       const per = (f: (s: StepStats) => number, d = 1) => mean(runs.map((r) => f(r.steps))).toFixed(d);
       console.log(
-        `| ${shapeName} | ${impl} | ${per((s) => s.steps)} | ${per((s) => s.narrowedSteps)} | ${per((s) => s.proposals)} | ${per((s) => s.skipped)} | ${per((s) => s.accepted)} | ${per((s) => s.duplicates)} | ${per((s) => s.distinctMinibatches)} | ${per((s) => s.reusedMinibatches)} | ${per((s) => s.parentsPerFullStep, 2)} |`,
+        `| ${shapeName} | ${impl} | ${per((s) => s.steps)} | ${per((s) => s.narrowedSteps)} | ${per((s) => s.proposals)} | ${per((s) => s.skipped)} | ${per((s) => s.accepted)} | ${per((s) => s.duplicates)} | ${per((s) => s.distinctMinibatches)} | ${per((s) => s.reusedMinibatches)} | ${per((s) => s.parentsPerFullStep, 2)} | ${mean(runs.map((r) => r.merges?.tried ?? 0)).toFixed(1)} / ${mean(runs.map((r) => r.merges?.accepted ?? 0)).toFixed(1)} |`,
       );
     }
   }

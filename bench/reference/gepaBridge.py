@@ -56,6 +56,13 @@ class StepRecorder:
 
     def __init__(self):
         self.steps = {}
+        self.merges = {"tried": 0, "accepted": 0}
+
+    def on_merge_attempted(self, event):
+        self.merges["tried"] += 1
+
+    def on_merge_accepted(self, event):
+        self.merges["accepted"] += 1
 
     def _step(self, iteration):
         return self.steps.setdefault(iteration, {"parents": [], "minibatches": [], "skipped": 0, "accepted": [], "rejected": []})
@@ -100,6 +107,8 @@ def main():
         # from it) whichever implementation asks.
         reflection_prompt_template=setup["promptTemplates"],
         reflection_minibatch_size=setup["minibatchSize"],
+        use_merge=setup["maxMerges"] > 0,
+        max_merge_invocations=max(setup["maxMerges"], 1),
         max_metric_calls=setup["maxMetricCalls"],
         sampling_strategy=PxNSampling(shape["parents"], shape["perParent"]),
         seed=setup["seed"],
@@ -117,6 +126,7 @@ def main():
         metricCalls=result.total_metric_calls,
         discoveryMetricCalls=result.discovery_eval_counts,
         steps=[recorder.steps[i] for i in sorted(recorder.steps)],
+        merges=recorder.merges,
     )
 
 
