@@ -19,6 +19,7 @@ export type {
   RetryNotice,
   RunEvent,
   Schedule,
+  StepMinibatches,
   TieOrder,
   // Strategy hooks and trackBestOutputs (README, "Strategy hooks").
   PoolView,
