@@ -27,12 +27,9 @@ export class EpochShuffledSampler {
     this.state = state ? structuredClone(state) : { epoch: -1, order: [], position: 0, useCounts: new Array(size).fill(0) };
   }
 
-  /** The next minibatch of ids in [0, size). */
+  /** The next minibatch of ids in [0, size): a step of one task, fresh or sliding alike. */
   next(rng: Rng): number[] {
-    if (this.state.position + this.batchSize > this.state.order.length) this.startEpoch(rng);
-    const { order, position } = this.state;
-    this.state.position = position + this.batchSize;
-    return order.slice(position, position + this.batchSize);
+    return this.nextSliding(rng, 1)[0] as number[];
   }
 
   /**
