@@ -13,7 +13,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { benchRun, timeToReach, type RunFigures } from './benchTask.js';
 import { VARIANTS, WORKLOAD } from './mechanismVariants.js';
-import { median } from './table.js';
+import { mean, median, signedMean, standardError } from './table.js';
 import { benchArgs } from './cliArgs.js';
 
 const { flag, positional } = benchArgs();
@@ -41,12 +41,6 @@ async function run(variant: string, seeds: number, from: number): Promise<void> 
   writeFileSync(fileOf(variant), `${JSON.stringify({ variant, ...v, task, workload: WORKLOAD, runs })}\n`);
 }
 
-const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const stderr = (xs: readonly number[]) => {
-  const m = mean(xs);
-  return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1) / xs.length);
-};
-
 function table(): void {
   const stored = readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
@@ -69,7 +63,7 @@ function table(): void {
     const wall = mean(s.runs.map((r) => r.wallClockMs));
     const m90 = median(to90);
     console.log(
-      `| ${s.variant} | ${s.runs.length} | ${mean(s.runs.map((r) => r.bestValScore)).toFixed(3)} | ${fmt(mean(dVal))} ± ${stderr(dVal).toFixed(3)} | ${mean(s.runs.map((r) => r.testScore)).toFixed(3)} | ${fmt(mean(dTest))} ± ${stderr(dTest).toFixed(3)} | ${mean(s.runs.map((r) => r.bestLineageDepth)).toFixed(1)} | ${(wall / 1000).toFixed(2)} s | ${(wall / singleWall).toFixed(2)} | ${Number.isFinite(m90) ? `${(m90 / 1000).toFixed(2)} s` : 'never'} (${to90.filter(Number.isFinite).length}/${paired.length}) | ${s.about} |`,
+      `| ${s.variant} | ${s.runs.length} | ${mean(s.runs.map((r) => r.bestValScore)).toFixed(3)} | ${fmt(mean(dVal))} ± ${standardError(dVal).toFixed(3)} | ${mean(s.runs.map((r) => r.testScore)).toFixed(3)} | ${fmt(mean(dTest))} ± ${standardError(dTest).toFixed(3)} | ${mean(s.runs.map((r) => r.bestLineageDepth)).toFixed(1)} | ${(wall / 1000).toFixed(2)} s | ${(wall / singleWall).toFixed(2)} | ${Number.isFinite(m90) ? `${(m90 / 1000).toFixed(2)} s` : 'never'} (${to90.filter(Number.isFinite).length}/${paired.length}) | ${s.about} |`,
     );
   }
 }
@@ -107,7 +101,7 @@ function widestPairing(folders: Array<Map<string, Stored[]>>, a: string, b: stri
 
 function goal(): void {
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
-  const fmt = (xs: number[]) => `${mean(xs) >= 0 ? '+' : ''}${mean(xs).toFixed(3)} ± ${stderr(xs).toFixed(3)}`;
+  const fmt = signedMean;
   for (const taskName of ['demo', 'multistep']) {
     const folders = storedRuns(taskName);
     // Single as measured for the async issue, and single at today's batched default tie order.

@@ -24,6 +24,7 @@ import { benchRun, lineageDepth, type BenchSetting } from './benchTask.js';
 import { WORKLOAD } from './mechanismVariants.js';
 import { benchTask, type BenchTask } from './tasks.js';
 import { benchArgs } from './cliArgs.js';
+import { mean, signedMean, standardError } from './table.js';
 
 const { flag, positional } = benchArgs();
 const [command = 'table', ...shapes] = positional;
@@ -274,13 +275,8 @@ async function run(impl: string, variant: string, shapeName: string, seeds: numb
   writeFileSync(new URL(`${name}-${shapeName}.json`, dir), `${JSON.stringify({ impl: name, shape: shapeName, task: taskName, workload: WORKLOAD, runs: all })}\n`);
 }
 
-const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const se = (xs: readonly number[]) => {
-  const m = mean(xs);
-  return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1) / xs.length);
-};
-const pm = (xs: readonly number[], d = 3) => `${mean(xs).toFixed(d)} ± ${se(xs).toFixed(d)}`;
-const signed = (xs: readonly number[]) => `${mean(xs) >= 0 ? '+' : ''}${mean(xs).toFixed(3)} ± ${se(xs).toFixed(3)}`;
+const pm = (xs: readonly number[], d = 3) => `${mean(xs).toFixed(d)} ± ${standardError(xs).toFixed(d)}`;
+const signed = signedMean;
 
 function stored(impl: string, shapeName: string): StoredRun[] | undefined {
   const name = `${impl}-${shapeName}.json`;

@@ -27,7 +27,16 @@ export interface SettingSummary {
   bestLineageDepth: number;
 }
 
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+export const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/** The standard error of the mean over seeds. */
+export function standardError(xs: readonly number[]): number {
+  const m = mean(xs);
+  return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1) / xs.length);
+}
+
+/** A paired difference as the tables print it: "+0.012 ± 0.005". */
+export const signedMean = (xs: readonly number[]): string => `${mean(xs) >= 0 ? '+' : ''}${mean(xs).toFixed(3)} ± ${standardError(xs).toFixed(3)}`;
 /** The upper middle value (so a median time to a score is finite only when more than half the seeds got there). */
 export function median(xs: readonly number[]): number {
   const sorted = [...xs].sort((a, b) => a - b);
