@@ -188,7 +188,8 @@ describe('gepa-actors demo', () => {
     await writeFile(join(runDir, 'something'), 'x');
     const io = memoryIo();
     expect(await runCli(['demo', '--run-dir', runDir, ...INSTANT], io)).toBe(2);
-    expect(io.err()).toContain('Use --resume');
+    // Not a run: --resume would not help either, so it is not suggested.
+    expect(io.err()).toContain('already holds files that are not a run (1 entry). Choose an empty or new directory.');
   });
 
   it('drains on the first Ctrl-C and stops at once on the second, printing the result each time', async () => {

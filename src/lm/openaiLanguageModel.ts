@@ -21,6 +21,7 @@ import {
   DEFAULT_MAX_RETRIES,
   DEFAULT_RETRY_BASE_DELAY_MS,
   DEFAULT_RETRY_MAX_DELAY_MS,
+  isRetryableStatus,
   retryDelayMs,
   type Failure,
   type FailureKind,
@@ -384,9 +385,46 @@ export interface EndpointCheck {
  * unreachable or rejects the key. Asks GET /models (free); servers without that route get a
  * one-token chat request for `model` instead.
  */
-export async function checkEndpoint(
-  options: EndpointOptions & { model?: string; timeoutMs?: number; signal?: AbortSignal; prices?: PriceOverrides },
-): Promise<EndpointCheck> {
+export interface EndpointCheckOptions extends EndpointOptions {
+  model?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  prices?: PriceOverrides;
+  /** Retries of a 429, 408, 409 or 5xx answer, as every call has them. Default 6. */
+  maxRetries?: number;
+  retryBaseDelayMs?: number;
+  /** Caps the server's Retry-After too. Default 60,000. */
+  retryMaxDelayMs?: number;
+  /** Every wait goes through it. Default: the system clock. */
+  clock?: Clock;
+  /** Told before each wait, so that a user sees why nothing happens yet. */
+  onRetry?: (retry: { attempt: number; maxAttempts: number; delayMs: number; reason: string }) => void;
+}
+
+/**
+ * Runs one request of the check, retrying what a busy or restarting server answers (429, 5xx)
+ * under the rules of every call: backoff or Retry-After (capped), a bounded number of tries,
+ * then the last failure. A refused connection or a timeout is not retried: it is a wrong
+ * OPENAI_BASE_URL or a server that is not there far more often than a blip, and the user
+ * should hear so at once.
+ */
+async function withCheckRetries<T>(options: EndpointCheckOptions, key: string, request: () => Promise<T>): Promise<T> {
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  positiveInteger('maxRetries', maxRetries, true);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await request();
+    } catch (err) {
+      const failure = classifyFailure(err, false, options.timeoutMs ?? 0);
+      if (failure.kind !== 'http' || !failure.retryable || attempt > maxRetries || options.signal?.aborted) throw err;
+      const delayMs = retryDelayMs(failure, attempt, key, options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS, options.retryMaxDelayMs ?? DEFAULT_RETRY_MAX_DELAY_MS);
+      options.onRetry?.({ attempt, maxAttempts: maxRetries + 1, delayMs, reason: failure.message });
+      await sleep(options.clock ?? systemClock, delayMs, options.signal ?? neverAborted());
+    }
+  }
+}
+
+export async function checkEndpoint(options: EndpointCheckOptions): Promise<EndpointCheck> {
   const { baseURL: rawURL, apiKey } = resolveEndpoint(options);
   const redact = createSecretRedactor({ apiKey, baseURL: rawURL });
   const baseURL = maskUrlCredentials(rawURL);
@@ -394,10 +432,22 @@ export async function checkEndpoint(
   positiveInteger('timeoutMs', timeout);
   const client = new OpenAI({ baseURL: rawURL, apiKey, maxRetries: 0, timeout });
   const request = { maxRetries: 0, timeout, ...(options.signal ? { signal: options.signal } : {}) };
+  const retrying = { ...options, onRetry: options.onRetry && ((retry: Parameters<NonNullable<EndpointCheckOptions['onRetry']>>[0]) => options.onRetry?.({ ...retry, reason: redact(retry.reason) })) };
+  const hasCredentials = (() => {
+    const url = new URL(rawURL);
+    return url.username !== '' || url.password !== '';
+  })();
 
   const describe = (err: unknown): Error => {
     if (err instanceof OpenAI.APIConnectionTimeoutError) {
       return new Error(`The OpenAI-compatible endpoint at ${baseURL} did not answer within ${timeout} ms`);
+    }
+    if (err instanceof OpenAI.APIConnectionError && hasCredentials) {
+      // fetch refuses a URL with user:password@ before anything is sent.
+      return new Error(
+        `OPENAI_BASE_URL ${baseURL} carries a user name or password, which requests cannot send in the URL (${causeOf(err)}); ` +
+          'remove it from the URL and put the key in OPENAI_API_KEY',
+      );
     }
     if (err instanceof OpenAI.APIConnectionError) {
       return new Error(
@@ -411,7 +461,9 @@ export async function checkEndpoint(
       );
     }
     if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
-      return new Error(`The endpoint at ${baseURL} answered HTTP ${err.status}: ${apiErrorMessage(err)}`);
+      const retries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+      const tried = isRetryableStatus(err.status) && retries > 0 ? ` (still, after ${retries + 1} attempts)` : '';
+      return new Error(`The endpoint at ${baseURL} answered HTTP ${err.status}${tried}: ${apiErrorMessage(err)}`);
     }
     return err instanceof Error ? err : new Error(String(err));
   };
@@ -419,7 +471,7 @@ export async function checkEndpoint(
   const explain = (err: unknown): Error => new Error(redact(errorMessage(describe(err))));
 
   try {
-    const page = await client.models.list(request);
+    const page = await withCheckRetries(retrying, 'models', () => client.models.list(request));
     const models = page.data.map((m) => m.id);
     return { baseURL, models, ...(options.model ? { modelListed: models.includes(options.model) } : {}) };
   } catch (err) {
@@ -428,7 +480,8 @@ export async function checkEndpoint(
   }
   try {
     const messages: Message[] = [{ role: 'user', content: 'ping' }];
-    const reply = await client.chat.completions.create({ model: options.model, messages, max_tokens: 1 }, request);
+    const model = options.model;
+    const reply = await withCheckRetries(retrying, 'ping', () => client.chat.completions.create({ model, messages, max_tokens: 1 }, request));
     // Paid like any call: the caller adds it to the run's cost.
     const price = priceFor(options.model, options.prices);
     const usage = reply.usage

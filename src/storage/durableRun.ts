@@ -5,6 +5,7 @@
 // calls it still never asks for were paid all the same, and the result counts them. Work in
 // flight at a crash is redone; a run whose log ends with its result returns that result at once.
 import { resolve } from 'node:path';
+import { checkRunDirUsable } from './runDirAccess.js';
 import { readRunDirectory, RunSession } from './runDirectory.js';
 import { runConfigRecord } from './runConfigRecord.js';
 import { RunJournal } from './runJournal.js';
@@ -76,12 +77,16 @@ function countingUnreplayed(result: OptimizeResult, journal: RunJournal): Optimi
 
 /** A validated run (prepareRun) with a runDir: checked against its directory before anything is written. */
 export async function runInDirectory(prepared: PreparedRun, launch: LaunchRun, options: DurableRunOptions = {}): Promise<OptimizeResult> {
-  const { config, settings } = prepared;
+  const { config } = prepared;
   if (config.runDir === undefined) throw new ConfigError('invalid optimize config: runDir: required for a durable run');
   if (prepared.journal) throw new ConfigError('invalid optimize config: journal: cannot be combined with runDir (the run directory is the journal)');
-  const record = runConfigRecord(config, settings);
+  const record = runConfigRecord(config, prepared.settings);
+  checkRunDirUsable(config.runDir);
   const existing = readRunDirectory(resolve(config.runDir), record);
   if (existing.finishedResult) return existing.finishedResult;
+  // A resumed run spends up to the budgets it was last given (raised now, or by an earlier resume).
+  const resumed = existing.budgets?.budgets;
+  const settings = resumed ? { ...prepared.settings, maxMetricCalls: resumed.maxMetricCalls, maxCostUsd: resumed.maxCostUsd } : prepared.settings;
 
   let session: RunSession | undefined;
   const recorder = new RunRecorder(() => session, initialSnapshot(settings.seedCandidate), existing.loggedCandidates);
@@ -99,6 +104,7 @@ export async function runInDirectory(prepared: PreparedRun, launch: LaunchRun, o
   const onEvent = prepared.onEvent;
   const start = launch({
     ...prepared,
+    settings,
     journal,
     drainSignal: prepared.drainSignal ? AbortSignal.any([prepared.drainSignal, stopFile.signal]) : stopFile.signal,
     onEvent: (event) => {

@@ -9,6 +9,7 @@ import { canonicalJson } from '../canonicalJson.js';
 import { ConfigError } from '../config/configError.js';
 import type { RunSettings } from '../config/runSettings.js';
 import type { OptimizeConfig } from '../types.js';
+import { RESUMABLE_BUDGETS, type RunBudgets } from './resumeBudgets.js';
 
 export interface DatasetFingerprint {
   size: number;
@@ -111,7 +112,17 @@ function comparedFields(record: RunConfigRecord): Record<string, unknown> {
  */
 const SETTINGS_ADDED_LATER: Readonly<Record<string, unknown>> = { stepMinibatches: 'fresh' };
 
-/** One line per differing field, naming it, with the stored and the new value. Empty = same run. */
+/** The budgets a record holds (undefined: no limit). */
+export function recordBudgets(record: RunConfigRecord): RunBudgets {
+  const budgets: RunBudgets = {};
+  for (const name of RESUMABLE_BUDGETS) {
+    const value = record.settings[name];
+    if (typeof value === 'number') budgets[name] = value;
+  }
+  return budgets;
+}
+
+/** One line per differing field (the budgets aside), naming it, with the stored and the new value. Empty = same run. */
 export function diffRunConfigs(stored: RunConfigRecord, current: RunConfigRecord): string[] {
   const differences: string[] = [];
   if (stored.settings.reflectionLm === UNNAMED_FUNCTION) {
@@ -121,7 +132,8 @@ export function diffRunConfigs(stored: RunConfigRecord, current: RunConfigRecord
     );
   }
   const [before, now] = [comparedFields(stored), comparedFields(current)];
-  const keys = [...new Set([...Object.keys(before), ...Object.keys(now)])].sort();
+  // The budgets may be raised on resume: resumeBudgets.ts decides, with the log's raises in view.
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(now)])].filter((key) => !(RESUMABLE_BUDGETS as readonly string[]).includes(key)).sort();
   for (const key of keys) {
     const [a, b] = [key in before ? before[key] : SETTINGS_ADDED_LATER[key], now[key]];
     if (key === 'reflectionLm' && a === UNNAMED_FUNCTION) continue;
