@@ -75,7 +75,7 @@ describe('checkEndpoint', () => {
   });
 
   it('names user:password@ in the base URL as the cause, masked', async () => {
-    const error = await checkEndpoint({ baseURL: 'http://alice:s3cret@127.0.0.1:9/v1' }).catch((e: unknown) => e as Error);
+    const error = (await checkEndpoint({ baseURL: 'http://alice:s3cret@127.0.0.1:9/v1' }).catch((e: unknown) => e)) as Error;
     expect(error.message).toContain('carries a user name or password');
     expect(error.message).toContain('put the key in OPENAI_API_KEY');
     expect(error.message).not.toContain('s3cret');

@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import { checkRunDirUsable } from './runDirAccess.js';
 import { readRunDirectory, RunSession } from './runDirectory.js';
-import { runConfigRecord } from './runConfigRecord.js';
+import { runConfigRecord, UNNAMED_FUNCTION } from './runConfigRecord.js';
 import { RunJournal } from './runJournal.js';
 import { ConfigError } from '../config/configError.js';
 import type { PreparedRun } from '../config/preparedRun.js';
@@ -83,6 +83,13 @@ export async function runInDirectory(prepared: PreparedRun, launch: LaunchRun, o
   const record = runConfigRecord(config, prepared.settings);
   checkRunDirUsable(config.runDir);
   const existing = readRunDirectory(resolve(config.runDir), record);
+  // Found at the start rather than when the user tries to resume after a crash.
+  if (existing.isNew && record.settings.reflectionLm === UNNAMED_FUNCTION) {
+    throw new ConfigError(
+      'invalid optimize config: runIdentity.reflectionLm: a run directory must be resumable, and a reflection model given as a function ' +
+        'cannot be checked to be the same model on resume: name it, e.g. runIdentity: { reflectionLm: \'my-model@v1\' } (or pass a model string such as \'openai:gpt-5-mini\')',
+    );
+  }
   if (existing.finishedResult) return existing.finishedResult;
   // A resumed run spends up to the budgets it was last given (raised now, or by an earlier resume).
   const resumed = existing.budgets?.budgets;
