@@ -26,6 +26,7 @@ export function resumeNotice(existing: ExistingRun): string {
   const calls = existing.log.records.filter((r) => r.t === 'eval').length;
   const parts = [`Resuming the run in ${existing.dir}: ${calls} metric call${calls === 1 ? '' : 's'} logged, replayed without being paid again`];
   const raised = existing.budgets?.raised;
+  if (existing.corrected) parts.push(`models that never answered renamed: ${existing.corrected.join('; ')}`);
   if (existing.finishedResult) parts.push('it is finished: its result is shown again (raise --budget to continue it)');
   if (raised && existing.budgets) {
     const { previous, budgets } = existing.budgets;

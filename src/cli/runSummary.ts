@@ -39,7 +39,7 @@ export function formatSummary({ heading, result: r, budget, extra = [], reportPa
     ...(r.error !== undefined ? [`error: ${r.error}`] : []),
     ...(r.failures && r.failures.total > 0 ? [formatFailureCounts(r.failures)] : []),
     // Only a run directory keeps what was paid for: without one there is nothing to resume.
-    ...(r.stopReason === 'error' && reportPath ? ['the run is not finished: fix the cause and continue it with --resume'] : []),
+    ...(r.stopReason === 'error' && reportPath ? ['the run is not finished: fix the cause and continue it with --resume (the same config; a model that never answered may be renamed, other changes need a new run directory)'] : []),
     // Batched steps freeze the frontier, so only a run without barriers has staleness to report.
     ...(staleness.max > 0 ? [`staleness (candidates that joined while a proposal ran): ${formatStaleness(staleness)}`] : []),
     ...Object.entries(r.bestCandidate).flatMap(([name, text]) => [`best candidate, ${name}:`, indent(text)]),

@@ -29,6 +29,13 @@ export interface ExistingRun {
   loggedCandidates: number;
   /** An existing run's budgets on this resume (raised ones logged when the session opens). */
   budgets?: ResumedBudgets;
+  /** Models that never answered, named anew on this resume (config.json is rewritten when the session opens). */
+  corrected?: string[];
+}
+
+/** Logged answers a resumed run would replay: metric calls that did not fail, reflections, proposals. */
+function answeredWork(records: readonly RunLogRecord[]): number {
+  return records.filter((r) => (r.t === 'eval' && r.evaluation.failure === undefined) || r.t === 'reflect' || r.t === 'propose').length;
 }
 
 /**
@@ -68,20 +75,28 @@ export function readRunDirectory(dir: string, record: RunConfigRecord): Existing
     return fresh;
   }
   const stored = readStoredConfig(configPath);
+  const log = readRunLog(logPath, logPath);
   const differences = diffRunConfigs(stored, record);
-  if (differences.length > 0) {
+  const answered = answeredWork(log.records);
+  // A model that never answered (a misspelt name, a 404) may be corrected: no logged answer of
+  // it would be replayed under the new one. config.json takes the new names when the run opens.
+  const corrected = differences.length > 0 && answered === 0 && differences.every((d) => d.identity);
+  if (differences.length > 0 && !corrected) {
+    const modelsChanged = differences.some((d) => d.identity);
+    const why = modelsChanged && answered > 0
+      ? ` (its log holds ${answered} answered call${answered === 1 ? '' : 's'} of the recorded models, which cannot be mixed with another model's: to change a model, start a new runDir)`
+      : '';
     throw new ConfigError(
-      `runDir ${dir} holds a run with a different config (resume with the same config, or use a new runDir): ${differences.join('; ')}`,
+      `runDir ${dir} holds a run with a different config (resume with the same config, or use a new runDir)${why}: ${differences.map((d) => d.text).join('; ')}`,
     );
   }
-  const log = readRunLog(logPath, logPath);
   const original = recordBudgets(stored);
   const budgets = resumeBudgets(original, loggedBudgets(original, log.records), recordBudgets(record));
   const last = log.records.at(-1);
   // A raised budget reopens a finished run: it goes on from where it stopped.
   const finishedResult = last?.t === 'result' && !isResumableStop(last.result.stopReason) && !budgets.raised ? last.result : undefined;
   const loggedCandidates = log.records.reduce((n, r) => (r.t === 'candidate' ? Math.max(n, r.index + 1) : n), 0);
-  return { dir, isNew: false, log, finishedResult, loggedCandidates, budgets };
+  return { dir, isNew: false, log, finishedResult, loggedCandidates, budgets, ...(corrected ? { corrected: differences.map((d) => d.text) } : {}) };
 }
 
 /** The writing side of a run directory, for one process's part of a run. */
@@ -100,7 +115,7 @@ export class RunSession {
     mkdirSync(dir, { recursive: true });
     const lock = RunLock.take(dir);
     try {
-      if (existing.isNew) writeFileAtomic(join(dir, RUN_FILES.config), `${JSON.stringify(record, null, 2)}\n`);
+      if (existing.isNew || existing.corrected) writeFileAtomic(join(dir, RUN_FILES.config), `${JSON.stringify(record, null, 2)}\n`);
       // The writer cuts a torn tail first, before an append can glue a record to it.
       const writer = new RunLogWriter(join(dir, RUN_FILES.log), existing.log.validBytes);
       // Before any work under it: a later resume must know the budget this work was paid under.
