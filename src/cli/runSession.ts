@@ -1,4 +1,5 @@
-// One optimization run as the CLI runs it: progress display, Ctrl-C handling, slot intervals
+// One optimization run as the CLI runs it: progress display, Ctrl-C handling (a first Ctrl-C
+// stops within seconds), a line when calls stop finishing, slot intervals
 // and (optionally) XState inspection recorded for the report, on the system clock. Both `demo`
 // and `run` go through here; they differ only in how they build the config and what they print.
 import { mkdir } from 'node:fs/promises';
@@ -13,6 +14,8 @@ import { installSignalHandlers, watchStopFile } from '../storage/stopRequests.js
 import type { OptimizeConfig, OptimizeResult, SlotInterval } from '../types.js';
 import { wantsLiveDisplay, type CliIo } from './cliIo.js';
 import { createProgressDisplay, type ProgressDisplay } from './progressDisplay.js';
+import { STALL_NOTICE_MS, StallWatch } from './stallWatch.js';
+import { formatDuration } from '../runtimeModel/index.js';
 
 export interface SessionInput<Example> {
   /** Everything but the hooks this module adds (events, intervals, signals, inspect, clock). */
@@ -22,7 +25,14 @@ export interface SessionInput<Example> {
   inspect?: boolean;
   /** How the report names the task and reflection models (default: their `model` property). */
   models?: ModelNames;
+  /** After the first Ctrl-C, calls in flight get this long before they are abandoned. Default ABANDON_AFTER_MS. */
+  abandonAfterMs?: number;
+  /** Quiet this long (no call finished) is told to the user. Default STALL_NOTICE_MS. */
+  stallNoticeMs?: number;
 }
+
+/** A first Ctrl-C stops within this: calls still in flight then are abandoned (not logged; a resume makes them again). */
+export const ABANDON_AFTER_MS = 5_000;
 
 export const INSPECT_FILE = 'inspect.jsonl';
 
@@ -39,7 +49,7 @@ export interface SessionOutput {
   valIds: readonly number[];
 }
 
-export async function runSession<Example>({ config: given, io, inspect = false, models }: SessionInput<Example>): Promise<SessionOutput> {
+export async function runSession<Example>({ config: given, io, inspect = false, models, abandonAfterMs = ABANDON_AFTER_MS, stallNoticeMs = STALL_NOTICE_MS }: SessionInput<Example>): Promise<SessionOutput> {
   const { config, observation } = observeRun(given, models);
   const clock = systemClock;
   const inspectPath = inspect && config.runDir ? join(config.runDir, INSPECT_FILE) : undefined;
@@ -53,6 +63,8 @@ export async function runSession<Example>({ config: given, io, inspect = false, 
   let sawStart = false;
   const drain = new AbortController();
   const abort = new AbortController();
+  const grace = formatDuration(abandonAfterMs);
+  const stall = new StallWatch(clock.now(), stallNoticeMs, `Ctrl-C stops within ${grace}, abandoning the calls in flight (nothing is logged for them: --resume makes them again)`);
   // Validates before anything is written or started (throws ConfigError naming the field).
   const prepared = prepareRun({
     ...config,
@@ -64,9 +76,11 @@ export async function runSession<Example>({ config: given, io, inspect = false, 
         sawStart = true;
         startedAt = clock.now();
       }
+      stall.activity(clock.now());
       display?.onEvent(event);
     },
     onSlotInterval: (interval) => {
+      stall.activity(clock.now());
       slotIntervals.push(interval);
       display?.onSlotInterval(interval);
     },
@@ -85,13 +99,23 @@ export async function runSession<Example>({ config: given, io, inspect = false, 
   // Ctrl-C once drains (nothing new starts, work in flight finishes, the result is printed);
   // twice aborts what is in flight, still with a result; a third time is Node's default.
   const uninstallSignals = installSignalHandlers(drain, abort, {
+    abandonAfterMs,
+    clock,
     onSignal: (_signal, action) =>
       shown.notice(
         action === 'drain'
-          ? 'Stopping: no new proposals; finishing the ones in flight. Press Ctrl-C again to stop now.'
-          : 'Stopping now: aborting the calls in flight.',
+          ? `Stopping: no new proposals; the calls in flight get ${grace} to finish, then are abandoned. Press Ctrl-C again to stop now.`
+          : action === 'abandon'
+            ? `Abandoning the calls still in flight after ${grace}: nothing is logged for them, so resuming makes them again.`
+            : 'Stopping now: aborting the calls in flight.',
       ),
   });
+  // Real time, unref()'d: it must not keep the process alive, and only tells the user.
+  const stallTimer = setInterval(() => {
+    const line = stall.check(clock.now());
+    if (line) shown.notice(line);
+  }, Math.min(1000, stallNoticeMs));
+  stallTimer.unref();
   // The durable run watches the STOP file too (and acts on it); this watcher only tells the user.
   const runDir = config.runDir;
   const unwatchStop = runDir
@@ -104,6 +128,7 @@ export async function runSession<Example>({ config: given, io, inspect = false, 
     finalCalls = result.metricCalls;
     return { result, settings, slotIntervals, startedAt, observation, valIds: prepared.table.valIds, ...(inspection ? { inspection: inspection.records } : {}) };
   } finally {
+    clearInterval(stallTimer);
     shown.stop(finalCalls);
     uninstallSignals();
     unwatchStop();

@@ -1,6 +1,7 @@
 // What a run prints at the end: the human summary (scores, calls, time, utilization, cost, where
 // the report is, the best candidate's text) on stdout, or with --json on stderr with the
 // OptimizeResult as the last line of stdout; and the exit code the result deserves.
+import { dirname } from 'node:path';
 import { formatDuration } from '../runtimeModel/index.js';
 import { formatStaleness, summarizeStaleness } from '../report/stalenessSummary.js';
 import { formatFailureCounts } from '../evaluation/failureTally.js';
@@ -40,6 +41,9 @@ export function formatSummary({ heading, result: r, budget, extra = [], reportPa
     ...(r.failures && r.failures.total > 0 ? [formatFailureCounts(r.failures)] : []),
     // Only a run directory keeps what was paid for: without one there is nothing to resume.
     ...(r.stopReason === 'error' && reportPath ? ['the run is not finished: fix the cause and continue it with --resume (the same config; a model that never answered may be renamed, other changes need a new run directory)'] : []),
+    ...((r.stopReason === 'stopped' || r.stopReason === 'aborted') && reportPath
+      ? [`the run is not finished: the same command with --resume continues it from ${dirname(reportPath)}`]
+      : []),
     // Batched steps freeze the frontier, so only a run without barriers has staleness to report.
     ...(staleness.max > 0 ? [`staleness (candidates that joined while a proposal ran): ${formatStaleness(staleness)}`] : []),
     ...Object.entries(r.bestCandidate).flatMap(([name, text]) => [`best candidate, ${name}:`, indent(text)]),
