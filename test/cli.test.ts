@@ -266,7 +266,7 @@ describe('gepa-actors run', () => {
     expect(await runCli(['run', config], io)).toBe(2);
     expect(io.err()).toContain('metric: Invalid option');
     expect(io.err()).toContain('workers: Too small');
-    expect(io.err()).toContain('maxMetricCall: unknown field');
+    expect(io.err()).toContain('maxMetricCall: unknown field (did you mean "maxMetricCalls"?)');
     expect(existsSync(join(dir, 'runs/bad'))).toBe(false);
     expect(server.requests.length).toBe(before);
   });

@@ -141,6 +141,8 @@ describe('the CLI on an endpoint-wide failure', () => {
     expect(stderr).toMatch(/error: metric call failed: gpt-4.1-mini at .*HTTP 404: The model `gpt-4.1-mini` does not exist \(further failures of this kind are counted, not shown\)/);
     expect(stderr).toContain("error: stopping: every call of the seed candidate's valset evaluation failed (4 of 4)");
     expect(stderr).toContain('4 failed calls: http 404 x4');
+    // The progress line counts the same calls (the systemic stop is not one more), in words that agree.
+    expect(stderr).toMatch(/\| 1 candidate \|.*\| 4 failed calls\n/);
     expect(stderr).toContain('stopped by an error');
     expect(stderr).toContain('the run is not finished: fix the cause and continue it with --resume');
     expect(stderr.match(/HTTP 404/g)).toHaveLength(3);

@@ -6,6 +6,7 @@ import { formatDuration } from '../runtimeModel/index.js';
 import type { Clock, RunEvent, SlotInterval } from '../types.js';
 import { RunProgress, type ProgressBudget, type ProgressNews } from './runProgress.js';
 import { terminalSafe } from './terminalText.js';
+import { plural } from '../report/runWording.js';
 
 export interface ProgressDisplay {
   onEvent(event: RunEvent): void;
@@ -53,8 +54,8 @@ function statusLine(p: RunProgress, now: number): string {
   const head = fraction === undefined ? '' : `[${percent(fraction).padStart(4)}] `;
   return (
     `${head}${budgetText(p)} | best ${score(p.bestScore)} (seed ${score(p.seedScore)}) | ` +
-    `${p.candidates} candidates | ${p.inFlight} in flight | ${percent(p.utilization(now))} busy | ${formatDuration(now - p.startedAt)}` +
-    (p.errors > 0 ? ` | ${p.errors} failed` : '')
+    `${plural(p.candidates, 'candidate')} | ${p.inFlight} in flight | ${percent(p.utilization(now))} busy | ${formatDuration(now - p.startedAt)}` +
+    (p.errors > 0 ? ` | ${plural(p.errors, 'failed call')}` : '')
   );
 }
 
@@ -116,7 +117,7 @@ function liveDisplay(progress: RunProgress, stream: NodeJS.WritableStream, clock
       inFlight: progress.inFlight,
       busy: percent(progress.utilization(now)),
       elapsed: formatDuration(now - progress.startedAt),
-      failed: progress.errors > 0 ? ` | ${progress.errors} failed` : '',
+      failed: progress.errors > 0 ? ` | ${plural(progress.errors, 'failed call')}` : '',
     };
   };
   const bar = multibar.create(TOTAL, 0, payload());

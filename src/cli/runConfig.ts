@@ -10,6 +10,7 @@ import { hasPrice, priceOverridesSchema } from '../lm/priceTable.js';
 import { settingsFields } from '../config/runSettings.js';
 import { loadAdapter, parseAdapterSpec } from '../worker/loadAdapter.js';
 import type { Adapter } from '../types.js';
+import { closestName } from './closestName.js';
 import { UsageError } from './exitCodes.js';
 import { errorMessage } from '../errorMessage.js';
 
@@ -93,7 +94,12 @@ const STOP_FIELDS = ['maxMetricCalls', 'maxCostUsd', 'timeoutMs', 'targetScore',
 export function configIssues(error: z.ZodError): string[] {
   return error.issues.flatMap((issue) => {
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => `${[...issue.path, key].join('.')}: unknown field (check its spelling)`);
+      // Suggestions for the top level, whose names are known here; a nested object's are its schema's.
+      const known = issue.path.length === 0 ? Object.keys(runConfigSchema.shape) : [];
+      return issue.keys.map((key) => {
+        const near = closestName(key, known);
+        return `${[...issue.path, key].join('.')}: unknown field (${near ? `did you mean "${near}"?` : 'check its spelling'})`;
+      });
     }
     return [`${issue.path.length > 0 ? issue.path.join('.') : 'config'}: ${issue.message}`];
   });
