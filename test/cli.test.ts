@@ -311,6 +311,15 @@ describe('gepa-actors run', () => {
     expect(io.err()).toContain(message);
   });
 
+  it('words an unpriced run\'s cost as the report does ("unpriced"), never $0.0000', async () => {
+    const config = await writeConfig('unpriced.json', { ...baseConfig, taskModel: 'llama3', reflectionModel: 'qwen3', maxMetricCalls: 12, runDir: 'runs/unpriced' });
+    const io = memoryIo({ env: { OPENAI_BASE_URL: server.baseURL } });
+    expect(await runCli(['run', config], io)).toBe(0);
+    expect(io.out()).toMatch(/workers \d+% busy, cost unpriced, /);
+    expect(io.out() + io.err()).not.toContain('$0.0000');
+    expect(await readFile(join(dir, 'runs/unpriced/report.html'), 'utf8')).toContain('unpriced');
+  });
+
   it('run --help lists the overrides', async () => {
     const io = memoryIo();
     expect(await runCli(['run', '--help'], io)).toBe(0);

@@ -11,7 +11,7 @@ import type { CliIo } from './cliIo.js';
 import { UsageError } from './exitCodes.js';
 import { claimFreshRunDir } from './freshRunDir.js';
 import { checkRunDir, resumeNotice, withResumedBudgets } from './runDirCheck.js';
-import { writeRunReport } from './runReport.js';
+import { runCostText, writeRunReport } from './runReport.js';
 import { runSession } from './runSession.js';
 import { printOutcome } from './runSummary.js';
 
@@ -102,5 +102,5 @@ export async function demoCommand(options: DemoOptions, io: CliIo): Promise<numb
       })
     : undefined;
 
-  return printOutcome(io, options.json, { heading, result, budget: config.maxMetricCalls ?? options.budget, extra: [testLine], ...(reportPath ? { reportPath } : {}) });
+  return printOutcome(io, options.json, { heading, result, budget: config.maxMetricCalls ?? options.budget, extra: [testLine], ...(reportPath ? { reportPath } : {}), costText: runCostText(runDir, session) });
 }

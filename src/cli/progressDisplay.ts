@@ -32,6 +32,8 @@ export const formatUsd = (x: number) => (x >= 1 ? `$${x.toFixed(2)}` : `$${x.toF
 function budgetText(p: RunProgress): string {
   const { maxMetricCalls, maxCostUsd } = p.budget;
   const calls = maxMetricCalls ? `${p.shownCalls()}/${maxMetricCalls} calls` : `${p.shownCalls()} calls`;
+  // Nothing paid and no dollar budget: the models may be unpriced, and "$0.0000" would claim a price.
+  if (!maxCostUsd && p.costUsd === 0) return calls;
   const cost = maxCostUsd ? `${formatUsd(p.costUsd)}/${formatUsd(maxCostUsd)}` : formatUsd(p.costUsd);
   return `${calls} | ${cost}`;
 }

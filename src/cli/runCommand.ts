@@ -13,7 +13,7 @@ import type { CliIo } from './cliIo.js';
 import { EXIT_FAILURE, UsageError } from './exitCodes.js';
 import { loadRunConfig, optimizerSettings, type LoadedRunConfig, type RunConfigOverrides } from './runConfig.js';
 import { checkRunDir, resumeNotice, withResumedBudgets } from './runDirCheck.js';
-import { writeRunReport } from './runReport.js';
+import { runCostText, writeRunReport } from './runReport.js';
 import { runSession } from './runSession.js';
 import { printOutcome } from './runSummary.js';
 import { terminalSafe } from './terminalText.js';
@@ -135,5 +135,6 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
     result,
     ...(config.maxMetricCalls !== undefined ? { budget: config.maxMetricCalls } : {}),
     ...(reportPath ? { reportPath } : {}),
+    costText: runCostText(loaded.runDir, session),
   });
 }

@@ -19,6 +19,8 @@ export interface SummaryInput {
   /** Extra lines, e.g. held-out test scores. */
   extra?: readonly string[];
   reportPath?: string;
+  /** The cost as the report words it (e.g. "unpriced"); default the result's dollars. */
+  costText?: string;
 }
 
 const indent = (text: string) =>
@@ -27,7 +29,7 @@ const indent = (text: string) =>
     .map((line) => `  ${line}`)
     .join('\n');
 
-export function formatSummary({ heading, result: r, budget, extra = [], reportPath }: SummaryInput): string {
+export function formatSummary({ heading, result: r, budget, extra = [], reportPath, costText }: SummaryInput): string {
   const seed = r.valScores[0] ?? 0;
   const staleness = summarizeStaleness(r.proposals);
   const lines = [
@@ -36,7 +38,7 @@ export function formatSummary({ heading, result: r, budget, extra = [], reportPa
     ...extra,
     `metric calls ${r.metricCalls}${budget !== undefined ? `/${budget}` : ''}, reflections ${r.reflectionCalls}, ` +
       `${plural(r.candidates.length, 'candidate')} from ${plural(r.proposals.length, 'proposal')}`,
-    `wall-clock ${formatDuration(r.elapsedMs)}, workers ${Math.round(r.workerUtilization * 100)}% busy, cost ${formatUsd(r.costUsd)}, ${stopText(r.stopReason)}`,
+    `wall-clock ${formatDuration(r.elapsedMs)}, workers ${Math.round(r.workerUtilization * 100)}% busy, cost ${costText ?? formatUsd(r.costUsd)}, ${stopText(r.stopReason)}`,
     ...(r.error !== undefined ? [`error: ${r.error}`] : []),
     ...(r.failures && r.failures.total > 0 ? [formatFailureCounts(r.failures)] : []),
     // Only a run directory keeps what was paid for: without one there is nothing to resume.
