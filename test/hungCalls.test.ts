@@ -109,4 +109,27 @@ describe('the CLI against a server that hangs after the seed', () => {
       await server.close();
     }
   }, 60_000);
+
+  it('a first Ctrl-C while the seed is still being evaluated exits 130 with the way to continue; --resume does', async () => {
+    let hang = true;
+    const server = await startFakeOpenAIServer({
+      models: ['gpt-4.1-mini', 'gpt-5-mini'],
+      stepFor: () => (hang ? { kind: 'hang' } : undefined),
+      onRequest: () => {
+        if (hang && server.requests.filter((r) => r.step === 'hang').length === 1) setImmediate(() => process.emit('SIGINT'));
+      },
+    });
+    try {
+      const config = join(dir, 'seed-hung.json');
+      await writeFile(config, JSON.stringify({ ...ARITHMETIC_RUN_CONFIG, runDir: 'runs/seed-hung', requestTimeoutMs: 600_000 }));
+      const env = { OPENAI_BASE_URL: server.baseURL };
+      const stopped = memoryIo({ env });
+      expect(await runCli(['run', config], stopped)).toBe(130);
+      expect(stopped.err()).toContain(`interrupted before the seed candidate was evaluated: no result yet; the same command with --resume continues it from ${join(dir, 'runs/seed-hung')}`);
+      hang = false;
+      expect(await runCli(['run', config, '--resume'], memoryIo({ env }))).toBe(0);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });

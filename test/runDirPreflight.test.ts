@@ -134,7 +134,7 @@ describe('run --resume --budget N continues a finished or stopped run up to N ca
     // Metric calls plus reflections: never more than the new calls and the reflections they led to.
     expect(paidTaskCalls - (extended.reflectionCalls - first.reflectionCalls)).toBe(extended.metricCalls - first.metricCalls);
     expect(await budgetRecords()).toEqual([{ t: 'budget', maxMetricCalls: 240, maxCostUsd: null }]);
-    expect(io.err()).toContain('budget raised from 120 to 240 metric calls');
+    expect(io.err()).toMatch(/Resuming the run in .*extend: \d+ metric calls logged, replayed without being paid again; budget raised from 120 to 240 metric calls\n/);
   });
 
   it('a further resume with the original config keeps the raised budget: the finished result, nothing paid', async () => {

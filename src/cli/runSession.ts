@@ -13,6 +13,7 @@ import { observeRun, type ModelNames, type RunObservation } from '../report/runO
 import { installSignalHandlers, watchStopFile } from '../storage/stopRequests.js';
 import type { OptimizeConfig, OptimizeResult, SlotInterval } from '../types.js';
 import { wantsLiveDisplay, type CliIo } from './cliIo.js';
+import { InterruptedError } from './exitCodes.js';
 import { createProgressDisplay, type ProgressDisplay } from './progressDisplay.js';
 import { STALL_NOTICE_MS, StallWatch } from './stallWatch.js';
 import { formatDuration } from '../runtimeModel/index.js';
@@ -124,7 +125,12 @@ export async function runSession<Example>({ config: given, io, inspect = false, 
   inspection = inspectPath ? createInspectionLog({ clock, path: inspectPath }) : undefined;
   let finalCalls: number | undefined;
   try {
-    const result = await optimize(prepared);
+    const result = await optimize(prepared).catch((error: unknown) => {
+      // Stopped before the seed's valset evaluation ended: no result, but nothing is lost either.
+      if (!drain.signal.aborted) throw error;
+      const resume = runDir ? `; the same command with --resume continues it from ${runDir} (answered calls are logged)` : '';
+      throw new InterruptedError(`interrupted before the seed candidate was evaluated: no result yet${resume}`);
+    });
     finalCalls = result.metricCalls;
     return { result, settings, slotIntervals, startedAt, observation, valIds: prepared.table.valIds, ...(inspection ? { inspection: inspection.records } : {}) };
   } finally {
