@@ -1,11 +1,12 @@
 // Raising a finished run's budget on resume (maxMetricCalls, maxCostUsd): the run goes on from
 // where it stopped, replaying what it paid for, and in the batched schedule ends exactly where an
 // uninterrupted run with the larger budget ends. The raise is logged; a lower budget is refused.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect } from 'vitest';
 import { ConfigError } from '../src/index.js';
+import { RunDirectoryError } from '../src/storage/runDirectoryError.js';
 import { loggedBudgets, resumeBudgets } from '../src/storage/resumeBudgets.js';
 import { test } from './support/toyRun.js';
 
@@ -77,5 +78,18 @@ describe('resumeBudgets', () => {
     expect(resumeBudgets(original, previous, { maxMetricCalls: 100 }).budgets).toEqual({ maxMetricCalls: 300 });
     expect(() => resumeBudgets(original, previous, { maxMetricCalls: 100, maxCostUsd: 5 })).toThrow('maxCostUsd: $5 now, but the run was given no limit');
     expect(() => resumeBudgets(original, original, { maxMetricCalls: 99, maxCostUsd: 1 })).toThrow('maxMetricCalls: 99 calls now, but the run was given 100 calls');
+  });
+});
+
+describe('optimize() with a run directory that cannot be used', () => {
+  test.for([
+    ['under a regular file', join(scratch, 'file', 'run'), 'cannot be created'],
+    ['under /proc', '/proc/gepa-actors-library/run', 'proc pseudo file system'],
+  ] as const)('%s: a RunDirectoryError naming runDir before any call', async ([, runDir, message], { toyRun }) => {
+    writeFileSync(join(scratch, 'file'), 'not a directory');
+    const error: unknown = await toyRun({ ...named, runDir, maxMetricCalls: 40 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RunDirectoryError);
+    expect((error as Error).message).toContain(`runDir: ${runDir}`);
+    expect((error as Error).message).toContain(message);
   });
 });

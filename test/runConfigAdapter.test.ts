@@ -208,7 +208,7 @@ describe('the config takes optimize()\'s own fields from the library\'s schema',
     const { configPath } = await writeRun('unknown', { ...ADAPTER_CONFIG, frontTyp: 'hybrid', preRunCostUsd: 1 });
     const io = memoryIo({ env: env() });
     expect(await runCli(['run', configPath], io)).toBe(2);
-    expect(io.err()).toContain('frontTyp: unknown field (check its spelling)');
+    expect(io.err()).toContain('frontTyp: unknown field (did you mean "frontType"?)');
     expect(io.err()).toContain('preRunCostUsd: unknown field');
   });
 
