@@ -58,7 +58,7 @@ export function apiErrorMessage(err: InstanceType<typeof OpenAI.APIError>): stri
 }
 
 // 408 and 409 are the SDK's own "try again" statuses (request timeout, lock timeout).
-const RETRYABLE_STATUS = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
+export const RETRYABLE_STATUS = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
 
 export function classifyFailure(err: unknown, timedOut: boolean, timeoutMs: number): Failure {
   if (timedOut || err instanceof OpenAI.APIConnectionTimeoutError) {

@@ -56,8 +56,8 @@ export interface FakeServerOptions {
   apiKey?: string;
   /** Ids served by GET /v1/models; null = no such route (404), as on some servers. */
   models?: string[] | null;
-  /** Per chat request (the nth, from 1), after scripted steps and the mode: a step, or undefined for the usual. */
-  stepFor?: (messages: ChatMessage[], n: number) => FakeStep | undefined;
+  /** Per chat request (the nth, from 1, for `model`), after scripted steps and the mode: a step, or undefined for the usual. */
+  stepFor?: (messages: ChatMessage[], n: number, model: string) => FakeStep | undefined;
   /** Called as each chat request arrives, before it is answered. */
   onRequest?: (request: RecordedRequest) => void;
 }
@@ -135,11 +135,11 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
   let mode: FakeStep | undefined;
   const chatCount = () => requests.filter((r) => r.path.endsWith('/chat/completions')).length;
 
-  const nextStep = (messages: ChatMessage[]): FakeStep => {
+  const nextStep = (messages: ChatMessage[], model: string): FakeStep => {
     const scripted = queue.shift();
     if (scripted) return scripted;
     if (mode) return mode;
-    const chosen = options.stepFor?.(messages, chatCount() + 1);
+    const chosen = options.stepFor?.(messages, chatCount() + 1, model);
     if (chosen) return chosen;
     if (rng && options.faults) {
       const r = rng.next();
@@ -179,7 +179,7 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
     record.body = JSON.parse(raw) as RecordedRequest['body'];
     const messages = record.body?.messages ?? [];
     const model = record.body?.model ?? 'fake-model';
-    const step = nextStep(messages);
+    const step = nextStep(messages, model);
     record.step = step.kind;
     requests.push(record);
     options.onRequest?.(record);
