@@ -25,11 +25,14 @@ export type FakeStep =
   | { kind: 'empty'; content?: '' | null; finishReason?: string }
   | { kind: 'refusal'; refusal: string }
   | { kind: 'no-usage'; text: string }
+  /** An assistant turn that calls tools (finish_reason tool_calls), as a model using tools answers. */
+  | { kind: 'tool-calls'; calls: Array<{ name: string; arguments: unknown }> }
   /** A body echoing the request's headers (Authorization included), as some proxies do: an error under `status`, else 200 and not a completion. */
   | { kind: 'echo-headers'; status: number };
 
 export interface ChatMessage {
   role: string;
+  /** null on an assistant turn that only called tools. */
   content: string;
 }
 
@@ -78,7 +81,7 @@ export interface FakeOpenAIServer {
 
 /** Deterministic usage: a token per 4 characters, at least one. */
 export function fakeUsage(messages: ChatMessage[], text: string): ServerUsage {
-  const promptChars = messages.reduce((sum, m) => sum + m.content.length, 0);
+  const promptChars = messages.reduce((sum, m) => sum + (m.content ?? '').length, 0);
   return { prompt_tokens: Math.max(1, Math.ceil(promptChars / 4)), completion_tokens: Math.max(1, Math.ceil(text.length / 4)) };
 }
 
@@ -229,6 +232,16 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
         // Authorization first, so that it survives a client's truncated preview of the body.
         const echo = `request headers: ${JSON.stringify({ authorization: req.headers.authorization, ...req.headers })}`;
         return step.status === 200 ? sendJson(res, 200, { echo }) : sendJson(res, step.status, { error: { message: echo, type: 'invalid_request_error' } });
+      }
+      case 'tool-calls': {
+        const n = chatCount();
+        const tool_calls = step.calls.map((c, i) => ({ id: `call_${n}_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
+        const usage = fakeUsage(messages, JSON.stringify(tool_calls));
+        usageReported.push(usage);
+        record.usage = usage;
+        const body = completion(model, null, usage, { tool_calls });
+        body.choices[0]!.finish_reason = 'tool_calls';
+        return sendJson(res, 200, body);
       }
       case 'refusal':
         return reply(null, fakeUsage(messages, step.refusal), { refusal: step.refusal });
