@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAiSdkAdapter, createAiSdkLanguageModel, optimize } from '../src/index.js';
 import { costOf, type ModelPrice } from '../src/lm/priceTable.js';
-import { startFakeOpenAIServer, type FakeOpenAIServer, type RecordedRequest } from './support/fakeOpenAIServer.js';
+import { addToolStep, startFakeOpenAIServer, type FakeOpenAIServer, type RecordedRequest } from './support/fakeOpenAIServer.js';
 
 const PRICES: Record<string, ModelPrice> = {
   'task-mini': { inputPerMTok: 0.4, outputPerMTok: 1.6 },
@@ -31,19 +31,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-/**
- * The server as a model with an `add` tool: a question's first turn calls add(a, b); once the
- * tool's result is in the conversation, the usual arithmetic answer (chatty unless told otherwise).
- */
+/** The server as a model with an `add` tool; `task-typo` is a model it does not have. */
 function toolUsingServer() {
   return startFakeOpenAIServer({
-    stepFor: (messages, _n, model) => {
-      if (model === 'task-typo') return { kind: 'status', status: 404, message: 'The model `task-typo` does not exist' };
-      const user = messages.find((m) => m.role === 'user')?.content ?? '';
-      const sum = /^What is (\d+) \+ (\d+)\?$/.exec(user);
-      if (!sum || messages.some((m) => m.role === 'tool')) return undefined;
-      return { kind: 'tool-calls', calls: [{ name: 'add', arguments: { a: Number(sum[1]), b: Number(sum[2]) } }] };
-    },
+    stepFor: (messages, _n, model) =>
+      model === 'task-typo' ? { kind: 'status', status: 404, message: 'The model `task-typo` does not exist' } : addToolStep(messages),
   });
 }
 

@@ -106,6 +106,17 @@ export const arithmeticResponder: Responder = (messages) => {
   return ONLY_NUMBER.test(system) ? String(result) : `Let me compute: ${a} ${op} ${b} = ${result}.`;
 };
 
+/**
+ * A model with an `add` tool, for stepFor: an arithmetic question's first turn calls add(a, b);
+ * once the tool's result is in the conversation, the responder answers as usual.
+ */
+export function addToolStep(messages: ChatMessage[]): FakeStep | undefined {
+  const user = messages.find((m) => m.role === 'user')?.content ?? '';
+  const sum = /^What is (-?\d+) \+ (-?\d+)\?$/.exec(user);
+  if (!sum || messages.some((m) => m.role === 'tool')) return undefined;
+  return { kind: 'tool-calls', calls: [{ name: 'add', arguments: { a: Number(sum[1]), b: Number(sum[2]) } }] };
+}
+
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
