@@ -143,7 +143,7 @@ describe("an app's own AI SDK call as the adapter", () => {
     });
   });
 
-  it('a failed call is a recorded failure with its kind; a cancelled one is passed on', async () => {
+  it("a failed call is a recorded failure with its kind (the app's own errors: adapter); a cancelled one is passed on", async () => {
     const notFound = new APICallError({ message: 'no such model', url: 'http://x/v1/chat/completions', requestBodyValues: {}, statusCode: 404 });
     const failing = createAiSdkAdapter<Question>({ call: async () => Promise.reject(notFound), metric: () => 1 });
     const evaluation = await failing.evaluate({ system_prompt: '' }, { question: 'q', answer: 1 }, { captureTraces: false, signal: new AbortController().signal });
@@ -152,6 +152,9 @@ describe("an app's own AI SDK call as the adapter", () => {
       feedback: 'The model call failed, so there is no output to score: HTTP 404: no such model',
       failure: { kind: 'http', status: 404, message: 'HTTP 404: no such model' },
     });
+    const buggy = createAiSdkAdapter<Question>({ call: async () => Promise.reject(new RangeError('the app broke')), metric: () => 1 });
+    const broken = await buggy.evaluate({ system_prompt: '' }, { question: 'q', answer: 1 }, { captureTraces: false, signal: new AbortController().signal });
+    expect(broken.failure).toEqual({ kind: 'adapter', message: 'the app broke' });
     const stop = new AbortController();
     stop.abort(new Error('stopped'));
     const cancelled = createAiSdkAdapter<Question>({ call: async (_t, _e, ctx) => Promise.reject(ctx.signal.reason), metric: () => 1 });

@@ -5,6 +5,7 @@
 // hung call's timeout, cancellation, and the per-attempt slot seam.
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SimulatedClock } from 'xstate';
 import { systemClock } from '../src/clock.js';
 import { createAiSdkChatModel, createAiSdkLanguageModel, usageOf, type AiSdkModelOptions } from '../src/lm/aiSdkLanguageModel.js';
 import { costOf, type ModelPrice } from '../src/lm/priceTable.js';
@@ -217,6 +218,22 @@ describe('loud failures, not retried', () => {
       `createAiSdkChatModel needs an AI SDK language model, what provider('model-id') returns (with provider and modelId); got "gpt-4.1-mini"`,
     );
     expect(() => createAiSdkLanguageModel({ provider: 'p', modelId: 'm' }, { maxRetries: -1 })).toThrow('maxRetries must be a non-negative integer, got -1');
+  });
+});
+
+describe('client-side rate limits', () => {
+  it('tpm: a request waits on the clock while the minute holds too many tokens, counted from the reported usage', async () => {
+    const s = await start();
+    const clock = new SimulatedClock();
+    s.script({ kind: 'reply', text: 'a', usage: { prompt_tokens: 900, completion_tokens: 100 } });
+    const lm = lmOn(s, { clock, tpm: 1000 });
+    await lm('What is 1 + 1?');
+    const second = lm('What is 2 + 2?');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(s.requests).toHaveLength(1);
+    clock.increment(60_000);
+    expect((await second).text).toBe('Let me compute: 2 + 2 = 4.');
+    expect(s.requests).toHaveLength(2);
   });
 });
 

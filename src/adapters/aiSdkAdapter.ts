@@ -97,7 +97,9 @@ export function createAiSdkAdapter<Example, Result extends AiSdkCallResult = AiS
     } catch (err) {
       // Cancellation is not a score; a failed call is this example's failure, counted by kind.
       if (ctx.signal.aborted) throw err;
-      const failure = classifyAiSdkFailure(err, false, 0);
+      const classified = classifyAiSdkFailure(err, false, 0);
+      // What is not a model call's failure is the app code's: an adapter failure, as for any adapter.
+      const failure = classified.kind === 'other' ? { ...classified, kind: 'adapter' as const } : classified;
       return {
         score: 0,
         feedback: `The model call failed, so there is no output to score: ${failure.message}`,

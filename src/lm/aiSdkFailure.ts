@@ -41,6 +41,8 @@ export function classifyAiSdkFailure(err: unknown, timedOut: boolean, timeoutMs:
     return { kind: 'http', retryable: RETRYABLE_STATUS(status), status, message: `HTTP ${status}: ${api.message}`, retryAfterMs: retryAfterMs(headers) };
   }
   const name = (last as { name?: unknown } | null)?.name;
+  // An AbortSignal.timeout() of the caller's own (the deadline of ours is `timedOut`).
+  if (name === 'TimeoutError') return { kind: 'timeout', retryable: true, message: `request timed out (${errorMessage(last)})` };
   if (typeof name === 'string' && MALFORMED_NAMES.has(name)) return { kind: 'malformed', retryable: false, message: `malformed reply (${errorMessage(last)})` };
   // undici's words for a connection lost before or during the reply.
   if (last instanceof TypeError && /^(fetch failed|terminated)$/i.test(last.message)) return { kind: 'connection', retryable: true, message: `connection failed: ${causeOf(last)}` };
