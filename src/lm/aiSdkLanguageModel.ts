@@ -12,6 +12,7 @@ import { MinuteRateLimiter } from './minuteRateLimiter.js';
 import {
   DEFAULT_TIMEOUT_MS,
   LanguageModelError,
+  positiveInteger,
   type ChatMessages,
   type LanguageModelErrorKind,
   type OpenAIChatModel,
@@ -90,12 +91,6 @@ function checkModel(model: unknown, factory: string): AiSdkModel {
     throw new Error(`${factory} needs an AI SDK language model, what provider('model-id') returns (with provider and modelId); got ${shown}`);
   }
   return model as AiSdkModel;
-}
-
-function positiveInteger(name: string, value: number | undefined, allowZero = false): void {
-  if (value !== undefined && (!Number.isInteger(value) || value < (allowZero ? 0 : 1))) {
-    throw new Error(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${value}`);
-  }
 }
 
 const neverAborted = () => new AbortController().signal;

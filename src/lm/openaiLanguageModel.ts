@@ -171,7 +171,7 @@ interface CompletionCaller {
   estimateMaxCostUsd?: (messages: Message[]) => number;
 }
 
-function positiveInteger(name: string, value: number | undefined, allowZero = false): void {
+export function positiveInteger(name: string, value: number | undefined, allowZero = false): void {
   if (value === undefined) return;
   if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) {
     throw new Error(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${value}`);
