@@ -1,7 +1,8 @@
-// The retry policy of the OpenAI-compatible models: which failed attempts are worth retrying
-// (classifyFailure), how long to wait before the next one (exponential backoff with
-// deterministic jitter, unless the server said retry-after / retry-after-ms), and the default
-// retry settings. The retry loop itself lives with the request path in openaiLanguageModel.ts.
+// The retry policy of the models that talk to a server (OpenAI-compatible, AI SDK): which
+// failed attempts are worth retrying (classifyFailure here; aiSdkFailure.ts for the AI SDK's
+// errors), how long to wait before the next one (exponential backoff with deterministic jitter,
+// unless the server said retry-after / retry-after-ms), and the default retry settings. The
+// retry loop itself is attemptLoop.ts.
 import OpenAI from 'openai';
 import { requestKey } from './responseCache.js';
 import { errorMessage } from '../errorMessage.js';

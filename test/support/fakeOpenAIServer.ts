@@ -1,6 +1,6 @@
 // A small OpenAI-compatible server on 127.0.0.1 (random port) for tests: POST
 // /v1/chat/completions and GET /v1/models over real HTTP. Each request takes the next scripted
-// step (success, 429, 500, hang, dropped connection, malformed body, empty content, refusal, any status), else the
+// step (success, 429, 500, hang, dropped connection, malformed body, empty content, refusal, tool calls, any status), else the
 // misbehaviour mode (every request alike until cleared), else a seeded random fault, else a reply from the responder. It records every request and the usage
 // it reported, so tests can check dollars exactly.
 import { once } from 'node:events';
