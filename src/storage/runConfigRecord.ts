@@ -47,6 +47,12 @@ export function datasetFingerprint(dataset: readonly unknown[]): DatasetFingerpr
 /** How a function reflection model without a name is recorded: such a run cannot be resumed. */
 export const UNNAMED_FUNCTION = 'function';
 
+/** The name a model function gives itself (`modelIdentity`: AI SDK models say `ai-sdk:<provider>/<model id>`). */
+function modelIdentityOf(model: unknown): string | undefined {
+  const identity = (model as { modelIdentity?: unknown } | null)?.modelIdentity;
+  return typeof identity === 'string' && identity !== '' ? identity : undefined;
+}
+
 /** The identity fields (runIdentity without reflectionLm), checked to be JSON. */
 function identityFields(runIdentity: OptimizeConfig<unknown>['runIdentity']): Record<string, unknown> | undefined {
   if (runIdentity === undefined) return undefined;
@@ -72,7 +78,7 @@ export function runConfigRecord<Example>(config: OptimizeConfig<Example>, settin
     reflectionMinibatchSize: minibatchSize,
     merge: maxMerges > 0 ? { maxMerges } : undefined,
     // A function cannot be compared; a named model can.
-    reflectionLm: typeof config.reflectionLm === 'string' ? config.reflectionLm : (config.runIdentity?.reflectionLm ?? UNNAMED_FUNCTION),
+    reflectionLm: typeof config.reflectionLm === 'string' ? config.reflectionLm : (config.runIdentity?.reflectionLm ?? modelIdentityOf(config.reflectionLm) ?? UNNAMED_FUNCTION),
     identity,
   };
   return {
