@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { runCli } from '../src/cli/program.js';
-import { ABANDON_AFTER_MS } from '../src/cli/runSession.js';
+import { ABANDON_AFTER_MS, runSession } from '../src/cli/runSession.js';
 import { StallWatch } from '../src/cli/stallWatch.js';
 import { installSignalHandlers } from '../src/storage/stopRequests.js';
 import type { OptimizeResult } from '../src/types.js';
@@ -58,6 +58,34 @@ describe('installSignalHandlers with abandonAfterMs', () => {
     uninstall();
     clock.increment(10_000);
     expect(abort.signal.aborted).toBe(false);
+  });
+});
+
+describe('a run session whose calls stop answering', () => {
+  it('says so after the quiet spell, and a first Ctrl-C then abandons the hung calls after the grace period', async () => {
+    const valset = [{ q: 'a' }, { q: 'b' }];
+    let calls = 0;
+    // The seed's valset calls answer; every later call waits until it is aborted.
+    const adapter = {
+      evaluate: (_candidate: unknown, _example: unknown, ctx: { signal: AbortSignal }) =>
+        ++calls <= valset.length
+          ? Promise.resolve({ score: 0.5 })
+          : new Promise<{ score: number }>((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true })),
+    };
+    const io = memoryIo({ onStderr: (text) => void (text.startsWith('no call has finished for') && process.emit('SIGINT')) });
+    const { result } = await runSession({
+      config: { seedCandidate: { p: 'x' }, trainset: valset, adapter, reflectionLm: async () => '```\ny\n```', maxMetricCalls: 50 },
+      io,
+      stallNoticeMs: 100,
+      abandonAfterMs: 100,
+    });
+    expect(result.stopReason).toBe('aborted');
+    const lines = io.err().split('\n');
+    const at = (prefix: string) => lines.findIndex((line) => line.startsWith(prefix));
+    expect(at('no call has finished for')).toBeGreaterThanOrEqual(0);
+    expect(lines[at('no call has finished for')]).toContain('Ctrl-C stops within 100 ms, abandoning the calls in flight');
+    expect(at('Stopping: no new proposals; the calls in flight get 100 ms to finish')).toBeGreaterThan(at('no call has finished for'));
+    expect(at('Abandoning the calls still in flight after 100 ms')).toBeGreaterThan(at('Stopping:'));
   });
 });
 
