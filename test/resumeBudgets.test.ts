@@ -35,6 +35,19 @@ describe('a finished run resumed with a larger maxMetricCalls', () => {
     expect(logRecords(runDir).filter((r) => r.t === 'budget')).toEqual([{ t: 'budget', maxMetricCalls: 200, maxCostUsd: null }]);
   });
 
+  test('batched 2x2: within the larger budget, the logged calls paid once (the demo case that leaves the logged path is in runDirPreflight.test.ts)', async ({ toyRun }) => {
+    const schedule = { kind: 'batched' as const, parents: 2, perParent: 2 };
+    for (const [small, large] of [[100, 200], [90, 130], [120, 240]] as const) {
+      const runDir = freshDir();
+      const first = await toyRun({ ...named, runDir, schedule, maxMetricCalls: small, skipPerfectScore: false });
+      const extended = await toyRun({ ...named, runDir, schedule, maxMetricCalls: large, skipPerfectScore: false });
+      expect(extended.result.metricCalls, `${small} -> ${large}`).toBeLessThanOrEqual(large);
+      expect(extended.result.metricCalls).toBeGreaterThan(first.result.metricCalls);
+      // Logged calls count once, whether replayed or left behind: only the difference was asked of the adapter.
+      expect(extended.task.evaluateCalls).toBe(extended.result.metricCalls - first.result.metricCalls);
+    }
+  });
+
   test('async: stays within the larger budget and replays the first run\'s work', async ({ toyRun }) => {
     const runDir = freshDir();
     const schedule = { kind: 'async' as const, inFlight: 3 };

@@ -153,4 +153,18 @@ describe('run --resume --budget N continues a finished or stopped run up to N ca
     expect(io.err()).toContain('maxMetricCalls: 200 calls now, but the run was given 240 calls');
     expect(await budgetRecords()).toHaveLength(1);
   });
+
+  it('the demo (2x2 batched, its last step narrowed to 120 calls, so the continuation leaves the logged path) stays within 240', async () => {
+    const demoDir = join(dir, 'demo-extend');
+    const demo = async (extra: string[]) => {
+      const io = memoryIo();
+      expect(await runCli(['demo', '--json', '--run-dir', demoDir, '--metric-call-ms', '0', '--reflection-ms', '0', ...extra], io)).toBe(0);
+      return JSON.parse(lastLine(io.out())) as OptimizeResult;
+    };
+    const small = await demo(['--budget', '120']);
+    const large = await demo(['--resume', '--budget', '240']);
+    expect(small.metricCalls).toBeLessThanOrEqual(120);
+    expect(large.metricCalls).toBeGreaterThan(120);
+    expect(large.metricCalls).toBeLessThanOrEqual(240);
+  });
 });

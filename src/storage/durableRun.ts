@@ -97,7 +97,9 @@ export async function runInDirectory(prepared: PreparedRun, launch: LaunchRun, o
 
   let session: RunSession | undefined;
   const recorder = new RunRecorder(() => session, initialSnapshot(settings.seedCandidate), existing.loggedCandidates);
-  const journal = new RunJournal(existing.log.records, (r) => session?.append(r));
+  // A run whose budget was ever raised holds its logged work against the budget from the start.
+  const raisedEver = existing.budgets?.raised !== undefined || existing.log.records.some((r) => r.t === 'budget');
+  const journal = new RunJournal(existing.log.records, (r) => session?.append(r), raisedEver);
   // Failed calls are paid again on resume, and the seed's valset evaluation comes first: without
   // room for both, the run could only pass its budget.
   const { maxMetricCalls } = settings;
