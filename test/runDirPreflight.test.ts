@@ -167,4 +167,23 @@ describe('run --resume --budget N continues a finished or stopped run up to N ca
     expect(large.metricCalls).toBeGreaterThan(120);
     expect(large.metricCalls).toBeLessThanOrEqual(240);
   });
+
+  it('a larger maxCostUsd continues a run its dollar budget stopped, within the new cap, and is logged', async () => {
+    const costDir = join(dir, 'extend-cost');
+    const at = async (maxCostUsd: number) => {
+      const path = await writeConfig(`cost-${maxCostUsd}.json`, { runDir: costDir, maxMetricCalls: undefined, maxCostUsd, maxTokens: 64, skipPerfectScore: false });
+      const io = memoryIo({ env: env() });
+      const code = await runCli(['run', path, '--json', ...(maxCostUsd > 0.003 ? ['--resume'] : [])], io);
+      expect(code, io.err()).toBe(0);
+      return JSON.parse(lastLine(io.out())) as OptimizeResult;
+    };
+    const first = await at(0.003);
+    expect(first.stopReason).toBe('maxCostUsd');
+    const more = await at(0.006);
+    expect(more.costUsd).toBeGreaterThan(first.costUsd);
+    expect(more.costUsd).toBeLessThanOrEqual(0.006);
+    expect(more.metricCalls).toBeGreaterThan(first.metricCalls);
+    const budgets = (await readFile(join(costDir, 'log.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { t: string }).filter((r) => r.t === 'budget');
+    expect(budgets).toEqual([{ t: 'budget', maxMetricCalls: null, maxCostUsd: 0.006 }]);
+  });
 });
