@@ -45,9 +45,15 @@ function refuse(dir: string, why: string): never {
  */
 export function checkRunDirUsable(given: string): void {
   const dir = resolve(given);
-  const existing = nearestExisting(dir);
+  let existing: ReturnType<typeof nearestExisting>;
+  try {
+    existing = nearestExisting(dir);
+  } catch (error) {
+    // EACCES on a parent, ELOOP, ...: the run could not use it either.
+    refuse(dir, `cannot be reached (${codeOf(error) ?? String(error)})`);
+  }
   if (!existing.isDirectory) {
-    refuse(dir, existing.path === dir ? 'exists and is not a directory' : `cannot be created: ${existing.path} is a file, not a directory`);
+    refuse(dir, existing.path === dir ? 'exists and is not a directory' : `cannot be created: ${existing.path} is not a directory`);
   }
   const kind = PSEUDO_FILE_SYSTEMS.get(Number(statfsSync(existing.path).type));
   if (kind !== undefined) refuse(dir, `is on the ${kind} pseudo file system (${existing.path}), which holds no files`);
