@@ -7,7 +7,7 @@ import { runOnSimulatedClock, systemClock } from '../src/clock.js';
 import { predictWallClock } from '../src/runtimeModel/index.js';
 import { measuredRebasing } from '../src/report/runtimeCheck.js';
 import { summarizeStaleness } from '../src/report/stalenessSummary.js';
-import type { Candidate, OptimizeConfig, ProposalRecord, Schedule, SlotPolicy, TieOrder } from '../src/types.js';
+import type { Candidate, OptimizeConfig, ProposalRecord, Schedule, SlotPolicy, StepMinibatches, TieOrder } from '../src/types.js';
 import { benchTask } from './tasks.js';
 
 export interface BenchSetting {
@@ -45,6 +45,8 @@ export interface Workload {
   task?: string;
   /** Dominated removal's tie order; default the optimizer's. */
   tieOrder?: TieOrder;
+  /** A batched step's minibatches; default the optimizer's. */
+  stepMinibatches?: StepMinibatches;
 }
 
 export interface RunFigures {
@@ -92,6 +94,7 @@ export async function benchRun(setting: BenchSetting, seed: number, w: Workload)
     clock,
     slotPolicy: w.slotPolicy,
     tieOrder: w.tieOrder,
+    stepMinibatches: w.stepMinibatches,
     ...setting.options,
   });
   const result: OptimizeResult = w.simulated ? await runOnSimulatedClock(clock as SimulatedClock, run) : await run;

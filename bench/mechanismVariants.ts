@@ -2,9 +2,10 @@
 // bench/promptAnatomy.ts), and the real-time workload they run on in simulated time.
 import type { BenchSetting, Workload } from './benchTask.js';
 
-// The tie order is pinned to what every stored run was measured with: the batched default became
-// 'newest-survives' after them (the reference issue), the async default is still this one.
-export const WORKLOAD: Workload = { metricCallMs: 20, reflectionMs: 100, workers: 16, budget: 1500, trainSize: 60, valSize: 30, testSize: 60, simulated: true, tieOrder: 'oldest-survives' };
+// The tie order and a batched step's minibatches are pinned to what every stored run was measured
+// with: the batched defaults became 'newest-survives' (the reference issue), then 'reference' and
+// 'sliding' (issue 32) after them; the async defaults are still these.
+export const WORKLOAD: Workload = { metricCallMs: 20, reflectionMs: 100, workers: 16, budget: 1500, trainSize: 60, valSize: 30, testSize: 60, simulated: true, tieOrder: 'oldest-survives', stepMinibatches: 'fresh' };
 
 const race = { valsetPolicy: { kind: 'race', chunk: 10, margin: 0 } } as const;
 

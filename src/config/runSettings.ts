@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { candidateHash } from '../gepa/core/candidateHash.js';
 import { defaultTieOrder } from '../gepa/core/paretoFront.js';
-import { DEFAULT_STEP_MINIBATCHES } from '../gepa/strategies/minibatchSampler.js';
+import { defaultStepMinibatches } from '../gepa/strategies/minibatchSampler.js';
 import { templateProblem } from '../gepa/proposer/reflectionStrategy.js';
 import type { PlanningHooks } from '../gepa/strategies/strategyHooks.js';
 import { ConfigError, formatZodError } from './configError.js';
@@ -72,7 +72,7 @@ export const settingsFields = {
   reflectionMinibatchSize: positiveInt.optional(),
   seed: z.number().int().optional(),
   frontType: z.enum(['instance', 'objective', 'hybrid', 'cartesian']).optional(),
-  tieOrder: z.enum(['newest-survives', 'oldest-survives']).optional(),
+  tieOrder: z.enum(['reference', 'newest-survives', 'oldest-survives']).optional(),
   stepMinibatches: z.enum(['fresh', 'sliding']).optional(),
   parentSelection: z.enum(['pareto', 'current-best', 'epsilon-greedy']).optional(),
   componentSelection: z.enum(['round-robin', 'all']).optional(),
@@ -199,7 +199,7 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSe
     seed: c.seed ?? 0,
     frontType: c.frontType ?? 'instance',
     tieOrder: c.tieOrder ?? defaultTieOrder(schedule.kind),
-    stepMinibatches: c.stepMinibatches ?? DEFAULT_STEP_MINIBATCHES,
+    stepMinibatches: c.stepMinibatches ?? defaultStepMinibatches(schedule.kind),
     parentSelection: c.parentSelection ?? 'pareto',
     componentSelection: c.componentSelection ?? 'round-robin',
     acceptance: c.acceptance ?? 'strict-improvement',
