@@ -7,7 +7,7 @@ import { runOnSimulatedClock, systemClock } from '../src/clock.js';
 import { predictWallClock } from '../src/runtimeModel/index.js';
 import { measuredRebasing } from '../src/report/runtimeCheck.js';
 import { summarizeStaleness } from '../src/report/stalenessSummary.js';
-import type { Candidate, OptimizeConfig, ProposalRecord, Schedule, SlotPolicy, StepMinibatches, TieOrder } from '../src/types.js';
+import type { Candidate, LanguageModel, OptimizeConfig, ProposalRecord, Schedule, SlotPolicy, StepMinibatches, TieOrder } from '../src/types.js';
 import { benchTask } from './tasks.js';
 
 export interface BenchSetting {
@@ -47,6 +47,21 @@ export interface Workload {
   tieOrder?: TieOrder;
   /** A batched step's minibatches; default the optimizer's. */
   stepMinibatches?: StepMinibatches;
+  /**
+   * The simulated reflection model answers a prompt it was sent before with a new draw, as a real
+   * model sampled above temperature 0 would (default: the same answer, a function of the prompt).
+   */
+  reflectionSampling?: boolean;
+}
+
+/** The n-th repeat of a prompt goes out with a note the simulated models do not read, so it draws anew. */
+function sampling(lm: LanguageModel): LanguageModel {
+  const sent = new Map<string, number>();
+  return (prompt, ctx) => {
+    const n = sent.get(prompt) ?? 0;
+    sent.set(prompt, n + 1);
+    return lm(n === 0 ? prompt : `${prompt}\n\n(sample ${n + 1})`, ctx);
+  };
 }
 
 export interface RunFigures {
@@ -86,7 +101,7 @@ export async function benchRun(setting: BenchSetting, seed: number, w: Workload)
     trainset: task.trainset,
     valset: task.valset,
     adapter: task.adapter,
-    reflectionLm: task.reflectionLm,
+    reflectionLm: w.reflectionSampling ? sampling(task.reflectionLm) : task.reflectionLm,
     schedule: setting.schedule,
     workers: w.workers,
     maxMetricCalls: w.budget,

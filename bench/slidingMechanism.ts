@@ -5,8 +5,11 @@
 // no budget), proposals skipped (parent perfect on its minibatch), children that pass the gate,
 // children accepted per 100 calls; and the quality reached.
 //
-//   npx tsx bench/slidingMechanism.ts run [--task hotel] [--shapes 2x2,4x1] [--seeds 24]
-//   npx tsx bench/slidingMechanism.ts table [--task hotel]
+//   npx tsx bench/slidingMechanism.ts run [--task hotel] [--shapes 2x2,4x1] [--seeds 24] [--sampled]
+//   npx tsx bench/slidingMechanism.ts table [--task hotel] [--sampled]
+//
+// --sampled: the reflection model answers a repeated prompt with a new draw (a real model above
+// temperature 0; Workload.reflectionSampling), stored apart (<task>-sampled.json).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { RunEvent, StepMinibatches } from '../src/types.js';
 import { benchRun } from './benchTask.js';
@@ -17,7 +20,8 @@ import { mean, signedMean, standardError } from './table.js';
 const { flag, positional } = benchArgs();
 const [command = 'table'] = positional;
 const task = flag('--task', 'hotel');
-const file = new URL(`./results/sliding/${task}.json`, import.meta.url);
+const sampled = process.argv.includes('--sampled');
+const file = new URL(`./results/sliding/${task}${sampled ? '-sampled' : ''}.json`, import.meta.url);
 const RULES: StepMinibatches[] = ['fresh', 'sliding'];
 
 interface Figures {
@@ -36,6 +40,8 @@ interface Figures {
   skipped: number;
   /** Judged children (not skipped) that passed the gate (accepted, or equal to a pool member). */
   passed: number;
+  /** Children identical to a pool member or to another child of their step. */
+  duplicates: number;
   judged: number;
   accepted: number;
 }
@@ -51,7 +57,7 @@ async function measure(shape: string, rule: StepMinibatches, seed: number): Prom
     else d.ids = e.ids;
     draws.set(key, d);
   };
-  const r = await benchRun({ label: shape, schedule: { kind: 'batched', parents, perParent }, options: { stepMinibatches: rule, onEvent } }, seed, { ...WORKLOAD, task, tieOrder: undefined, stepMinibatches: undefined });
+  const r = await benchRun({ label: shape, schedule: { kind: 'batched', parents, perParent }, options: { stepMinibatches: rule, onEvent } }, seed, { ...WORKLOAD, task, tieOrder: undefined, stepMinibatches: undefined, reflectionSampling: sampled });
   const reflective = r.proposals.filter((p) => p.kind === 'reflective').sort((a, b) => a.step - b.step || a.task - b.task);
   // (candidate, train example) pairs evaluated so far: a parent's and an accepted child's minibatch.
   const seen = new Set<string>();
@@ -89,6 +95,7 @@ async function measure(shape: string, rule: StepMinibatches, seed: number): Prom
     parentCacheHits: hits,
     skipped: reflective.length - judged.length,
     passed: judged.filter((p) => p.outcome === 'accepted' || /already in the pool|duplicate/i.test(p.reason)).length,
+    duplicates: judged.filter((p) => /already in the pool|duplicate/i.test(p.reason)).length,
     judged: judged.length,
     accepted: reflective.filter((p) => p.outcome === 'accepted').length,
   };
@@ -113,9 +120,9 @@ if (command === 'run') {
 } else {
   const runs = stored();
   const pm = (xs: number[], d = 3) => `${mean(xs).toFixed(d)} ± ${standardError(xs).toFixed(d)}`;
-  console.log(`\n## Fresh vs sliding minibatches, task '${task}' (means per run ± standard error; Δ = sliding - fresh, paired by seed)\n`);
-  console.log('| width | rule | seeds | steps | calls / step | parent examples judged before | cache hits (calls) | skipped | children passing the gate | accepted / 100 calls | best val | test | Δ val | Δ test |');
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log(`\n## Fresh vs sliding minibatches, task '${task}'${sampled ? ', reflection sampled anew on a repeated prompt' : ''} (means per run ± standard error; Δ = sliding - fresh, paired by seed)\n`);
+  console.log('| width | rule | seeds | steps | calls / step | parent examples judged before | cache hits (calls) | skipped | children passing the gate | duplicate children | accepted / 100 calls | best val | test | Δ val | Δ test |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const shape of [...new Set(runs.map((r) => r.shape))]) {
     const fresh = new Map(runs.filter((r) => r.shape === shape && r.rule === 'fresh').map((r) => [r.seed, r]));
     for (const rule of RULES) {
@@ -124,7 +131,7 @@ if (command === 'run') {
       const paired = rule === 'sliding' ? rs.filter((r) => fresh.has(r.seed)) : [];
       const d = (f: (x: Figures) => number) => (paired.length > 1 ? signedMean(paired.map((r) => f(r) - f(fresh.get(r.seed) as Figures))) : '');
       console.log(
-        `| ${shape} | ${rule} | ${rs.length} | ${pm(rs.map((r) => r.steps), 1)} | ${pm(rs.map((r) => r.metricCalls / r.steps), 1)} | ${pm(rs.map((r) => r.parentSeenShare))} | ${pm(rs.map((r) => r.parentCacheHits), 0)} | ${pm(rs.map((r) => r.skipped), 1)} | ${pm(rs.map((r) => r.passed / Math.max(1, r.judged)))} | ${pm(rs.map((r) => (100 * r.accepted) / r.metricCalls), 2)} | ${pm(rs.map((r) => r.bestValScore))} | ${pm(rs.map((r) => r.testScore))} | ${d((x) => x.bestValScore)} | ${d((x) => x.testScore)} |`,
+        `| ${shape} | ${rule} | ${rs.length} | ${pm(rs.map((r) => r.steps), 1)} | ${pm(rs.map((r) => r.metricCalls / r.steps), 1)} | ${pm(rs.map((r) => r.parentSeenShare))} | ${pm(rs.map((r) => r.parentCacheHits), 0)} | ${pm(rs.map((r) => r.skipped), 1)} | ${pm(rs.map((r) => r.passed / Math.max(1, r.judged)))} | ${pm(rs.map((r) => r.duplicates), 1)} | ${pm(rs.map((r) => (100 * r.accepted) / r.metricCalls), 2)} | ${pm(rs.map((r) => r.bestValScore))} | ${pm(rs.map((r) => r.testScore))} | ${d((x) => x.bestValScore)} | ${d((x) => x.testScore)} |`,
       );
     }
   }
