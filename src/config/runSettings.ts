@@ -27,6 +27,10 @@ import type {
   ValsetPolicy,
 } from '../types.js';
 
+/** The values of the two settings a run directory may take from its record on resume (runConfigRecord.ts). */
+export const TIE_ORDERS = ['reference', 'newest-survives', 'oldest-survives'] as const satisfies readonly TieOrder[];
+export const STEP_MINIBATCHES = ['fresh', 'sliding'] as const satisfies readonly StepMinibatches[];
+
 const positiveInt = z.number().int().positive();
 
 /**
@@ -72,8 +76,8 @@ export const settingsFields = {
   reflectionMinibatchSize: positiveInt.optional(),
   seed: z.number().int().optional(),
   frontType: z.enum(['instance', 'objective', 'hybrid', 'cartesian']).optional(),
-  tieOrder: z.enum(['reference', 'newest-survives', 'oldest-survives']).optional(),
-  stepMinibatches: z.enum(['fresh', 'sliding']).optional(),
+  tieOrder: z.enum(TIE_ORDERS).optional(),
+  stepMinibatches: z.enum(STEP_MINIBATCHES).optional(),
   parentSelection: z.enum(['pareto', 'current-best', 'epsilon-greedy']).optional(),
   componentSelection: z.enum(['round-robin', 'all']).optional(),
   acceptance: z.enum(['strict-improvement', 'improvement-or-equal']).optional(),

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { canonicalJson } from '../canonicalJson.js';
 import { ConfigError } from '../config/configError.js';
-import type { RunSettings } from '../config/runSettings.js';
+import { STEP_MINIBATCHES, TIE_ORDERS, type RunSettings } from '../config/runSettings.js';
 import type { OptimizeConfig } from '../types.js';
 
 export interface DatasetFingerprint {
@@ -118,10 +118,7 @@ const SETTINGS_ADDED_LATER: Readonly<Record<string, unknown>> = { stepMinibatche
  * started with; a value given explicitly is compared like any other, and refused if it differs.
  */
 const DEFAULTS_THAT_CHANGED = ['stepMinibatches', 'tieOrder'] as const;
-const VALID: Readonly<Record<(typeof DEFAULTS_THAT_CHANGED)[number], readonly unknown[]>> = {
-  stepMinibatches: ['fresh', 'sliding'],
-  tieOrder: ['reference', 'newest-survives', 'oldest-survives'],
-};
+const VALID: Readonly<Record<(typeof DEFAULTS_THAT_CHANGED)[number], readonly unknown[]>> = { stepMinibatches: STEP_MINIBATCHES, tieOrder: TIE_ORDERS };
 
 /** `settings` with each setting the config leaves unset and whose default changed taken from the stored record. */
 export function settingsResumedFrom<S extends Record<(typeof DEFAULTS_THAT_CHANGED)[number], unknown>>(stored: RunConfigRecord, config: Partial<Record<(typeof DEFAULTS_THAT_CHANGED)[number], unknown>>, settings: S): S {
