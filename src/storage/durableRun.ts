@@ -5,7 +5,7 @@
 // calls it still never asks for were paid all the same, and the result counts them. Work in
 // flight at a crash is redone; a run whose log ends with its result returns that result at once.
 import { resolve } from 'node:path';
-import { readRunDirectory, RunSession } from './runDirectory.js';
+import { readRunDirectory, resumedSettings, RunSession } from './runDirectory.js';
 import { runConfigRecord } from './runConfigRecord.js';
 import { RunJournal } from './runJournal.js';
 import { ConfigError } from '../config/configError.js';
@@ -75,9 +75,12 @@ function countingUnreplayed(result: OptimizeResult, journal: RunJournal): Optimi
 }
 
 /** A validated run (prepareRun) with a runDir: checked against its directory before anything is written. */
-export async function runInDirectory(prepared: PreparedRun, launch: LaunchRun, options: DurableRunOptions = {}): Promise<OptimizeResult> {
-  const { config, settings } = prepared;
+export async function runInDirectory(given: PreparedRun, launch: LaunchRun, options: DurableRunOptions = {}): Promise<OptimizeResult> {
+  const { config } = given;
   if (config.runDir === undefined) throw new ConfigError('invalid optimize config: runDir: required for a durable run');
+  // A run resumed without a setting whose default changed since goes on with the one it started with.
+  const settings = resumedSettings(resolve(config.runDir), config, given.settings);
+  const prepared: PreparedRun = settings === given.settings ? given : { ...given, settings };
   if (prepared.journal) throw new ConfigError('invalid optimize config: journal: cannot be combined with runDir (the run directory is the journal)');
   const record = runConfigRecord(config, settings);
   const existing = readRunDirectory(resolve(config.runDir), record);
