@@ -1,6 +1,7 @@
 // The benchmark tasks by name. Every bench part runs any of them (`--task <name>`): a
 // conclusion about a schedule or a mechanism must hold on more than one task's shape.
 import { createDemoTask, type DemoTaskOptions } from '../src/demo/demoTask.js';
+import { createHotelTask } from '../src/demo/hotel/hotelTask.js';
 import { createMultistepTask } from '../src/demo/multistep/multistepTask.js';
 import type { Adapter, Candidate, LanguageModel } from '../src/types.js';
 
@@ -20,6 +21,8 @@ export const BENCH_TASKS: Record<string, BenchTaskFactory> = {
   demo: (options) => createDemoTask(options) as unknown as BenchTask,
   /** Two components (planner, answer), rules that build on each other or clash, partial credit. */
   multistep: (options) => createMultistepTask(options) as unknown as BenchTask,
+  /** One prompt that must accumulate many independent facts (two a message, some far more asked about), and pays for listing too many. */
+  hotel: (options) => createHotelTask(options) as unknown as BenchTask,
 };
 
 export function benchTask(name: string): BenchTaskFactory {

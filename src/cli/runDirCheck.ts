@@ -7,7 +7,7 @@ import { readdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { RunSettings } from '../config/runSettings.js';
 import { checkRunDirUsable } from '../storage/runDirAccess.js';
-import { readRunDirectory, RUN_FILES, type ExistingRun } from '../storage/runDirectory.js';
+import { readRunDirectory, resumedSettings, RUN_FILES, type ExistingRun } from '../storage/runDirectory.js';
 import { runConfigRecord } from '../storage/runConfigRecord.js';
 import type { OptimizeConfig } from '../types.js';
 import { UsageError } from './exitCodes.js';
@@ -65,5 +65,5 @@ export async function checkRunDir<Example>(dir: string, resume: boolean, config?
     );
   }
   // Reads only; throws ConfigError naming each field that differs from the recorded run.
-  return config && settings ? readRunDirectory(resolve(dir), runConfigRecord(config, settings)) : undefined;
+  return config && settings ? readRunDirectory(resolve(dir), runConfigRecord(config, resumedSettings(resolve(dir), config as OptimizeConfig<unknown>, settings))) : undefined;
 }

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { candidateHash } from '../gepa/core/candidateHash.js';
 import { defaultTieOrder } from '../gepa/core/paretoFront.js';
-import { DEFAULT_STEP_MINIBATCHES } from '../gepa/strategies/minibatchSampler.js';
+import { defaultStepMinibatches } from '../gepa/strategies/minibatchSampler.js';
 import { templateProblem } from '../gepa/proposer/reflectionStrategy.js';
 import type { PlanningHooks } from '../gepa/strategies/strategyHooks.js';
 import { ConfigError, formatZodError } from './configError.js';
@@ -26,6 +26,10 @@ import type {
   TieOrder,
   ValsetPolicy,
 } from '../types.js';
+
+/** The values of the two settings a run directory may take from its record on resume (runConfigRecord.ts). */
+export const TIE_ORDERS = ['reference', 'newest-survives', 'oldest-survives'] as const satisfies readonly TieOrder[];
+export const STEP_MINIBATCHES = ['fresh', 'sliding'] as const satisfies readonly StepMinibatches[];
 
 const positiveInt = z.number().int().positive();
 
@@ -72,8 +76,8 @@ export const settingsFields = {
   reflectionMinibatchSize: positiveInt.optional(),
   seed: z.number().int().optional(),
   frontType: z.enum(['instance', 'objective', 'hybrid', 'cartesian']).optional(),
-  tieOrder: z.enum(['newest-survives', 'oldest-survives']).optional(),
-  stepMinibatches: z.enum(['fresh', 'sliding']).optional(),
+  tieOrder: z.enum(TIE_ORDERS).optional(),
+  stepMinibatches: z.enum(STEP_MINIBATCHES).optional(),
   parentSelection: z.enum(['pareto', 'current-best', 'epsilon-greedy']).optional(),
   componentSelection: z.enum(['round-robin', 'all']).optional(),
   acceptance: z.enum(['strict-improvement', 'improvement-or-equal']).optional(),
@@ -199,7 +203,7 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSe
     seed: c.seed ?? 0,
     frontType: c.frontType ?? 'instance',
     tieOrder: c.tieOrder ?? defaultTieOrder(schedule.kind),
-    stepMinibatches: c.stepMinibatches ?? DEFAULT_STEP_MINIBATCHES,
+    stepMinibatches: c.stepMinibatches ?? defaultStepMinibatches(schedule.kind),
     parentSelection: c.parentSelection ?? 'pareto',
     componentSelection: c.componentSelection ?? 'round-robin',
     acceptance: c.acceptance ?? 'strict-improvement',

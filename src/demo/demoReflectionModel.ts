@@ -34,17 +34,28 @@ export function formatReply(text: string, note: string, rng: Rng): string {
   return `${preamble}${fenced}${closing}`;
 }
 
-export function createDemoReflectionModel(options: DemoReflectionModelOptions): LanguageModel {
+/**
+ * A simulated reflection LM around a task's edit rule: its draws come from a hash of (prompt,
+ * task seed), first the edit's, then the reply's wrapping; it sleeps its latency on the clock.
+ */
+export function createSimulatedReflectionModel(
+  options: DemoReflectionModelOptions,
+  propose: (prompt: string, rng: Rng) => { text: string; note: string },
+): LanguageModel {
   checkLatencyOptions('reflectionMs', options.meanMs, options.jitter);
   return async (prompt: string, ctx?: { signal: AbortSignal }): Promise<LmReply> => {
     const promptHash = hashString(prompt, options.seed);
     await simulateLatency(options, promptHash, ctx?.signal);
     const rng = new Rng(promptHash);
-    const edit = proposeEdit(readReflectionPrompt(prompt), rng);
+    const edit = propose(prompt, rng);
     const text = formatReply(edit.text, edit.note, rng);
     return {
       text,
       usage: { promptTokens: Math.ceil(prompt.length / 4), completionTokens: Math.ceil(text.length / 4) },
     };
   };
+}
+
+export function createDemoReflectionModel(options: DemoReflectionModelOptions): LanguageModel {
+  return createSimulatedReflectionModel(options, (prompt, rng) => proposeEdit(readReflectionPrompt(prompt), rng));
 }

@@ -3,6 +3,7 @@
 // and explains misses. Results depend only on (prompt text, example, task seed).
 import type { Adapter, Candidate, EvalContext, Evaluation, ReflectiveDataset } from '../types.js';
 import type { DemoExample } from './demoDataset.js';
+import { plainReflectiveDataset } from './plainReflectiveDataset.js';
 import { combineHashes, hashString } from './hash32.js';
 import { parsePromptCached } from './promptRules.js';
 import { checkLatencyOptions, simulateLatency, type LatencyModel } from './simulatedLatency.js';
@@ -39,12 +40,7 @@ export function createDemoTaskModel(options: DemoTaskModelOptions): Adapter<Demo
     // The reflection LM sees the ticket text only, as it would with a real adapter; the default
     // records would show the hidden fields (expected answer, skills) too.
     makeReflectiveDataset(_candidate, results, components): ReflectiveDataset {
-      const records = results.map(({ example, evaluation }) => ({
-        Inputs: example.input,
-        'Generated Outputs': evaluation.output ?? '(no output)',
-        Feedback: evaluation.feedback ?? `Score: ${evaluation.score}`,
-      }));
-      return Object.fromEntries(components.map((c) => [c, records]));
+      return plainReflectiveDataset(results, components);
     },
   };
 }

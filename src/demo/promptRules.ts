@@ -9,6 +9,7 @@ import {
   type ConventionOption,
   type Slot,
 } from './conventions.js';
+import { boundedMemo } from './boundedMemo.js';
 import { hashString } from './hash32.js';
 
 export interface StatedRule {
@@ -104,16 +105,5 @@ export function parsePrompt(text: string): ParsedPrompt {
   return { text, hash: hashString(text), sentences, rules, shadowed, accuracy, ticketAnswers, clutter };
 }
 
-const CACHE_LIMIT = 2048;
-const cache = new Map<string, ParsedPrompt>();
-
 /** parsePrompt through a bounded cache (oldest entry evicted first). */
-export function parsePromptCached(text: string): ParsedPrompt {
-  let parsed = cache.get(text);
-  if (parsed === undefined) {
-    parsed = parsePrompt(text);
-    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-    cache.set(text, parsed);
-  }
-  return parsed;
-}
+export const parsePromptCached: (text: string) => ParsedPrompt = boundedMemo(parsePrompt);

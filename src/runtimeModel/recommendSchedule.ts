@@ -3,7 +3,7 @@
 // within 5% of the fastest, since the model is not that precise and narrower, deterministic
 // schedules adapt faster and reproduce exactly. Speed is not all: at a fixed budget, the wider a
 // schedule the fewer rounds of proposals build on each other's results, and the benchmarks
-// (bench/README.md) show quality falling once a run has fewer than about a dozen such
+// (bench/README.md) show quality falling once a run has fewer than about two dozen such
 // generations. Schedules below that floor are ranked but not recommended.
 import { predictWallClock, type WallClockPrediction } from './predictWallClock.js';
 import type { ModelSchedule, WorkloadParams } from './workload.js';
@@ -19,22 +19,26 @@ export const TIE_TOLERANCE = 0.05;
 
 /**
  * Fewest generations (expected proposals / effective width) a recommended schedule may leave.
- * On the demo task, 48 seeds at 1,500 calls (~62 proposals): widths of 4 or less (15+
- * generations) end within 0.02 of single's best valset score, width 8 (8) 0.06 lower, width 16
- * (4) 0.10 lower; the paper-scale runs (5,000 calls, valset 100) fall the same way.
+ * Batched steps at today's defaults on the three bench tasks, 144 seeds at 1,500 calls (61-91
+ * proposals), paired with single: width 2 (31-46 generations) ends 0.009-0.025 below single's
+ * best valset score, width 4 (15-23) 0.016-0.050 below, width 8 (8-11) 0.050-0.097 below
+ * (bench/README.md, "The reference bridge"). Two dozen keeps the first and not the second; the
+ * paper-scale runs (5,000 calls, valset 100) fall the same way. (It was 12 when only the demo
+ * had been measured, where width 4 ended within 0.02.)
  */
-export const MIN_GENERATIONS = 12;
+export const MIN_GENERATIONS = 24;
 
 /**
  * The batched width async K counts as. Without rebasing a proposal is blind to the K - 1 others
  * for its whole life, and to the ones that start while it runs: async K ended between batched
- * widths K and 2K in quality. Async rebases a stale child onto the newer best by default
- * (`schedule.rebase`), so the work done in the meantime is kept rather than competed with:
- * measured on the demo over 48 seeds, async 4 and 8 end between 2x1 and 4x1 and async 16 level
- * with 4x1 (bench/README.md, "Mechanisms"); K / 2 is the cautious reading of that (on the
- * two-component task every async K tried beats every batched width).
+ * widths K and 2K in quality. Async rebases a stale child onto the newer best and judges it where
+ * its edit helped (the defaults), so the work done in the meantime is kept rather than competed
+ * with: against single, 48 seeds, async 8 ends −0.006 (demo), +0.001 (hotel) and +0.096
+ * (multistep) on best valset, at or above batched width 2 (−0.009 to −0.025 at today's
+ * defaults), and async 16 ends −0.026 on the demo, like batched width 4 (bench/README.md,
+ * "Mechanisms"). So K / 4 (it was K / 2 before the three-task figures).
  */
-export const ASYNC_WIDTH_FACTOR = 0.5;
+export const ASYNC_WIDTH_FACTOR = 0.25;
 
 export interface RankedSchedule {
   /** "2x2" or "async 8". */
@@ -60,7 +64,7 @@ export interface ScheduleRecommendation {
 /**
  * Async K is offered only up to K = W: beyond it an in-flight proposal cannot hold even one slot,
  * so the extra proposals only queue. Staleness is paid for through the generations floor (async
- * K counting as width K / 2, see ASYNC_WIDTH_FACTOR) and the tie-break toward narrow schedules. Among equal widths batched
+ * K counting as width K / 4, see ASYNC_WIDTH_FACTOR) and the tie-break toward narrow schedules. Among equal widths batched
  * goes first: it is deterministic for a seed.
  */
 export function candidateSchedules(workers: number): ModelSchedule[] {

@@ -6,7 +6,7 @@
 // flight at a crash is redone; a run whose log ends with its result returns that result at once.
 import { resolve } from 'node:path';
 import { checkRunDirUsable } from './runDirAccess.js';
-import { readRunDirectory, RunSession } from './runDirectory.js';
+import { readRunDirectory, resumedSettings, RunSession } from './runDirectory.js';
 import { runConfigRecord, UNNAMED_FUNCTION } from './runConfigRecord.js';
 import { RunJournal } from './runJournal.js';
 import { ConfigError } from '../config/configError.js';
@@ -76,12 +76,15 @@ function countingUnreplayed(result: OptimizeResult, journal: RunJournal): Optimi
 }
 
 /** A validated run (prepareRun) with a runDir: checked against its directory before anything is written. */
-export async function runInDirectory(prepared: PreparedRun, launch: LaunchRun, options: DurableRunOptions = {}): Promise<OptimizeResult> {
-  const { config } = prepared;
+export async function runInDirectory(given: PreparedRun, launch: LaunchRun, options: DurableRunOptions = {}): Promise<OptimizeResult> {
+  const { config } = given;
   if (config.runDir === undefined) throw new ConfigError('invalid optimize config: runDir: required for a durable run');
+  checkRunDirUsable(config.runDir);
+  // A run resumed without a setting whose default changed since goes on with the one it started with.
+  const startedWith = resumedSettings(resolve(config.runDir), config, given.settings);
+  const prepared: PreparedRun = startedWith === given.settings ? given : { ...given, settings: startedWith };
   if (prepared.journal) throw new ConfigError('invalid optimize config: journal: cannot be combined with runDir (the run directory is the journal)');
   const record = runConfigRecord(config, prepared.settings);
-  checkRunDirUsable(config.runDir);
   const existing = readRunDirectory(resolve(config.runDir), record);
   // Found at the start rather than when the user tries to resume after a crash.
   if (existing.isNew && record.settings.reflectionLm === UNNAMED_FUNCTION) {

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { canonicalJson } from '../canonicalJson.js';
 import { ConfigError } from '../config/configError.js';
-import type { RunSettings } from '../config/runSettings.js';
+import { STEP_MINIBATCHES, TIE_ORDERS, type RunSettings } from '../config/runSettings.js';
 import type { OptimizeConfig } from '../types.js';
 import { RESUMABLE_BUDGETS, type RunBudgets } from './resumeBudgets.js';
 
@@ -123,6 +123,27 @@ function comparedFields(record: RunConfigRecord): Record<string, unknown> {
  * before it behaved as: a stored record without the field is the same run as one with that value.
  */
 const SETTINGS_ADDED_LATER: Readonly<Record<string, unknown>> = { stepMinibatches: 'fresh' };
+
+/**
+ * Settings whose default changed after run directories were written with an earlier one. A
+ * resumed run that leaves one unset continues with the value its directory recorded (or, in a
+ * record older than the setting, the value it behaved as), so it goes on computing what it
+ * started with; a value given explicitly is compared like any other, and refused if it differs.
+ */
+const DEFAULTS_THAT_CHANGED = ['stepMinibatches', 'tieOrder'] as const;
+const VALID: Readonly<Record<(typeof DEFAULTS_THAT_CHANGED)[number], readonly unknown[]>> = { stepMinibatches: STEP_MINIBATCHES, tieOrder: TIE_ORDERS };
+
+/** `settings` with each setting the config leaves unset and whose default changed taken from the stored record. */
+export function settingsResumedFrom<S extends Record<(typeof DEFAULTS_THAT_CHANGED)[number], unknown>>(stored: RunConfigRecord, config: Partial<Record<(typeof DEFAULTS_THAT_CHANGED)[number], unknown>>, settings: S): S {
+  let resumed = settings;
+  for (const key of DEFAULTS_THAT_CHANGED) {
+    if (config[key] !== undefined) continue;
+    const recorded = key in stored.settings ? stored.settings[key] : SETTINGS_ADDED_LATER[key];
+    // A value this version does not know is left to the comparison, which names it.
+    if (VALID[key].includes(recorded) && recorded !== settings[key]) resumed = { ...resumed, [key]: recorded };
+  }
+  return resumed;
+}
 
 /** The budgets a record holds (undefined: no limit). */
 export function recordBudgets(record: RunConfigRecord): RunBudgets {

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomicFile.js';
-import { diffRunConfigs, recordBudgets, runConfigRecordSchema, type RunConfigRecord } from './runConfigRecord.js';
+import { diffRunConfigs, recordBudgets, runConfigRecordSchema, settingsResumedFrom, type RunConfigRecord } from './runConfigRecord.js';
 import { loggedBudgets, resumeBudgets, type ResumedBudgets } from './resumeBudgets.js';
 import { RunDirectoryError } from './runDirectoryError.js';
 import { LOCK_FILE, RunLock } from './runLock.js';
@@ -13,7 +13,8 @@ import { readRunLog, RunLogWriter, type RunLogContents, type RunLogRecord } from
 import { ConfigError, formatZodError } from '../config/configError.js';
 import type { RunSnapshot } from './runSnapshot.js';
 import { STOP_FILE } from './stopRequests.js';
-import type { OptimizeResult } from '../types.js';
+import type { OptimizeConfig, OptimizeResult } from '../types.js';
+import type { RunSettings } from '../config/runSettings.js';
 import { errorMessage } from '../errorMessage.js';
 
 export const RUN_FILES = { config: 'config.json', log: 'log.jsonl', state: 'state.json', lock: LOCK_FILE, stop: STOP_FILE } as const;
@@ -58,6 +59,23 @@ function readStoredConfig(path: string): RunConfigRecord {
   const parsed = runConfigRecordSchema.safeParse(value);
   if (!parsed.success) throw new RunDirectoryError(`${path}: not a run config: ${formatZodError(parsed.error)}`);
   return parsed.data as RunConfigRecord;
+}
+
+/**
+ * The settings a run in `dir` goes on with: those whose default changed since and that `config`
+ * leaves unset are taken from its config.json (settingsResumedFrom). A directory without one, or
+ * with one that cannot be read, changes nothing (readRunDirectory then reports it).
+ */
+export function resumedSettings(dir: string, config: OptimizeConfig<unknown>, settings: RunSettings): RunSettings {
+  const configPath = join(dir, RUN_FILES.config);
+  if (!existsSync(configPath)) return settings;
+  let stored: RunConfigRecord;
+  try {
+    stored = readStoredConfig(configPath);
+  } catch {
+    return settings;
+  }
+  return settingsResumedFrom(stored, config, settings);
 }
 
 /**

@@ -3,6 +3,7 @@
 // per rule wins), note broad wordings that clash with another stated rule, and how cluttered the
 // prompt is: past ~8 sentences the model overlooks stated rules more and more often.
 import { matchPosition, splitSentences } from '../promptRules.js';
+import { boundedMemo } from '../boundedMemo.js';
 import { hashString } from '../hash32.js';
 import { STAGE_RULES, type RuleId, type Stage } from './stageRules.js';
 
@@ -57,17 +58,13 @@ export function parseStagePrompt(text: string, stage: Stage): StagePrompt {
   return { text, hash: hashString(text), sentences, stated, clashing, overlook: overlookRate(sentences.length) };
 }
 
-const CACHE_LIMIT = 2048;
-const cache = new Map<string, StagePrompt>();
+const SEPARATOR = '\u0000';
+const cached = boundedMemo((key) => {
+  const at = key.indexOf(SEPARATOR);
+  return parseStagePrompt(key.slice(at + 1), key.slice(0, at) as Stage);
+});
 
 /** parseStagePrompt through a bounded cache: the optimizer re-sends the same texts many times. */
 export function parseStagePromptCached(text: string, stage: Stage): StagePrompt {
-  const key = `${stage}\u0000${text}`;
-  let parsed = cache.get(key);
-  if (parsed === undefined) {
-    parsed = parseStagePrompt(text, stage);
-    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-    cache.set(key, parsed);
-  }
-  return parsed;
+  return cached(`${stage}${SEPARATOR}${text}`);
 }

@@ -5,12 +5,11 @@
 // a rule it already has, or a rewrite that drops a sentence. When the feedback asks for what a
 // rule already says, it looks for the instruction in the text that contradicts it.
 import { Rng } from '../../gepa/core/rng.js';
-import type { LanguageModel, LmReply } from '../../types.js';
-import { formatReply } from '../demoReflectionModel.js';
-import { hashString } from '../hash32.js';
+import type { LanguageModel } from '../../types.js';
+import { createSimulatedReflectionModel } from '../demoReflectionModel.js';
 import { readReflectionPrompt, type ReflectionRequest } from '../reflectionPromptReader.js';
 import { appendSentence, removeSentence } from '../sentenceEdits.js';
-import { checkLatencyOptions, simulateLatency, type LatencyModel } from '../simulatedLatency.js';
+import type { LatencyModel } from '../simulatedLatency.js';
 import { parseStagePromptCached, type StagePrompt } from './stagePrompt.js';
 import { ruleOf, STAGE_RULES, VAGUE_SENTENCES, type Stage, type StageRule } from './stageRules.js';
 
@@ -23,11 +22,13 @@ export interface TwoStageEdit {
   note: string;
 }
 
-// Cumulative probabilities of the edit kinds when the feedback shows failures.
-const P_FIX = 0.55;
-const P_VAGUE = 0.63;
-const P_WRONG = 0.71;
-const P_REPHRASE = 0.81; // the rest: a rewrite that drops a sentence and fixes the top issue
+/**
+ * Cumulative probabilities of the edit kinds when the feedback shows failures: fix the top issue,
+ * add a vague sentence, a misread rule, reword one; the rest, a rewrite that drops a sentence and
+ * fixes the top issue. The hotel task's reflection model edits in the same shares.
+ */
+export const EDIT_SHARES = { fix: 0.55, vague: 0.63, wrong: 0.71, rephrase: 0.81 } as const;
+const { fix: P_FIX, vague: P_VAGUE, wrong: P_WRONG, rephrase: P_REPHRASE } = EDIT_SHARES;
 /** Chance of taking a failure of the other stage for one of this component's. */
 const P_MISATTRIBUTE = 0.1;
 const COMPONENT = /the component `([^`]+)`/;
@@ -122,14 +123,5 @@ export function proposeTwoStageEdit(component: string, request: ReflectionReques
 }
 
 export function createTwoStageReflectionModel(options: TwoStageReflectionOptions): LanguageModel {
-  checkLatencyOptions('reflectionMs', options.meanMs, options.jitter);
-  return async (prompt: string, ctx?: { signal: AbortSignal }): Promise<LmReply> => {
-    const promptHash = hashString(prompt, options.seed);
-    await simulateLatency(options, promptHash, ctx?.signal);
-    const rng = new Rng(promptHash);
-    const component = COMPONENT.exec(prompt)?.[1] ?? 'planner';
-    const edit = proposeTwoStageEdit(component, readReflectionPrompt(prompt), rng);
-    const text = formatReply(edit.text, edit.note, rng);
-    return { text, usage: { promptTokens: Math.ceil(prompt.length / 4), completionTokens: Math.ceil(text.length / 4) } };
-  };
+  return createSimulatedReflectionModel(options, (prompt, rng) => proposeTwoStageEdit(COMPONENT.exec(prompt)?.[1] ?? 'planner', readReflectionPrompt(prompt), rng));
 }
