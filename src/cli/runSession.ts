@@ -97,8 +97,9 @@ export async function runSession<Example>({ config: given, io, inspect = false, 
     clock,
   });
   const shown = display;
-  // Ctrl-C once drains (nothing new starts, work in flight finishes, the result is printed);
-  // twice aborts what is in flight, still with a result; a third time is Node's default.
+  // Ctrl-C once drains (nothing new starts, work in flight gets abandonAfterMs to finish, then is
+  // abandoned: a hung server must not hold the stop); twice aborts at once, still with a result;
+  // a third time is Node's default.
   const uninstallSignals = installSignalHandlers(drain, abort, {
     abandonAfterMs,
     clock,
