@@ -68,10 +68,31 @@ describe('checkEndpoint', () => {
     }
   });
 
-  it('does not retry a refused connection: the user hears at once', async () => {
-    const retries: unknown[] = [];
-    await expect(checkEndpoint({ baseURL: 'http://127.0.0.1:9/v1', onRetry: (r) => void retries.push(r) })).rejects.toThrow('Cannot reach');
-    expect(retries).toEqual([]);
+  it('retries a dropped connection and a 500, as every call does', async () => {
+    const server = await startFakeOpenAIServer({ models: null });
+    const retries: string[] = [];
+    try {
+      server.script({ kind: 'drop' }, { kind: 'server-error' });
+      await checkEndpoint({ baseURL: server.baseURL, model: 'gpt-4.1-mini', retryBaseDelayMs: 1, onRetry: (r) => void retries.push(r.reason) });
+      expect(retries).toHaveLength(2);
+      expect(retries[0]).toContain('connection failed');
+      expect(retries[1]).toContain('HTTP 500');
+      expect(server.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => r.step)).toEqual(['drop', 'server-error', 'reply']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('does not retry a refused connection or a port fetch will not use: the user hears at once', async () => {
+    // A port that was just free: nothing listens there.
+    const closed = await startFakeOpenAIServer();
+    const refusedURL = closed.baseURL;
+    await closed.close();
+    for (const baseURL of [refusedURL, 'http://127.0.0.1:9/v1']) {
+      const retries: unknown[] = [];
+      await expect(checkEndpoint({ baseURL, onRetry: (r) => void retries.push(r) })).rejects.toThrow('Cannot reach');
+      expect(retries, baseURL).toEqual([]);
+    }
   });
 
   it('names user:password@ in the base URL as the cause, masked', async () => {

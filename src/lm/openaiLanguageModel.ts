@@ -347,11 +347,14 @@ export interface EndpointCheckOptions extends EndpointOptions {
   onRetry?: (retry: { attempt: number; maxAttempts: number; delayMs: number; reason: string }) => void;
 }
 
+/** Connection failures that no wait will cure: nothing listens there, the name does not resolve, the URL is refused. */
+const HOPELESS_CONNECTION = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|bad port|credentials/;
+
 /**
- * Runs one request of the check, retrying what a busy or restarting server answers (429, 5xx)
- * under the rules of every call: backoff or Retry-After (capped), a bounded number of tries,
- * then the last failure. A refused connection or a timeout is not retried: it is a wrong
- * OPENAI_BASE_URL or a server that is not there far more often than a blip, and the user
+ * Runs one request of the check, retrying what every call retries (429, 408, 409, 5xx, a
+ * timeout, a dropped connection) under the same rules: backoff or Retry-After (capped), a
+ * bounded number of tries, then the last failure. A refused connection or an unknown host is
+ * not retried: it is a wrong OPENAI_BASE_URL or a server that is not running, and the user
  * should hear so at once.
  */
 async function withCheckRetries<T>(options: EndpointCheckOptions, key: string, request: () => Promise<T>): Promise<T> {
@@ -362,7 +365,8 @@ async function withCheckRetries<T>(options: EndpointCheckOptions, key: string, r
       return await request();
     } catch (err) {
       const failure = classifyFailure(err, false, options.timeoutMs ?? 0);
-      if (failure.kind !== 'http' || !failure.retryable || attempt > maxRetries || options.signal?.aborted) throw err;
+      const hopeless = failure.kind === 'connection' && HOPELESS_CONNECTION.test(failure.message);
+      if (!failure.retryable || hopeless || attempt > maxRetries || options.signal?.aborted) throw err;
       const delayMs = retryDelayMs(failure, attempt, key, options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS, options.retryMaxDelayMs ?? DEFAULT_RETRY_MAX_DELAY_MS);
       options.onRetry?.({ attempt, maxAttempts: maxRetries + 1, delayMs, reason: failure.message });
       await sleep(options.clock ?? systemClock, delayMs, options.signal ?? neverAborted());
@@ -386,7 +390,8 @@ export async function checkEndpoint(options: EndpointCheckOptions): Promise<Endp
 
   const describe = (err: unknown): Error => {
     if (err instanceof OpenAI.APIConnectionTimeoutError) {
-      return new Error(`The OpenAI-compatible endpoint at ${baseURL} did not answer within ${timeout} ms`);
+      const retries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+      return new Error(`The OpenAI-compatible endpoint at ${baseURL} did not answer within ${timeout} ms${retries > 0 ? `, ${retries + 1} times` : ''}`);
     }
     if (err instanceof OpenAI.APIConnectionError && hasCredentials) {
       // fetch refuses a URL with user:password@ before anything is sent.
