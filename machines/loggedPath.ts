@@ -11,10 +11,14 @@ export interface LoggedPathView {
   inFlight: Readonly<Record<string, unknown>>;
 }
 
-/** Logged calls of earlier processes that the resumed run, past the logged path, has not replayed (they were paid). */
+/**
+ * Logged calls of earlier processes that the resumed run has not replayed (they were paid): held
+ * once an async run is past its logged path, and from the start in a run whose budget was raised
+ * (the journal decides; a batched run otherwise replays all of them).
+ */
 export function heldCalls(view: LoggedPathView): number {
-  if (!view.async || !view.journal) return 0;
-  view.journal.expectedDecision?.();
+  if (!view.journal) return 0;
+  if (view.async) view.journal.expectedDecision?.();
   return view.journal.heldWork?.().calls ?? 0;
 }
 

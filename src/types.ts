@@ -392,8 +392,9 @@ export interface WorkJournal {
   /** Async schedule: a decision taken (a verdict or a fold), logged once the run is past the logged path. */
   recordDecision?(decision: ScheduleDecision): void;
   /**
-   * Logged work of earlier processes not replayed, once the run is past the logged path: it was
-   * paid, so it counts against the budgets. Zero before.
+   * Logged work of earlier processes not replayed, once the run is past the logged path (from the
+   * start in a run whose budget was raised on resume): it was paid, so it counts against the
+   * budgets. Zero before.
    */
   heldWork?(): { calls: number; usd: number };
   /**

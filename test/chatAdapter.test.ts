@@ -263,7 +263,8 @@ describe('loadJsonlDataset', () => {
     expect(lines[3]).toBe(
       `  ${path}:5: expected {"input": string, "answer": string}; input: Invalid input: expected string, received undefined`,
     );
-    expect(lines).toHaveLength(4);
+    expect(lines[4]).toBe('  (rows of another shape are for your own adapter: loadJsonlDataset(path, { raw: true }) reads each line as it is; a run config names the adapter with "adapter")');
+    expect(lines).toHaveLength(5);
   });
 
   it('raw: any JSON per line, kept as it is (a user adapter\'s rows); bad JSON still named by line', async () => {

@@ -188,7 +188,8 @@ describe('gepa-actors demo', () => {
     await writeFile(join(runDir, 'something'), 'x');
     const io = memoryIo();
     expect(await runCli(['demo', '--run-dir', runDir, ...INSTANT], io)).toBe(2);
-    expect(io.err()).toContain('Use --resume');
+    // Not a run: --resume would not help either, so it is not suggested.
+    expect(io.err()).toContain('already holds files that are not a run (1 entry). Choose an empty or new directory.');
   });
 
   it('drains on the first Ctrl-C and stops at once on the second, printing the result each time', async () => {
@@ -265,7 +266,7 @@ describe('gepa-actors run', () => {
     expect(await runCli(['run', config], io)).toBe(2);
     expect(io.err()).toContain('metric: Invalid option');
     expect(io.err()).toContain('workers: Too small');
-    expect(io.err()).toContain('maxMetricCall: unknown field');
+    expect(io.err()).toContain('maxMetricCall: unknown field (did you mean "maxMetricCalls"?)');
     expect(existsSync(join(dir, 'runs/bad'))).toBe(false);
     expect(server.requests.length).toBe(before);
   });
@@ -308,6 +309,15 @@ describe('gepa-actors run', () => {
     const io = memoryIo({ env: { OPENAI_BASE_URL: server.baseURL } });
     expect(await runCli(['run', config, ...flags], io)).toBe(2);
     expect(io.err()).toContain(message);
+  });
+
+  it('words an unpriced run\'s cost as the report does ("unpriced"), never $0.0000', async () => {
+    const config = await writeConfig('unpriced.json', { ...baseConfig, taskModel: 'llama3', reflectionModel: 'qwen3', maxMetricCalls: 12, runDir: 'runs/unpriced' });
+    const io = memoryIo({ env: { OPENAI_BASE_URL: server.baseURL } });
+    expect(await runCli(['run', config], io)).toBe(0);
+    expect(io.out()).toMatch(/workers \d+% busy, cost unpriced, /);
+    expect(io.out() + io.err()).not.toContain('$0.0000');
+    expect(await readFile(join(dir, 'runs/unpriced/report.html'), 'utf8')).toContain('unpriced');
   });
 
   it('run --help lists the overrides', async () => {

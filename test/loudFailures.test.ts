@@ -141,6 +141,8 @@ describe('the CLI on an endpoint-wide failure', () => {
     expect(stderr).toMatch(/error: metric call failed: gpt-4.1-mini at .*HTTP 404: The model `gpt-4.1-mini` does not exist \(further failures of this kind are counted, not shown\)/);
     expect(stderr).toContain("error: stopping: every call of the seed candidate's valset evaluation failed (4 of 4)");
     expect(stderr).toContain('4 failed calls: http 404 x4');
+    // The progress line counts the same calls (the systemic stop is not one more), in words that agree.
+    expect(stderr).toMatch(/\| 1 candidate \|.*\| 4 failed calls\n/);
     expect(stderr).toContain('stopped by an error');
     expect(stderr).toContain('the run is not finished: fix the cause and continue it with --resume');
     expect(stderr.match(/HTTP 404/g)).toHaveLength(3);
@@ -161,5 +163,27 @@ describe('the CLI on an endpoint-wide failure', () => {
     const report = await readFile(join(dir, 'runs/loud/report.html'), 'utf8');
     expect(report).toContain(`<tr class="model-usage" data-role="task"><td>task</td><td><code>gpt-4.1-mini</code></td><td class="num">${logged.length}</td>`);
     expect(report).toContain('Every call of the run, from its log');
+  });
+
+  it('a model that never answered may be corrected on --resume; once the recorded models answered, a change is refused saying to start a new runDir', async () => {
+    server = await startFakeOpenAIServer({ models: ['gpt-4.1-mini', 'gpt-5-mini'] });
+    const env = { OPENAI_BASE_URL: server.baseURL };
+    const write = async (name: string, taskModel: string) => {
+      const path = join(dir, name);
+      await writeFile(path, JSON.stringify({ ...ARITHMETIC_RUN_CONFIG, taskModel, runDir: 'runs/misspelt' }));
+      return path;
+    };
+    server.setMode({ kind: 'status', status: 404, message: 'The model `gpt-4.1-mimi` does not exist' });
+    expect(await runCli(['run', await write('misspelt.json', 'gpt-4.1-mimi')], memoryIo({ env, cwd: dir }))).toBe(1);
+    server.setMode(undefined);
+    const corrected = memoryIo({ env, cwd: dir });
+    expect(await runCli(['run', await write('corrected.json', 'gpt-4.1-mini'), '--resume', '--json'], corrected)).toBe(0);
+    expect(corrected.err()).toContain('models that never answered renamed: taskModel: "gpt-4.1-mimi" in the run directory, "gpt-4.1-mini" now');
+    const stored = JSON.parse(await readFile(join(dir, 'runs/misspelt/config.json'), 'utf8')) as { settings: { identity: { taskModel: string } } };
+    expect(stored.settings.identity.taskModel).toBe('gpt-4.1-mini');
+    // Now gpt-4.1-mini has answered: its calls cannot be mixed with another model's.
+    const refused = memoryIo({ env, cwd: dir });
+    expect(await runCli(['run', await write('changed.json', 'gpt-5-mini'), '--resume'], refused)).toBe(2);
+    expect(refused.err()).toMatch(/its log holds \d+ answered calls of the recorded models, which cannot be mixed with another model's: to change a model, start a new runDir/);
   });
 });

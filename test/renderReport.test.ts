@@ -69,9 +69,17 @@ describe('renderReport', () => {
     expect(html).not.toMatch(/@import|url\(/i);
   });
 
-  it('shows the runtime model against the measured wall-clock', () => {
+  it('shows the runtime model against the measured wall-clock, its inputs in words rather than symbols', () => {
     expect(html).toContain('<th class="num">predicted</th><th class="num">measured</th>');
-    expect(html).toContain('acceptance rate a = 1.000');
+    expect(html).toContain('100% of the judged proposals accepted');
+    expect(html).toContain('on 2 worker slots, a valset of 2 examples, minibatches of 1 example, a budget of');
+    for (const symbol of ['T_e', 'T_r', 'V =', 'b =']) expect(html).not.toContain(symbol);
+  });
+
+  it('explains the Pareto grid\'s colours and marks', () => {
+    expect(html).toContain("cell colour: the candidate's score on that example, 0");
+    expect(html).toContain('dot: (one of) the best scores on that example');
+    expect(html).toContain('"best on N": examples on which the candidate is (one of) the best');
   });
 });
 
@@ -162,6 +170,12 @@ describe('the proposal table', () => {
     expect(html).toContain('<td class="num">1.0</td><td>reflective</td><td>#0</td><td>#1</td><td class="stage">accepted</td><td class="num">2 vs 1</td>');
     expect(html).toContain('<td>#1 <span class="muted">(rebased from #0)</span></td><td></td><td class="stage">failed</td>');
     expect(html).toContain('reflection failed: &lt;b&gt;HTTP 500&lt;/b&gt;');
+  });
+
+  it('lists proposals in numeric order, whatever order they ended in (async)', () => {
+    const ended = [3, 1, 10, 2].map((step): ProposalRecord => ({ step, task: 0, kind: 'reflective', parents: [0], outcome: 'rejected', reason: 'failed acceptance', staleness: 0, reflectionCostUsd: 0 }));
+    const html = renderProposalTable(ended, true);
+    expect([...html.matchAll(/<tr class="proposal [^"]*" data-stage="[^"]*"><td class="num">(\d+)<\/td>/g)].map((m) => m[1])).toEqual(['1', '2', '3', '10']);
   });
 
   it('names an async run\'s proposals by their number alone', () => {

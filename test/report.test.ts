@@ -155,11 +155,13 @@ describe('report.html', () => {
       const page = await context.newPage();
       await page.goto(pathToFileURL(join(runDir, 'report.html')).href);
 
-      // One row per proposal, in the result's order; accepted ones name their child.
+      // One row per proposal, in numeric order (an async run's result lists them as they ended); accepted ones name their child.
       const rows = await page.locator('#proposals tr.proposal').evaluateAll((trs) => trs.map((tr) => ({ stage: tr.getAttribute('data-stage'), cells: [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '') })));
       expect(rows).toHaveLength(result.proposals.length);
+      const numbered = [...result.proposals].sort((a, b) => a.step - b.step);
+      expect(rows.map((row) => Number(row.cells[0]))).toEqual(numbered.map((p) => p.step));
       rows.forEach((row, i) => {
-        const p = result.proposals[i];
+        const p = numbered[i];
         expect(row.cells[6]).toBe(p?.reason);
         expect(row.stage === 'accepted').toBe(p?.outcome === 'accepted');
         expect(row.cells[3]).toBe(p?.candidateIndex !== undefined ? `#${p.candidateIndex}` : '');

@@ -208,7 +208,7 @@ describe('the config takes optimize()\'s own fields from the library\'s schema',
     const { configPath } = await writeRun('unknown', { ...ADAPTER_CONFIG, frontTyp: 'hybrid', preRunCostUsd: 1 });
     const io = memoryIo({ env: env() });
     expect(await runCli(['run', configPath], io)).toBe(2);
-    expect(io.err()).toContain('frontTyp: unknown field (check its spelling)');
+    expect(io.err()).toContain('frontTyp: unknown field (did you mean "frontType"?)');
     expect(io.err()).toContain('preRunCostUsd: unknown field');
   });
 
@@ -216,7 +216,7 @@ describe('the config takes optimize()\'s own fields from the library\'s schema',
     const { configPath } = await writeRun('bad-executor', { ...ADAPTER_CONFIG, executor: { kind: 'bullmq', connection: 'redis://127.0.0.1:1', attemps: 2 } });
     const io = memoryIo({ env: env() });
     expect(await runCli(['run', configPath], io)).toBe(2);
-    expect(io.err()).toContain('executor.attemps: unknown field');
+    expect(io.err()).toContain('executor.attemps: unknown field (did you mean "attempts"?)');
     // The same schema is optimize()'s: the library refuses the same block, naming the same field.
     const config = { seedCandidate: { a: 'x' }, trainset: [1], adapter: { evaluate: async () => ({ score: 0 }) }, reflectionLm: 'openai:gpt-5-mini', maxMetricCalls: 5 };
     expect(() => resolveSettings({ ...config, executor: { kind: 'bullmq', connection: 'redis://127.0.0.1:1', attemps: 2 } as never })).toThrow(/executor/);

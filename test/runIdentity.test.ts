@@ -1,7 +1,7 @@
 // A durable run records what identifies its function-valued parts (runIdentity) and refuses to
 // resume when it changed, naming the field; a function reflection model without a name cannot
-// be checked, so such a run is refused on resume rather than mixing another model's work in.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// be checked, so such a run is refused at its start (it could never be resumed).
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect } from 'vitest';
@@ -14,17 +14,23 @@ let dirs = 0;
 const freshDir = () => join(scratch, `run-${++dirs}`);
 
 describe('runIdentity on resume', () => {
-  test('a function reflection model without a name: the run is recorded, and its resume refused with a message saying how to name it', async ({ toyRun }) => {
+  test('a function reflection model without a name: refused at the start, saying how to name it, nothing written or paid', async ({ toyRun }) => {
     const runDir = freshDir();
-    await toyRun({ runDir, maxMetricCalls: 40 });
-    const stored = JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')) as { settings: Record<string, unknown> };
-    expect(stored.settings.reflectionLm).toBe('function');
     const error = await toyRun({ runDir, maxMetricCalls: 40 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as Error).message).toContain('reflectionLm: a function without a name in the run directory');
-    expect((error as Error).message).toContain('runIdentity.reflectionLm');
+    expect((error as Error).message).toContain('runIdentity.reflectionLm: a run directory must be resumable');
+    expect((error as Error).message).toContain("runIdentity: { reflectionLm: 'my-model@v1' }");
+    expect(existsSync(runDir)).toBe(false);
+  });
+
+  test('a run directory an earlier version recorded without a name is still refused on resume', async ({ toyRun }) => {
+    const runDir = freshDir();
+    await toyRun({ runDir, maxMetricCalls: 40, runIdentity: { reflectionLm: 'toy' } });
+    const path = join(runDir, 'config.json');
+    const stored = JSON.parse(readFileSync(path, 'utf8')) as { settings: Record<string, unknown> };
+    writeFileSync(path, JSON.stringify({ ...stored, settings: { ...stored.settings, reflectionLm: 'function' } }));
     // Naming it now does not help: the recorded run has no name to compare with.
-    await expect(toyRun({ runDir, maxMetricCalls: 40, runIdentity: { reflectionLm: 'toy' } })).rejects.toThrow(/a function without a name/);
+    await expect(toyRun({ runDir, maxMetricCalls: 40, runIdentity: { reflectionLm: 'toy' } })).rejects.toThrow(/reflectionLm: a function without a name in the run directory/);
   });
 
   test('a named reflection model resumes under the same name and is refused under another', async ({ toyRun }) => {

@@ -258,7 +258,9 @@ export async function loadJsonlDataset(path: string, options: JsonlDatasetOption
     });
   if (errors.length > 0) {
     const more = errors.length > MAX_REPORTED_ROW_ERRORS ? `\n  ... and ${errors.length - MAX_REPORTED_ROW_ERRORS} more` : '';
-    throw new Error(`Invalid dataset ${path}:\n  ${errors.slice(0, MAX_REPORTED_ROW_ERRORS).join('\n  ')}${more}`);
+    // Rows of another shape are not wrong, only not chat rows: say how to read them as they are.
+    const shape = !errors.some((e) => e.includes('expected {"input"')) ? '' : '\n  (rows of another shape are for your own adapter: loadJsonlDataset(path, { raw: true }) reads each line as it is; a run config names the adapter with "adapter")';
+    throw new Error(`Invalid dataset ${path}:\n  ${errors.slice(0, MAX_REPORTED_ROW_ERRORS).join('\n  ')}${more}${shape}`);
   }
   if (rows.length === 0) throw new Error(`Dataset ${path} has no rows`);
   return rows;

@@ -10,8 +10,8 @@ import type { Adapter, Candidate, OptimizeConfig, Schedule } from '../types.js';
 import type { CliIo } from './cliIo.js';
 import { UsageError } from './exitCodes.js';
 import { claimFreshRunDir } from './freshRunDir.js';
-import { checkRunDir } from './runDirCheck.js';
-import { writeRunReport } from './runReport.js';
+import { checkRunDir, resumeNotice, withResumedBudgets } from './runDirCheck.js';
+import { runCostText, writeRunReport } from './runReport.js';
 import { runSession } from './runSession.js';
 import { printOutcome } from './runSummary.js';
 
@@ -79,11 +79,12 @@ export async function demoCommand(options: DemoOptions, io: CliIo): Promise<numb
   // Flags that parse but cannot run (a budget below the valset size) fail here, before any write.
   const settings = resolveSettings(base);
   const label = scheduleLabel(settings.schedule);
-  if (options.runDir !== undefined) await checkRunDir(resolve(io.cwd, options.runDir), options.resume, base, settings);
+  const resumed = options.runDir !== undefined ? await checkRunDir(resolve(io.cwd, options.runDir), options.resume, base, settings) : undefined;
   const runDir = await demoRunDir(options, io);
-  const config: OptimizeConfig<DemoExample> = { ...base, ...(runDir ? { runDir } : {}) };
+  const config: OptimizeConfig<DemoExample> = { ...withResumedBudgets(base, resumed), ...(runDir ? { runDir } : {}) };
   const heading = `GEPA demo (seed ${options.seed}): schedule ${label}, ${options.workers} workers, budget ${options.budget} metric calls`;
   io.stderr.write(`${heading}\n`);
+  if (resumed) io.stderr.write(`${resumeNotice(resumed)}\n`);
 
   const session = await runSession({ config, io, inspect: options.inspect, models: { task: 'demo task model (simulated)', reflection: 'demo reflection model (simulated)' } });
   const { result } = session;
@@ -101,5 +102,5 @@ export async function demoCommand(options: DemoOptions, io: CliIo): Promise<numb
       })
     : undefined;
 
-  return printOutcome(io, options.json, { heading, result, budget: options.budget, extra: [testLine], ...(reportPath ? { reportPath } : {}) });
+  return printOutcome(io, options.json, { heading, result, budget: config.maxMetricCalls ?? options.budget, extra: [testLine], ...(reportPath ? { reportPath } : {}), costText: runCostText(runDir, session) });
 }

@@ -9,7 +9,7 @@ import { ConfigError } from '../config/configError.js';
 import { workerCommand } from '../worker/workerCommand.js';
 import { processIo, type CliIo } from './cliIo.js';
 import { DEMO_DEFAULTS, demoCommand } from './demoCommand.js';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './exitCodes.js';
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, InterruptedError, UsageError } from './exitCodes.js';
 import { packageVersion } from './packageVersion.js';
 import { runCommand } from './runCommand.js';
 import { parseInteger, parseNonNegative, parsePositiveInt, parseScheduleOption, scheduleOptionText } from './scheduleOption.js';
@@ -149,6 +149,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     }
     const message = errorMessage(error);
     io.stderr.write(`gepa-actors: ${terminalSafe(message)}\n`);
+    if (error instanceof InterruptedError) return EXIT_INTERRUPTED;
     // A run directory that is damaged or in use is a bad argument too: choose or repair another.
     const usage = error instanceof UsageError || error instanceof ConfigError || error instanceof RunDirectoryError;
     return usage ? EXIT_USAGE : EXIT_FAILURE;

@@ -6,6 +6,7 @@ import { formatDuration } from '../runtimeModel/index.js';
 import type { Clock, RunEvent, SlotInterval } from '../types.js';
 import { RunProgress, type ProgressBudget, type ProgressNews } from './runProgress.js';
 import { terminalSafe } from './terminalText.js';
+import { plural } from '../report/runWording.js';
 
 export interface ProgressDisplay {
   onEvent(event: RunEvent): void;
@@ -31,6 +32,8 @@ export const formatUsd = (x: number) => (x >= 1 ? `$${x.toFixed(2)}` : `$${x.toF
 function budgetText(p: RunProgress): string {
   const { maxMetricCalls, maxCostUsd } = p.budget;
   const calls = maxMetricCalls ? `${p.shownCalls()}/${maxMetricCalls} calls` : `${p.shownCalls()} calls`;
+  // Nothing paid and no dollar budget: the models may be unpriced, and "$0.0000" would claim a price.
+  if (!maxCostUsd && p.costUsd === 0) return calls;
   const cost = maxCostUsd ? `${formatUsd(p.costUsd)}/${formatUsd(maxCostUsd)}` : formatUsd(p.costUsd);
   return `${calls} | ${cost}`;
 }
@@ -53,8 +56,8 @@ function statusLine(p: RunProgress, now: number): string {
   const head = fraction === undefined ? '' : `[${percent(fraction).padStart(4)}] `;
   return (
     `${head}${budgetText(p)} | best ${score(p.bestScore)} (seed ${score(p.seedScore)}) | ` +
-    `${p.candidates} candidates | ${p.inFlight} in flight | ${percent(p.utilization(now))} busy | ${formatDuration(now - p.startedAt)}` +
-    (p.errors > 0 ? ` | ${p.errors} failed` : '')
+    `${plural(p.candidates, 'candidate')} | ${p.inFlight} in flight | ${percent(p.utilization(now))} busy | ${formatDuration(now - p.startedAt)}` +
+    (p.errors > 0 ? ` | ${plural(p.errors, 'failed call')}` : '')
   );
 }
 
@@ -116,7 +119,7 @@ function liveDisplay(progress: RunProgress, stream: NodeJS.WritableStream, clock
       inFlight: progress.inFlight,
       busy: percent(progress.utilization(now)),
       elapsed: formatDuration(now - progress.startedAt),
-      failed: progress.errors > 0 ? ` | ${progress.errors} failed` : '',
+      failed: progress.errors > 0 ? ` | ${plural(progress.errors, 'failed call')}` : '',
     };
   };
   const bar = multibar.create(TOTAL, 0, payload());

@@ -12,8 +12,8 @@ import type { Adapter, OptimizeConfig } from '../types.js';
 import type { CliIo } from './cliIo.js';
 import { EXIT_FAILURE, UsageError } from './exitCodes.js';
 import { loadRunConfig, optimizerSettings, type LoadedRunConfig, type RunConfigOverrides } from './runConfig.js';
-import { checkRunDir } from './runDirCheck.js';
-import { writeRunReport } from './runReport.js';
+import { checkRunDir, resumeNotice, withResumedBudgets } from './runDirCheck.js';
+import { runCostText, writeRunReport } from './runReport.js';
 import { runSession } from './runSession.js';
 import { printOutcome } from './runSummary.js';
 import { terminalSafe } from './terminalText.js';
@@ -87,14 +87,23 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
   const endpoint = endpointFrom(io);
   const built = buildRunConfig(loaded, endpoint);
   const settings = resolveSettings(built);
-  if (loaded.runDir) await checkRunDir(loaded.runDir, options.resume, built, settings);
+  const resumed = loaded.runDir ? await checkRunDir(loaded.runDir, options.resume, built, settings) : undefined;
 
   // Before any paid work: is the endpoint there, and does it take the key?
   const { file, task } = loaded;
   const models = task.kind === 'chat' ? [task.taskModel, file.reflectionModel] : [file.reflectionModel];
   let pingCostUsd = 0;
   try {
-    const check = await checkEndpoint({ ...endpoint, model: models[0] as string, ...(file.prices ? { prices: file.prices } : {}) });
+    const check = await checkEndpoint({
+      ...endpoint,
+      model: models[0] as string,
+      ...(file.prices ? { prices: file.prices } : {}),
+      // The check is retried like every call of the run, under the config's retry settings.
+      ...(file.maxRetries !== undefined ? { maxRetries: file.maxRetries } : {}),
+      ...(file.retryMaxDelayMs !== undefined ? { retryMaxDelayMs: file.retryMaxDelayMs } : {}),
+      onRetry: ({ attempt, maxAttempts, delayMs, reason }) =>
+        io.stderr.write(`checking the endpoint: ${terminalSafe(reason)}; trying again in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${maxAttempts})\n`),
+    });
     pingCostUsd = check.costUsd ?? 0;
     const listed = check.models;
     for (const model of new Set(models)) {
@@ -108,12 +117,14 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
   }
 
   // The check's one-token ping (servers without /models) was paid: it is part of the run's cost.
-  const config = pingCostUsd > 0 ? { ...built, preRunCostUsd: pingCostUsd } : built;
+  const withBudgets = withResumedBudgets(built, resumed);
+  const config = pingCostUsd > 0 ? { ...withBudgets, preRunCostUsd: pingCostUsd } : withBudgets;
   const label = scheduleLabel(settings.schedule);
   const taskName = task.kind === 'chat' ? task.taskModel : `adapter ${task.spec}`;
   const where = file.executor?.kind === 'bullmq' ? `, metric calls on BullMQ queue "${file.executor.queue ?? DEFAULT_QUEUE}"` : '';
   const heading = `GEPA run ${loaded.path}: ${taskName} (task), ${file.reflectionModel} (reflection), schedule ${label}, ${settings.workers} workers${where}`;
   io.stderr.write(`${heading}\n`);
+  if (resumed) io.stderr.write(`${resumeNotice(resumed)}\n`);
   const session = await runSession({ config, io, inspect: options.inspect });
   const { result } = session;
   const reportPath = loaded.runDir
@@ -122,7 +133,8 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
   return printOutcome(io, options.json, {
     heading,
     result,
-    ...(settings.maxMetricCalls !== undefined ? { budget: settings.maxMetricCalls } : {}),
+    ...(config.maxMetricCalls !== undefined ? { budget: config.maxMetricCalls } : {}),
     ...(reportPath ? { reportPath } : {}),
+    costText: runCostText(loaded.runDir, session),
   });
 }

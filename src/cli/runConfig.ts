@@ -10,6 +10,7 @@ import { hasPrice, priceOverridesSchema } from '../lm/priceTable.js';
 import { settingsFields } from '../config/runSettings.js';
 import { loadAdapter, parseAdapterSpec } from '../worker/loadAdapter.js';
 import type { Adapter } from '../types.js';
+import { closestName } from './closestName.js';
 import { UsageError } from './exitCodes.js';
 import { errorMessage } from '../errorMessage.js';
 
@@ -89,11 +90,31 @@ export function optimizerSettings(file: RunConfigFile): Pick<RunConfigFile, Opti
 
 const STOP_FIELDS = ['maxMetricCalls', 'maxCostUsd', 'timeoutMs', 'targetScore', 'maxStepsWithoutImprovement'] as const;
 
+/** The schemas a value at this schema may match: through optional, nullable, default and unions. */
+function alternatives(schema: z.ZodType): z.ZodType[] {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault) return alternatives(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodUnion) return (schema.options as readonly z.ZodType[]).flatMap(alternatives);
+  return [schema];
+}
+
+/** The field names an object at `path` of the config may have (for "did you mean"). */
+function fieldsAt(path: readonly PropertyKey[]): string[] {
+  let schemas: z.ZodType[] = [runConfigSchema];
+  for (const key of path) {
+    schemas = schemas.flatMap(alternatives).flatMap((s) => (s instanceof z.ZodObject && typeof key === 'string' && key in s.shape ? [s.shape[key] as z.ZodType] : []));
+  }
+  return [...new Set(schemas.flatMap(alternatives).flatMap((s) => (s instanceof z.ZodObject ? Object.keys(s.shape) : [])))];
+}
+
 /** One line per problem, each starting with the field's path; unknown fields named one by one. */
 export function configIssues(error: z.ZodError): string[] {
   return error.issues.flatMap((issue) => {
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => `${[...issue.path, key].join('.')}: unknown field (check its spelling)`);
+      const known = fieldsAt(issue.path);
+      return issue.keys.map((key) => {
+        const near = closestName(key, known);
+        return `${[...issue.path, key].join('.')}: unknown field (${near ? `did you mean "${near}"?` : 'check its spelling'})`;
+      });
     }
     return [`${issue.path.length > 0 ? issue.path.join('.') : 'config'}: ${issue.message}`];
   });

@@ -1,31 +1,69 @@
-// Refuses to start a fresh run in a run directory that already holds one: without --resume an
-// existing non-empty directory is an error (exit 2) rather than something silently mixed or
-// overwritten. With --resume the durable-run code picks the run up from what is there, once the
-// recorded config (models included) is known to match: a changed field is refused before the
-// endpoint is even asked.
+// Refuses a run directory the command could not use, before any request is made (exit 2): one
+// that cannot be written or created; without --resume, an existing non-empty one (it would be
+// mixed or overwritten); with --resume, one that holds no run (nothing to continue, and the
+// user's files there are left alone). With --resume the recorded config (models included) must
+// match too: a changed field is refused before the endpoint is even asked.
 import { readdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { RunSettings } from '../config/runSettings.js';
-import { readRunDirectory, resumedSettings } from '../storage/runDirectory.js';
+import { checkRunDirUsable } from '../storage/runDirAccess.js';
+import { readRunDirectory, resumedSettings, RUN_FILES, type ExistingRun } from '../storage/runDirectory.js';
 import { runConfigRecord } from '../storage/runConfigRecord.js';
 import type { OptimizeConfig } from '../types.js';
 import { UsageError } from './exitCodes.js';
 
-export async function checkRunDir<Example>(dir: string, resume: boolean, config?: OptimizeConfig<Example>, settings?: RunSettings): Promise<void> {
-  let entries: string[];
+async function entriesOf(dir: string): Promise<string[]> {
   try {
-    entries = await readdir(dir);
+    return await readdir(dir);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') throw new UsageError(`runDir: ${dir} exists and is not a directory`);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  if (entries.length > 0 && !resume) {
+}
+
+/** What a resume continues, in a line for the user: where, how much is logged, what budget changed. */
+export function resumeNotice(existing: ExistingRun): string {
+  const calls = existing.log.records.filter((r) => r.t === 'eval').length;
+  const parts = [`Resuming the run in ${existing.dir}: ${calls} metric call${calls === 1 ? '' : 's'} logged, replayed without being paid again`];
+  const raised = existing.budgets?.raised;
+  if (existing.corrected) parts.push(`models that never answered renamed: ${existing.corrected.join('; ')}`);
+  if (existing.finishedResult) parts.push('it is finished: its result is shown again (raise --budget to continue it)');
+  if (raised && existing.budgets) {
+    const { previous, budgets } = existing.budgets;
+    const show = (value: number | undefined, unit: (v: number) => string) => (value === undefined ? 'no limit' : unit(value));
+    if (previous.maxMetricCalls !== budgets.maxMetricCalls) {
+      parts.push(`budget raised from ${show(previous.maxMetricCalls, String)} to ${show(budgets.maxMetricCalls, (v) => `${v} metric calls`)}`);
+    }
+    if (previous.maxCostUsd !== budgets.maxCostUsd) {
+      parts.push(`maxCostUsd raised from ${show(previous.maxCostUsd, (v) => `$${v}`)} to ${show(budgets.maxCostUsd, (v) => `$${v}`)}`);
+    }
+  }
+  return parts.join('; ');
+}
+
+/** The config with the budgets the resumed run spends up to (a raise logged by an earlier resume included), for the progress line and summary. */
+export function withResumedBudgets<C extends { maxMetricCalls?: number; maxCostUsd?: number }>(config: C, existing: ExistingRun | undefined): C {
+  const budgets = existing?.budgets?.budgets;
+  return budgets ? { ...config, maxMetricCalls: budgets.maxMetricCalls, maxCostUsd: budgets.maxCostUsd } : config;
+}
+
+/** Throws UsageError (or ConfigError) when `dir` cannot be used; with --resume, returns the run it holds. */
+export async function checkRunDir<Example>(dir: string, resume: boolean, config?: OptimizeConfig<Example>, settings?: RunSettings): Promise<ExistingRun | undefined> {
+  checkRunDirUsable(dir);
+  const entries = await entriesOf(dir);
+  if (!resume) {
+    if (entries.length === 0) return undefined;
     throw new UsageError(
-      `runDir: ${dir} already holds a run (${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}). ` +
-        'Use --resume to continue it, or choose another directory.',
+      `runDir: ${dir} already holds ${entries.includes(RUN_FILES.config) ? 'a run' : 'files that are not a run'} (${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}). ` +
+        (entries.includes(RUN_FILES.config) ? 'Use --resume to continue it, or choose another directory.' : 'Choose an empty or new directory.'),
+    );
+  }
+  if (!entries.includes(RUN_FILES.config)) {
+    throw new UsageError(
+      `runDir: ${dir} holds no run to resume (no ${RUN_FILES.config}); ` +
+        (entries.length === 0 ? 'leave out --resume to start a new run there.' : 'it was not made by gepa-actors: nothing was written to it. Choose the directory of the run to continue.'),
     );
   }
   // Reads only; throws ConfigError naming each field that differs from the recorded run.
-  if (resume && config && settings) readRunDirectory(resolve(dir), runConfigRecord(config, resumedSettings(resolve(dir), config as OptimizeConfig<unknown>, settings)));
+  return config && settings ? readRunDirectory(resolve(dir), runConfigRecord(config, resumedSettings(resolve(dir), config as OptimizeConfig<unknown>, settings))) : undefined;
 }

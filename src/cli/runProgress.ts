@@ -33,7 +33,7 @@ export class RunProgress {
   inFlight = 0;
   proposalsEnded = 0;
   busySlotMs = 0;
-  /** Error events seen (failed metric calls, failed reflections). */
+  /** Failed calls seen (metric calls, reflections); the systemic stop that may follow is not one. */
   errors = 0;
   private readonly errorKindsShown = new Set<string>();
   /** Metric calls finished on a slot, counted as they end (budget.updated comes per step or proposal). */
@@ -81,8 +81,9 @@ export class RunProgress {
         return [{ kind: 'retry', ...notice }];
       }
       case 'error': {
-        this.errors++;
         const systemic = event.systemic === true;
+        // A systemic stop is news, not one more failed call: the summary's count is of calls.
+        if (!systemic) this.errors++;
         // One line per kind of failure, not per call: a 404 on every call would flood the terminal.
         const kind = event.failure ? failureLabel(event.failure) : 'reflection';
         if (!systemic && this.errorKindsShown.has(kind)) return [];

@@ -7,7 +7,20 @@ import { join } from 'node:path';
 import { REPORT_FILE, writeReport, type ReportInput } from '../report/renderReport.js';
 import { RUN_FILES } from '../storage/runDirectory.js';
 import { readRunLog } from '../storage/runLog.js';
+import type { RunObservation } from '../report/runObserver.js';
+import { totalCostText } from '../report/usageTable.js';
 import type { SessionOutput } from './runSession.js';
+
+/** What the run's calls cost and answered: from the run log when there is one (every process's calls), else this process's. */
+export function runObservation(runDir: string | undefined, session: SessionOutput): RunObservation {
+  const log = runDir === undefined ? undefined : join(runDir, RUN_FILES.log);
+  return log !== undefined && existsSync(log) ? session.observation.fromLog(readRunLog(log).records, session.valIds) : session.observation;
+}
+
+/** The run's dollars as the report words them ("unpriced" when no call had a price, never $0). */
+export function runCostText(runDir: string | undefined, session: SessionOutput): string {
+  return totalCostText(session.result.costUsd, runObservation(runDir, session).usage());
+}
 
 export async function writeRunReport(
   runDir: string,
@@ -17,8 +30,7 @@ export async function writeRunReport(
   const path = join(runDir, REPORT_FILE);
   if (session.slotIntervals.length === 0 && existsSync(path)) return path;
   const { settings } = session;
-  const log = join(runDir, RUN_FILES.log);
-  const observation = existsSync(log) ? session.observation.fromLog(readRunLog(log).records, session.valIds) : session.observation;
+  const observation = runObservation(runDir, session);
   return writeReport(runDir, {
     title: details.title,
     result: session.result,

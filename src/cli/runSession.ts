@@ -1,4 +1,5 @@
-// One optimization run as the CLI runs it: progress display, Ctrl-C handling, slot intervals
+// One optimization run as the CLI runs it: progress display, Ctrl-C handling (a first Ctrl-C
+// stops within seconds), a line when calls stop finishing, slot intervals
 // and (optionally) XState inspection recorded for the report, on the system clock. Both `demo`
 // and `run` go through here; they differ only in how they build the config and what they print.
 import { mkdir } from 'node:fs/promises';
@@ -12,7 +13,10 @@ import { observeRun, type ModelNames, type RunObservation } from '../report/runO
 import { installSignalHandlers, watchStopFile } from '../storage/stopRequests.js';
 import type { OptimizeConfig, OptimizeResult, SlotInterval } from '../types.js';
 import { wantsLiveDisplay, type CliIo } from './cliIo.js';
+import { InterruptedError } from './exitCodes.js';
 import { createProgressDisplay, type ProgressDisplay } from './progressDisplay.js';
+import { STALL_NOTICE_MS, StallWatch } from './stallWatch.js';
+import { formatDuration } from '../runtimeModel/index.js';
 
 export interface SessionInput<Example> {
   /** Everything but the hooks this module adds (events, intervals, signals, inspect, clock). */
@@ -22,7 +26,14 @@ export interface SessionInput<Example> {
   inspect?: boolean;
   /** How the report names the task and reflection models (default: their `model` property). */
   models?: ModelNames;
+  /** After the first Ctrl-C, calls in flight get this long before they are abandoned. Default ABANDON_AFTER_MS. */
+  abandonAfterMs?: number;
+  /** Quiet this long (no call finished) is told to the user. Default STALL_NOTICE_MS. */
+  stallNoticeMs?: number;
 }
+
+/** A first Ctrl-C stops within this: calls still in flight then are abandoned (not logged; a resume makes them again). */
+export const ABANDON_AFTER_MS = 5_000;
 
 export const INSPECT_FILE = 'inspect.jsonl';
 
@@ -39,7 +50,7 @@ export interface SessionOutput {
   valIds: readonly number[];
 }
 
-export async function runSession<Example>({ config: given, io, inspect = false, models }: SessionInput<Example>): Promise<SessionOutput> {
+export async function runSession<Example>({ config: given, io, inspect = false, models, abandonAfterMs = ABANDON_AFTER_MS, stallNoticeMs = STALL_NOTICE_MS }: SessionInput<Example>): Promise<SessionOutput> {
   const { config, observation } = observeRun(given, models);
   const clock = systemClock;
   const inspectPath = inspect && config.runDir ? join(config.runDir, INSPECT_FILE) : undefined;
@@ -53,6 +64,8 @@ export async function runSession<Example>({ config: given, io, inspect = false, 
   let sawStart = false;
   const drain = new AbortController();
   const abort = new AbortController();
+  const grace = formatDuration(abandonAfterMs);
+  const stall = new StallWatch(clock.now(), stallNoticeMs, `Ctrl-C stops within ${grace}, abandoning the calls in flight (nothing is logged for them: --resume makes them again)`);
   // Validates before anything is written or started (throws ConfigError naming the field).
   const prepared = prepareRun({
     ...config,
@@ -64,9 +77,11 @@ export async function runSession<Example>({ config: given, io, inspect = false, 
         sawStart = true;
         startedAt = clock.now();
       }
+      stall.activity(clock.now());
       display?.onEvent(event);
     },
     onSlotInterval: (interval) => {
+      stall.activity(clock.now());
       slotIntervals.push(interval);
       display?.onSlotInterval(interval);
     },
@@ -82,16 +97,27 @@ export async function runSession<Example>({ config: given, io, inspect = false, 
     clock,
   });
   const shown = display;
-  // Ctrl-C once drains (nothing new starts, work in flight finishes, the result is printed);
-  // twice aborts what is in flight, still with a result; a third time is Node's default.
+  // Ctrl-C once drains (nothing new starts, work in flight gets abandonAfterMs to finish, then is
+  // abandoned: a hung server must not hold the stop); twice aborts at once, still with a result;
+  // a third time is Node's default.
   const uninstallSignals = installSignalHandlers(drain, abort, {
+    abandonAfterMs,
+    clock,
     onSignal: (_signal, action) =>
       shown.notice(
         action === 'drain'
-          ? 'Stopping: no new proposals; finishing the ones in flight. Press Ctrl-C again to stop now.'
-          : 'Stopping now: aborting the calls in flight.',
+          ? `Stopping: no new proposals; the calls in flight get ${grace} to finish, then are abandoned. Press Ctrl-C again to stop now.`
+          : action === 'abandon'
+            ? `Abandoning the calls still in flight after ${grace}: nothing is logged for them, so resuming makes them again.`
+            : 'Stopping now: aborting the calls in flight.',
       ),
   });
+  // Real time, unref()'d: it must not keep the process alive, and only tells the user.
+  const stallTimer = setInterval(() => {
+    const line = stall.check(clock.now());
+    if (line) shown.notice(line);
+  }, Math.min(1000, stallNoticeMs));
+  stallTimer.unref();
   // The durable run watches the STOP file too (and acts on it); this watcher only tells the user.
   const runDir = config.runDir;
   const unwatchStop = runDir
@@ -100,10 +126,16 @@ export async function runSession<Example>({ config: given, io, inspect = false, 
   inspection = inspectPath ? createInspectionLog({ clock, path: inspectPath }) : undefined;
   let finalCalls: number | undefined;
   try {
-    const result = await optimize(prepared);
+    const result = await optimize(prepared).catch((error: unknown) => {
+      // Stopped before the seed's valset evaluation ended: no result, but nothing is lost either.
+      if (!drain.signal.aborted) throw error;
+      const resume = runDir ? `; the same command with --resume continues it from ${runDir} (answered calls are logged)` : '';
+      throw new InterruptedError(`interrupted before the seed candidate was evaluated: no result yet${resume}`);
+    });
     finalCalls = result.metricCalls;
     return { result, settings, slotIntervals, startedAt, observation, valIds: prepared.table.valIds, ...(inspection ? { inspection: inspection.records } : {}) };
   } finally {
+    clearInterval(stallTimer);
     shown.stop(finalCalls);
     uninstallSignals();
     unwatchStop();

@@ -1,6 +1,7 @@
 // What a run prints at the end: the human summary (scores, calls, time, utilization, cost, where
 // the report is, the best candidate's text) on stdout, or with --json on stderr with the
 // OptimizeResult as the last line of stdout; and the exit code the result deserves.
+import { dirname } from 'node:path';
 import { formatDuration } from '../runtimeModel/index.js';
 import { formatStaleness, summarizeStaleness } from '../report/stalenessSummary.js';
 import { formatFailureCounts } from '../evaluation/failureTally.js';
@@ -18,6 +19,8 @@ export interface SummaryInput {
   /** Extra lines, e.g. held-out test scores. */
   extra?: readonly string[];
   reportPath?: string;
+  /** The cost as the report words it (e.g. "unpriced"); default the result's dollars. */
+  costText?: string;
 }
 
 const indent = (text: string) =>
@@ -26,7 +29,7 @@ const indent = (text: string) =>
     .map((line) => `  ${line}`)
     .join('\n');
 
-export function formatSummary({ heading, result: r, budget, extra = [], reportPath }: SummaryInput): string {
+export function formatSummary({ heading, result: r, budget, extra = [], reportPath, costText }: SummaryInput): string {
   const seed = r.valScores[0] ?? 0;
   const staleness = summarizeStaleness(r.proposals);
   const lines = [
@@ -35,11 +38,14 @@ export function formatSummary({ heading, result: r, budget, extra = [], reportPa
     ...extra,
     `metric calls ${r.metricCalls}${budget !== undefined ? `/${budget}` : ''}, reflections ${r.reflectionCalls}, ` +
       `${plural(r.candidates.length, 'candidate')} from ${plural(r.proposals.length, 'proposal')}`,
-    `wall-clock ${formatDuration(r.elapsedMs)}, workers ${Math.round(r.workerUtilization * 100)}% busy, cost ${formatUsd(r.costUsd)}, ${stopText(r.stopReason)}`,
+    `wall-clock ${formatDuration(r.elapsedMs)}, workers ${Math.round(r.workerUtilization * 100)}% busy, cost ${costText ?? formatUsd(r.costUsd)}, ${stopText(r.stopReason)}`,
     ...(r.error !== undefined ? [`error: ${r.error}`] : []),
     ...(r.failures && r.failures.total > 0 ? [formatFailureCounts(r.failures)] : []),
     // Only a run directory keeps what was paid for: without one there is nothing to resume.
-    ...(r.stopReason === 'error' && reportPath ? ['the run is not finished: fix the cause and continue it with --resume'] : []),
+    ...(r.stopReason === 'error' && reportPath ? ['the run is not finished: fix the cause and continue it with --resume (the same config; a model that never answered may be renamed, other changes need a new run directory)'] : []),
+    ...((r.stopReason === 'stopped' || r.stopReason === 'aborted') && reportPath
+      ? [`the run is not finished: the same command with --resume continues it from ${dirname(reportPath)}`]
+      : []),
     // Batched steps freeze the frontier, so only a run without barriers has staleness to report.
     ...(staleness.max > 0 ? [`staleness (candidates that joined while a proposal ran): ${formatStaleness(staleness)}`] : []),
     ...Object.entries(r.bestCandidate).flatMap(([name, text]) => [`best candidate, ${name}:`, indent(text)]),

@@ -6,7 +6,7 @@
 // its HTTP request is in flight.
 import OpenAI from 'openai';
 import { z } from 'zod';
-import { systemClock } from '../clock.js';
+import { sleep, systemClock } from '../clock.js';
 import { errorMessage } from '../errorMessage.js';
 import type { Clock, LmReply } from '../types.js';
 import { costOf, priceFor, type ModelPrice, type PriceOverrides, type TokenUsage } from './priceTable.js';
@@ -21,6 +21,8 @@ import {
   DEFAULT_MAX_RETRIES,
   DEFAULT_RETRY_BASE_DELAY_MS,
   DEFAULT_RETRY_MAX_DELAY_MS,
+  RETRYABLE_STATUS,
+  retryDelayMs,
   type FailureKind,
 } from './retryPolicy.js';
 import { runAttempts, type Attempt } from './attemptLoop.js';
@@ -329,9 +331,50 @@ export interface EndpointCheck {
  * unreachable or rejects the key. Asks GET /models (free); servers without that route get a
  * one-token chat request for `model` instead.
  */
-export async function checkEndpoint(
-  options: EndpointOptions & { model?: string; timeoutMs?: number; signal?: AbortSignal; prices?: PriceOverrides },
-): Promise<EndpointCheck> {
+export interface EndpointCheckOptions extends EndpointOptions {
+  model?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  prices?: PriceOverrides;
+  /** Retries of a 429, 408, 409 or 5xx answer, as every call has them. Default 6. */
+  maxRetries?: number;
+  retryBaseDelayMs?: number;
+  /** Caps the server's Retry-After too. Default 60,000. */
+  retryMaxDelayMs?: number;
+  /** Every wait goes through it. Default: the system clock. */
+  clock?: Clock;
+  /** Told before each wait, so that a user sees why nothing happens yet. */
+  onRetry?: (retry: { attempt: number; maxAttempts: number; delayMs: number; reason: string }) => void;
+}
+
+/** Connection failures that no wait will cure: nothing listens there, the name does not resolve, the URL is refused. */
+const HOPELESS_CONNECTION = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|bad port|credentials/;
+
+/**
+ * Runs one request of the check, retrying what every call retries (429, 408, 409, 5xx, a
+ * timeout, a dropped connection) under the same rules: backoff or Retry-After (capped), a
+ * bounded number of tries, then the last failure. A refused connection or an unknown host is
+ * not retried: it is a wrong OPENAI_BASE_URL or a server that is not running, and the user
+ * should hear so at once.
+ */
+async function withCheckRetries<T>(options: EndpointCheckOptions, key: string, request: () => Promise<T>): Promise<T> {
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  positiveInteger('maxRetries', maxRetries, true);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await request();
+    } catch (err) {
+      const failure = classifyFailure(err, false, options.timeoutMs ?? 0);
+      const hopeless = failure.kind === 'connection' && HOPELESS_CONNECTION.test(failure.message);
+      if (!failure.retryable || hopeless || attempt > maxRetries || options.signal?.aborted) throw err;
+      const delayMs = retryDelayMs(failure, attempt, key, options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS, options.retryMaxDelayMs ?? DEFAULT_RETRY_MAX_DELAY_MS);
+      options.onRetry?.({ attempt, maxAttempts: maxRetries + 1, delayMs, reason: failure.message });
+      await sleep(options.clock ?? systemClock, delayMs, options.signal ?? neverAborted());
+    }
+  }
+}
+
+export async function checkEndpoint(options: EndpointCheckOptions): Promise<EndpointCheck> {
   const { baseURL: rawURL, apiKey } = resolveEndpoint(options);
   const redact = createSecretRedactor({ apiKey, baseURL: rawURL });
   const baseURL = maskUrlCredentials(rawURL);
@@ -339,10 +382,23 @@ export async function checkEndpoint(
   positiveInteger('timeoutMs', timeout);
   const client = new OpenAI({ baseURL: rawURL, apiKey, maxRetries: 0, timeout });
   const request = { maxRetries: 0, timeout, ...(options.signal ? { signal: options.signal } : {}) };
+  const retrying = { ...options, onRetry: options.onRetry && ((retry: Parameters<NonNullable<EndpointCheckOptions['onRetry']>>[0]) => options.onRetry?.({ ...retry, reason: redact(retry.reason) })) };
+  const hasCredentials = (() => {
+    const url = new URL(rawURL);
+    return url.username !== '' || url.password !== '';
+  })();
 
   const describe = (err: unknown): Error => {
     if (err instanceof OpenAI.APIConnectionTimeoutError) {
-      return new Error(`The OpenAI-compatible endpoint at ${baseURL} did not answer within ${timeout} ms`);
+      const retries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+      return new Error(`The OpenAI-compatible endpoint at ${baseURL} did not answer within ${timeout} ms${retries > 0 ? `, ${retries + 1} times` : ''}`);
+    }
+    if (err instanceof OpenAI.APIConnectionError && hasCredentials) {
+      // fetch refuses a URL with user:password@ before anything is sent.
+      return new Error(
+        `OPENAI_BASE_URL ${baseURL} carries a user name or password, which requests cannot send in the URL (${causeOf(err)}); ` +
+          'remove it from the URL and put the key in OPENAI_API_KEY',
+      );
     }
     if (err instanceof OpenAI.APIConnectionError) {
       return new Error(
@@ -356,7 +412,9 @@ export async function checkEndpoint(
       );
     }
     if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
-      return new Error(`The endpoint at ${baseURL} answered HTTP ${err.status}: ${apiErrorMessage(err)}`);
+      const retries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+      const tried = RETRYABLE_STATUS(err.status) && retries > 0 ? ` (still, after ${retries + 1} attempts)` : '';
+      return new Error(`The endpoint at ${baseURL} answered HTTP ${err.status}${tried}: ${apiErrorMessage(err)}`);
     }
     return err instanceof Error ? err : new Error(String(err));
   };
@@ -364,7 +422,7 @@ export async function checkEndpoint(
   const explain = (err: unknown): Error => new Error(redact(errorMessage(describe(err))));
 
   try {
-    const page = await client.models.list(request);
+    const page = await withCheckRetries(retrying, 'models', () => client.models.list(request));
     const models = page.data.map((m) => m.id);
     return { baseURL, models, ...(options.model ? { modelListed: models.includes(options.model) } : {}) };
   } catch (err) {
@@ -373,7 +431,8 @@ export async function checkEndpoint(
   }
   try {
     const messages: Message[] = [{ role: 'user', content: 'ping' }];
-    const reply = await client.chat.completions.create({ model: options.model, messages, max_tokens: 1 }, request);
+    const model = options.model;
+    const reply = await withCheckRetries(retrying, 'ping', () => client.chat.completions.create({ model, messages, max_tokens: 1 }, request));
     // Paid like any call: the caller adds it to the run's cost.
     const price = priceFor(options.model, options.prices);
     const usage = reply.usage

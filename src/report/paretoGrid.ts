@@ -5,6 +5,19 @@ import { px } from './chartScale.js';
 import { escapeHtml } from './htmlEscape.js';
 import { scoreColor } from './palette.js';
 
+/** What the grid's colours and marks mean, above it: the ramp, the dot, the highlighted row. */
+export function renderParetoLegend(): string {
+  const ramp = [0, 0.25, 0.5, 0.75, 1].map((x) => `<span class="swatch" style="background:${scoreColor(x)}" title="${x.toFixed(2)}"></span>`).join('');
+  return (
+    '<div class="legend pareto-legend">' +
+    `<span class="legend-item">cell colour: the candidate's score on that example, 0 ${ramp} 1</span>` +
+    '<span class="legend-item"><svg class="legend-dot" width="11" height="11" aria-hidden="true"><circle cx="5.5" cy="5.5" r="3" fill="#111827" /></svg> dot: (one of) the best scores on that example, which keeps the candidate in the Pareto front</span>' +
+    '<span class="legend-item">row label: candidate number and valset mean; <strong class="best-label">highlighted</strong>: the best mean</span>' +
+    '<span class="legend-item">"best on N": examples on which the candidate is (one of) the best</span>' +
+    '</div>'
+  );
+}
+
 export interface ExampleFront {
   /** winners[j] = candidates with the top score on example j ([] when every score is 0). */
   winners: number[][];

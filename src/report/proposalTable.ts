@@ -35,13 +35,15 @@ function minibatchCell(p: ProposalRecord): string {
 }
 
 /**
- * One row per proposal, in the run's order; a summary of the stages above it. A batched run's
- * proposals are named step.task; an async run's by their number alone (each is its own step).
+ * One row per proposal, in numeric order (an async run records them as they end, which is not
+ * the order they started in); a summary of the stages above it. A batched run's proposals are
+ * named step.task; an async run's by their number alone (each is its own step).
  */
 export function renderProposalTable(proposals: readonly ProposalRecord[], asyncRun = false): string {
   if (proposals.length === 0) return '<p class="muted">No proposals: the run stopped after the seed.</p>';
   const counts = new Map<ProposalStage, number>();
-  const rows = proposals.map((p) => {
+  const ordered = [...proposals].sort((a, b) => a.step - b.step || a.task - b.task);
+  const rows = ordered.map((p) => {
     const stage = proposalStage(p);
     counts.set(stage, (counts.get(stage) ?? 0) + 1);
     const parents = p.parents.map((i) => `#${i}`).join(' + ');

@@ -14,7 +14,7 @@ import { buildActorTree, renderActorTree } from './actorTree.js';
 import { escapeHtml } from './htmlEscape.js';
 import type { InspectionRecord } from './inspectionLog.js';
 import { renderLineageTree } from './lineageTree.js';
-import { perExampleFront, renderParetoGrid } from './paretoGrid.js';
+import { perExampleFront, renderParetoGrid, renderParetoLegend } from './paretoGrid.js';
 import { REPORT_CSS } from './reportStyle.js';
 import { checkRuntimeModel, type RuntimeCheck } from './runtimeCheck.js';
 import { renderScoreChart, type ScorePoint } from './scoreChart.js';
@@ -107,11 +107,13 @@ function runtimeSection(check: RuntimeCheck, schedule: ModelSchedule): string {
     ['worker utilization', percent(pr.utilization), percent(check.measuredUtilization)],
   ];
   const table = rows.map(([k, a, b]) => `<tr><td>${escapeHtml(k)}</td><td class="num">${escapeHtml(a)}</td><td class="num">${escapeHtml(b)}</td></tr>`).join('');
+  // In words: a reader of the report has not read the paper's symbols (T_e, T_r, V, b).
+  const [low, high] = p.jitter ?? [1, 1];
   const inputs = [
-    `schedule ${scheduleLabel(schedule)}, W = ${p.workers} slots, V = ${p.valsetSize}, b = ${p.minibatchSize}, budget B = ${p.budget} metric calls`,
-    `T_e = ${formatDuration(p.metricCallMs)} per metric call, T_r = ${formatDuration(p.reflectionMs)} per reflection, jitter U(${p.jitter?.[0].toFixed(2)}, ${p.jitter?.[1].toFixed(2)})`,
-    `acceptance rate a = ${score(p.acceptanceRate)}, skip rate = ${score(p.skipRate ?? 0)}`,
-    ...(p.rebaseRate ? [`rebase rate = ${score(p.rebaseRate)}, its second verdict on ${(p.rebaseGateExamples ?? p.minibatchSize).toFixed(1)} examples`] : []),
+    `schedule ${scheduleLabel(schedule)} on ${plural(p.workers, 'worker slot')}, a valset of ${plural(p.valsetSize, 'example')}, minibatches of ${plural(p.minibatchSize, 'example')}, a budget of ${p.budget} metric calls`,
+    `${formatDuration(p.metricCallMs)} per metric call and ${formatDuration(p.reflectionMs)} per reflection on average, call times spread from ${low.toFixed(2)} to ${high.toFixed(2)} times the average`,
+    `${percent(p.acceptanceRate)} of the judged proposals accepted, ${percent(p.skipRate ?? 0)} skipped (parent already perfect on its minibatch)`,
+    ...(p.rebaseRate ? [`${percent(p.rebaseRate)} of the proposals rebased onto a newer best and judged again, on ${(p.rebaseGateExamples ?? p.minibatchSize).toFixed(1)} examples on average`] : []),
   ];
   return (
     `<p class="runtime-work">Predicted for <strong>${p.budget} metric calls</strong>: ${escapeHtml(check.workNote)}.</p>` +
@@ -181,7 +183,7 @@ export function renderReport(input: ReportInput): string {
 </div>
 <div class="row">
 <section id="lineage"><h2>Candidate lineage</h2><p class="muted">Each candidate under its parent, coloured by valset score (red: this run's lowest, green: its highest); ◆ on the Pareto front, ★ best, dashed: a merge's second parent.</p><div class="scroll">${renderLineageTree({ parents: r.parents, valScores: r.valScores, bestIndex: r.bestIndex, front })}</div></section>
-<section id="pareto"><h2>Per-example Pareto front</h2><p class="muted">Rows: candidates; columns: valset examples; a dot marks the best score on that example.</p><div class="scroll">${renderParetoGrid(r.valSubscores, r.valScores, r.bestIndex)}</div></section>
+<section id="pareto"><h2>Per-example Pareto front</h2><p class="muted">Rows: candidates; columns: valset examples.</p>${renderParetoLegend()}<div class="scroll">${renderParetoGrid(r.valSubscores, r.valScores, r.bestIndex)}</div></section>
 </div>
 <section id="timeline"><h2>Worker slots</h2>${renderSlotTimeline({ intervals: input.slotIntervals, workers: input.workers, startedAt: input.runStartedAt, elapsedMs: r.elapsedMs, formatTime: formatDuration })}</section>
 <section id="best-candidate"><h2>Best candidate</h2>${candidateSection(r)}</section>

@@ -40,8 +40,18 @@ svg.timeline .tick { font-size: 11px; }
 .lineage-node { cursor: pointer; }
 .lineage-node:focus { outline: none; }
 .lineage-node:focus circle, .lineage-node.selected circle { stroke: var(--accent); stroke-width: 3; }
-table.proposals td.reason, table.valset-answers td.feedback, table.valset-answers td.example { min-width: 160px; }
-table.valset-answers pre.output { margin: 0; padding: 4px 6px; max-width: 260px; }
+table.proposals td.reason { min-width: 160px; }
+/* Fixed columns: one unbroken string in a row wraps inside its cell instead of widening the
+   table for every row; ordinary text still wraps between words. */
+table.valset-answers { width: 100%; table-layout: fixed; }
+table.valset-answers th:nth-child(1) { width: 3em; }
+table.valset-answers th:nth-child(2) { width: 28%; }
+table.valset-answers th:nth-child(3) { width: 4.5em; }
+table.valset-answers th:nth-child(4) { width: 36%; }
+table.valset-answers td { vertical-align: top; overflow-wrap: anywhere; }
+table.valset-answers pre.output { margin: 0; padding: 4px 6px; word-break: normal; overflow-wrap: anywhere; }
+.pareto-legend .best-label { color: var(--accent); }
+.legend-dot { display: inline-block; vertical-align: -1px; margin-right: 3px; }
 tr.proposal.accepted td.stage { color: #15803d; font-weight: 600; }
 tr.proposal.failed td.stage { color: #b91c1c; }
 td.cost { white-space: nowrap; }

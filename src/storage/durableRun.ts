@@ -5,8 +5,9 @@
 // calls it still never asks for were paid all the same, and the result counts them. Work in
 // flight at a crash is redone; a run whose log ends with its result returns that result at once.
 import { resolve } from 'node:path';
+import { checkRunDirUsable } from './runDirAccess.js';
 import { readRunDirectory, resumedSettings, RunSession } from './runDirectory.js';
-import { runConfigRecord } from './runConfigRecord.js';
+import { runConfigRecord, UNNAMED_FUNCTION } from './runConfigRecord.js';
 import { RunJournal } from './runJournal.js';
 import { ConfigError } from '../config/configError.js';
 import type { PreparedRun } from '../config/preparedRun.js';
@@ -78,17 +79,30 @@ function countingUnreplayed(result: OptimizeResult, journal: RunJournal): Optimi
 export async function runInDirectory(given: PreparedRun, launch: LaunchRun, options: DurableRunOptions = {}): Promise<OptimizeResult> {
   const { config } = given;
   if (config.runDir === undefined) throw new ConfigError('invalid optimize config: runDir: required for a durable run');
+  checkRunDirUsable(config.runDir);
   // A run resumed without a setting whose default changed since goes on with the one it started with.
-  const settings = resumedSettings(resolve(config.runDir), config, given.settings);
-  const prepared: PreparedRun = settings === given.settings ? given : { ...given, settings };
+  const startedWith = resumedSettings(resolve(config.runDir), config, given.settings);
+  const prepared: PreparedRun = startedWith === given.settings ? given : { ...given, settings: startedWith };
   if (prepared.journal) throw new ConfigError('invalid optimize config: journal: cannot be combined with runDir (the run directory is the journal)');
-  const record = runConfigRecord(config, settings);
+  const record = runConfigRecord(config, prepared.settings);
   const existing = readRunDirectory(resolve(config.runDir), record);
+  // Found at the start rather than when the user tries to resume after a crash.
+  if (existing.isNew && record.settings.reflectionLm === UNNAMED_FUNCTION) {
+    throw new ConfigError(
+      'invalid optimize config: runIdentity.reflectionLm: a run directory must be resumable, and a reflection model given as a function ' +
+        'cannot be checked to be the same model on resume: name it, e.g. runIdentity: { reflectionLm: \'my-model@v1\' } (or pass a model string such as \'openai:gpt-5-mini\')',
+    );
+  }
   if (existing.finishedResult) return existing.finishedResult;
+  // A resumed run spends up to the budgets it was last given (raised now, or by an earlier resume).
+  const resumed = existing.budgets?.budgets;
+  const settings = resumed ? { ...prepared.settings, maxMetricCalls: resumed.maxMetricCalls, maxCostUsd: resumed.maxCostUsd } : prepared.settings;
 
   let session: RunSession | undefined;
   const recorder = new RunRecorder(() => session, initialSnapshot(settings.seedCandidate), existing.loggedCandidates);
-  const journal = new RunJournal(existing.log.records, (r) => session?.append(r));
+  // A run whose budget was ever raised holds its logged work against the budget from the start.
+  const raisedEver = existing.budgets?.raised !== undefined || existing.log.records.some((r) => r.t === 'budget');
+  const journal = new RunJournal(existing.log.records, (r) => session?.append(r), raisedEver);
   // Failed calls are paid again on resume, and the seed's valset evaluation comes first: without
   // room for both, the run could only pass its budget.
   const { maxMetricCalls } = settings;
@@ -102,6 +116,7 @@ export async function runInDirectory(given: PreparedRun, launch: LaunchRun, opti
   const onEvent = prepared.onEvent;
   const start = launch({
     ...prepared,
+    settings,
     journal,
     drainSignal: prepared.drainSignal ? AbortSignal.any([prepared.drainSignal, stopFile.signal]) : stopFile.signal,
     onEvent: (event) => {

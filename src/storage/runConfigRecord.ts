@@ -9,6 +9,7 @@ import { canonicalJson } from '../canonicalJson.js';
 import { ConfigError } from '../config/configError.js';
 import { STEP_MINIBATCHES, TIE_ORDERS, type RunSettings } from '../config/runSettings.js';
 import type { OptimizeConfig } from '../types.js';
+import { RESUMABLE_BUDGETS, type RunBudgets } from './resumeBudgets.js';
 
 export interface DatasetFingerprint {
   size: number;
@@ -103,6 +104,12 @@ function datasetDifference(name: string, stored: DatasetFingerprint, current: Da
   return undefined;
 }
 
+/** The names comparedFields gives a record's identity fields. */
+function identityNames(record: RunConfigRecord): string[] {
+  const { identity, ...settings } = record.settings;
+  return Object.keys((identity ?? {}) as Record<string, unknown>).map((key) => (key in settings ? `runIdentity.${key}` : key));
+}
+
 /** The compared fields: the settings, with the identity's fields named as themselves (runIdentity.x when x is a setting too). */
 function comparedFields(record: RunConfigRecord): Record<string, unknown> {
   const { identity, ...settings } = record.settings;
@@ -138,26 +145,47 @@ export function settingsResumedFrom<S extends Record<(typeof DEFAULTS_THAT_CHANG
   return resumed;
 }
 
-/** One line per differing field, naming it, with the stored and the new value. Empty = same run. */
-export function diffRunConfigs(stored: RunConfigRecord, current: RunConfigRecord): string[] {
-  const differences: string[] = [];
+/** The budgets a record holds (undefined: no limit). */
+export function recordBudgets(record: RunConfigRecord): RunBudgets {
+  const budgets: RunBudgets = {};
+  for (const name of RESUMABLE_BUDGETS) {
+    const value = record.settings[name];
+    if (typeof value === 'number') budgets[name] = value;
+  }
+  return budgets;
+}
+
+export interface RunConfigDifference {
+  /** One line naming the field, with the stored and the new value. */
+  text: string;
+  /** A name of a function-valued part (reflectionLm, a runIdentity field): a model, an adapter. */
+  identity: boolean;
+}
+
+/** Every differing field (the budgets aside). Empty = same run. */
+export function diffRunConfigs(stored: RunConfigRecord, current: RunConfigRecord): RunConfigDifference[] {
+  const differences: RunConfigDifference[] = [];
   if (stored.settings.reflectionLm === UNNAMED_FUNCTION) {
-    differences.push(
-      'reflectionLm: a function without a name in the run directory, which cannot be checked to be the same model; ' +
+    differences.push({
+      text:
+        'reflectionLm: a function without a name in the run directory, which cannot be checked to be the same model; ' +
         'name it with runIdentity.reflectionLm from the start (and resume with the same name)',
-    );
+      identity: false,
+    });
   }
   const [before, now] = [comparedFields(stored), comparedFields(current)];
-  const keys = [...new Set([...Object.keys(before), ...Object.keys(now)])].sort();
+  const identityKeys = new Set(['reflectionLm', ...identityNames(stored), ...identityNames(current)]);
+  // The budgets may be raised on resume: resumeBudgets.ts decides, with the log's raises in view.
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(now)])].filter((key) => !(RESUMABLE_BUDGETS as readonly string[]).includes(key)).sort();
   for (const key of keys) {
     const [a, b] = [key in before ? before[key] : SETTINGS_ADDED_LATER[key], now[key]];
     if (key === 'reflectionLm' && a === UNNAMED_FUNCTION) continue;
-    if (canonicalJson(a) !== canonicalJson(b)) differences.push(`${key}: ${show(a)} in the run directory, ${show(b)} now`);
+    if (canonicalJson(a) !== canonicalJson(b)) differences.push({ text: `${key}: ${show(a)} in the run directory, ${show(b)} now`, identity: identityKeys.has(key) });
   }
-  if (stored.fingerprints.seedCandidate !== current.fingerprints.seedCandidate) differences.push('seedCandidate: a different seed candidate');
+  if (stored.fingerprints.seedCandidate !== current.fingerprints.seedCandidate) differences.push({ text: 'seedCandidate: a different seed candidate', identity: false });
   for (const name of ['trainset', 'valset'] as const) {
     const difference = datasetDifference(name, stored.fingerprints[name], current.fingerprints[name]);
-    if (difference) differences.push(difference);
+    if (difference) differences.push({ text: difference, identity: false });
   }
   return differences;
 }

@@ -5,7 +5,8 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomicFile.js';
-import { diffRunConfigs, runConfigRecordSchema, settingsResumedFrom, type RunConfigRecord } from './runConfigRecord.js';
+import { diffRunConfigs, recordBudgets, runConfigRecordSchema, settingsResumedFrom, type RunConfigRecord } from './runConfigRecord.js';
+import { loggedBudgets, resumeBudgets, type ResumedBudgets } from './resumeBudgets.js';
 import { RunDirectoryError } from './runDirectoryError.js';
 import { LOCK_FILE, RunLock } from './runLock.js';
 import { readRunLog, RunLogWriter, type RunLogContents, type RunLogRecord } from './runLog.js';
@@ -27,6 +28,15 @@ export interface ExistingRun {
   finishedResult?: OptimizeResult;
   /** Pool additions already logged: a resumed run does not log them twice. */
   loggedCandidates: number;
+  /** An existing run's budgets on this resume (raised ones logged when the session opens). */
+  budgets?: ResumedBudgets;
+  /** Models that never answered, named anew on this resume (config.json is rewritten when the session opens). */
+  corrected?: string[];
+}
+
+/** Logged answers a resumed run would replay: metric calls that did not fail, reflections, proposals. */
+function answeredWork(records: readonly RunLogRecord[]): number {
+  return records.filter((r) => (r.t === 'eval' && r.evaluation.failure === undefined) || r.t === 'reflect' || r.t === 'propose').length;
 }
 
 /**
@@ -82,17 +92,29 @@ export function readRunDirectory(dir: string, record: RunConfigRecord): Existing
     if (existsSync(logPath)) throw new RunDirectoryError(`runDir ${dir} has a ${RUN_FILES.log} but no ${RUN_FILES.config}: it was not made by gepa-actors, or was damaged`);
     return fresh;
   }
-  const differences = diffRunConfigs(readStoredConfig(configPath), record);
-  if (differences.length > 0) {
+  const stored = readStoredConfig(configPath);
+  const log = readRunLog(logPath, logPath);
+  const differences = diffRunConfigs(stored, record);
+  const answered = answeredWork(log.records);
+  // A model that never answered (a misspelt name, a 404) may be corrected: no logged answer of
+  // it would be replayed under the new one. config.json takes the new names when the run opens.
+  const corrected = differences.length > 0 && answered === 0 && differences.every((d) => d.identity);
+  if (differences.length > 0 && !corrected) {
+    const modelsChanged = differences.some((d) => d.identity);
+    const why = modelsChanged && answered > 0
+      ? ` (its log holds ${answered} answered call${answered === 1 ? '' : 's'} of the recorded models, which cannot be mixed with another model's: to change a model, start a new runDir)`
+      : '';
     throw new ConfigError(
-      `runDir ${dir} holds a run with a different config (resume with the same config, or use a new runDir): ${differences.join('; ')}`,
+      `runDir ${dir} holds a run with a different config (resume with the same config, or use a new runDir)${why}: ${differences.map((d) => d.text).join('; ')}`,
     );
   }
-  const log = readRunLog(logPath, logPath);
+  const original = recordBudgets(stored);
+  const budgets = resumeBudgets(original, loggedBudgets(original, log.records), recordBudgets(record));
   const last = log.records.at(-1);
-  const finishedResult = last?.t === 'result' && !isResumableStop(last.result.stopReason) ? last.result : undefined;
+  // A raised budget reopens a finished run: it goes on from where it stopped.
+  const finishedResult = last?.t === 'result' && !isResumableStop(last.result.stopReason) && !budgets.raised ? last.result : undefined;
   const loggedCandidates = log.records.reduce((n, r) => (r.t === 'candidate' ? Math.max(n, r.index + 1) : n), 0);
-  return { dir, isNew: false, log, finishedResult, loggedCandidates };
+  return { dir, isNew: false, log, finishedResult, loggedCandidates, budgets, ...(corrected ? { corrected: differences.map((d) => d.text) } : {}) };
 }
 
 /** The writing side of a run directory, for one process's part of a run. */
@@ -111,9 +133,12 @@ export class RunSession {
     mkdirSync(dir, { recursive: true });
     const lock = RunLock.take(dir);
     try {
-      if (existing.isNew) writeFileAtomic(join(dir, RUN_FILES.config), `${JSON.stringify(record, null, 2)}\n`);
+      if (existing.isNew || existing.corrected) writeFileAtomic(join(dir, RUN_FILES.config), `${JSON.stringify(record, null, 2)}\n`);
       // The writer cuts a torn tail first, before an append can glue a record to it.
-      return new RunSession(dir, new RunLogWriter(join(dir, RUN_FILES.log), existing.log.validBytes), lock);
+      const writer = new RunLogWriter(join(dir, RUN_FILES.log), existing.log.validBytes);
+      // Before any work under it: a later resume must know the budget this work was paid under.
+      if (existing.budgets?.raised) writer.append(existing.budgets.raised);
+      return new RunSession(dir, writer, lock);
     } catch (error) {
       lock.release();
       throw error;

@@ -63,10 +63,16 @@ export class RunJournal implements WorkJournal {
   private position = 0;
   private pastPath = false;
 
-  /** `records`: what earlier processes logged; `append`: where this process logs. */
+  /**
+   * `records`: what earlier processes logged; `append`: where this process logs. `holdAll`: the
+   * logged work not replayed is held against the budgets from the start, not only past the
+   * logged path: a run whose budget was raised may leave the path anywhere (its last steps were
+   * narrowed to the smaller budget), and its logged calls were paid all the same.
+   */
   constructor(
     records: readonly RunLogRecord[],
     private readonly append: (record: RunLogRecord) => void,
+    private readonly holdAll = false,
   ) {
     for (const r of records) {
       if (r.t === 'eval') {
@@ -122,7 +128,7 @@ export class RunJournal implements WorkJournal {
   }
 
   heldWork(): { calls: number; usd: number } {
-    return this.pastPath ? { calls: this.evaluations.size - this.failuresLeft, usd: this.evaluations.usd + this.reflections.usd } : { calls: 0, usd: 0 };
+    return this.pastPath || this.holdAll ? { calls: this.evaluations.size - this.failuresLeft, usd: this.evaluations.usd + this.reflections.usd } : { calls: 0, usd: 0 };
   }
 
   replayEvaluation(key: string): Evaluation | undefined {

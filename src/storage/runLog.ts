@@ -25,6 +25,8 @@ export type RunLogRecord =
   | { t: 'decision'; n: number; kind: 'judged' | 'finished'; id: string }
   /** A candidate joined the pool (for readers of the log; replay does not need it). */
   | { t: 'candidate'; index: number; parents: number[]; valScore: number; candidate?: Candidate }
+  /** A resume raised the run's budgets (null: no limit) from here on; later resumes keep them. */
+  | { t: 'budget'; maxMetricCalls: number | null; maxCostUsd: number | null }
   | { t: 'result'; result: OptimizeResult };
 
 const candidateSchema = z.record(z.string(), z.string());
@@ -42,6 +44,7 @@ const recordSchema = z.discriminatedUnion('t', [
     valScore: z.number(),
     candidate: candidateSchema.optional(),
   }),
+  z.object({ t: z.literal('budget'), maxMetricCalls: z.number().int().positive().nullable(), maxCostUsd: z.number().positive().nullable() }),
   z.object({
     t: z.literal('result'),
     result: z.looseObject({

@@ -1,8 +1,11 @@
 // How an operator stops a run from outside: a STOP file in its run directory, or SIGINT/SIGTERM.
 // The first request drains (nothing new starts, work in flight finishes, the result and the log
-// are complete); a second signal aborts what is in flight; a third gets Node's default (exit).
+// are complete), for at most abandonAfterMs; a second signal aborts what is in flight; a third
+// gets Node's default (exit).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { systemClock } from '../clock.js';
+import type { Clock } from '../types.js';
 
 export const STOP_FILE = 'STOP';
 
@@ -34,19 +37,37 @@ export function watchStopFile(dir: string, onStop: () => void, intervalMs = 1000
 export interface SignalHandlerOptions {
   /** Default SIGINT and SIGTERM. */
   signals?: NodeJS.Signals[];
-  /** Told what each signal did, e.g. to print "stopping after the work in flight (Ctrl-C again to abort)". */
-  onSignal?: (signal: NodeJS.Signals, action: 'drain' | 'abort') => void;
+  /**
+   * Told what each signal did, e.g. to print "stopping after the work in flight (Ctrl-C again to
+   * abort)"; 'abandon' when abandonAfterMs passed after the first signal without the run ending.
+   */
+  onSignal?: (signal: NodeJS.Signals, action: 'drain' | 'abort' | 'abandon') => void;
+  /**
+   * After the first signal, the work in flight gets this long to finish; then it is aborted as by
+   * a second signal. A hung call must not hold a stopping run for minutes. Default: no limit.
+   */
+  abandonAfterMs?: number;
+  /** The clock abandonAfterMs is measured on. Default: the system clock. */
+  clock?: Clock;
 }
 
 /**
- * First signal: `drain.abort()` (pass drain.signal as the run's drainSignal). Second: `abort.abort()`
- * (pass abort.signal as the run's signal), and the handlers are removed, so a third signal ends
- * the process as usual. Returns a function that removes the handlers.
+ * First signal: `drain.abort()` (pass drain.signal as the run's drainSignal), and with
+ * abandonAfterMs, `abort.abort()` that much later. Second: `abort.abort()` (pass abort.signal
+ * as the run's signal), and the handlers are removed, so a third signal ends the process as
+ * usual. Returns a function that removes the handlers (and the pending abandonment).
  */
 export function installSignalHandlers(drain: AbortController, abort: AbortController, options: SignalHandlerOptions = {}): () => void {
   const signals = options.signals ?? ['SIGINT', 'SIGTERM'];
+  const clock = options.clock ?? systemClock;
   let received = 0;
+  let abandon: unknown;
+  const cancelAbandon = () => {
+    if (abandon !== undefined) clock.clearTimeout(abandon);
+    abandon = undefined;
+  };
   const uninstall = () => {
+    cancelAbandon();
     for (const s of signals) process.off(s, onSignal);
   };
   function onSignal(signal: NodeJS.Signals) {
@@ -54,6 +75,14 @@ export function installSignalHandlers(drain: AbortController, abort: AbortContro
     if (received === 1) {
       drain.abort(new Error(`${signal}: stopping after the work in flight`));
       options.onSignal?.(signal, 'drain');
+      const { abandonAfterMs } = options;
+      if (abandonAfterMs === undefined) return;
+      abandon = clock.setTimeout(() => {
+        abandon = undefined;
+        if (abort.signal.aborted) return;
+        abort.abort(new Error(`${signal}: abandoning the work still in flight after ${abandonAfterMs} ms`));
+        options.onSignal?.(signal, 'abandon');
+      }, abandonAfterMs);
     } else {
       uninstall();
       abort.abort(new Error(`${signal}: aborting the work in flight`));

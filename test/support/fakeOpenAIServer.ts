@@ -61,6 +61,8 @@ export interface FakeServerOptions {
   models?: string[] | null;
   /** Per chat request (the nth, from 1, for `model`), after scripted steps and the mode: a step, or undefined for the usual. */
   stepFor?: (messages: ChatMessage[], n: number, model: string) => FakeStep | undefined;
+  /** The first `count` requests of any route (GET /models too) answer 429, as a provider under load does. */
+  rateLimitFirst?: { count: number; retryAfterMs?: number };
   /** Called as each chat request arrives, before it is answered. */
   onRequest?: (request: RecordedRequest) => void;
 }
@@ -177,6 +179,11 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
       body: undefined,
       step: 'reply',
     };
+    if (options.rateLimitFirst && requests.length < options.rateLimitFirst.count) {
+      requests.push({ ...record, step: 'rate-limit' });
+      const { retryAfterMs } = options.rateLimitFirst;
+      return sendJson(res, 429, { error: { message: 'Rate limit reached', type: 'rate_limit_error' } }, retryAfterMs === undefined ? {} : { 'retry-after-ms': String(retryAfterMs) });
+    }
     if (options.apiKey !== undefined && authorization !== `Bearer ${options.apiKey}`) {
       requests.push({ ...record, step: 'status' });
       return sendJson(res, 401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } });
