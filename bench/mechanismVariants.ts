@@ -56,5 +56,10 @@ export const VARIANTS: Record<string, Omit<BenchSetting, 'label'> & { about: str
   'async 8 race': { schedule: { kind: 'async', inFlight: 8, rebase: 'off' }, options: race, about: 'valset race alone' },
   'single newest-survives': { schedule: { kind: 'batched', parents: 1, perParent: 1 }, options: { tieOrder: 'newest-survives' }, about: "classic GEPA, dominated removal's ties as the reference breaks them (the reference issue)" },
   'async 8 rebase best where-it-helped newest-survives': { schedule: { kind: 'async', inFlight: 8, rebase: 'best', rebaseGate: 'where-it-helped' }, options: { tieOrder: 'newest-survives' }, about: "the async default, dominated removal's ties as the reference breaks them" },
+  'single 750 calls': { schedule: { kind: 'batched', parents: 1, perParent: 1 }, options: { maxMetricCalls: 750 }, about: 'classic GEPA with half the budget: a search still climbing when it ends' },
+  'async 8 rebase best where-it-helped 750 calls': { schedule: { kind: 'async', inFlight: 8, rebase: 'best', rebaseGate: 'where-it-helped' }, options: { maxMetricCalls: 750 }, about: 'the async default with half the budget' },
+  'async 4 rebase best where-it-helped 750 calls': { schedule: { kind: 'async', inFlight: 4, rebase: 'best', rebaseGate: 'where-it-helped' }, options: { maxMetricCalls: 750 }, about: 'the async default at K = 4 with half the budget' },
+  'async 8 rebase best where-it-helped wait': { schedule: { kind: 'async', inFlight: 8, rebase: 'best', rebaseGate: 'where-it-helped', rebaseWait: 'valsets-in-flight' }, about: 'the async default, and a child that passed its gate waits for the valset evaluations in flight before its rebase is decided' },
+  'async 8 rebase best where-it-helped wait 750 calls': { schedule: { kind: 'async', inFlight: 8, rebase: 'best', rebaseGate: 'where-it-helped', rebaseWait: 'valsets-in-flight' }, options: { maxMetricCalls: 750 }, about: 'the wait for valsets in flight, half the budget' },
   'async 8 rebase best race': { schedule: { kind: 'async', inFlight: 8, rebase: 'best', rebaseGate: 'whole-minibatch' }, options: race, about: 'rebase onto the best, and the valset race' },
 };

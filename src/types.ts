@@ -114,7 +114,7 @@ export type Schedule =
    * K proposals always in flight, no step barrier. `rebase`: what a child whose parent moved on
    * while it ran is judged as (see README, "Schedules").
    */
-  | { kind: 'async'; inFlight: number; rebase?: RebasePolicy; parentWeighting?: ParentWeighting; rebaseGate?: RebaseGate };
+  | { kind: 'async'; inFlight: number; rebase?: RebasePolicy; parentWeighting?: ParentWeighting; rebaseGate?: RebaseGate; rebaseWait?: RebaseWait };
 
 /**
  * Async with rebasing: where the rebased child must beat the candidate it was rebased onto before
@@ -123,6 +123,14 @@ export type Schedule =
  * of its minibatch (see README, "Schedules", and bench/README.md for the measurements).
  */
 export type RebaseGate = 'where-it-helped' | 'whole-minibatch';
+
+/**
+ * Async with rebasing: when a child that passed its minibatch gate is told whether to rebase.
+ * 'none': at once. 'valsets-in-flight': after the valset evaluations in flight at that moment
+ * have joined the pool, so a child is rebased onto a candidate that was about to join instead of
+ * joining beside it (see README, "Schedules", and bench/README.md for the measurements).
+ */
+export type RebaseWait = 'none' | 'valsets-in-flight';
 
 /**
  * Async: onto which newer candidate a stale child's edit is replayed, when candidates joined the

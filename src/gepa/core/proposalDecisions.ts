@@ -7,9 +7,9 @@
 // answered.
 import { mayStartValsetEarly, selectProposals } from '../strategies/proposalSelection.js';
 import { poolLookup, type CandidatePool } from './candidatePool.js';
-import { isAccepted, UNFINISHED_OUTCOME_REASON, type MinibatchOutcome, type Proposal, type ProposalSpend } from './proposal.js';
+import { isAccepted, UNFINISHED_OUTCOME_REASON, type MinibatchOutcome, type Proposal, type ProposalId, type ProposalSpend } from './proposal.js';
 import { planStaleChild, type RebasePolicy } from './staleChild.js';
-import type { Candidate, ProposalSelection } from '../../types.js';
+import type { Candidate, ProposalSelection, RebaseWait } from '../../types.js';
 
 /** What a proposer waiting on its accepted child is told: a valset grant, a denial, or to rebase first. */
 export type ValsetAnswer =
@@ -37,6 +37,33 @@ export function recordFinish(p: Proposal, report: { spend: ProposalSpend } & Pic
 
 const waitingOnVerdict = (p: Proposal) => isAccepted(p.outcome) && !p.granted && p.decision === undefined && p.spend === undefined;
 
+/** Other proposals whose children are on the valset now (granted, not finished): they are about to join the pool. */
+const valsetsInFlight = (proposals: Readonly<Record<string, Proposal>>, self: string): ProposalId[] =>
+  Object.values(proposals)
+    .filter((q) => q.id !== self && q.granted && q.spend === undefined)
+    .map((q) => q.id);
+
+/**
+ * With `rebaseWait: 'valsets-in-flight'`, whether a lone child that passed its gate waits before
+ * its rebase is decided, and for whom: the valset evaluations in flight when it was first judged
+ * (never those granted later, so the wait is at most one valset evaluation long). Children of one
+ * parent made together often make different edits; waiting lets the later ones be rebased onto
+ * the first instead of joining beside it as siblings, each paying a valset evaluation.
+ */
+function holdFor(proposals: Readonly<Record<string, Proposal>>, lone: Proposal, wait: RebaseWait): ProposalId[] | undefined {
+  if (wait !== 'valsets-in-flight') return undefined;
+  const waitingFor = lone.waitingFor ?? valsetsInFlight(proposals, lone.id);
+  return waitingFor.some((id) => proposals[id] !== undefined && proposals[id].spend === undefined) ? waitingFor : undefined;
+}
+
+/** Ids of the proposals held by `rebaseWait` whose wait is over: they can be decided now. */
+export function releasedFromWait(proposals: Readonly<Record<string, Proposal>>): ProposalId[] {
+  return Object.values(proposals)
+    .filter((p) => p.waitingFor !== undefined && waitingOnVerdict(p) && p.rebasedFrom === undefined)
+    .filter((p) => !(p.waitingFor as ProposalId[]).some((id) => proposals[id] !== undefined && proposals[id].spend === undefined))
+    .map((p) => p.id);
+}
+
 /**
  * Decides what can be decided in `group` (ids in task order) and returns the updated records and
  * the answers to send. `rebase` applies to a lone proposal (a group of one, the async schedule).
@@ -47,12 +74,18 @@ export function decideGroup(
   mode: ProposalSelection,
   pool: CandidatePool,
   rebase: RebasePolicy = 'off',
+  wait: RebaseWait = 'none',
 ): { proposals: Record<string, Proposal>; answers: ValsetAnswer[] } {
   const next = { ...proposals };
   const answers: ValsetAnswer[] = [];
   const inPool = poolLookup(pool);
   const lone = group.length === 1 ? next[group[0] as string] : undefined;
   if (lone && rebase !== 'off' && lone.rebasedFrom === undefined && lone.child && waitingOnVerdict(lone)) {
+    const waitingFor = holdFor(next, lone, wait);
+    if (waitingFor !== undefined) {
+      next[lone.id] = { ...lone, waitingFor };
+      return { proposals: next, answers: [] };
+    }
     const plan = planStaleChild(pool, lone, lone.child, rebase);
     if (plan.kind === 'rebase') {
       next[lone.id] = { ...lone, rebasedFrom: lone.parents[0], parents: [plan.onto] };
