@@ -128,9 +128,11 @@ export type RebaseGate = 'where-it-helped' | 'whole-minibatch';
  * Async with rebasing: when a child that passed its minibatch gate is told whether to rebase.
  * 'none': at once. 'valsets-in-flight': after the valset evaluations in flight at that moment
  * have joined the pool, so a child is rebased onto a candidate that was about to join instead of
- * joining beside it (see README, "Schedules", and bench/README.md for the measurements).
+ * joining beside it. 'ahead-in-flight': after those and the rebase gates in flight (children
+ * rebased a moment earlier, often with the same edit) (see README, "Schedules", and
+ * bench/README.md for the measurements).
  */
-export type RebaseWait = 'none' | 'valsets-in-flight';
+export type RebaseWait = 'none' | 'valsets-in-flight' | 'ahead-in-flight';
 
 /**
  * Async: onto which newer candidate a stale child's edit is replayed, when candidates joined the

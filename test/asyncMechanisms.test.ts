@@ -7,6 +7,8 @@ import { runOnSimulatedClock } from '../src/clock.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
 import { addCandidate, emptyPool, type CandidatePool } from '../src/gepa/core/candidatePool.js';
 import { Rng } from '../src/gepa/core/rng.js';
+import { decideGroup, releasedFromWait } from '../src/gepa/core/proposalDecisions.js';
+import type { Proposal, ProposalId } from '../src/gepa/core/proposal.js';
 import { planStaleChild, rebaseGateExamples, rebaseTarget } from '../src/gepa/core/staleChild.js';
 import { rebaseEdit } from '../src/gepa/proposer/rebase.js';
 import { mergeTexts, textUnits } from '../src/gepa/proposer/textMerge.js';
@@ -112,6 +114,62 @@ describe('rebase targets', () => {
     expect(planStaleChild(p, stale, { system: 'A. C.' }, 'best')).toMatchObject({ kind: 'contained', onto: 2 });
     expect(planStaleChild(p, { ...stale, kind: 'merge' }, { system: 'A. E.' }, 'best')).toEqual({ kind: 'as-is' });
     expect(planStaleChild(p, { ...stale, poolSizeAtStart: 4 }, { system: 'A. E.' }, 'best')).toEqual({ kind: 'as-is' });
+  });
+});
+
+describe('the wait before a rebase decision', () => {
+  // 0 seed; 1 joined after proposal p1's parent (0) was drawn.
+  const p = pool([
+    ['A.', [], [0, 0]],
+    ['A. C.', [0], [1, 1]],
+  ]);
+  const proposal = (id: ProposalId, patch: Partial<Proposal>): Proposal => ({
+    id,
+    step: Number(id.slice(1, id.indexOf('-'))),
+    task: 0,
+    kind: 'reflective',
+    parents: [0],
+    poolSizeAtStart: 1,
+    worstCaseCalls: 36,
+    granted: false,
+    ...patch,
+  });
+  const accepted = { task: 0, status: 'judged' as const, childHash: 'h', verdict: { accepted: true, parentSum: 0, childSum: 1, margin: 1 } };
+  const judged = proposal('p1-0', { outcome: accepted, child: { system: 'A. E.' } });
+  const onValset = proposal('p2-0', { granted: true, outcome: accepted });
+  const inRebaseGate = proposal('p3-0', { rebasedFrom: 0, parents: [1], outcome: accepted });
+
+  it("'none' decides at once: a stale child is rebased onto the newcomer", () => {
+    const { answers } = decideGroup({ 'p1-0': judged, 'p2-0': onValset }, ['p1-0'], 'all', p, 'best', 'none');
+    expect(answers).toMatchObject([{ id: 'p1-0', answer: 'rebase', onto: 1, child: { system: 'A. C. E.' } }]);
+  });
+
+  it("'valsets-in-flight' holds a child while a valset evaluation is in flight, and releases it once that proposal finished", () => {
+    const held = decideGroup({ 'p1-0': judged, 'p2-0': onValset, 'p3-0': inRebaseGate }, ['p1-0'], 'all', p, 'best', 'valsets-in-flight');
+    expect(held.answers).toEqual([]);
+    expect(held.proposals['p1-0']?.waitingFor).toEqual(['p2-0']);
+    expect(releasedFromWait(held.proposals)).toEqual([]);
+    // p2-0 finished and was folded (its record is gone): the wait is over, the decision is taken.
+    const { 'p2-0': _folded, ...after } = held.proposals;
+    expect(releasedFromWait(after)).toEqual(['p1-0']);
+    expect(decideGroup(after, ['p1-0'], 'all', p, 'best', 'valsets-in-flight').answers).toMatchObject([{ id: 'p1-0', answer: 'rebase', onto: 1 }]);
+  });
+
+  it("'ahead-in-flight' also waits for a rebased child still in its rebase gate, and never for work that started later", () => {
+    const held = decideGroup({ 'p1-0': judged, 'p3-0': inRebaseGate }, ['p1-0'], 'all', p, 'best', 'ahead-in-flight');
+    expect(held.answers).toEqual([]);
+    expect(held.proposals['p1-0']?.waitingFor).toEqual(['p3-0']);
+    // A valset granted after the wait began is not waited for: the wait is at most one valset evaluation long.
+    const later = { ...held.proposals, 'p3-0': { ...inRebaseGate, spend: { paidCalls: 2, reflectionCalls: 0, reflectionCostUsd: 0, costUsd: 0 } }, 'p4-0': { ...onValset, id: 'p4-0' as ProposalId } };
+    expect(releasedFromWait(later)).toEqual(['p1-0']);
+    expect(decideGroup(later, ['p1-0'], 'all', p, 'best', 'ahead-in-flight').answers).toMatchObject([{ id: 'p1-0', answer: 'rebase' }]);
+  });
+
+  it('does not hold a child with nothing ahead of it, a rebased child, or with rebasing off', () => {
+    expect(decideGroup({ 'p1-0': judged }, ['p1-0'], 'all', p, 'best', 'ahead-in-flight').answers).toMatchObject([{ answer: 'rebase' }]);
+    const rebased = { ...judged, rebasedFrom: 0, parents: [1] };
+    expect(decideGroup({ 'p1-0': rebased, 'p2-0': onValset }, ['p1-0'], 'all', p, 'best', 'ahead-in-flight').answers).toEqual([{ id: 'p1-0', answer: 'grant' }]);
+    expect(decideGroup({ 'p1-0': judged, 'p2-0': onValset }, ['p1-0'], 'all', p, 'off', 'ahead-in-flight').answers).toEqual([{ id: 'p1-0', answer: 'grant' }]);
   });
 });
 

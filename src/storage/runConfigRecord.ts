@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { canonicalJson } from '../canonicalJson.js';
 import { ConfigError } from '../config/configError.js';
 import type { RunSettings } from '../config/runSettings.js';
-import type { OptimizeConfig } from '../types.js';
+import type { OptimizeConfig, RebaseWait } from '../types.js';
 
 export interface DatasetFingerprint {
   size: number;
@@ -111,6 +111,31 @@ function comparedFields(record: RunConfigRecord): Record<string, unknown> {
  */
 const SETTINGS_ADDED_LATER: Readonly<Record<string, unknown>> = { stepMinibatches: 'fresh' };
 
+/** Fields added to the async schedule later, with the value runs written before them behaved as. */
+const ASYNC_SCHEDULE_ADDED_LATER: Readonly<Record<string, unknown>> = { rebaseWait: 'none' };
+
+/** A stored schedule with the fields it predates filled in. */
+function scheduleAsWritten(schedule: unknown): unknown {
+  if (typeof schedule !== 'object' || schedule === null || (schedule as { kind?: unknown }).kind !== 'async') return schedule;
+  return { ...ASYNC_SCHEDULE_ADDED_LATER, ...schedule };
+}
+
+/**
+ * Settings whose default changed since run directories were first written, for a run resumed
+ * without naming them: it takes the value its directory was written with (or, written before the
+ * setting existed, the value runs behaved as then), so it resumes as the run it was. Named
+ * explicitly, a setting is compared as any other (and a different value is refused).
+ * `schedule.rebaseWait`: 'none' before it existed (async runs then decided a rebase at once).
+ */
+export function withStoredDefaults(settings: RunSettings, config: OptimizeConfig<unknown>, stored: RunConfigRecord | undefined): RunSettings {
+  const { schedule } = settings;
+  if (stored === undefined || schedule.kind !== 'async' || (config.schedule?.kind === 'async' && config.schedule.rebaseWait !== undefined)) return settings;
+  const storedSchedule = scheduleAsWritten(stored.settings.schedule) as { kind?: string; rebaseWait: RebaseWait } | undefined;
+  if (storedSchedule?.kind !== 'async') return settings;
+  const { rebaseWait } = storedSchedule;
+  return rebaseWait === schedule.rebaseWait ? settings : { ...settings, schedule: { ...schedule, rebaseWait } };
+}
+
 /** One line per differing field, naming it, with the stored and the new value. Empty = same run. */
 export function diffRunConfigs(stored: RunConfigRecord, current: RunConfigRecord): string[] {
   const differences: string[] = [];
@@ -121,6 +146,7 @@ export function diffRunConfigs(stored: RunConfigRecord, current: RunConfigRecord
     );
   }
   const [before, now] = [comparedFields(stored), comparedFields(current)];
+  if ('schedule' in before) before.schedule = scheduleAsWritten(before.schedule);
   const keys = [...new Set([...Object.keys(before), ...Object.keys(now)])].sort();
   for (const key of keys) {
     const [a, b] = [key in before ? before[key] : SETTINGS_ADDED_LATER[key], now[key]];

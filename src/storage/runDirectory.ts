@@ -50,6 +50,12 @@ function readStoredConfig(path: string): RunConfigRecord {
   return parsed.data as RunConfigRecord;
 }
 
+/** The config.json of the run `dir` holds, or undefined for a new run. */
+export function storedRunConfig(dir: string): RunConfigRecord | undefined {
+  const configPath = join(dir, RUN_FILES.config);
+  return existsSync(configPath) && statSync(dir).isDirectory() ? readStoredConfig(configPath) : undefined;
+}
+
 /**
  * What `dir` holds for a run whose config is `record`. Throws ConfigError when it holds a run
  * with a different config, RunDirectoryError when its files are damaged. Writes nothing.

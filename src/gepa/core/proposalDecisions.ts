@@ -37,10 +37,13 @@ export function recordFinish(p: Proposal, report: { spend: ProposalSpend } & Pic
 
 const waitingOnVerdict = (p: Proposal) => isAccepted(p.outcome) && !p.granted && p.decision === undefined && p.spend === undefined;
 
-/** Other proposals whose children are on the valset now (granted, not finished): they are about to join the pool. */
-const valsetsInFlight = (proposals: Readonly<Record<string, Proposal>>, self: string): ProposalId[] =>
+/**
+ * Other proposals ahead of this one: children on the valset now (granted, not finished), about to
+ * join the pool; with 'ahead-in-flight' also children being judged again after a rebase.
+ */
+const aheadInFlight = (proposals: Readonly<Record<string, Proposal>>, self: string, wait: RebaseWait): ProposalId[] =>
   Object.values(proposals)
-    .filter((q) => q.id !== self && q.granted && q.spend === undefined)
+    .filter((q) => q.id !== self && q.spend === undefined && (q.granted || (wait === 'ahead-in-flight' && q.rebasedFrom !== undefined && q.decision === undefined)))
     .map((q) => q.id);
 
 /**
@@ -51,8 +54,8 @@ const valsetsInFlight = (proposals: Readonly<Record<string, Proposal>>, self: st
  * the first instead of joining beside it as siblings, each paying a valset evaluation.
  */
 function holdFor(proposals: Readonly<Record<string, Proposal>>, lone: Proposal, wait: RebaseWait): ProposalId[] | undefined {
-  if (wait !== 'valsets-in-flight') return undefined;
-  const waitingFor = lone.waitingFor ?? valsetsInFlight(proposals, lone.id);
+  if (wait === 'none') return undefined;
+  const waitingFor = lone.waitingFor ?? aheadInFlight(proposals, lone.id, wait);
   return waitingFor.some((id) => proposals[id] !== undefined && proposals[id].spend === undefined) ? waitingFor : undefined;
 }
 
