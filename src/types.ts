@@ -126,13 +126,15 @@ export type RebaseGate = 'where-it-helped' | 'whole-minibatch';
 
 /**
  * Async with rebasing: when a child that passed its minibatch gate is told whether to rebase.
- * 'none': at once. 'valsets-in-flight': after the valset evaluations in flight at that moment
+ * 'launched-before' (the default): after every proposal launched before it that is still in
+ * flight has finished, so children are decided in the order they were launched, each against a
+ * pool that holds the outcome of every earlier proposal. 'none': at once. 'valsets-in-flight': after the valset evaluations in flight at that moment
  * have joined the pool, so a child is rebased onto a candidate that was about to join instead of
  * joining beside it. 'ahead-in-flight': after those and the rebase gates in flight (children
  * rebased a moment earlier, often with the same edit) (see README, "Schedules", and
  * bench/README.md for the measurements).
  */
-export type RebaseWait = 'none' | 'valsets-in-flight' | 'ahead-in-flight';
+export type RebaseWait = 'none' | 'valsets-in-flight' | 'ahead-in-flight' | 'launched-before';
 
 /**
  * Async: onto which newer candidate a stale child's edit is replayed, when candidates joined the

@@ -165,6 +165,17 @@ describe('the wait before a rebase decision', () => {
     expect(decideGroup(later, ['p1-0'], 'all', p, 'best', 'ahead-in-flight').answers).toMatchObject([{ id: 'p1-0', answer: 'rebase' }]);
   });
 
+  it("'launched-before' waits for every proposal launched before it that is still in flight, whatever it is doing", () => {
+    const reflecting = proposal('p0-0', {});
+    const newer = proposal('p5-0', {});
+    const held = decideGroup({ 'p0-0': reflecting, 'p1-0': judged, 'p5-0': newer }, ['p1-0'], 'all', p, 'best', 'launched-before');
+    expect(held.answers).toEqual([]);
+    expect(held.proposals['p1-0']?.waitingFor).toEqual(['p0-0']);
+    expect(decideGroup({ 'p0-0': reflecting, 'p1-0': judged }, ['p1-0'], 'all', p, 'best', 'ahead-in-flight').answers).toMatchObject([{ answer: 'rebase' }]);
+    const { 'p0-0': _folded, ...after } = held.proposals;
+    expect(releasedFromWait(after)).toEqual(['p1-0']);
+  });
+
   it('does not hold a child with nothing ahead of it, a rebased child, or with rebasing off', () => {
     expect(decideGroup({ 'p1-0': judged }, ['p1-0'], 'all', p, 'best', 'ahead-in-flight').answers).toMatchObject([{ answer: 'rebase' }]);
     const rebased = { ...judged, rebasedFrom: 0, parents: [1] };

@@ -39,7 +39,7 @@ export const MAX_IN_FLIGHT = 1024;
 
 export const scheduleSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('batched'), parents: positiveInt.optional(), perParent: positiveInt.optional() }).strict(),
-  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: z.enum(['off', 'newest-descendant', 'best-descendant', 'best', 'pool-best']).optional(), parentWeighting: z.enum(['front', 'in-flight']).optional(), rebaseGate: z.enum(['where-it-helped', 'whole-minibatch']).optional(), rebaseWait: z.enum(['none', 'valsets-in-flight', 'ahead-in-flight']).optional() }).strict(),
+  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: z.enum(['off', 'newest-descendant', 'best-descendant', 'best', 'pool-best']).optional(), parentWeighting: z.enum(['front', 'in-flight']).optional(), rebaseGate: z.enum(['where-it-helped', 'whole-minibatch']).optional(), rebaseWait: z.enum(['none', 'valsets-in-flight', 'ahead-in-flight', 'launched-before']).optional() }).strict(),
 ]);
 
 /** Where metric calls run (OptimizeConfig's `executor`); a connection's details are checked when the executor is made. */
@@ -108,7 +108,7 @@ const settingsSchema = z
 /** The async schedule's default for stale children (measured in bench/README.md). */
 export const DEFAULT_REBASE: RebasePolicy = 'best';
 export const DEFAULT_REBASE_GATE: RebaseGate = 'where-it-helped';
-export const DEFAULT_REBASE_WAIT: RebaseWait = 'ahead-in-flight';
+export const DEFAULT_REBASE_WAIT: RebaseWait = 'launched-before';
 export const DEFAULT_PARENT_WEIGHTING: ParentWeighting = 'front';
 
 export interface RunSettings {

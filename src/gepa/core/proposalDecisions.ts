@@ -39,23 +39,31 @@ const waitingOnVerdict = (p: Proposal) => isAccepted(p.outcome) && !p.granted &&
 
 /**
  * Other proposals ahead of this one: children on the valset now (granted, not finished), about to
- * join the pool; with 'ahead-in-flight' also children being judged again after a rebase.
+ * join the pool; with 'ahead-in-flight' also children being judged again after a rebase; with
+ * 'launched-before' every proposal launched earlier.
  */
-const aheadInFlight = (proposals: Readonly<Record<string, Proposal>>, self: string, wait: RebaseWait): ProposalId[] =>
-  Object.values(proposals)
-    .filter((q) => q.id !== self && q.spend === undefined && (q.granted || (wait === 'ahead-in-flight' && q.rebasedFrom !== undefined && q.decision === undefined)))
+function aheadInFlight(proposals: Readonly<Record<string, Proposal>>, self: Proposal, wait: RebaseWait): ProposalId[] {
+  const ahead = (q: Proposal) =>
+    q.granted ||
+    (wait !== 'valsets-in-flight' && q.rebasedFrom !== undefined && q.decision === undefined) ||
+    (wait === 'launched-before' && q.step < self.step);
+  return Object.values(proposals)
+    .filter((q) => q.id !== self.id && q.spend === undefined && ahead(q))
     .map((q) => q.id);
+}
 
 /**
- * With `rebaseWait: 'valsets-in-flight'`, whether a lone child that passed its gate waits before
- * its rebase is decided, and for whom: the valset evaluations in flight when it was first judged
- * (never those granted later, so the wait is at most one valset evaluation long). Children of one
- * parent made together often make different edits; waiting lets the later ones be rebased onto
- * the first instead of joining beside it as siblings, each paying a valset evaluation.
+ * With `rebaseWait` other than 'none', whether a lone child that passed its gate waits before its
+ * rebase is decided, and for whom: the proposals ahead of it when it was first judged (never work
+ * that started later, so a wait always ends). Children made together often make different edits;
+ * waiting lets a later one be rebased onto an earlier one instead of joining beside it as a
+ * sibling, each paying a valset evaluation, or fail its rebase gate when it holds the same edit.
+ * With 'launched-before' children are decided in launch order, as the sequential loop decides
+ * them, while their evaluations and reflections still overlap (measured in bench/README.md).
  */
 function holdFor(proposals: Readonly<Record<string, Proposal>>, lone: Proposal, wait: RebaseWait): ProposalId[] | undefined {
   if (wait === 'none') return undefined;
-  const waitingFor = lone.waitingFor ?? aheadInFlight(proposals, lone.id, wait);
+  const waitingFor = lone.waitingFor ?? aheadInFlight(proposals, lone, wait);
   return waitingFor.some((id) => proposals[id] !== undefined && proposals[id].spend === undefined) ? waitingFor : undefined;
 }
 
