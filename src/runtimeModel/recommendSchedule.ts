@@ -29,12 +29,16 @@ export const MIN_GENERATIONS = 12;
  * The batched width async K counts as. Without rebasing a proposal is blind to the K - 1 others
  * for its whole life, and to the ones that start while it runs: async K ended between batched
  * widths K and 2K in quality. Async rebases a stale child onto the newer best by default
- * (`schedule.rebase`), so the work done in the meantime is kept rather than competed with:
- * measured on the demo over 48 seeds, async 4 and 8 end between 2x1 and 4x1 and async 16 level
- * with 4x1 (bench/README.md, "Mechanisms"); K / 2 is the cautious reading of that (on the
- * two-component task every async K tried beats every batched width).
+ * (`schedule.rebase`) and decides children in launch order (`schedule.rebaseWait`), so the work
+ * done in the meantime is built on rather than competed with. Measured against single, 48 seeds
+ * a cell (bench/README.md, "A fourth round"): at 1,500 calls (about 65 proposals) async 4, 8 and
+ * 16 end level with single or above on all three bench tasks; on the fact-gathering task, whose
+ * search is still climbing when the budget ends, async 8 stays above single at 750 and 500 calls
+ * (about 30 and 20 proposals) while async 16 falls 0.010 / 0.017 (val / test) below it at 750.
+ * K / 4 puts that line at the generations floor: async 16 needs 48 proposals, async 8 24. It is
+ * cautious for async 8 (lossless at 500 calls, 10 generations by this count).
  */
-export const ASYNC_WIDTH_FACTOR = 0.5;
+export const ASYNC_WIDTH_FACTOR = 0.25;
 
 export interface RankedSchedule {
   /** "2x2" or "async 8". */
@@ -96,7 +100,8 @@ function width(schedule: ModelSchedule): number {
 }
 
 export function effectiveWidth(schedule: ModelSchedule): number {
-  return schedule.kind === 'batched' ? width(schedule) : ASYNC_WIDTH_FACTOR * schedule.inFlight;
+  // Never narrower than one proposal at a time: async 2 and 4 leave no more generations than single.
+  return schedule.kind === 'batched' ? width(schedule) : Math.max(1, ASYNC_WIDTH_FACTOR * schedule.inFlight);
 }
 
 /** Narrower first, then batched before async, then candidate order. */
@@ -132,8 +137,10 @@ function explain({ best, fastest, single, excluded, minGenerations }: Choice, ti
   }
   parts.push(`${Math.round(best.generations)} generations of proposals`);
   if (excluded) {
+    // Async included: overlap is lossless only with enough generations (ASYNC_WIDTH_FACTOR).
+    const overlap = excluded.schedule.kind === 'async' ? ', even with children decided in launch order' : '';
     parts.push(
-      `faster schedules such as ${excluded.label} (${formatDuration(excluded.prediction.wallClockMs)}) leave fewer than ${minGenerations} generations for this budget, and quality falls with fewer`,
+      `faster schedules such as ${excluded.label} (${formatDuration(excluded.prediction.wallClockMs)}) leave fewer than ${minGenerations} generations for this budget, and quality falls with fewer${overlap}`,
     );
   }
   return parts.join('; ');
