@@ -64,7 +64,7 @@ export interface ScheduleRecommendation {
 /**
  * Async K is offered only up to K = W: beyond it an in-flight proposal cannot hold even one slot,
  * so the extra proposals only queue. Staleness is paid for through the generations floor (async
- * K counting as width K / 2, see ASYNC_WIDTH_FACTOR) and the tie-break toward narrow schedules. Among equal widths batched
+ * K counting as width K / 4, see ASYNC_WIDTH_FACTOR) and the tie-break toward narrow schedules. Among equal widths batched
  * goes first: it is deterministic for a seed.
  */
 export function candidateSchedules(workers: number): ModelSchedule[] {
