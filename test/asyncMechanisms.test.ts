@@ -1,6 +1,7 @@
 // The mechanisms against stale lineages in the async schedule, rule by rule: the three-way text
 // merge, which candidate a stale child is rebased onto, the valset race's verdicts, and parent
-// weights that know what is in flight; then one run on the demo task where rebasing acts.
+// weights that know what is in flight, when a rebase is decided; then runs on the demo task where
+// rebasing acts and children are decided in launch order.
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { runOnSimulatedClock } from '../src/clock.js';
@@ -14,7 +15,7 @@ import { rebaseEdit } from '../src/gepa/proposer/rebase.js';
 import { mergeTexts, textUnits } from '../src/gepa/proposer/textMerge.js';
 import { selectParent } from '../src/gepa/strategies/parentSelection.js';
 import { nextRaceStep, planValsetRace, valsetRaceFor } from '../src/gepa/strategies/valsetPolicy.js';
-import { optimize } from '../src/index.js';
+import { optimize, type RunEvent } from '../src/index.js';
 
 describe('three-way text merge', () => {
   it('splits into sentence and line units that join back to the text exactly', () => {
@@ -257,6 +258,40 @@ describe('in-flight parent weights', () => {
     for (let i = 0; i < 200; i++) expect(selectParent('pareto', { fronts, meanScores }, rngA, [0, 0, 0])).toBe(selectParent('pareto', { fronts, meanScores }, rngB));
   });
 });
+
+describe('deciding children in launch order, in a run', () => {
+  /** For each valset evaluation that starts, whether some proposal launched earlier was still in flight. */
+  async function valsetStartsAheadOfOlder(rebaseWait: 'launched-before' | 'none'): Promise<{ starts: number; early: number; candidates: number }> {
+    const clock = new SimulatedClock();
+    const task = createDemoTask({ seed: 4, metricCallMs: 20, reflectionMs: 100, clock });
+    const { seedCandidate, trainset, valset, adapter, reflectionLm } = task;
+    const ended = new Set<number>();
+    const launched: number[] = [];
+    let starts = 0;
+    let early = 0;
+    const onEvent = (e: RunEvent) => {
+      if (e.type === 'proposal.started') launched.push(e.step);
+      if (e.type === 'proposal.ended') ended.add(e.step);
+      if (e.type === 'evaluation.started' && e.target === 'valset') {
+        starts++;
+        if (launched.some((step) => step < e.step && !ended.has(step))) early++;
+      }
+    };
+    const schedule = { kind: 'async', inFlight: 8, rebaseWait } as const;
+    const result = await runOnSimulatedClock(clock, optimize({ seedCandidate, trainset, valset, adapter, reflectionLm, schedule, workers: 16, maxMetricCalls: 600, seed: 4, clock, onEvent }));
+    return { starts, early, candidates: result.candidates.length };
+  }
+
+  it("'launched-before': no child starts its valset evaluation while a proposal launched before it is still in flight", async () => {
+    const ordered = await valsetStartsAheadOfOlder('launched-before');
+    expect(ordered.starts).toBeGreaterThan(5);
+    expect(ordered.early).toBe(0);
+    expect(ordered.candidates).toBeGreaterThan(3);
+    // Deciding at once, children overtake older proposals (the check above can fail).
+    expect((await valsetStartsAheadOfOlder('none')).early).toBeGreaterThan(0);
+  });
+});
+
 
 describe('rebasing in a run', () => {
   it('replays stale edits onto the newer best on the demo task, and a rebased child joins as its child', async () => {
