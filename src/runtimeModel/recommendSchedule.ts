@@ -33,10 +33,10 @@ export const MIN_GENERATIONS = 12;
  * done in the meantime is built on rather than competed with. Measured against single, 48 seeds
  * a cell (bench/README.md, "A fourth round"): at 1,500 calls (about 65 proposals) async 4, 8 and
  * 16 end level with single or above on all three bench tasks; on the fact-gathering task, whose
- * search is still climbing when the budget ends, async 8 stays above single at 750 and 500 calls
- * (about 30 and 20 proposals) while async 16 falls 0.010 / 0.017 (val / test) below it at 750.
- * K / 4 puts that line at the generations floor: async 16 needs 48 proposals, async 8 24. It is
- * cautious for async 8 (lossless at 500 calls, 10 generations by this count).
+ * search is still climbing when the budget ends, async 16 is level at 750 calls (about 30
+ * proposals) and 0.07 below single at 500 (about 20), async 8 above single down to 500 and 0.04
+ * below at 300 (about 12). The losses start near 8 proposals per K / 4; with K / 4 the floor of
+ * 12 generations keeps a margin above that (async 16 needs 48 proposals, async 8 24).
  */
 export const ASYNC_WIDTH_FACTOR = 0.25;
 
