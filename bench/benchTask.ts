@@ -7,14 +7,14 @@ import { runOnSimulatedClock, systemClock } from '../src/clock.js';
 import { predictWallClock } from '../src/runtimeModel/index.js';
 import { measuredRebasing } from '../src/report/runtimeCheck.js';
 import { summarizeStaleness } from '../src/report/stalenessSummary.js';
-import type { Candidate, OptimizeConfig, ProposalRecord, Schedule, SlotPolicy, TieOrder } from '../src/types.js';
+import type { Candidate, LanguageModel, OptimizeConfig, ProposalRecord, Schedule, SlotPolicy, StepMinibatches, TieOrder } from '../src/types.js';
 import { benchTask } from './tasks.js';
 
 export interface BenchSetting {
   label: string;
   schedule: Schedule;
   /** Further options of the run (a mechanism under test: valsetPolicy, ...). */
-  options?: Pick<OptimizeConfig<unknown>, 'valsetPolicy' | 'parentSelection' | 'reflectionMinibatchSize' | 'maxMetricCalls' | 'stepMinibatches' | 'tieOrder' | 'onEvent' | 'merge'>;
+  options?: Pick<OptimizeConfig<unknown>, 'valsetPolicy' | 'parentSelection' | 'reflectionMinibatchSize' | 'maxMetricCalls' | 'stepMinibatches' | 'tieOrder' | 'onEvent' | 'merge' | 'sampleMinibatch'>;
 }
 
 export const SETTINGS: BenchSetting[] = [
@@ -45,6 +45,23 @@ export interface Workload {
   task?: string;
   /** Dominated removal's tie order; default the optimizer's. */
   tieOrder?: TieOrder;
+  /** A batched step's minibatches; default the optimizer's. */
+  stepMinibatches?: StepMinibatches;
+  /**
+   * The simulated reflection model answers a prompt it was sent before with a new draw, as a real
+   * model sampled above temperature 0 would (default: the same answer, a function of the prompt).
+   */
+  reflectionSampling?: boolean;
+}
+
+/** The n-th repeat of a prompt goes out with a note the simulated models do not read, so it draws anew. */
+function sampling(lm: LanguageModel): LanguageModel {
+  const sent = new Map<string, number>();
+  return (prompt, ctx) => {
+    const n = sent.get(prompt) ?? 0;
+    sent.set(prompt, n + 1);
+    return lm(n === 0 ? prompt : `${prompt}\n\n(sample ${n + 1})`, ctx);
+  };
 }
 
 export interface RunFigures {
@@ -84,7 +101,7 @@ export async function benchRun(setting: BenchSetting, seed: number, w: Workload)
     trainset: task.trainset,
     valset: task.valset,
     adapter: task.adapter,
-    reflectionLm: task.reflectionLm,
+    reflectionLm: w.reflectionSampling ? sampling(task.reflectionLm) : task.reflectionLm,
     schedule: setting.schedule,
     workers: w.workers,
     maxMetricCalls: w.budget,
@@ -92,6 +109,7 @@ export async function benchRun(setting: BenchSetting, seed: number, w: Workload)
     clock,
     slotPolicy: w.slotPolicy,
     tieOrder: w.tieOrder,
+    stepMinibatches: w.stepMinibatches,
     ...setting.options,
   });
   const result: OptimizeResult = w.simulated ? await runOnSimulatedClock(clock as SimulatedClock, run) : await run;

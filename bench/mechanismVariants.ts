@@ -1,10 +1,12 @@
 // The async issue's variants, by name (one table read by bench/mechanisms.ts and
 // bench/promptAnatomy.ts), and the real-time workload they run on in simulated time.
 import type { BenchSetting, Workload } from './benchTask.js';
+import { windowedMinibatches } from './windowedMinibatches.js';
 
-// The tie order is pinned to what every stored run was measured with: the batched default became
-// 'newest-survives' after them (the reference issue), the async default is still this one.
-export const WORKLOAD: Workload = { metricCallMs: 20, reflectionMs: 100, workers: 16, budget: 1500, trainSize: 60, valSize: 30, testSize: 60, simulated: true, tieOrder: 'oldest-survives' };
+// The tie order and a batched step's minibatches are pinned to what every stored run was measured
+// with: the batched defaults became 'newest-survives' (the reference issue), then 'reference' and
+// 'sliding' (issue 32) after them; the async defaults are still these.
+export const WORKLOAD: Workload = { metricCallMs: 20, reflectionMs: 100, workers: 16, budget: 1500, trainSize: 60, valSize: 30, testSize: 60, simulated: true, tieOrder: 'oldest-survives', stepMinibatches: 'fresh' };
 
 const race = { valsetPolicy: { kind: 'race', chunk: 10, margin: 0 } } as const;
 
@@ -12,7 +14,7 @@ const race = { valsetPolicy: { kind: 'race', chunk: 10, margin: 0 } } as const;
 /**
  * Every variant fixes its rebase gate and its wait: those measured before the 'where-it-helped'
  * gate existed judged a rebased child on its whole minibatch, and those measured before
- * `rebaseWait: 'ahead-in-flight'` became the default decided a rebase at once ('none').
+ * `schedule.rebaseWait` existed decided a rebase at once ('none').
  */
 export const VARIANTS: Record<string, Omit<BenchSetting, 'label'> & { about: string }> = {
   single: { schedule: { kind: 'batched', parents: 1, perParent: 1 }, about: 'classic GEPA, one proposal at a time' },
@@ -81,5 +83,6 @@ export const VARIANTS: Record<string, Omit<BenchSetting, 'label'> & { about: str
   'single 300 calls': { schedule: { kind: 'batched', parents: 1, perParent: 1 }, options: { maxMetricCalls: 300 }, about: 'classic GEPA with a fifth of the budget' },
   'async 8 rebase best where-it-helped wait-launched 300 calls': { schedule: { kind: 'async', inFlight: 8, rebase: 'best', rebaseGate: 'where-it-helped', rebaseWait: 'launched-before' }, options: { maxMetricCalls: 300 }, about: 'decisions in launch order, a fifth of the budget' },
   'async 4 rebase best where-it-helped wait-launched 300 calls': { schedule: { kind: 'async', inFlight: 4, rebase: 'best', rebaseGate: 'where-it-helped', rebaseWait: 'launched-before' }, options: { maxMetricCalls: 300 }, about: 'decisions in launch order, K = 4, a fifth of the budget' },
+  'async 8 rebase best where-it-helped windowed': { schedule: { kind: 'async', inFlight: 8, rebase: 'best', rebaseGate: 'where-it-helped', rebaseWait: 'none' }, options: { sampleMinibatch: windowedMinibatches(8) }, about: "the async default with the closest equivalent of sliding minibatches: windows of K = 8 proposals, proposal j of window w on chunk w + j (issue 32)" },
   'async 8 rebase best race': { schedule: { kind: 'async', inFlight: 8, rebase: 'best', rebaseGate: 'whole-minibatch', rebaseWait: 'none' }, options: race, about: 'rebase onto the best, and the valset race' },
 };

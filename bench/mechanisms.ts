@@ -4,7 +4,8 @@
 //
 //   npx tsx bench/mechanisms.ts run <variant...> [--seeds 48] [--from 0] [--task demo]   runs and stores per-seed figures (seeds from..from+seeds-1)
 //   npx tsx bench/mechanisms.ts table [--task demo] [--versus single]         prints the table of what is stored
-//   (both take --dir <folder> to keep a longer seed range apart, e.g. --dir demo-96-seeds)
+//   (both take --dir <folder> to keep a longer seed range apart, e.g. --dir demo-96-seeds;
+//   run takes --val-size and --train-size for other set sizes, stored with the runs: use their own --dir)
 //   npx tsx bench/mechanisms.ts list                                          names the variants
 //   npx tsx bench/mechanisms.ts goal                                          the async issues' acceptance, on what is stored
 //
@@ -24,6 +25,8 @@ const dir = new URL(`./results/mechanisms/${flag('--dir', task)}/`, import.meta.
 // --versus: the variant every other is paired with (default single; e.g. 'single current-best').
 const versus = flag('--versus', 'single');
 const fileOf = (variant: string) => new URL(`${variant.replaceAll(' ', '_')}.json`, dir);
+// Other set sizes than the workload's (a spot check of how a mechanism's cost scales with them).
+const workload = { ...WORKLOAD, valSize: Number(flag('--val-size', String(WORKLOAD.valSize))), trainSize: Number(flag('--train-size', String(WORKLOAD.trainSize))) };
 
 type Stored = Pick<RunFigures, 'seed' | 'wallClockMs' | 'metricCalls' | 'bestValScore' | 'testScore' | 'bestLineageDepth' | 'candidates' | 'stalenessMean' | 'discoveries'>;
 
@@ -32,19 +35,19 @@ async function run(variant: string, seeds: number, from: number): Promise<void> 
   if (!v) throw new Error(`unknown variant '${variant}'; list them with: npx tsx bench/mechanisms.ts list`);
   const runs: Stored[] = [];
   for (let seed = from; seed < from + seeds; seed++) {
-    const r = await benchRun({ label: variant, schedule: v.schedule, ...(v.options ? { options: v.options } : {}) }, seed, { ...WORKLOAD, task });
+    const r = await benchRun({ label: variant, schedule: v.schedule, ...(v.options ? { options: v.options } : {}) }, seed, { ...workload, task });
     const { wallClockMs, metricCalls, bestValScore, testScore, bestLineageDepth, candidates, stalenessMean, discoveries } = r;
     runs.push({ seed, wallClockMs, metricCalls, bestValScore, testScore, bestLineageDepth, candidates, stalenessMean, discoveries });
     process.stderr.write(`  ${variant} seed ${seed}: best ${bestValScore.toFixed(3)} test ${testScore.toFixed(3)} depth ${bestLineageDepth}\n`);
   }
   mkdirSync(dir, { recursive: true });
-  writeFileSync(fileOf(variant), `${JSON.stringify({ variant, ...v, task, workload: WORKLOAD, runs })}\n`);
+  writeFileSync(fileOf(variant), `${JSON.stringify({ variant, ...v, task, workload, runs })}\n`);
 }
 
 function table(): void {
   const stored = readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
-    .map((f) => JSON.parse(readFileSync(new URL(f, dir), 'utf8')) as { variant: string; about: string; runs: Stored[] });
+    .map((f) => JSON.parse(readFileSync(new URL(f, dir), 'utf8')) as { variant: string; about: string; workload?: typeof WORKLOAD; runs: Stored[] });
   const order = Object.keys(VARIANTS);
   stored.sort((a, b) => order.indexOf(a.variant) - order.indexOf(b.variant));
   const single = stored.find((s) => s.variant === versus);
@@ -52,7 +55,7 @@ function table(): void {
   const base = new Map(single.runs.map((r) => [r.seed, r]));
   const singleWall = mean(single.runs.map((r) => r.wallClockMs));
   const fmt = (x: number, d = 3) => (x >= 0 ? '+' : '') + x.toFixed(d);
-  console.log(`\n## Mechanisms, task '${task}': ${JSON.stringify(WORKLOAD)}; deltas are paired with ${versus} on the same seed (mean ± standard error)\n`);
+  console.log(`\n## Mechanisms, task '${task}': ${JSON.stringify(single.workload ?? WORKLOAD)}; deltas are paired with ${versus} on the same seed (mean ± standard error)\n`);
   console.log(`| variant | seeds | best val | Δ val vs ${versus} | test | Δ test vs ${versus} | depth | wall-clock | / ${versus} | to 90% of ${versus} (median, reached) | what |`);
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const s of stored) {

@@ -2,7 +2,7 @@
 // quality columns (best valset, test, best lineage depth), and the paired difference
 // newest - oldest on the same seeds (the same task instance), which is what decides the default.
 import type { RunFigures } from './benchTask.js';
-import type { TieOrder } from '../src/types.js';
+type TieOrder = 'newest-survives' | 'oldest-survives';
 
 const METRICS = ['bestValScore', 'testScore', 'bestLineageDepth'] as const;
 type Metric = (typeof METRICS)[number];

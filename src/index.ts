@@ -92,3 +92,20 @@ export {
 } from './lm/openaiLanguageModel.js';
 export type { ModelPrice, PriceOverrides } from './lm/priceTable.js';
 export { createResponseCache, type ResponseCache, type CachedReply, type ResponseCacheStats } from './lm/responseCache.js';
+// AI SDK models (the `ai` package, an optional peer): any provider's model as the chat adapter's
+// task model or the reflection model, and an adapter around an app's own generateText call.
+export {
+  createAiSdkChatModel,
+  createAiSdkLanguageModel,
+  type AiSdkChatModel,
+  type AiSdkLanguageModel,
+  type AiSdkModel,
+  type AiSdkModelOptions,
+} from './lm/aiSdkLanguageModel.js';
+export {
+  createAiSdkAdapter,
+  type AiSdkAdapter,
+  type AiSdkAdapterOptions,
+  type AiSdkCallResult,
+  type AiSdkScore,
+} from './adapters/aiSdkAdapter.js';

@@ -154,11 +154,13 @@ export type ParentWeighting = 'front' | 'in-flight';
 export type FrontType = 'instance' | 'objective' | 'hybrid' | 'cartesian';
 /**
  * Dominated removal tries candidates in ascending mean score; among equal means, which is tried
- * (and removed) first. 'newest-survives' tries the older first, as the reference does (so a
- * child that scores exactly like its parent replaces it on the fronts); 'oldest-survives' tries
- * the newer first (the parent stays).
+ * (and removed) first. 'reference' is gepa 0.1.4's exact order: the order the candidates are
+ * first met scanning the fronts by valset example, each front in the order Python iterates its
+ * set (nearly always the older first). 'newest-survives' tries the older first (so a child that
+ * scores exactly like its parent replaces it on the fronts); 'oldest-survives' tries the newer
+ * first (the parent stays).
  */
-export type TieOrder = 'newest-survives' | 'oldest-survives';
+export type TieOrder = 'reference' | 'newest-survives' | 'oldest-survives';
 /**
  * Which minibatches the tasks of one batched step reflect on. 'fresh': each task takes the next
  * chunk of the epoch order, so a P x N step moves P x N chunks on. 'sliding', the reference's

@@ -1,10 +1,12 @@
 // gepa-actors as a library user gets it: the package is built and packed (`npm pack`), and the
 // tarball installed with production dependencies only into a fresh ESM project, where the
 // optional peers (bullmq, ioredis, @statelyai/inspect, the OpenTelemetry SDK) are absent. There,
-// optimize() improves the demo task's seed, the bullmq executor, the worker command and the
-// CLI's trace export name the packages to install,
+// optimize() improves the demo task's seed, the bullmq executor, the worker command, the CLI's
+// trace export and the AI SDK models name the packages to install,
 // the CLI runs, and a TypeScript file using the public types checks without skipLibCheck (so no
-// declaration of ours names a package the user does not have).
+// declaration of ours names a package the user does not have). Last, with `ai` and
+// @ai-sdk/openai-compatible installed there, optimize() runs on AI SDK models against a flaky
+// OpenAI-compatible server on loopback (npm takes them from its cache when it can).
 //
 // Offline: the fresh project gets a lock file holding our lock's production entries, so npm
 // takes every tarball from its cache (which `npm ci`, run before the tests, has just filled)
@@ -16,6 +18,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { costOf } from '../src/lm/priceTable.js';
+import { startFakeOpenAIServer } from './support/fakeOpenAIServer.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const exec = promisify(execFile);
@@ -62,7 +66,7 @@ function consumerLock(pkg: PackageJson, ownLock: { packages: Record<string, Lock
 }
 
 const SCRIPT = `
-import { createBullmqExecutor, createChatAdapter, createDemoTask, createOpenAIChatModel, createOpenAILanguageModel, loadJsonlDataset, MissingDependencyError, optimize } from 'gepa-actors';
+import { createAiSdkChatModel, createBullmqExecutor, createChatAdapter, createDemoTask, createOpenAIChatModel, createOpenAILanguageModel, loadJsonlDataset, MissingDependencyError, optimize } from 'gepa-actors';
 
 const task = createDemoTask({ seed: 0 });
 const { seedCandidate, trainset, valset, adapter, reflectionLm } = task;
@@ -82,15 +86,17 @@ const viaOptimize = await optimize({ ...demo, maxMetricCalls: 50, executor: { ki
   () => 'no error',
   (error) => ({ name: error.name, message: error.message }),
 );
+const aiSdk = failure(() => createAiSdkChatModel({ provider: 'openai.chat', modelId: 'gpt-4.1-mini' }));
 const chat = createChatAdapter({ taskModel: async () => '4', metric: 'exact-match' });
 const chatScore = (await chat.evaluate({ system_prompt: 'Add.' }, { input: '2 + 2', answer: '4' }, { captureTraces: false, signal: new AbortController().signal })).score;
 const factories = [createOpenAIChatModel, createOpenAILanguageModel, loadJsonlDataset].map((fn) => typeof fn);
-console.log(JSON.stringify({ seedScore: result.valScores[0], bestScore: result.bestScore, metricCalls: result.metricCalls, executor, viaOptimize, chatScore, factories }));
+console.log(JSON.stringify({ seedScore: result.valScores[0], bestScore: result.bestScore, metricCalls: result.metricCalls, executor, viaOptimize, aiSdk, chatScore, factories }));
 `;
 
 const TYPED = `
 import { createDemoTask, optimize, type Adapter, type Candidate, type OptimizeConfig, type OptimizeResult } from 'gepa-actors';
 import { createChatAdapter, createOpenAIChatModel, createOpenAILanguageModel, loadJsonlDataset, type ChatExample, type OpenAIModelOptions } from 'gepa-actors';
+import { createAiSdkAdapter, createAiSdkChatModel, createAiSdkLanguageModel, type AiSdkModel } from 'gepa-actors';
 
 const task = createDemoTask({ seed: 1 });
 const adapter: Adapter<unknown> = task.adapter;
@@ -110,6 +116,37 @@ export const chat: Adapter<ChatExample> = createChatAdapter({ taskModel: createO
 export const reflection: OptimizeConfig<ChatExample>['reflectionLm'] = createOpenAILanguageModel(options);
 export const rows: Promise<ChatExample[]> = loadJsonlDataset('rows.jsonl');
 export const raw: Promise<unknown[]> = loadJsonlDataset('rows.jsonl', { raw: true });
+// The AI SDK factories and adapter type-check without \`ai\` installed: their types are our own.
+const aiModel: AiSdkModel = { provider: 'openai.chat', modelId: 'gpt-4.1-mini' };
+export const aiChat: Adapter<ChatExample> = createChatAdapter({ taskModel: createAiSdkChatModel(aiModel, { maxTokens: 64 }), metric: 'exact-match' });
+export const aiReflection: OptimizeConfig<ChatExample>['reflectionLm'] = createAiSdkLanguageModel(aiModel, { prices: options.prices });
+export const appCall: Adapter<ChatExample> = createAiSdkAdapter<ChatExample>({ call: async () => ({ text: '4' }), metric: (example, output) => (output === example.answer ? 1 : 0) });
+`;
+
+const AI_SDK_PRICES = {
+  'task-mini': { inputPerMTok: 0.4, outputPerMTok: 1.6 },
+  'reflect-big': { inputPerMTok: 2, outputPerMTok: 8 },
+};
+
+// Arithmetic questions; the loopback server's task model answers chattily until told to give only the number.
+const AI_SDK_SCRIPT = `
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { createAiSdkChatModel, createAiSdkLanguageModel, createChatAdapter, optimize } from 'gepa-actors';
+
+const provider = createOpenAICompatible({ name: 'loopback', baseURL: process.env.BASE_URL, apiKey: 'not-needed', includeUsage: true });
+const options = { prices: JSON.parse(process.env.PRICES), retryBaseDelayMs: 1, retryMaxDelayMs: 5 };
+const examples = (n, offset) => Array.from({ length: n }, (_, i) => ({ input: \`What is \${i + offset} + \${2 * i + 1}?\`, answer: String(3 * i + offset + 1) }));
+const result = await optimize({
+  seedCandidate: { system_prompt: 'You are a calculator.' },
+  trainset: examples(6, 1),
+  valset: examples(5, 20),
+  adapter: createChatAdapter({ taskModel: createAiSdkChatModel(provider('task-mini'), options), metric: 'exact-match' }),
+  reflectionLm: createAiSdkLanguageModel(provider('reflect-big'), options),
+  maxMetricCalls: 40,
+  workers: 4,
+  skipPerfectScore: false,
+});
+console.log(JSON.stringify({ seedScore: result.valScores[0], bestScore: result.bestScore, metricCalls: result.metricCalls, costUsd: result.costUsd, stopReason: result.stopReason }));
 `;
 
 let dir: string;
@@ -143,7 +180,7 @@ describe('a fresh project that installs the packed tarball', () => {
     const installed = stdout.split('\n').map((line) => line.split('node_modules/').pop());
     expect(installed).toEqual(expect.arrayContaining([packageName, 'xstate', 'zod', 'openai', 'commander', 'cli-progress']));
     expect(installed).toContain('@opentelemetry/api');
-    for (const peer of ['bullmq', 'ioredis', '@statelyai/inspect', 'p-limit', '@opentelemetry/sdk-trace-base', '@opentelemetry/exporter-trace-otlp-http']) expect(installed).not.toContain(peer);
+    for (const peer of ['ai', 'bullmq', 'ioredis', '@statelyai/inspect', 'p-limit', '@opentelemetry/sdk-trace-base', '@opentelemetry/exporter-trace-otlp-http']) expect(installed).not.toContain(peer);
   });
 
   it('optimize() improves the demo seed; the bullmq executor names the packages to install', async () => {
@@ -155,6 +192,11 @@ describe('a fresh project that installs the packed tarball', () => {
     const message = 'the bullmq executor needs `npm install bullmq ioredis` (not found: bullmq, ioredis)';
     expect(out.executor).toEqual({ name: 'MissingDependencyError', message, isMissing: true });
     expect(out.viaOptimize).toEqual({ name: 'MissingDependencyError', message });
+    expect(out.aiSdk).toEqual({
+      name: 'MissingDependencyError',
+      message: 'AI SDK models (createAiSdkChatModel, createAiSdkLanguageModel) needs `npm install ai` (not found: ai)',
+      isMissing: true,
+    });
     expect(out.chatScore).toBe(1);
     expect(out.factories).toEqual(['function', 'function', 'function']);
   });
@@ -204,4 +246,30 @@ describe('a fresh project that installs the packed tarball', () => {
     expect(result.stdout).toBe('');
     expect(result.code).toBe(0);
   });
+
+  it('with ai and @ai-sdk/openai-compatible installed, optimize() on AI SDK models completes against a flaky loopback server, its cost the server tally', async () => {
+    // The versions our own tests run on, so npm finds them in its cache.
+    const versionOf = async (name: string) => (JSON.parse(await readFile(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    const packages = await Promise.all(['ai', '@ai-sdk/openai-compatible'].map(async (name) => `${name}@${await versionOf(name)}`));
+    await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...packages], { cwd: project, env: npmEnv });
+    const server = await startFakeOpenAIServer({ faults: { seed: 5, rateLimit: 0.2, serverError: 0.05, retryAfterMs: 1 } });
+    try {
+      await writeFile(join(project, 'ai-sdk.mjs'), AI_SDK_SCRIPT);
+      const { stdout } = await exec(process.execPath, ['ai-sdk.mjs'], { cwd: project, env: { ...process.env, BASE_URL: server.baseURL, PRICES: JSON.stringify(AI_SDK_PRICES) } });
+      const out = JSON.parse(stdout) as { seedScore: number; bestScore: number; metricCalls: number; costUsd: number; stopReason: string };
+      expect(server.requests.filter((r) => r.step === 'rate-limit' || r.step === 'server-error').length).toBeGreaterThan(3);
+      expect(new Set(server.requests.map((r) => r.body?.model))).toEqual(new Set(['task-mini', 'reflect-big']));
+      expect(out.stopReason).toBe('maxMetricCalls');
+      expect(out.metricCalls).toBeLessThanOrEqual(40);
+      expect(out.bestScore).toBeGreaterThan(out.seedScore);
+      const tally = server.requests.reduce((sum, r) => {
+        const price = AI_SDK_PRICES[String(r.body?.model) as keyof typeof AI_SDK_PRICES];
+        return r.usage ? sum + costOf({ promptTokens: r.usage.prompt_tokens, completionTokens: r.usage.completion_tokens }, price) : sum;
+      }, 0);
+      expect(out.costUsd).toBeGreaterThan(0);
+      expect(out.costUsd).toBeCloseTo(tally, 12);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });

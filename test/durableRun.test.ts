@@ -339,17 +339,14 @@ describe('resuming', () => {
     expect(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f)).toString('base64')])).toEqual(before);
   });
 
-  it('a run directory written before stepMinibatches existed is the same run as one with the default', async () => {
+  it('a run directory records the minibatch rule, and refuses another one given explicitly (old defaults: test/stepMinibatchesDefault.test.ts)', async () => {
     const dir = copyOf(referenceDir, 'older');
-    const configFile = join(dir, 'config.json');
-    const record = JSON.parse(readFileSync(configFile, 'utf8')) as { settings: Record<string, unknown> };
-    expect(record.settings.stepMinibatches).toBe('fresh');
-    delete record.settings.stepMinibatches;
-    writeFileSync(configFile, JSON.stringify(record));
+    const record = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { settings: Record<string, unknown> };
+    expect(record.settings.stepMinibatches).toBe('sliding');
     const { config, calls } = counted(dir);
     expect(await optimize(config)).toEqual(reference);
     expect(calls).toEqual({ metric: 0, reflection: 0 });
-    await expect(optimize({ ...config, stepMinibatches: 'sliding' })).rejects.toThrow(/stepMinibatches: "fresh" in the run directory, "sliding" now/);
+    await expect(optimize({ ...config, stepMinibatches: 'fresh' })).rejects.toThrow(/stepMinibatches: "sliding" in the run directory, "fresh" now/);
   });
 
   it('the worker count may change: it never changes what a batched run computes', async () => {

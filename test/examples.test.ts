@@ -12,7 +12,7 @@ import { loadRunConfig } from '../src/cli/runConfig.js';
 import { runCli } from '../src/cli/program.js';
 import { parseInspectionLog } from '../src/report/inspectionLog.js';
 import type { OptimizeResult } from '../src/types.js';
-import { arithmeticResponder, startFakeOpenAIServer, type Responder } from './support/fakeOpenAIServer.js';
+import { addToolStep, arithmeticResponder, startFakeOpenAIServer, type Responder } from './support/fakeOpenAIServer.js';
 import { memoryIo } from './support/memoryIo.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -105,6 +105,26 @@ describe('examples/math-openai', () => {
       expect(result.metricCalls).toBeLessThanOrEqual(50);
       expect(result.costUsd).toBeGreaterThan(0);
       expect(existsSync(join(dir, 'math-run/report.html'))).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('examples/ai-sdk-app.ts', () => {
+  it("optimizes the app's own generateText call with a tool, against an OpenAI-compatible server (loopback)", async () => {
+    const server = await startFakeOpenAIServer({ stepFor: (messages) => addToolStep(messages) });
+    try {
+      const { stdout } = await exec(process.execPath, ['--import', 'tsx', join('examples', 'ai-sdk-app.ts'), '--budget', '40'], {
+        cwd: ROOT,
+        env: { ...process.env, OPENAI_BASE_URL: server.baseURL },
+        timeout: 30_000,
+      });
+      expect(stdout).toMatch(/^best valset score 1\.000 \(seed 0\.000\) after \d+ metric calls, [1-9]\d* reflections/);
+      expect(stdout).toContain('Reply with only the final number.');
+      // The app's tool ran: every question's first turn called it.
+      expect(server.requests.some((r) => r.step === 'tool-calls')).toBe(true);
+      expect(server.requests.some((r) => r.body?.messages?.some((m) => m.role === 'tool'))).toBe(true);
     } finally {
       await server.close();
     }

@@ -12,7 +12,6 @@ import {
   checkEndpoint,
   createOpenAIChatModel,
   createOpenAILanguageModel,
-  LanguageModelError,
   retryAfterMs,
   type OpenAIModelOptions,
 } from '../src/lm/openaiLanguageModel.js';
@@ -22,23 +21,10 @@ import { resolveLanguageModel } from '../src/lm/resolveLanguageModel.js';
 import { managesOwnSlots } from '../src/lm/slotAwareModel.js';
 import { Rng } from '../src/gepa/core/rng.js';
 import type { Clock } from '../src/types.js';
+import { failure, recordingClock } from './support/modelCalls.js';
 import { fakeUsage, startFakeOpenAIServer, type FakeOpenAIServer, type FakeServerOptions } from './support/fakeOpenAIServer.js';
 
 const MINI = builtInPrices['gpt-4.1-mini']!;
-
-/** A clock that runs in real time but records every wait it is asked for. */
-function recordingClock(): Clock & { waits: number[] } {
-  const waits: number[] = [];
-  return {
-    waits,
-    now: () => systemClock.now(),
-    setTimeout: (fn, ms) => {
-      waits.push(ms);
-      return systemClock.setTimeout(fn, ms);
-    },
-    clearTimeout: (id) => systemClock.clearTimeout(id),
-  };
-}
 
 let server: FakeOpenAIServer;
 async function start(options: FakeServerOptions = {}) {
@@ -58,15 +44,6 @@ const lmOn = (s: FakeOpenAIServer, options: Partial<OpenAIModelOptions> = {}) =>
     retryMaxDelayMs: 4,
     ...options,
   });
-
-async function failure(promise: Promise<unknown>): Promise<LanguageModelError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(LanguageModelError);
-  return err as LanguageModelError;
-}
 
 describe('replies and dollars', () => {
   it('returns the text, the reported usage and usage x list price', async () => {

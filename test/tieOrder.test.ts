@@ -17,9 +17,10 @@ const config: OptimizeConfig<number> = {
 };
 
 describe('tieOrder in the config', () => {
-  it("defaults to the reference's 'newest-survives' for batched steps and 'oldest-survives' for async, and takes either order", () => {
-    expect(resolveSettings(config).tieOrder).toBe('newest-survives');
-    expect(resolveSettings({ ...config, schedule: { kind: 'batched', parents: 4 } }).tieOrder).toBe('newest-survives');
+  it("defaults to the reference's exact order for batched steps and 'oldest-survives' for async, and takes any order", () => {
+    expect(resolveSettings(config).tieOrder).toBe('reference');
+    expect(resolveSettings({ ...config, schedule: { kind: 'batched', parents: 4 } }).tieOrder).toBe('reference');
+    expect(resolveSettings({ ...config, schedule: { kind: 'async', inFlight: 8 }, tieOrder: 'reference' }).tieOrder).toBe('reference');
     expect(resolveSettings({ ...config, schedule: { kind: 'async', inFlight: 8 } }).tieOrder).toBe('oldest-survives');
     expect(resolveSettings({ ...config, schedule: { kind: 'async', inFlight: 8 }, tieOrder: 'newest-survives' }).tieOrder).toBe('newest-survives');
     expect(resolveSettings({ ...config, tieOrder: 'newest-survives' }).tieOrder).toBe('newest-survives');

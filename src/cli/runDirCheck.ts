@@ -6,7 +6,7 @@
 import { readdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { RunSettings } from '../config/runSettings.js';
-import { readRunDirectory } from '../storage/runDirectory.js';
+import { readRunDirectory, resumedSettings } from '../storage/runDirectory.js';
 import { runConfigRecord } from '../storage/runConfigRecord.js';
 import type { OptimizeConfig } from '../types.js';
 import { UsageError } from './exitCodes.js';
@@ -27,5 +27,5 @@ export async function checkRunDir<Example>(dir: string, resume: boolean, config?
     );
   }
   // Reads only; throws ConfigError naming each field that differs from the recorded run.
-  if (resume && config && settings) readRunDirectory(resolve(dir), runConfigRecord(config, settings));
+  if (resume && config && settings) readRunDirectory(resolve(dir), runConfigRecord(config, resumedSettings(resolve(dir), config as OptimizeConfig<unknown>, settings)));
 }

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { candidateHash } from '../gepa/core/candidateHash.js';
 import { defaultTieOrder } from '../gepa/core/paretoFront.js';
-import { DEFAULT_STEP_MINIBATCHES } from '../gepa/strategies/minibatchSampler.js';
+import { defaultStepMinibatches } from '../gepa/strategies/minibatchSampler.js';
 import { templateProblem } from '../gepa/proposer/reflectionStrategy.js';
 import type { PlanningHooks } from '../gepa/strategies/strategyHooks.js';
 import { ConfigError, formatZodError } from './configError.js';
@@ -28,6 +28,11 @@ import type {
   ValsetPolicy,
 } from '../types.js';
 
+/** The values of the settings a run directory may take from its record on resume (runConfigRecord.ts). */
+export const TIE_ORDERS = ['reference', 'newest-survives', 'oldest-survives'] as const satisfies readonly TieOrder[];
+export const STEP_MINIBATCHES = ['fresh', 'sliding'] as const satisfies readonly StepMinibatches[];
+export const REBASE_WAITS = ['launched-before', 'ahead-in-flight', 'valsets-in-flight', 'none'] as const satisfies readonly RebaseWait[];
+
 const positiveInt = z.number().int().positive();
 
 /**
@@ -39,7 +44,7 @@ export const MAX_IN_FLIGHT = 1024;
 
 export const scheduleSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('batched'), parents: positiveInt.optional(), perParent: positiveInt.optional() }).strict(),
-  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: z.enum(['off', 'newest-descendant', 'best-descendant', 'best', 'pool-best']).optional(), parentWeighting: z.enum(['front', 'in-flight']).optional(), rebaseGate: z.enum(['where-it-helped', 'whole-minibatch']).optional(), rebaseWait: z.enum(['none', 'valsets-in-flight', 'ahead-in-flight', 'launched-before']).optional() }).strict(),
+  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: z.enum(['off', 'newest-descendant', 'best-descendant', 'best', 'pool-best']).optional(), parentWeighting: z.enum(['front', 'in-flight']).optional(), rebaseGate: z.enum(['where-it-helped', 'whole-minibatch']).optional(), rebaseWait: z.enum(REBASE_WAITS).optional() }).strict(),
 ]);
 
 /** Where metric calls run (OptimizeConfig's `executor`); a connection's details are checked when the executor is made. */
@@ -73,8 +78,8 @@ export const settingsFields = {
   reflectionMinibatchSize: positiveInt.optional(),
   seed: z.number().int().optional(),
   frontType: z.enum(['instance', 'objective', 'hybrid', 'cartesian']).optional(),
-  tieOrder: z.enum(['newest-survives', 'oldest-survives']).optional(),
-  stepMinibatches: z.enum(['fresh', 'sliding']).optional(),
+  tieOrder: z.enum(TIE_ORDERS).optional(),
+  stepMinibatches: z.enum(STEP_MINIBATCHES).optional(),
   parentSelection: z.enum(['pareto', 'current-best', 'epsilon-greedy']).optional(),
   componentSelection: z.enum(['round-robin', 'all']).optional(),
   acceptance: z.enum(['strict-improvement', 'improvement-or-equal']).optional(),
@@ -201,7 +206,7 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSe
     seed: c.seed ?? 0,
     frontType: c.frontType ?? 'instance',
     tieOrder: c.tieOrder ?? defaultTieOrder(schedule.kind),
-    stepMinibatches: c.stepMinibatches ?? DEFAULT_STEP_MINIBATCHES,
+    stepMinibatches: c.stepMinibatches ?? defaultStepMinibatches(schedule.kind),
     parentSelection: c.parentSelection ?? 'pareto',
     componentSelection: c.componentSelection ?? 'round-robin',
     acceptance: c.acceptance ?? 'strict-improvement',

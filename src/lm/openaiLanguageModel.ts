@@ -6,7 +6,7 @@
 // its HTTP request is in flight.
 import OpenAI from 'openai';
 import { z } from 'zod';
-import { sleep, systemClock } from '../clock.js';
+import { systemClock } from '../clock.js';
 import { errorMessage } from '../errorMessage.js';
 import type { Clock, LmReply } from '../types.js';
 import { costOf, priceFor, type ModelPrice, type PriceOverrides, type TokenUsage } from './priceTable.js';
@@ -21,12 +21,13 @@ import {
   DEFAULT_MAX_RETRIES,
   DEFAULT_RETRY_BASE_DELAY_MS,
   DEFAULT_RETRY_MAX_DELAY_MS,
-  retryDelayMs,
-  type Failure,
   type FailureKind,
 } from './retryPolicy.js';
+import { runAttempts, type Attempt } from './attemptLoop.js';
+import { boundPromptTokens, ESTIMATE_COMPLETION_TOKENS, estimatePromptTokens, estimateTokens, messagesOf, type Message } from './tokenEstimates.js';
 
 export { hasPrice } from './priceTable.js';
+export { ESTIMATE_COMPLETION_TOKENS } from './tokenEstimates.js';
 export {
   backoffDelayMs,
   DEFAULT_MAX_RETRIES,
@@ -36,16 +37,6 @@ export {
 } from './retryPolicy.js';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
-/**
- * Completion tokens assumed by estimateMaxCostUsd when `maxTokens` is not set. It is not sent
- * to the server (small local models would reject it), so only `maxTokens` makes the estimate
- * a hard worst case.
- */
-export const ESTIMATE_COMPLETION_TOKENS = 16_384;
-// Deliberately pessimistic (English averages ~4 characters a token) so reservations cover the call.
-const CHARS_PER_TOKEN_ESTIMATE = 3;
-const MESSAGE_OVERHEAD_TOKENS = 8;
-const TEMPLATE_PREAMBLE_TOKENS = 64;
 /** Sent when no key is configured and the endpoint is not OpenAI's: local servers ignore it. */
 export const PLACEHOLDER_API_KEY = 'not-needed';
 
@@ -153,28 +144,6 @@ export function resolveEndpoint(options: EndpointOptions): { baseURL: string; ap
 }
 
 // ---------------------------------------------------------------------------------------------
-// Token estimates
-
-type Message = { role: 'system' | 'user'; content: string };
-
-function estimateTokens(text: string): number {
-  return Math.ceil(text.length / CHARS_PER_TOKEN_ESTIMATE);
-}
-
-function estimatePromptTokens(messages: readonly Message[]): number {
-  return messages.reduce((sum, m) => sum + estimateTokens(m.content) + MESSAGE_OVERHEAD_TOKENS, 0);
-}
-
-/**
- * An upper bound on the prompt tokens a server counts, for dollar reservations: a token covers at
- * least one UTF-8 byte in byte-level tokenizers, and a chat template adds a few per message plus
- * a preamble. (A chars/3 guess fell below servers' counts and let a cap be passed.)
- */
-function boundPromptTokens(messages: readonly Message[]): number {
-  return TEMPLATE_PREAMBLE_TOKENS + messages.reduce((sum, m) => sum + Buffer.byteLength(m.content, 'utf8') + MESSAGE_OVERHEAD_TOKENS, 0);
-}
-
-// ---------------------------------------------------------------------------------------------
 // Replies
 
 const completionSchema = z.object({
@@ -202,7 +171,7 @@ interface CompletionCaller {
   estimateMaxCostUsd?: (messages: Message[]) => number;
 }
 
-function positiveInteger(name: string, value: number | undefined, allowZero = false): void {
+export function positiveInteger(name: string, value: number | undefined, allowZero = false): void {
   if (value === undefined) return;
   if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) {
     throw new Error(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${value}`);
@@ -244,9 +213,7 @@ function createCompletionCaller(options: OpenAIModelOptions): CompletionCaller {
     ...(options.maxTokens !== undefined ? { [maxTokensParam]: options.maxTokens } : {}),
   });
 
-  type Attempt = { ok: true; body: unknown } | { ok: false; failure: Failure };
-
-  async function attemptOnce(body: ReturnType<typeof requestBody>, signal: AbortSignal): Promise<Attempt> {
+  async function attemptOnce(body: ReturnType<typeof requestBody>, signal: AbortSignal): Promise<Attempt<unknown>> {
     // The SDK's timeout covers only the wait for headers; this deadline also covers the body.
     const deadline = AbortSignal.timeout(timeoutMs);
     try {
@@ -255,38 +222,22 @@ function createCompletionCaller(options: OpenAIModelOptions): CompletionCaller {
         timeout: timeoutMs,
         maxRetries: 0,
       });
-      return { ok: true, body: reply };
+      return { ok: true, value: reply };
     } catch (err) {
       return { ok: false, failure: classifyFailure(err, deadline.aborted && !signal.aborted, timeoutMs) };
     }
   }
 
-  async function fetchWithRetries(body: ReturnType<typeof requestBody>, key: string, ctx: SlotAwareContext) {
-    const runInSlot = ctx.runInSlot ?? (<T>(fn: () => Promise<T>) => fn());
-    const rateTokens = estimatePromptTokens(body.messages) + (options.maxTokens ?? 0);
-    for (let attempt = 1; ; attempt++) {
-      ctx.signal.throwIfAborted();
-      // Rate-limit waits happen before taking a slot: a waiting call must not hold capacity.
-      const ticket = await limiter?.acquire(rateTokens, ctx.signal);
-      const outcome = await runInSlot(() => {
-        if (ticket) limiter?.restamp(ticket);
-        return attemptOnce(body, ctx.signal);
-      });
-      if (outcome.ok) return { body: outcome.body, attempts: attempt, ticket };
-      if (ticket) ticket.tokens = 0;
-      if (ctx.signal.aborted) throw ctx.signal.reason;
-      const { failure } = outcome;
-      if (!failure.retryable) throw modelError(failure.message, failure.kind, attempt, { status: failure.status });
-      if (attempt > maxRetries) {
-        throw modelError(`gave up after ${attempt} attempt${attempt === 1 ? '' : 's'}: ${failure.message}`, failure.kind, attempt, { status: failure.status });
-      }
-      const delayMs = retryDelayMs(failure, attempt, key, baseDelayMs, maxDelayMs);
-      const capped = failure.retryAfterMs !== undefined && failure.retryAfterMs > delayMs;
-      ctx.onRetry?.({ model, attempt, maxAttempts: maxRetries + 1, delayMs, reason: redact(failure.message), ...(capped ? { requestedDelayMs: failure.retryAfterMs } : {}) });
-      // Backoff holds no slot: we are outside runInSlot here.
-      await sleep(clock, delayMs, ctx.signal);
-    }
-  }
+  const fetchWithRetries = (body: ReturnType<typeof requestBody>, key: string, ctx: SlotAwareContext) =>
+    runAttempts(
+      {
+        model, maxRetries, baseDelayMs, maxDelayMs, clock, limiter, redact, jitterKey: key,
+        rateTokens: estimatePromptTokens(body.messages) + (options.maxTokens ?? 0),
+        giveUp: (message, kind, attempts, status) => modelError(message, kind, attempts, status === undefined ? {} : { status }),
+        attempt: (signal) => attemptOnce(body, signal),
+      },
+      ctx,
+    );
 
   async function call(messages: Message[], ctx: SlotAwareContext): Promise<LmReply> {
     const body = requestBody(messages);
@@ -295,7 +246,7 @@ function createCompletionCaller(options: OpenAIModelOptions): CompletionCaller {
     // A cached reply reports its original usage but cost 0: nothing is paid on a re-run.
     if (cached) return { text: cached.text, ...(cached.usage ? { usage: cached.usage } : {}), costUsd: 0 };
 
-    const { body: raw, attempts, ticket } = await fetchWithRetries(body, key, ctx);
+    const { value: raw, attempts, ticket } = await fetchWithRetries(body, key, ctx);
     const fail = (message: string, kind: LanguageModelErrorKind, details: LanguageModelError['details'] = {}) =>
       modelError(message, kind, attempts, details);
 
@@ -336,12 +287,6 @@ function createCompletionCaller(options: OpenAIModelOptions): CompletionCaller {
 }
 
 const neverAborted = () => new AbortController().signal;
-
-// An empty system prompt is sent as no system message rather than an empty one.
-const messagesOf = (system: string | undefined, user: string): Message[] => [
-  ...(system ? [{ role: 'system' as const, content: system }] : []),
-  { role: 'user', content: user },
-];
 
 /** One request path behind a callable of any input shape, marked and priced for the runtime. */
 function callableModel<Input>(options: OpenAIModelOptions, toMessages: (input: Input) => Message[]) {

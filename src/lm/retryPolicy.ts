@@ -1,7 +1,8 @@
-// The retry policy of the OpenAI-compatible models: which failed attempts are worth retrying
-// (classifyFailure), how long to wait before the next one (exponential backoff with
-// deterministic jitter, unless the server said retry-after / retry-after-ms), and the default
-// retry settings. The retry loop itself lives with the request path in openaiLanguageModel.ts.
+// The retry policy of the models that talk to a server (OpenAI-compatible, AI SDK): which
+// failed attempts are worth retrying (classifyFailure here; aiSdkFailure.ts for the AI SDK's
+// errors), how long to wait before the next one (exponential backoff with deterministic jitter,
+// unless the server said retry-after / retry-after-ms), and the default retry settings. The
+// retry loop itself is attemptLoop.ts.
 import OpenAI from 'openai';
 import { requestKey } from './responseCache.js';
 import { errorMessage } from '../errorMessage.js';
@@ -58,7 +59,7 @@ export function apiErrorMessage(err: InstanceType<typeof OpenAI.APIError>): stri
 }
 
 // 408 and 409 are the SDK's own "try again" statuses (request timeout, lock timeout).
-const RETRYABLE_STATUS = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
+export const RETRYABLE_STATUS = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
 
 export function classifyFailure(err: unknown, timedOut: boolean, timeoutMs: number): Failure {
   if (timedOut || err instanceof OpenAI.APIConnectionTimeoutError) {

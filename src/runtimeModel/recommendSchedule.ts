@@ -3,7 +3,7 @@
 // within 5% of the fastest, since the model is not that precise and narrower, deterministic
 // schedules adapt faster and reproduce exactly. Speed is not all: at a fixed budget, the wider a
 // schedule the fewer rounds of proposals build on each other's results, and the benchmarks
-// (bench/README.md) show quality falling once a run has fewer than about a dozen such
+// (bench/README.md) show quality falling once a run has fewer than about two dozen such
 // generations. Schedules below that floor are ranked but not recommended.
 import { predictWallClock, type WallClockPrediction } from './predictWallClock.js';
 import type { ModelSchedule, WorkloadParams } from './workload.js';
@@ -19,26 +19,31 @@ export const TIE_TOLERANCE = 0.05;
 
 /**
  * Fewest generations (expected proposals / effective width) a recommended schedule may leave.
- * On the demo task, 48 seeds at 1,500 calls (~62 proposals): widths of 4 or less (15+
- * generations) end within 0.02 of single's best valset score, width 8 (8) 0.06 lower, width 16
- * (4) 0.10 lower; the paper-scale runs (5,000 calls, valset 100) fall the same way.
+ * Batched steps at today's defaults on the three bench tasks, 144 seeds at 1,500 calls (61-91
+ * proposals), paired with single: width 2 (31-46 generations) ends 0.009-0.025 below single's
+ * best valset score, width 4 (15-23) 0.016-0.050 below, width 8 (8-11) 0.050-0.097 below
+ * (bench/README.md, "The reference bridge"). Two dozen keeps the first and not the second; the
+ * paper-scale runs (5,000 calls, valset 100) fall the same way. (It was 12 when only the demo
+ * had been measured, where width 4 ended within 0.02.)
  */
-export const MIN_GENERATIONS = 12;
+export const MIN_GENERATIONS = 24;
 
 /**
  * The batched width async K counts as. Without rebasing a proposal is blind to the K - 1 others
  * for its whole life, and to the ones that start while it runs: async K ended between batched
- * widths K and 2K in quality. Async rebases a stale child onto the newer best by default
- * (`schedule.rebase`) and decides children in launch order (`schedule.rebaseWait`), so the work
- * done in the meantime is built on rather than competed with. Measured against single, 48 seeds
- * a cell (bench/README.md, "A fourth round"): at 1,500 calls (about 65 proposals) async 4, 8 and
- * 16 end level with single or above on all three bench tasks; on the fact-gathering task, whose
- * search is still climbing when the budget ends, async 16 is level at 750 calls (about 30
- * proposals) and 0.07 below single at 500 (about 20), async 8 above single down to 500 and 0.04
- * below at 300 (about 12). The losses start near 8 proposals per K / 4; with K / 4 the floor of
- * 12 generations keeps a margin above that (async 16 needs 48 proposals, async 8 24).
+ * widths K and 2K in quality. Async rebases a stale child onto the newer best and judges it where
+ * its edit helped, and since issue 33 decides children in launch order (`schedule.rebaseWait`),
+ * so the work done in the meantime is built on rather than competed with. Measured against
+ * single, 48 seeds a cell (bench/README.md, "A fourth round"): at 1,500 calls (61-91 proposals)
+ * async 4, 8 and 16 end level with single or above on all three bench tasks; on the
+ * fact-gathering task, whose search is still climbing when the budget ends, async 16 is level at
+ * 750 calls (about 30 proposals, 144 seeds) and 0.07 below single at 500 (about 20), async 8
+ * above single down to 500 and 0.04 below at 300 (about 12). The losses start near 16 proposals
+ * per K / 8; with K / 8 the floor of 24 generations keeps a margin above that (async 16 needs 48
+ * proposals, async 8 24). (It was K / 2, then K / 4 with the three-task figures before the
+ * launch order: async 8 then ended at or above batched width 2 and async 16 like width 4.)
  */
-export const ASYNC_WIDTH_FACTOR = 0.25;
+export const ASYNC_WIDTH_FACTOR = 0.125;
 
 export interface RankedSchedule {
   /** "2x2" or "async 8". */
@@ -64,7 +69,7 @@ export interface ScheduleRecommendation {
 /**
  * Async K is offered only up to K = W: beyond it an in-flight proposal cannot hold even one slot,
  * so the extra proposals only queue. Staleness is paid for through the generations floor (async
- * K counting as width K / 4, see ASYNC_WIDTH_FACTOR) and the tie-break toward narrow schedules. Among equal widths batched
+ * K counting as width K / 8, see ASYNC_WIDTH_FACTOR) and the tie-break toward narrow schedules. Among equal widths batched
  * goes first: it is deterministic for a seed.
  */
 export function candidateSchedules(workers: number): ModelSchedule[] {
@@ -100,7 +105,7 @@ function width(schedule: ModelSchedule): number {
 }
 
 export function effectiveWidth(schedule: ModelSchedule): number {
-  // Never narrower than one proposal at a time: async 2 and 4 leave no more generations than single.
+  // Never narrower than one proposal at a time: async 2 to 8 leave no more generations than single.
   return schedule.kind === 'batched' ? width(schedule) : Math.max(1, ASYNC_WIDTH_FACTOR * schedule.inFlight);
 }
 

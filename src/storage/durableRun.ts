@@ -5,8 +5,8 @@
 // calls it still never asks for were paid all the same, and the result counts them. Work in
 // flight at a crash is redone; a run whose log ends with its result returns that result at once.
 import { resolve } from 'node:path';
-import { readRunDirectory, RunSession, storedRunConfig } from './runDirectory.js';
-import { runConfigRecord, withStoredDefaults } from './runConfigRecord.js';
+import { readRunDirectory, resumedSettings, RunSession } from './runDirectory.js';
+import { runConfigRecord } from './runConfigRecord.js';
 import { RunJournal } from './runJournal.js';
 import { ConfigError } from '../config/configError.js';
 import type { PreparedRun } from '../config/preparedRun.js';
@@ -78,9 +78,9 @@ function countingUnreplayed(result: OptimizeResult, journal: RunJournal): Optimi
 export async function runInDirectory(given: PreparedRun, launch: LaunchRun, options: DurableRunOptions = {}): Promise<OptimizeResult> {
   const { config } = given;
   if (config.runDir === undefined) throw new ConfigError('invalid optimize config: runDir: required for a durable run');
-  // A setting left to its default resumes with the value the directory was written with.
-  const settings = withStoredDefaults(given.settings, config, storedRunConfig(resolve(config.runDir)));
-  const prepared = settings === given.settings ? given : { ...given, settings };
+  // A run resumed without a setting whose default changed since goes on with the one it started with.
+  const settings = resumedSettings(resolve(config.runDir), config, given.settings);
+  const prepared: PreparedRun = settings === given.settings ? given : { ...given, settings };
   if (prepared.journal) throw new ConfigError('invalid optimize config: journal: cannot be combined with runDir (the run directory is the journal)');
   const record = runConfigRecord(config, settings);
   const existing = readRunDirectory(resolve(config.runDir), record);

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { canonicalJson } from '../canonicalJson.js';
 import { ConfigError } from '../config/configError.js';
-import type { RunSettings } from '../config/runSettings.js';
+import { REBASE_WAITS, STEP_MINIBATCHES, TIE_ORDERS, type RunSettings } from '../config/runSettings.js';
 import type { OptimizeConfig, RebaseWait } from '../types.js';
 
 export interface DatasetFingerprint {
@@ -46,6 +46,12 @@ export function datasetFingerprint(dataset: readonly unknown[]): DatasetFingerpr
 /** How a function reflection model without a name is recorded: such a run cannot be resumed. */
 export const UNNAMED_FUNCTION = 'function';
 
+/** The name a model function gives itself (`modelIdentity`: AI SDK models say `ai-sdk:<provider>/<model id>`). */
+function modelIdentityOf(model: unknown): string | undefined {
+  const identity = (model as { modelIdentity?: unknown } | null)?.modelIdentity;
+  return typeof identity === 'string' && identity !== '' ? identity : undefined;
+}
+
 /** The identity fields (runIdentity without reflectionLm), checked to be JSON. */
 function identityFields(runIdentity: OptimizeConfig<unknown>['runIdentity']): Record<string, unknown> | undefined {
   if (runIdentity === undefined) return undefined;
@@ -71,7 +77,7 @@ export function runConfigRecord<Example>(config: OptimizeConfig<Example>, settin
     reflectionMinibatchSize: minibatchSize,
     merge: maxMerges > 0 ? { maxMerges } : undefined,
     // A function cannot be compared; a named model can.
-    reflectionLm: typeof config.reflectionLm === 'string' ? config.reflectionLm : (config.runIdentity?.reflectionLm ?? UNNAMED_FUNCTION),
+    reflectionLm: typeof config.reflectionLm === 'string' ? config.reflectionLm : (config.runIdentity?.reflectionLm ?? modelIdentityOf(config.reflectionLm) ?? UNNAMED_FUNCTION),
     identity,
   };
   return {
@@ -111,6 +117,27 @@ function comparedFields(record: RunConfigRecord): Record<string, unknown> {
  */
 const SETTINGS_ADDED_LATER: Readonly<Record<string, unknown>> = { stepMinibatches: 'fresh' };
 
+/**
+ * Settings whose default changed after run directories were written with an earlier one. A
+ * resumed run that leaves one unset continues with the value its directory recorded (or, in a
+ * record older than the setting, the value it behaved as), so it goes on computing what it
+ * started with; a value given explicitly is compared like any other, and refused if it differs.
+ */
+const DEFAULTS_THAT_CHANGED = ['stepMinibatches', 'tieOrder'] as const;
+const VALID: Readonly<Record<(typeof DEFAULTS_THAT_CHANGED)[number], readonly unknown[]>> = { stepMinibatches: STEP_MINIBATCHES, tieOrder: TIE_ORDERS };
+
+/** `settings` with each setting the config leaves unset and whose default changed taken from the stored record. */
+export function settingsResumedFrom<S extends Record<(typeof DEFAULTS_THAT_CHANGED)[number], unknown>>(stored: RunConfigRecord, config: Partial<Record<(typeof DEFAULTS_THAT_CHANGED)[number], unknown>>, settings: S): S {
+  let resumed = settings;
+  for (const key of DEFAULTS_THAT_CHANGED) {
+    if (config[key] !== undefined) continue;
+    const recorded = key in stored.settings ? stored.settings[key] : SETTINGS_ADDED_LATER[key];
+    // A value this version does not know is left to the comparison, which names it.
+    if (VALID[key].includes(recorded) && recorded !== settings[key]) resumed = { ...resumed, [key]: recorded };
+  }
+  return resumed;
+}
+
 /** Fields added to the async schedule later, with the value runs written before them behaved as. */
 const ASYNC_SCHEDULE_ADDED_LATER: Readonly<Record<string, unknown>> = { rebaseWait: 'none' };
 
@@ -121,18 +148,18 @@ function scheduleAsWritten(schedule: unknown): unknown {
 }
 
 /**
- * Settings whose default changed since run directories were first written, for a run resumed
- * without naming them: it takes the value its directory was written with (or, written before the
- * setting existed, the value runs behaved as then), so it resumes as the run it was. Named
- * explicitly, a setting is compared as any other (and a different value is refused).
- * `schedule.rebaseWait`: 'none' before it existed (async runs then decided a rebase at once).
+ * The async schedule's settings whose default changed, resumed as settingsResumedFrom resumes
+ * top-level ones: `schedule.rebaseWait` ('none' before it existed: async runs then decided a
+ * rebase at once), unless the config names it.
  */
-export function withStoredDefaults(settings: RunSettings, config: OptimizeConfig<unknown>, stored: RunConfigRecord | undefined): RunSettings {
+export function scheduleResumedFrom(stored: RunConfigRecord, config: OptimizeConfig<unknown>, settings: RunSettings): RunSettings {
   const { schedule } = settings;
-  if (stored === undefined || schedule.kind !== 'async' || (config.schedule?.kind === 'async' && config.schedule.rebaseWait !== undefined)) return settings;
+  if (schedule.kind !== 'async' || (config.schedule?.kind === 'async' && config.schedule.rebaseWait !== undefined)) return settings;
   const storedSchedule = scheduleAsWritten(stored.settings.schedule) as { kind?: string; rebaseWait: RebaseWait } | undefined;
   if (storedSchedule?.kind !== 'async') return settings;
   const { rebaseWait } = storedSchedule;
+  // A value this version does not know is left to the comparison, which names it.
+  if (!(REBASE_WAITS as readonly unknown[]).includes(rebaseWait)) return settings;
   return rebaseWait === schedule.rebaseWait ? settings : { ...settings, schedule: { ...schedule, rebaseWait } };
 }
 

@@ -5,14 +5,15 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomicFile.js';
-import { diffRunConfigs, runConfigRecordSchema, type RunConfigRecord } from './runConfigRecord.js';
+import { diffRunConfigs, runConfigRecordSchema, scheduleResumedFrom, settingsResumedFrom, type RunConfigRecord } from './runConfigRecord.js';
 import { RunDirectoryError } from './runDirectoryError.js';
 import { LOCK_FILE, RunLock } from './runLock.js';
 import { readRunLog, RunLogWriter, type RunLogContents, type RunLogRecord } from './runLog.js';
 import { ConfigError, formatZodError } from '../config/configError.js';
 import type { RunSnapshot } from './runSnapshot.js';
 import { STOP_FILE } from './stopRequests.js';
-import type { OptimizeResult } from '../types.js';
+import type { OptimizeConfig, OptimizeResult } from '../types.js';
+import type { RunSettings } from '../config/runSettings.js';
 import { errorMessage } from '../errorMessage.js';
 
 export const RUN_FILES = { config: 'config.json', log: 'log.jsonl', state: 'state.json', lock: LOCK_FILE, stop: STOP_FILE } as const;
@@ -50,10 +51,21 @@ function readStoredConfig(path: string): RunConfigRecord {
   return parsed.data as RunConfigRecord;
 }
 
-/** The config.json of the run `dir` holds, or undefined for a new run. */
-export function storedRunConfig(dir: string): RunConfigRecord | undefined {
+/**
+ * The settings a run in `dir` goes on with: those whose default changed since and that `config`
+ * leaves unset are taken from its config.json (settingsResumedFrom, scheduleResumedFrom). A directory without one, or
+ * with one that cannot be read, changes nothing (readRunDirectory then reports it).
+ */
+export function resumedSettings(dir: string, config: OptimizeConfig<unknown>, settings: RunSettings): RunSettings {
   const configPath = join(dir, RUN_FILES.config);
-  return existsSync(configPath) && statSync(dir).isDirectory() ? readStoredConfig(configPath) : undefined;
+  if (!existsSync(configPath)) return settings;
+  let stored: RunConfigRecord;
+  try {
+    stored = readStoredConfig(configPath);
+  } catch {
+    return settings;
+  }
+  return scheduleResumedFrom(stored, config, settingsResumedFrom(stored, config, settings));
 }
 
 /**

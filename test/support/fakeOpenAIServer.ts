@@ -1,6 +1,6 @@
 // A small OpenAI-compatible server on 127.0.0.1 (random port) for tests: POST
 // /v1/chat/completions and GET /v1/models over real HTTP. Each request takes the next scripted
-// step (success, 429, 500, hang, dropped connection, malformed body, empty content, refusal, any status), else the
+// step (success, 429, 500, hang, dropped connection, malformed body, empty content, refusal, tool calls, any status), else the
 // misbehaviour mode (every request alike until cleared), else a seeded random fault, else a reply from the responder. It records every request and the usage
 // it reported, so tests can check dollars exactly.
 import { once } from 'node:events';
@@ -25,11 +25,14 @@ export type FakeStep =
   | { kind: 'empty'; content?: '' | null; finishReason?: string }
   | { kind: 'refusal'; refusal: string }
   | { kind: 'no-usage'; text: string }
+  /** An assistant turn that calls tools (finish_reason tool_calls), as a model using tools answers. */
+  | { kind: 'tool-calls'; calls: Array<{ name: string; arguments: unknown }> }
   /** A body echoing the request's headers (Authorization included), as some proxies do: an error under `status`, else 200 and not a completion. */
   | { kind: 'echo-headers'; status: number };
 
 export interface ChatMessage {
   role: string;
+  /** null on an assistant turn that only called tools. */
   content: string;
 }
 
@@ -56,8 +59,8 @@ export interface FakeServerOptions {
   apiKey?: string;
   /** Ids served by GET /v1/models; null = no such route (404), as on some servers. */
   models?: string[] | null;
-  /** Per chat request (the nth, from 1), after scripted steps and the mode: a step, or undefined for the usual. */
-  stepFor?: (messages: ChatMessage[], n: number) => FakeStep | undefined;
+  /** Per chat request (the nth, from 1, for `model`), after scripted steps and the mode: a step, or undefined for the usual. */
+  stepFor?: (messages: ChatMessage[], n: number, model: string) => FakeStep | undefined;
   /** Called as each chat request arrives, before it is answered. */
   onRequest?: (request: RecordedRequest) => void;
 }
@@ -78,7 +81,7 @@ export interface FakeOpenAIServer {
 
 /** Deterministic usage: a token per 4 characters, at least one. */
 export function fakeUsage(messages: ChatMessage[], text: string): ServerUsage {
-  const promptChars = messages.reduce((sum, m) => sum + m.content.length, 0);
+  const promptChars = messages.reduce((sum, m) => sum + (m.content ?? '').length, 0);
   return { prompt_tokens: Math.max(1, Math.ceil(promptChars / 4)), completion_tokens: Math.max(1, Math.ceil(text.length / 4)) };
 }
 
@@ -102,6 +105,17 @@ export const arithmeticResponder: Responder = (messages) => {
   const result = op === '+' ? a + b : op === '-' ? a - b : a * b;
   return ONLY_NUMBER.test(system) ? String(result) : `Let me compute: ${a} ${op} ${b} = ${result}.`;
 };
+
+/**
+ * A model with an `add` tool, for stepFor: an arithmetic question's first turn calls add(a, b);
+ * once the tool's result is in the conversation, the responder answers as usual.
+ */
+export function addToolStep(messages: ChatMessage[]): FakeStep | undefined {
+  const user = messages.find((m) => m.role === 'user')?.content ?? '';
+  const sum = /^What is (-?\d+) \+ (-?\d+)\?$/.exec(user);
+  if (!sum || messages.some((m) => m.role === 'tool')) return undefined;
+  return { kind: 'tool-calls', calls: [{ name: 'add', arguments: { a: Number(sum[1]), b: Number(sum[2]) } }] };
+}
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -135,11 +149,11 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
   let mode: FakeStep | undefined;
   const chatCount = () => requests.filter((r) => r.path.endsWith('/chat/completions')).length;
 
-  const nextStep = (messages: ChatMessage[]): FakeStep => {
+  const nextStep = (messages: ChatMessage[], model: string): FakeStep => {
     const scripted = queue.shift();
     if (scripted) return scripted;
     if (mode) return mode;
-    const chosen = options.stepFor?.(messages, chatCount() + 1);
+    const chosen = options.stepFor?.(messages, chatCount() + 1, model);
     if (chosen) return chosen;
     if (rng && options.faults) {
       const r = rng.next();
@@ -179,7 +193,7 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
     record.body = JSON.parse(raw) as RecordedRequest['body'];
     const messages = record.body?.messages ?? [];
     const model = record.body?.model ?? 'fake-model';
-    const step = nextStep(messages);
+    const step = nextStep(messages, model);
     record.step = step.kind;
     requests.push(record);
     options.onRequest?.(record);
@@ -229,6 +243,16 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
         // Authorization first, so that it survives a client's truncated preview of the body.
         const echo = `request headers: ${JSON.stringify({ authorization: req.headers.authorization, ...req.headers })}`;
         return step.status === 200 ? sendJson(res, 200, { echo }) : sendJson(res, step.status, { error: { message: echo, type: 'invalid_request_error' } });
+      }
+      case 'tool-calls': {
+        const n = chatCount();
+        const tool_calls = step.calls.map((c, i) => ({ id: `call_${n}_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
+        const usage = fakeUsage(messages, JSON.stringify(tool_calls));
+        usageReported.push(usage);
+        record.usage = usage;
+        const body = completion(model, null, usage, { tool_calls });
+        body.choices[0]!.finish_reason = 'tool_calls';
+        return sendJson(res, 200, body);
       }
       case 'refusal':
         return reply(null, fakeUsage(messages, step.refusal), { refusal: step.refusal });

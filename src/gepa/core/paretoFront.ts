@@ -3,6 +3,7 @@
 // (instance), an objective's mean (objective), both (hybrid), or an (example, objective) pair
 // (cartesian). A candidate that is the only best on some key is never removed.
 import type { FrontType, TieOrder } from '../../types.js';
+import { pythonSetOrder } from './pythonSetOrder.js';
 
 export type Objectives = Readonly<Record<string, number>>;
 
@@ -116,15 +117,36 @@ export function computeFronts(table: ScoreTable, type: FrontType = 'instance'): 
 export const DEFAULT_TIE_ORDER: TieOrder = 'oldest-survives';
 
 /**
- * A run's default by schedule, as measured on both bench tasks (bench/README.md, "The reference
- * bridge"): batched steps gain from the reference's order, the async schedule loses by it.
+ * A run's default by schedule, as measured on the bench tasks (bench/README.md, "The reference
+ * bridge"): batched steps take the reference's exact order, the async schedule loses by it.
  */
-export const defaultTieOrder = (schedule: 'batched' | 'async'): TieOrder => (schedule === 'batched' ? 'newest-survives' : DEFAULT_TIE_ORDER);
+export const defaultTieOrder = (schedule: 'batched' | 'async'): TieOrder => (schedule === 'batched' ? 'reference' : DEFAULT_TIE_ORDER);
+
+const firstSeenMemo = new WeakMap<readonly number[], number[]>();
+
+/**
+ * Each candidate's rank in the order gepa 0.1.4 first meets it: fronts by valset example, each
+ * front in its Python set's iteration order (pythonSetOrder). Fronts share arrays, so each
+ * distinct array is ordered once.
+ */
+function firstSeenRanks(fronts: ReadonlyArray<readonly number[]>, top: number): Int32Array {
+  const rank = new Int32Array(top + 1).fill(-1);
+  let next = 0;
+  for (const front of fronts) {
+    let order = firstSeenMemo.get(front);
+    if (order === undefined) {
+      order = pythonSetOrder(front);
+      firstSeenMemo.set(front, order);
+    }
+    for (const c of order) if (rank[c] === -1) rank[c] = next++;
+  }
+  return rank;
+}
 
 /**
  * Drops candidates that are never the only best anywhere: scanning in ascending mean score
  * (equal means: the higher index first with 'oldest-survives', the lower with
- * 'newest-survives'), remove a candidate when every front holding it holds another
+ * 'newest-survives', the first met with 'reference'), remove a candidate when every front holding it holds another
  * survivor. (The reference restarts the scan after each removal; removals only make the others
  * harder to remove, so one pass gives the same survivors.) Returns the fronts restricted to the
  * survivors (read-only: identical input arrays share one output array).
@@ -172,7 +194,9 @@ export function removeDominated(fronts: Fronts, meanScores: ReadonlyArray<number
     }
   }
   const olderFirst = tieOrder === 'newest-survives';
-  order.sort((a, b) => (meanScores[a] ?? 0) - (meanScores[b] ?? 0) || (olderFirst ? a - b : b - a));
+  const seen = tieOrder === 'reference' ? firstSeenRanks(distinct, top) : undefined;
+  const tie = seen ? (a: number, b: number) => (seen[a] as number) - (seen[b] as number) : olderFirst ? (a: number, b: number) => a - b : (a: number, b: number) => b - a;
+  order.sort((a, b) => (meanScores[a] ?? 0) - (meanScores[b] ?? 0) || tie(a, b));
   for (const c of order) {
     const from = start[c] as number;
     const to = start[c + 1] as number;

@@ -5,7 +5,12 @@
 import type { Rng } from '../core/rng.js';
 import type { StepMinibatches } from '../../types.js';
 
-export const DEFAULT_STEP_MINIBATCHES: StepMinibatches = 'fresh';
+/**
+ * A run's default by schedule: batched steps pace minibatches as the reference does ('sliding',
+ * bench/README.md, "Sliding minibatches"); an async proposal is a step of one task, where the two
+ * rules give the same minibatch, so async keeps the value its run directories always recorded.
+ */
+export const defaultStepMinibatches = (schedule: 'batched' | 'async'): StepMinibatches => (schedule === 'batched' ? 'sliding' : 'fresh');
 
 export interface SamplerState {
   epoch: number;
