@@ -4,9 +4,10 @@
 //
 //   npx tsx bench/mechanisms.ts run <variant...> [--seeds 48] [--from 0] [--task demo]   runs and stores per-seed figures (seeds from..from+seeds-1)
 //   npx tsx bench/mechanisms.ts table [--task demo] [--versus single]         prints the table of what is stored
-//   (both take --dir <folder> to keep a longer seed range apart, e.g. --dir demo-96-seeds)
+//   (both take --dir <folder> to keep a longer seed range apart, e.g. --dir demo-96-seeds;
+//   run takes --val-size and --train-size for other set sizes, stored with the runs: use their own --dir)
 //   npx tsx bench/mechanisms.ts list                                          names the variants
-//   npx tsx bench/mechanisms.ts goal                                          the async issue's acceptance, on what is stored
+//   npx tsx bench/mechanisms.ts goal                                          the async issues' acceptance, on what is stored
 //
 // Each variant's runs go to bench/results/mechanisms/<task>/<variant>.json, so variants can be run
 // in separate processes (two cores: two at a time) and the table read from what is there.
@@ -24,6 +25,8 @@ const dir = new URL(`./results/mechanisms/${flag('--dir', task)}/`, import.meta.
 // --versus: the variant every other is paired with (default single; e.g. 'single current-best').
 const versus = flag('--versus', 'single');
 const fileOf = (variant: string) => new URL(`${variant.replaceAll(' ', '_')}.json`, dir);
+// Other set sizes than the workload's (a spot check of how a mechanism's cost scales with them).
+const workload = { ...WORKLOAD, valSize: Number(flag('--val-size', String(WORKLOAD.valSize))), trainSize: Number(flag('--train-size', String(WORKLOAD.trainSize))) };
 
 type Stored = Pick<RunFigures, 'seed' | 'wallClockMs' | 'metricCalls' | 'bestValScore' | 'testScore' | 'bestLineageDepth' | 'candidates' | 'stalenessMean' | 'discoveries'>;
 
@@ -32,19 +35,19 @@ async function run(variant: string, seeds: number, from: number): Promise<void> 
   if (!v) throw new Error(`unknown variant '${variant}'; list them with: npx tsx bench/mechanisms.ts list`);
   const runs: Stored[] = [];
   for (let seed = from; seed < from + seeds; seed++) {
-    const r = await benchRun({ label: variant, schedule: v.schedule, ...(v.options ? { options: v.options } : {}) }, seed, { ...WORKLOAD, task });
+    const r = await benchRun({ label: variant, schedule: v.schedule, ...(v.options ? { options: v.options } : {}) }, seed, { ...workload, task });
     const { wallClockMs, metricCalls, bestValScore, testScore, bestLineageDepth, candidates, stalenessMean, discoveries } = r;
     runs.push({ seed, wallClockMs, metricCalls, bestValScore, testScore, bestLineageDepth, candidates, stalenessMean, discoveries });
     process.stderr.write(`  ${variant} seed ${seed}: best ${bestValScore.toFixed(3)} test ${testScore.toFixed(3)} depth ${bestLineageDepth}\n`);
   }
   mkdirSync(dir, { recursive: true });
-  writeFileSync(fileOf(variant), `${JSON.stringify({ variant, ...v, task, workload: WORKLOAD, runs })}\n`);
+  writeFileSync(fileOf(variant), `${JSON.stringify({ variant, ...v, task, workload, runs })}\n`);
 }
 
 function table(): void {
   const stored = readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
-    .map((f) => JSON.parse(readFileSync(new URL(f, dir), 'utf8')) as { variant: string; about: string; runs: Stored[] });
+    .map((f) => JSON.parse(readFileSync(new URL(f, dir), 'utf8')) as { variant: string; about: string; workload?: typeof WORKLOAD; runs: Stored[] });
   const order = Object.keys(VARIANTS);
   stored.sort((a, b) => order.indexOf(a.variant) - order.indexOf(b.variant));
   const single = stored.find((s) => s.variant === versus);
@@ -52,7 +55,7 @@ function table(): void {
   const base = new Map(single.runs.map((r) => [r.seed, r]));
   const singleWall = mean(single.runs.map((r) => r.wallClockMs));
   const fmt = (x: number, d = 3) => (x >= 0 ? '+' : '') + x.toFixed(d);
-  console.log(`\n## Mechanisms, task '${task}': ${JSON.stringify(WORKLOAD)}; deltas are paired with ${versus} on the same seed (mean ± standard error)\n`);
+  console.log(`\n## Mechanisms, task '${task}': ${JSON.stringify(single.workload ?? WORKLOAD)}; deltas are paired with ${versus} on the same seed (mean ± standard error)\n`);
   console.log(`| variant | seeds | best val | Δ val vs ${versus} | test | Δ test vs ${versus} | depth | wall-clock | / ${versus} | to 90% of ${versus} (median, reached) | what |`);
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const s of stored) {
@@ -68,9 +71,13 @@ function table(): void {
   }
 }
 
-// The async issue's acceptance, read from every stored folder of both tasks: each comparison on
+// The async issues' acceptance, read from every stored folder of every task: each comparison on
 // the folder that pairs the most seeds of the two variants (a 144-seed folder beats a 48-seed one).
-const DEFAULT_ASYNC = 'async 8 rebase best where-it-helped';
+// Today's: async 8 at the defaults within 0.01 of single on val and test, at 40% of its wall-clock
+// or less, on every bench task (the fact-gathering task's issue; the first asked 0.02 and a third).
+const DEFAULT_ASYNC = 'async 8 rebase best where-it-helped wait-launched';
+const TOLERANCE = 0.01;
+const WALL_SHARE = 0.4;
 const BATCHED = ['2x1', '2x2', '4x1', '2x4', '8x1', '4x4'];
 
 function storedRuns(taskName: string): Array<Map<string, Stored[]>> {
@@ -102,7 +109,7 @@ function widestPairing(folders: Array<Map<string, Stored[]>>, a: string, b: stri
 function goal(): void {
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
   const fmt = signedMean;
-  for (const taskName of ['demo', 'multistep']) {
+  for (const taskName of ['demo', 'multistep', 'hotel']) {
     const folders = storedRuns(taskName);
     // Single as measured for the async issue, and single at today's batched default tie order.
     for (const single of ['single', 'single newest-survives']) {
@@ -111,7 +118,7 @@ function goal(): void {
       const dVal = vsSingle.map(([a, s]) => a.bestValScore - s.bestValScore);
       const dTest = vsSingle.map(([a, s]) => a.testScore - s.testScore);
       const wall = mean(vsSingle.map(([a]) => a.wallClockMs)) / mean(vsSingle.map(([, s]) => s.wallClockMs));
-      const close = mean(dVal) >= -0.02 && mean(dTest) >= -0.02 && wall <= 1 / 3;
+      const close = mean(dVal) >= -TOLERANCE && mean(dTest) >= -TOLERANCE && wall <= WALL_SHARE;
       console.log(`${taskName}: ${DEFAULT_ASYNC} vs ${single} over ${vsSingle.length} seeds: val ${fmt(dVal)}, test ${fmt(dTest)}, wall-clock ${wall.toFixed(2)} of single's: ${verdict(close)}`);
     }
     // Sooner to 90% of single's final score than each batched setting (medians), at no lower test score.

@@ -10,7 +10,7 @@ import { prepareRun, type PreparedRun } from '../src/config/preparedRun.js';
 import type { RunSettings } from '../src/config/runSettings.js';
 import { emptyPool } from '../src/gepa/core/candidatePool.js';
 import { valsetScoresOf, type Proposal, type ProposalId } from '../src/gepa/core/proposal.js';
-import { decideGroup, recordFinish, recordVerdict, type ValsetAnswer } from '../src/gepa/core/proposalDecisions.js';
+import { decideGroup, recordFinish, recordVerdict, releasedFromWait, type ValsetAnswer } from '../src/gepa/core/proposalDecisions.js';
 import { buildResult } from '../src/gepa/core/result.js';
 import { Rng } from '../src/gepa/core/rng.js';
 import { addSeed, foldFinished, progressStop, recordPlanFailures, recordStopped, startProgress, type SearchProgress, type SearchUpdate } from '../src/gepa/core/searchProgress.js';
@@ -142,7 +142,8 @@ function decide(context: OptimizerContext, proposals: Record<string, Proposal>, 
   // A rebase is paid for when it is decided: without room for its extra calls, no rebase.
   const extra = rebaseExtraCalls(context.settings);
   const rebase = context.ledger.canAfford(extra) ? rebaseFor(context, id) : 'off';
-  const decided = decideGroup(proposals, groupOf(context, id), selectionFor(context, id), context.search.pool, rebase);
+  const wait = context.settings.schedule.kind === 'async' ? context.settings.schedule.rebaseWait : 'none';
+  const decided = decideGroup(proposals, groupOf(context, id), selectionFor(context, id), context.search.pool, rebase, wait);
   for (const a of decided.answers) {
     if (a.answer !== 'rebase') continue;
     context.ledger.reserve(extra);
@@ -226,6 +227,16 @@ export const optimizerMachine = setup({
       enqueue.assign({ search, progress, proposals, spentUsd, stopReason: context.stopReason ?? progressStop(progress, context.settings) ?? undefined });
       for (const e of events) enqueue.emit(e);
       enqueue.emit(budgetEvent({ ...context, spentUsd }));
+    }),
+    /** Async, rebaseWait: children that waited for the valset evaluations just folded are decided now, against the pool with them in it. */
+    releaseHeld: enqueueActions(({ context, enqueue }) => {
+      let { proposals } = context;
+      for (const id of releasedFromWait(proposals)) {
+        const decided = decide({ ...context, proposals }, proposals, id);
+        proposals = decided.proposals;
+        for (const m of decided.messages) enqueue.sendTo(m.id, m.message);
+      }
+      if (proposals !== context.proposals) enqueue.assign({ proposals });
     }),
     /** Async: start proposals until K are in flight or the budget cannot pay for another. */
     fillAsync: enqueueActions(({ context, enqueue }) => {
@@ -392,7 +403,7 @@ export const optimizerMachine = setup({
       entry: 'fillAsync',
       on: {
         'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', 'releaseDeferred'] }],
-        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'fillAsync', 'releaseDeferred'] }],
+        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseHeld', 'fillAsync', 'releaseDeferred'] }],
       },
       always: [
         { guard: 'hasStopReason', target: 'draining' },
@@ -403,7 +414,7 @@ export const optimizerMachine = setup({
     draining: {
       on: {
         'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', 'releaseDeferred'] }],
-        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseDeferred'] }],
+        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseHeld', 'releaseDeferred'] }],
       },
       always: { guard: 'idle', target: 'finishing' },
     },

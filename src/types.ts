@@ -114,7 +114,7 @@ export type Schedule =
    * K proposals always in flight, no step barrier. `rebase`: what a child whose parent moved on
    * while it ran is judged as (see README, "Schedules").
    */
-  | { kind: 'async'; inFlight: number; rebase?: RebasePolicy; parentWeighting?: ParentWeighting; rebaseGate?: RebaseGate };
+  | { kind: 'async'; inFlight: number; rebase?: RebasePolicy; parentWeighting?: ParentWeighting; rebaseGate?: RebaseGate; rebaseWait?: RebaseWait };
 
 /**
  * Async with rebasing: where the rebased child must beat the candidate it was rebased onto before
@@ -123,6 +123,18 @@ export type Schedule =
  * of its minibatch (see README, "Schedules", and bench/README.md for the measurements).
  */
 export type RebaseGate = 'where-it-helped' | 'whole-minibatch';
+
+/**
+ * Async with rebasing: when a child that passed its minibatch gate is told whether to rebase.
+ * 'launched-before' (the default): after every proposal launched before it that is still in
+ * flight has finished, so children are decided in the order they were launched, each against a
+ * pool that holds the outcome of every earlier proposal. 'none': at once. 'valsets-in-flight': after the valset evaluations in flight at that moment
+ * have joined the pool, so a child is rebased onto a candidate that was about to join instead of
+ * joining beside it. 'ahead-in-flight': after those and the rebase gates in flight (children
+ * rebased a moment earlier, often with the same edit) (see README, "Schedules", and
+ * bench/README.md for the measurements).
+ */
+export type RebaseWait = 'none' | 'valsets-in-flight' | 'ahead-in-flight' | 'launched-before';
 
 /**
  * Async: onto which newer candidate a stale child's edit is replayed, when candidates joined the

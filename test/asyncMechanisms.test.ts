@@ -1,18 +1,21 @@
 // The mechanisms against stale lineages in the async schedule, rule by rule: the three-way text
 // merge, which candidate a stale child is rebased onto, the valset race's verdicts, and parent
-// weights that know what is in flight; then one run on the demo task where rebasing acts.
+// weights that know what is in flight, when a rebase is decided; then runs on the demo task where
+// rebasing acts and children are decided in launch order.
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { runOnSimulatedClock } from '../src/clock.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
 import { addCandidate, emptyPool, type CandidatePool } from '../src/gepa/core/candidatePool.js';
 import { Rng } from '../src/gepa/core/rng.js';
+import { decideGroup, releasedFromWait } from '../src/gepa/core/proposalDecisions.js';
+import type { Proposal, ProposalId } from '../src/gepa/core/proposal.js';
 import { planStaleChild, rebaseGateExamples, rebaseTarget } from '../src/gepa/core/staleChild.js';
 import { rebaseEdit } from '../src/gepa/proposer/rebase.js';
 import { mergeTexts, textUnits } from '../src/gepa/proposer/textMerge.js';
 import { selectParent } from '../src/gepa/strategies/parentSelection.js';
 import { nextRaceStep, planValsetRace, valsetRaceFor } from '../src/gepa/strategies/valsetPolicy.js';
-import { optimize } from '../src/index.js';
+import { optimize, type RunEvent } from '../src/index.js';
 
 describe('three-way text merge', () => {
   it('splits into sentence and line units that join back to the text exactly', () => {
@@ -115,6 +118,73 @@ describe('rebase targets', () => {
   });
 });
 
+describe('the wait before a rebase decision', () => {
+  // 0 seed; 1 joined after proposal p1's parent (0) was drawn.
+  const p = pool([
+    ['A.', [], [0, 0]],
+    ['A. C.', [0], [1, 1]],
+  ]);
+  const proposal = (id: ProposalId, patch: Partial<Proposal>): Proposal => ({
+    id,
+    step: Number(id.slice(1, id.indexOf('-'))),
+    task: 0,
+    kind: 'reflective',
+    parents: [0],
+    poolSizeAtStart: 1,
+    worstCaseCalls: 36,
+    granted: false,
+    ...patch,
+  });
+  const accepted = { task: 0, status: 'judged' as const, childHash: 'h', verdict: { accepted: true, parentSum: 0, childSum: 1, margin: 1 } };
+  const judged = proposal('p1-0', { outcome: accepted, child: { system: 'A. E.' } });
+  const onValset = proposal('p2-0', { granted: true, outcome: accepted });
+  const inRebaseGate = proposal('p3-0', { rebasedFrom: 0, parents: [1], outcome: accepted });
+
+  it("'none' decides at once: a stale child is rebased onto the newcomer", () => {
+    const { answers } = decideGroup({ 'p1-0': judged, 'p2-0': onValset }, ['p1-0'], 'all', p, 'best', 'none');
+    expect(answers).toMatchObject([{ id: 'p1-0', answer: 'rebase', onto: 1, child: { system: 'A. C. E.' } }]);
+  });
+
+  it("'valsets-in-flight' holds a child while a valset evaluation is in flight, and releases it once that proposal finished", () => {
+    const held = decideGroup({ 'p1-0': judged, 'p2-0': onValset, 'p3-0': inRebaseGate }, ['p1-0'], 'all', p, 'best', 'valsets-in-flight');
+    expect(held.answers).toEqual([]);
+    expect(held.proposals['p1-0']?.waitingFor).toEqual(['p2-0']);
+    expect(releasedFromWait(held.proposals)).toEqual([]);
+    // p2-0 finished and was folded (its record is gone): the wait is over, the decision is taken.
+    const { 'p2-0': _folded, ...after } = held.proposals;
+    expect(releasedFromWait(after)).toEqual(['p1-0']);
+    expect(decideGroup(after, ['p1-0'], 'all', p, 'best', 'valsets-in-flight').answers).toMatchObject([{ id: 'p1-0', answer: 'rebase', onto: 1 }]);
+  });
+
+  it("'ahead-in-flight' also waits for a rebased child still in its rebase gate, and never for work that started later", () => {
+    const held = decideGroup({ 'p1-0': judged, 'p3-0': inRebaseGate }, ['p1-0'], 'all', p, 'best', 'ahead-in-flight');
+    expect(held.answers).toEqual([]);
+    expect(held.proposals['p1-0']?.waitingFor).toEqual(['p3-0']);
+    // A valset granted after the wait began is not waited for: the wait is at most one valset evaluation long.
+    const later = { ...held.proposals, 'p3-0': { ...inRebaseGate, spend: { paidCalls: 2, reflectionCalls: 0, reflectionCostUsd: 0, costUsd: 0 } }, 'p4-0': { ...onValset, id: 'p4-0' as ProposalId } };
+    expect(releasedFromWait(later)).toEqual(['p1-0']);
+    expect(decideGroup(later, ['p1-0'], 'all', p, 'best', 'ahead-in-flight').answers).toMatchObject([{ id: 'p1-0', answer: 'rebase' }]);
+  });
+
+  it("'launched-before' waits for every proposal launched before it that is still in flight, whatever it is doing", () => {
+    const reflecting = proposal('p0-0', {});
+    const newer = proposal('p5-0', {});
+    const held = decideGroup({ 'p0-0': reflecting, 'p1-0': judged, 'p5-0': newer }, ['p1-0'], 'all', p, 'best', 'launched-before');
+    expect(held.answers).toEqual([]);
+    expect(held.proposals['p1-0']?.waitingFor).toEqual(['p0-0']);
+    expect(decideGroup({ 'p0-0': reflecting, 'p1-0': judged }, ['p1-0'], 'all', p, 'best', 'ahead-in-flight').answers).toMatchObject([{ answer: 'rebase' }]);
+    const { 'p0-0': _folded, ...after } = held.proposals;
+    expect(releasedFromWait(after)).toEqual(['p1-0']);
+  });
+
+  it('does not hold a child with nothing ahead of it, a rebased child, or with rebasing off', () => {
+    expect(decideGroup({ 'p1-0': judged }, ['p1-0'], 'all', p, 'best', 'ahead-in-flight').answers).toMatchObject([{ answer: 'rebase' }]);
+    const rebased = { ...judged, rebasedFrom: 0, parents: [1] };
+    expect(decideGroup({ 'p1-0': rebased, 'p2-0': onValset }, ['p1-0'], 'all', p, 'best', 'ahead-in-flight').answers).toEqual([{ id: 'p1-0', answer: 'grant' }]);
+    expect(decideGroup({ 'p1-0': judged, 'p2-0': onValset }, ['p1-0'], 'all', p, 'off', 'ahead-in-flight').answers).toEqual([{ id: 'p1-0', answer: 'grant' }]);
+  });
+});
+
 describe('the rebase gate', () => {
   it("'where-it-helped' judges on the minibatch examples where the child beat its own parent", () => {
     expect(rebaseGateExamples('where-it-helped', [7, 3, 9], [1, 0, 0.5], [1, 1, 0.75])).toEqual([3, 9]);
@@ -188,6 +258,40 @@ describe('in-flight parent weights', () => {
     for (let i = 0; i < 200; i++) expect(selectParent('pareto', { fronts, meanScores }, rngA, [0, 0, 0])).toBe(selectParent('pareto', { fronts, meanScores }, rngB));
   });
 });
+
+describe('deciding children in launch order, in a run', () => {
+  /** For each valset evaluation that starts, whether some proposal launched earlier was still in flight. */
+  async function valsetStartsAheadOfOlder(rebaseWait: 'launched-before' | 'none'): Promise<{ starts: number; early: number; candidates: number }> {
+    const clock = new SimulatedClock();
+    const task = createDemoTask({ seed: 4, metricCallMs: 20, reflectionMs: 100, clock });
+    const { seedCandidate, trainset, valset, adapter, reflectionLm } = task;
+    const ended = new Set<number>();
+    const launched: number[] = [];
+    let starts = 0;
+    let early = 0;
+    const onEvent = (e: RunEvent) => {
+      if (e.type === 'proposal.started') launched.push(e.step);
+      if (e.type === 'proposal.ended') ended.add(e.step);
+      if (e.type === 'evaluation.started' && e.target === 'valset') {
+        starts++;
+        if (launched.some((step) => step < e.step && !ended.has(step))) early++;
+      }
+    };
+    const schedule = { kind: 'async', inFlight: 8, rebaseWait } as const;
+    const result = await runOnSimulatedClock(clock, optimize({ seedCandidate, trainset, valset, adapter, reflectionLm, schedule, workers: 16, maxMetricCalls: 600, seed: 4, clock, onEvent }));
+    return { starts, early, candidates: result.candidates.length };
+  }
+
+  it("'launched-before': no child starts its valset evaluation while a proposal launched before it is still in flight", async () => {
+    const ordered = await valsetStartsAheadOfOlder('launched-before');
+    expect(ordered.starts).toBeGreaterThan(5);
+    expect(ordered.early).toBe(0);
+    expect(ordered.candidates).toBeGreaterThan(3);
+    // Deciding at once, children overtake older proposals (the check above can fail).
+    expect((await valsetStartsAheadOfOlder('none')).early).toBeGreaterThan(0);
+  });
+});
+
 
 describe('rebasing in a run', () => {
   it('replays stale edits onto the newer best on the demo task, and a rebased child joins as its child', async () => {

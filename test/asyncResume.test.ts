@@ -2,7 +2,7 @@
 // cut short at seeded random instants (an abort stops it at once, as kill -9 would, with calls in
 // flight lost) and resumed each time, and in the end every logged call is in the result and the
 // result is within the budgets.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { SimulatedClock } from 'xstate';
 import { runOnSimulatedClock } from '../src/clock.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
 import { Rng } from '../src/gepa/core/rng.js';
-import { optimize, type OptimizeResult, type ProposeNewTexts } from '../src/index.js';
+import { optimize, type OptimizeResult, type ProposeNewTexts, type Schedule } from '../src/index.js';
 import { canonicalJson } from '../src/canonicalJson.js';
 import { readRunLog } from '../src/storage/runLog.js';
 
@@ -23,7 +23,7 @@ const EVAL_USD = 0.001;
 const REFLECT_USD = 0.004;
 
 /** One process's part of the run: aborted at `abortAtMs` of simulated time (never when undefined). */
-async function runOnce(runDir: string, seed: number, abortAtMs: number | undefined, paid: { calls: number }, failEvery?: number, proposeNewTexts?: ProposeNewTexts): Promise<OptimizeResult> {
+async function runOnce(runDir: string, seed: number, abortAtMs: number | undefined, paid: { calls: number }, failEvery?: number, proposeNewTexts?: ProposeNewTexts, schedule: Schedule = { kind: 'async', inFlight: 8 }): Promise<OptimizeResult> {
   const clock = new SimulatedClock();
   const task = createDemoTask({ seed: 1, metricCallMs: 20, reflectionMs: 80, clock });
   const abort = new AbortController();
@@ -54,7 +54,7 @@ async function runOnce(runDir: string, seed: number, abortAtMs: number | undefin
       ),
       runIdentity: { reflectionLm: 'demo' },
       ...(proposeNewTexts ? { proposeNewTexts } : {}),
-      schedule: { kind: 'async', inFlight: 8 },
+      schedule,
       workers: 8,
       maxMetricCalls: BUDGET,
       maxCostUsd: MAX_USD,
@@ -132,6 +132,37 @@ describe('async resume after kills', () => {
     expect(resumed.metricCalls).toBe(loggedWork(runDir).calls);
     expect(paid.calls - paidAtCut).toBe(resumed.metricCalls - loggedAtCut);
     expect(resumed.metricCalls).toBeLessThanOrEqual(BUDGET);
+  });
+
+  it("a run directory written before schedule.rebaseWait existed resumes as it started, deciding rebases at once ('none')", async () => {
+    const before: Schedule = { kind: 'async', inFlight: 8, rebaseWait: 'none' };
+    const reference = await runOnce(join(scratch, 'older-reference'), 5, undefined, { calls: 0 }, undefined, undefined, before);
+    const cut = join(scratch, 'older-cut');
+    expect((await runOnce(cut, 5, Math.floor(reference.elapsedMs * 0.6), { calls: 0 }, undefined, undefined, before)).stopReason).toBe('aborted');
+    // As an older version wrote it: the async schedule without the field.
+    const older = join(scratch, 'older');
+    cpSync(cut, older, { recursive: true });
+    const configFile = join(older, 'config.json');
+    const record = JSON.parse(readFileSync(configFile, 'utf8')) as { settings: { schedule: Record<string, unknown> } };
+    expect(record.settings.schedule.rebaseWait).toBe('none');
+    delete record.settings.schedule.rebaseWait;
+    writeFileSync(configFile, JSON.stringify(record));
+    // Resumed without naming the setting (today's default waits): it goes on as it started, the
+    // same run as the cut resumed with 'none' named.
+    const named = join(scratch, 'older-named');
+    cpSync(cut, named, { recursive: true });
+    const resumed = await runOnce(older, 5, undefined, { calls: 0 });
+    expect(resumed.stopReason).toBe('maxMetricCalls');
+    expect(resumed).toEqual(await runOnce(named, 5, undefined, { calls: 0 }, undefined, undefined, before));
+    // Named otherwise, it is another run: refused, nothing paid.
+    const paid = { calls: 0 };
+    const other = join(scratch, 'older-other');
+    cpSync(cut, other, { recursive: true });
+    writeFileSync(join(other, 'config.json'), JSON.stringify(record));
+    await expect(runOnce(other, 5, undefined, paid, undefined, undefined, { kind: 'async', inFlight: 8, rebaseWait: 'ahead-in-flight' })).rejects.toThrow(
+      /schedule: .*"rebaseWait":"none".* in the run directory, .*"rebaseWait":"ahead-in-flight".* now/,
+    );
+    expect(paid.calls).toBe(0);
   });
 
   it("the user's proposeNewTexts is asked once per input: a resumed run takes the logged answers", async () => {

@@ -17,12 +17,14 @@ const schedules: Schedule[] = [
   { kind: 'async', inFlight: 8, rebase: 'off' },
 ];
 
-/** The async mechanisms, all on: rebasing (2b more calls reserved per rebase), in-flight parent weights, a valset race. */
+/** The async mechanisms, all on: rebasing (2b more calls reserved per rebase) and its waits, in-flight parent weights, a valset race. */
 const mechanisms: Array<{ schedule: Schedule; valsetPolicy: ValsetPolicy }> = [
   { schedule: { kind: 'async', inFlight: 8, rebase: 'best', parentWeighting: 'in-flight' }, valsetPolicy: { kind: 'race', chunk: 2, margin: 0 } },
   { schedule: { kind: 'async', inFlight: 4, rebase: 'newest-descendant', rebaseGate: 'whole-minibatch' }, valsetPolicy: 'full' },
   { schedule: { kind: 'async', inFlight: 16, rebase: 'best-descendant', parentWeighting: 'in-flight' }, valsetPolicy: { kind: 'race', chunk: 3, margin: 1 } },
   { schedule: { kind: 'async', inFlight: 4, rebase: 'pool-best' }, valsetPolicy: 'full' },
+  { schedule: { kind: 'async', inFlight: 8, rebase: 'best', rebaseWait: 'ahead-in-flight' }, valsetPolicy: 'full' },
+  { schedule: { kind: 'async', inFlight: 8, rebase: 'best', rebaseWait: 'none' }, valsetPolicy: { kind: 'race', chunk: 2, margin: 0 } },
   { schedule: { kind: 'batched', parents: 2, perParent: 2 }, valsetPolicy: { kind: 'race', chunk: 2, margin: 0 } },
 ];
 

@@ -40,8 +40,10 @@ describe('concurrency bounds', () => {
 
   it('the bounds themselves are accepted', async () => {
     const { result } = run({ workers: MAX_WORKERS, schedule: { kind: 'async', inFlight: MAX_IN_FLIGHT } });
-    // Validation passes; the toy run is cut short by its budget.
-    await expect(result).resolves.toMatchObject({ stopReason: 'maxMetricCalls' });
+    // Validation passes; the toy run ends normally, by its budget or with a perfect candidate
+    // (children decided in launch order, the async default, can reach it within the 50 calls).
+    const { stopReason } = await result;
+    expect(['maxMetricCalls', 'perfectScore']).toContain(stopReason);
   });
 
   it('the CLI refuses them with exit 2', async () => {

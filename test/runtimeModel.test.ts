@@ -276,16 +276,21 @@ describe('recommendSchedule', () => {
   });
 
   it('does not recommend a schedule that leaves fewer than two dozen generations of proposals', () => {
-    // 1,500 calls, valset 40, a = 0.3: 1,460 / (6 + 0.3 * 40) = ~81 proposals.
-    const r = recommendSchedule(synthetic);
+    // 750 calls, valset 40, a = 0.3: 710 / (6 + 0.3 * 40) = ~39 proposals.
+    const r = recommendSchedule({ ...synthetic, budget: 750 });
     const byLabel = new Map(r.ranked.map((c) => [c.label, c]));
     expect(byLabel.get('2x2')?.generations).toBeCloseTo((byLabel.get('2x2')?.prediction.proposals ?? 0) / 4, 9);
-    expect(byLabel.get('async 8')?.generations).toBeCloseTo((byLabel.get('async 8')?.prediction.proposals ?? 0) / 2, 9); // async K counts as K / 4 (it rebases)
+    // Async K counts as K / 8 (it rebases, and decides children in launch order), never below width 1.
+    expect(byLabel.get('async 16')?.generations).toBeCloseTo((byLabel.get('async 16')?.prediction.proposals ?? 0) / 2, 9);
+    expect(byLabel.get('async 4')?.generations).toBeCloseTo(byLabel.get('async 4')?.prediction.proposals ?? 0, 9);
     expect(r.best.generations).toBeGreaterThanOrEqual(MIN_GENERATIONS);
     // The fastest of all is too wide for this budget, and the reason says so.
     const fastest = r.ranked[0] as (typeof r.ranked)[number];
     expect(fastest.generations).toBeLessThan(MIN_GENERATIONS);
     expect(r.reason).toContain(`faster schedules such as ${fastest.label}`);
+    // Async K is not lossless below the floor either (async 16 on the fact-gathering task at 500 calls), and the reason says so.
+    expect(fastest.label).toBe('async 16');
+    expect(r.reason).toMatch(/quality falls with fewer, even with children decided in launch order/);
     // Among the eligible ones the choice is still the simplest within 5% of the fastest.
     const eligible = r.ranked.filter((c) => c.generations >= MIN_GENERATIONS);
     expect(r.best.prediction.wallClockMs).toBeLessThanOrEqual((eligible[0]?.prediction.wallClockMs ?? 0) * 1.05);

@@ -20,6 +20,7 @@ import type {
   ProposalSelection,
   ParentWeighting,
   RebaseGate,
+  RebaseWait,
   RebasePolicy,
   SlotPolicy,
   StepMinibatches,
@@ -27,9 +28,10 @@ import type {
   ValsetPolicy,
 } from '../types.js';
 
-/** The values of the two settings a run directory may take from its record on resume (runConfigRecord.ts). */
+/** The values of the settings a run directory may take from its record on resume (runConfigRecord.ts). */
 export const TIE_ORDERS = ['reference', 'newest-survives', 'oldest-survives'] as const satisfies readonly TieOrder[];
 export const STEP_MINIBATCHES = ['fresh', 'sliding'] as const satisfies readonly StepMinibatches[];
+export const REBASE_WAITS = ['launched-before', 'ahead-in-flight', 'valsets-in-flight', 'none'] as const satisfies readonly RebaseWait[];
 
 const positiveInt = z.number().int().positive();
 
@@ -42,7 +44,7 @@ export const MAX_IN_FLIGHT = 1024;
 
 export const scheduleSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('batched'), parents: positiveInt.optional(), perParent: positiveInt.optional() }).strict(),
-  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: z.enum(['off', 'newest-descendant', 'best-descendant', 'best', 'pool-best']).optional(), parentWeighting: z.enum(['front', 'in-flight']).optional(), rebaseGate: z.enum(['where-it-helped', 'whole-minibatch']).optional() }).strict(),
+  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: z.enum(['off', 'newest-descendant', 'best-descendant', 'best', 'pool-best']).optional(), parentWeighting: z.enum(['front', 'in-flight']).optional(), rebaseGate: z.enum(['where-it-helped', 'whole-minibatch']).optional(), rebaseWait: z.enum(REBASE_WAITS).optional() }).strict(),
 ]);
 
 /** Where metric calls run (OptimizeConfig's `executor`); a connection's details are checked when the executor is made. */
@@ -111,6 +113,7 @@ const settingsSchema = z
 /** The async schedule's default for stale children (measured in bench/README.md). */
 export const DEFAULT_REBASE: RebasePolicy = 'best';
 export const DEFAULT_REBASE_GATE: RebaseGate = 'where-it-helped';
+export const DEFAULT_REBASE_WAIT: RebaseWait = 'launched-before';
 export const DEFAULT_PARENT_WEIGHTING: ParentWeighting = 'front';
 
 export interface RunSettings {
@@ -123,7 +126,7 @@ export interface RunSettings {
   timeoutMs?: number;
   targetScore?: number;
   maxStepsWithoutImprovement?: number;
-  schedule: { kind: 'batched'; parents: number; perParent: number } | { kind: 'async'; inFlight: number; rebase: RebasePolicy; parentWeighting: ParentWeighting; rebaseGate: RebaseGate };
+  schedule: { kind: 'batched'; parents: number; perParent: number } | { kind: 'async'; inFlight: number; rebase: RebasePolicy; parentWeighting: ParentWeighting; rebaseGate: RebaseGate; rebaseWait: RebaseWait };
   workers: number;
   minibatchSize: number;
   seed: number;
@@ -196,7 +199,7 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSe
     maxStepsWithoutImprovement: c.maxStepsWithoutImprovement,
     schedule:
       schedule.kind === 'async'
-        ? { kind: 'async', inFlight: schedule.inFlight, rebase: schedule.rebase ?? DEFAULT_REBASE, parentWeighting: schedule.parentWeighting ?? DEFAULT_PARENT_WEIGHTING, rebaseGate: schedule.rebaseGate ?? DEFAULT_REBASE_GATE }
+        ? { kind: 'async', inFlight: schedule.inFlight, rebase: schedule.rebase ?? DEFAULT_REBASE, parentWeighting: schedule.parentWeighting ?? DEFAULT_PARENT_WEIGHTING, rebaseGate: schedule.rebaseGate ?? DEFAULT_REBASE_GATE, rebaseWait: schedule.rebaseWait ?? DEFAULT_REBASE_WAIT }
         : { kind: 'batched', parents: schedule.parents ?? 1, perParent: schedule.perParent ?? 1 },
     workers: c.workers ?? 8,
     minibatchSize: c.reflectionMinibatchSize ?? 3,

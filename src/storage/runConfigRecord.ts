@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { canonicalJson } from '../canonicalJson.js';
 import { ConfigError } from '../config/configError.js';
-import { STEP_MINIBATCHES, TIE_ORDERS, type RunSettings } from '../config/runSettings.js';
-import type { OptimizeConfig } from '../types.js';
+import { REBASE_WAITS, STEP_MINIBATCHES, TIE_ORDERS, type RunSettings } from '../config/runSettings.js';
+import type { OptimizeConfig, RebaseWait } from '../types.js';
 import { RESUMABLE_BUDGETS, type RunBudgets } from './resumeBudgets.js';
 
 export interface DatasetFingerprint {
@@ -145,6 +145,31 @@ export function settingsResumedFrom<S extends Record<(typeof DEFAULTS_THAT_CHANG
   return resumed;
 }
 
+/** Fields added to the async schedule later, with the value runs written before them behaved as. */
+const ASYNC_SCHEDULE_ADDED_LATER: Readonly<Record<string, unknown>> = { rebaseWait: 'none' };
+
+/** A stored schedule with the fields it predates filled in. */
+function scheduleAsWritten(schedule: unknown): unknown {
+  if (typeof schedule !== 'object' || schedule === null || (schedule as { kind?: unknown }).kind !== 'async') return schedule;
+  return { ...ASYNC_SCHEDULE_ADDED_LATER, ...schedule };
+}
+
+/**
+ * The async schedule's settings whose default changed, resumed as settingsResumedFrom resumes
+ * top-level ones: `schedule.rebaseWait` ('none' before it existed: async runs then decided a
+ * rebase at once), unless the config names it.
+ */
+export function scheduleResumedFrom(stored: RunConfigRecord, config: OptimizeConfig<unknown>, settings: RunSettings): RunSettings {
+  const { schedule } = settings;
+  if (schedule.kind !== 'async' || (config.schedule?.kind === 'async' && config.schedule.rebaseWait !== undefined)) return settings;
+  const storedSchedule = scheduleAsWritten(stored.settings.schedule) as { kind?: string; rebaseWait: RebaseWait } | undefined;
+  if (storedSchedule?.kind !== 'async') return settings;
+  const { rebaseWait } = storedSchedule;
+  // A value this version does not know is left to the comparison, which names it.
+  if (!(REBASE_WAITS as readonly unknown[]).includes(rebaseWait)) return settings;
+  return rebaseWait === schedule.rebaseWait ? settings : { ...settings, schedule: { ...schedule, rebaseWait } };
+}
+
 /** The budgets a record holds (undefined: no limit). */
 export function recordBudgets(record: RunConfigRecord): RunBudgets {
   const budgets: RunBudgets = {};
@@ -174,6 +199,7 @@ export function diffRunConfigs(stored: RunConfigRecord, current: RunConfigRecord
     });
   }
   const [before, now] = [comparedFields(stored), comparedFields(current)];
+  if ('schedule' in before) before.schedule = scheduleAsWritten(before.schedule);
   const identityKeys = new Set(['reflectionLm', ...identityNames(stored), ...identityNames(current)]);
   // The budgets may be raised on resume: resumeBudgets.ts decides, with the log's raises in view.
   const keys = [...new Set([...Object.keys(before), ...Object.keys(now)])].filter((key) => !(RESUMABLE_BUDGETS as readonly string[]).includes(key)).sort();

@@ -69,6 +69,11 @@ export interface Proposal {
   rebasedFrom?: number;
   /** With `rebasedFrom`: how many minibatch examples the rebase gate judged the rebased child on. */
   rebaseGateExamples?: number;
+  /**
+   * Async, `rebaseWait: 'valsets-in-flight'`: the proposals whose valset evaluations were in
+   * flight when its child passed its gate; its rebase is decided once they have all finished.
+   */
+  waitingFor?: ProposalId[];
   valset?: ValsetScores;
   /** Why its valset evaluation was stopped early (a lost valset race): then it has no valset scores. */
   valsetStop?: string;

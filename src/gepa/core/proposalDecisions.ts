@@ -7,9 +7,9 @@
 // answered.
 import { mayStartValsetEarly, selectProposals } from '../strategies/proposalSelection.js';
 import { poolLookup, type CandidatePool } from './candidatePool.js';
-import { isAccepted, UNFINISHED_OUTCOME_REASON, type MinibatchOutcome, type Proposal, type ProposalSpend } from './proposal.js';
+import { isAccepted, UNFINISHED_OUTCOME_REASON, type MinibatchOutcome, type Proposal, type ProposalId, type ProposalSpend } from './proposal.js';
 import { planStaleChild, type RebasePolicy } from './staleChild.js';
-import type { Candidate, ProposalSelection } from '../../types.js';
+import type { Candidate, ProposalSelection, RebaseWait } from '../../types.js';
 
 /** What a proposer waiting on its accepted child is told: a valset grant, a denial, or to rebase first. */
 export type ValsetAnswer =
@@ -38,6 +38,44 @@ export function recordFinish(p: Proposal, report: { spend: ProposalSpend } & Pic
 const waitingOnVerdict = (p: Proposal) => isAccepted(p.outcome) && !p.granted && p.decision === undefined && p.spend === undefined;
 
 /**
+ * Other proposals ahead of this one: children on the valset now (granted, not finished), about to
+ * join the pool; with 'ahead-in-flight' also children being judged again after a rebase; with
+ * 'launched-before' every proposal launched earlier.
+ */
+function aheadInFlight(proposals: Readonly<Record<string, Proposal>>, self: Proposal, wait: RebaseWait): ProposalId[] {
+  const ahead = (q: Proposal) =>
+    q.granted ||
+    (wait !== 'valsets-in-flight' && q.rebasedFrom !== undefined && q.decision === undefined) ||
+    (wait === 'launched-before' && q.step < self.step);
+  return Object.values(proposals)
+    .filter((q) => q.id !== self.id && q.spend === undefined && ahead(q))
+    .map((q) => q.id);
+}
+
+/**
+ * With `rebaseWait` other than 'none', whether a lone child that passed its gate waits before its
+ * rebase is decided, and for whom: the proposals ahead of it when it was first judged (never work
+ * that started later, so a wait always ends). Children made together often make different edits;
+ * waiting lets a later one be rebased onto an earlier one instead of joining beside it as a
+ * sibling, each paying a valset evaluation, or fail its rebase gate when it holds the same edit.
+ * With 'launched-before' children are decided in launch order, as the sequential loop decides
+ * them, while their evaluations and reflections still overlap (measured in bench/README.md).
+ */
+function holdFor(proposals: Readonly<Record<string, Proposal>>, lone: Proposal, wait: RebaseWait): ProposalId[] | undefined {
+  if (wait === 'none') return undefined;
+  const waitingFor = lone.waitingFor ?? aheadInFlight(proposals, lone, wait);
+  return waitingFor.some((id) => proposals[id] !== undefined && proposals[id].spend === undefined) ? waitingFor : undefined;
+}
+
+/** Ids of the proposals held by `rebaseWait` whose wait is over: they can be decided now. */
+export function releasedFromWait(proposals: Readonly<Record<string, Proposal>>): ProposalId[] {
+  return Object.values(proposals)
+    .filter((p) => p.waitingFor !== undefined && waitingOnVerdict(p) && p.rebasedFrom === undefined)
+    .filter((p) => !(p.waitingFor as ProposalId[]).some((id) => proposals[id] !== undefined && proposals[id].spend === undefined))
+    .map((p) => p.id);
+}
+
+/**
  * Decides what can be decided in `group` (ids in task order) and returns the updated records and
  * the answers to send. `rebase` applies to a lone proposal (a group of one, the async schedule).
  */
@@ -47,12 +85,18 @@ export function decideGroup(
   mode: ProposalSelection,
   pool: CandidatePool,
   rebase: RebasePolicy = 'off',
+  wait: RebaseWait = 'none',
 ): { proposals: Record<string, Proposal>; answers: ValsetAnswer[] } {
   const next = { ...proposals };
   const answers: ValsetAnswer[] = [];
   const inPool = poolLookup(pool);
   const lone = group.length === 1 ? next[group[0] as string] : undefined;
   if (lone && rebase !== 'off' && lone.rebasedFrom === undefined && lone.child && waitingOnVerdict(lone)) {
+    const waitingFor = holdFor(next, lone, wait);
+    if (waitingFor !== undefined) {
+      next[lone.id] = { ...lone, waitingFor };
+      return { proposals: next, answers: [] };
+    }
     const plan = planStaleChild(pool, lone, lone.child, rebase);
     if (plan.kind === 'rebase') {
       next[lone.id] = { ...lone, rebasedFrom: lone.parents[0], parents: [plan.onto] };

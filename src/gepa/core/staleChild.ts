@@ -17,6 +17,8 @@ export type { RebasePolicy };
 // - 'best': onto the best of the candidates that joined since the parent was drawn (not the
 //   parent itself nor an ancestor of it). Tried and not kept: only when that candidate is the
 //   pool's overall best (rebases fewer children; worse on 48 seeds, bench/README.md).
+//   Also tried and not kept: never onto a newcomer scoring below the parent (no change on the
+//   hotel task at 750 calls, bench/README.md).
 // - 'pool-best': onto the pool's best, whenever the parent is not it (nor an ancestor of it),
 //   whether or not anything joined while the child ran. Not a staleness rule only: with one
 //   proposal in flight it still moves every edit made on another front member onto the best, a
