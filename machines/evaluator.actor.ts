@@ -13,8 +13,7 @@ import { WorkerSlots, type SlotInterval } from '../src/evaluation/workerSlots.js
 import type { PricedExecutor } from '../src/executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../src/lm/slotAwareModel.js';
 import type { Clock, ProposeNewTexts, RunEvent, SlotPolicy, WorkJournal } from '../src/types.js';
-import { sendFrom } from './sendFrom.js';
-import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, SystemicFailure } from './protocol.js';
+import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ReplyTo, SystemicFailure } from './protocol.js';
 
 export interface EvaluatorInput {
   examples: readonly unknown[];
@@ -42,9 +41,10 @@ export interface EvaluatorInput {
   onCall?: (call: CallRecord) => void;
 }
 
-export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ input, receive, sendBack, self, system }) => {
-  // Replies are sent with the evaluator as their recorded sender (inspection, the report).
-  const reply = (replyTo: EvaluatorRequest['replyTo'], event: EvaluatorReply | EvaluatorStats) => sendFrom(system, self, replyTo, event);
+export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ input, receive, sendBack }) => {
+  // `ref.send` is XState's public path for a callback actor's message to anyone but its parent;
+  // it records no sender, so inspection shows the replies as from outside (machines/README.md).
+  const reply = <Reply extends EvaluatorReply | EvaluatorStats>(replyTo: ReplyTo<Reply>, event: Reply) => replyTo.send(event);
   // Every call in flight listens to the run's signal; W can be in the hundreds.
   setMaxListeners(0, input.signal);
   const slots = new WorkerSlots({ capacity: input.workers, clock: input.clock, policy: input.slotPolicy, onInterval: input.onSlotInterval });
@@ -76,7 +76,7 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
     input.onEvent?.({ type: 'error', message: error, systemic: true });
   }
   /** Tells a requester its request could not be served, with what its calls that did run cost. */
-  const failed = (requestId: number, replyTo: EvaluatorRequest['replyTo']) => (error: unknown) => {
+  const failed = (requestId: number, replyTo: ReplyTo<EvaluatorReply>) => (error: unknown) => {
     // After an abort the requesters are stopping; nobody waits for an answer.
     if (input.signal.aborted) return;
     const paid = error instanceof EvaluationIncomplete ? error : { paidCalls: 0, costUsd: 0 };

@@ -39,7 +39,7 @@ export { ConfigError } from './config/configError.js';
 export { MissingDependencyError } from './executors/optionalDependency.js';
 export { Rng } from './gepa/core/rng.js';
 export { candidateHash } from './gepa/core/candidateHash.js';
-export { systemClock, runOnSimulatedClock } from './clock.js';
+export { systemClock, steppingClock, runOnSimulatedClock } from './clock.js';
 export { extractInstruction } from './gepa/proposer/extractInstruction.js';
 export { buildReflectionPrompt } from './gepa/proposer/reflectionPrompt.js';
 export { summarizeStaleness, formatStaleness, type StalenessSummary } from './report/stalenessSummary.js';

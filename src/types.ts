@@ -327,7 +327,7 @@ export interface OptimizeConfig<Example> {
   slotPolicy?: SlotPolicy;
   /** Default 'full'; a race's chunk defaults to 10 and its margin to 0. */
   valsetPolicy?: 'full' | { kind: 'race'; chunk?: number; margin?: number };
-  /** Injected clock; default the system clock. Tests pass XState's SimulatedClock. */
+  /** Injected clock; default the system clock. Tests pass steppingClock(new SimulatedClock()) and run it with runOnSimulatedClock. */
   clock?: Clock;
   /** Called with every runtime event (candidate accepted, budget updated, ...). */
   onEvent?: (event: RunEvent) => void;
