@@ -3,9 +3,9 @@
 // datasets, and the user's identity of the function-valued parts (runIdentity: models, adapter).
 // A resumed run must match it field by field: a different config would replay work that belongs
 // to another run, and mix its scores with the new ones.
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { canonicalJson } from '../canonicalJson.js';
+import { contentHash } from '../contentHash.js';
 import { ConfigError } from '../config/configError.js';
 import { REBASE_WAITS, STEP_MINIBATCHES, TIE_ORDERS, type RunSettings } from '../config/runSettings.js';
 import type { OptimizeConfig, RebaseWait } from '../types.js';
@@ -37,7 +37,7 @@ export const runConfigRecordSchema = z.object({
 
 export function datasetFingerprint(dataset: readonly unknown[]): DatasetFingerprint {
   try {
-    return { size: dataset.length, sha256: createHash('sha256').update(canonicalJson(dataset)).digest('hex') };
+    return { size: dataset.length, sha256: contentHash(dataset) };
   } catch {
     // Cycles or BigInts: the content cannot be fingerprinted, its size still can.
     return { size: dataset.length };
