@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { canonicalJson } from '../canonicalJson.js';
 import { contentHash } from '../contentHash.js';
 import { ConfigError } from '../config/configError.js';
-import { REBASE_WAITS, STEP_MINIBATCHES, TIE_ORDERS, type RunSettings } from '../config/runSettings.js';
+import type { RunSettings } from '../config/runSettings.js';
+import { REBASE_WAITS, STEP_MINIBATCHES, TIE_ORDERS } from '../settingValues.js';
 import type { OptimizeConfig, RebaseWait } from '../types.js';
 import { RESUMABLE_BUDGETS, type RunBudgets } from './resumeBudgets.js';
 
