@@ -175,7 +175,8 @@ function checkHooks<Example>(config: OptimizeConfig<Example>): PlanningHooks {
   return { ...(selectCandidate ? { selectCandidate } : {}), ...(selectComponents ? { selectComponents } : {}), ...(sampleMinibatch ? { sampleMinibatch } : {}) };
 }
 
-export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSettings {
+/** `seedHash`: candidateHash(config.seedCandidate) when the caller has it already. */
+export function resolveSettings<Example>(config: OptimizeConfig<Example>, seedHash?: string): RunSettings {
   const parsed = settingsSchema.safeParse(config);
   if (!parsed.success) throw new ConfigError(`invalid optimize config: ${formatZodError(parsed.error)}`);
   const adapter = config.adapter as Adapter<Example> | undefined;
@@ -192,7 +193,7 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSe
   }
   return {
     seedCandidate: config.seedCandidate,
-    seedHash: candidateHash(config.seedCandidate),
+    seedHash: seedHash ?? candidateHash(config.seedCandidate),
     componentNames: Object.keys(config.seedCandidate),
     maxMetricCalls: c.maxMetricCalls,
     maxCostUsd: c.maxCostUsd,
