@@ -33,9 +33,9 @@ export interface ActorTree {
 
 /**
  * XState records a sender only for what a machine sends by its actions and what a child sends
- * its parent; a public `ref.send` has none. That is the caller starting the optimizer, and the
- * messages sent from inside a promise or a callback actor: the evaluator's replies, a proposer's
- * note to itself that its reflective dataset is built (machines/README.md).
+ * its parent; a public `ref.send` has none. That is the caller starting the optimizer, and a
+ * proposer's note to itself, from inside a promise, that its reflective dataset is built
+ * (machines/README.md).
  */
 const UNKNOWN_SENDER = '(no sender recorded)';
 
@@ -134,5 +134,5 @@ export function renderActorTree(tree: ActorTree): string {
     .map((m) => `<tr><td>${escapeHtml(m.from)}</td><td>${escapeHtml(m.to)}</td><td><code>${escapeHtml(m.event)}</code></td><td class="num">${m.count}</td></tr>`)
     .join('');
   const table = `<table class="messages"><thead><tr><th>from</th><th>to</th><th>event</th><th class="num">count</th></tr></thead><tbody>${rows}</tbody></table>`;
-  return `<p class="muted">${tree.actors} actors. Messages are counted by kind of actor, from sender to receiver; &quot;no sender recorded&quot; is the caller (it starts the optimizer) or a message sent from inside a promise or callback actor (the evaluator's replies).</p><div class="two-col">${list}<div class="scroll">${table}</div></div>`;
+  return `<p class="muted">${tree.actors} actors. Messages are counted by kind of actor, from sender to receiver; &quot;no sender recorded&quot; is the caller (it starts the optimizer) or a proposer's note to itself from inside a promise.</p><div class="two-col">${list}<div class="scroll">${table}</div></div>`;
 }
