@@ -3,7 +3,7 @@
 // utilization, when each candidate was found, and the runtime model's prediction for the run.
 import { SimulatedClock } from 'xstate';
 import { optimize, type OptimizeResult } from '../src/index.js';
-import { runOnSimulatedClock, systemClock } from '../src/clock.js';
+import { runOnSimulatedClock, steppingClock, type SteppingClock, systemClock } from '../src/clock.js';
 import { predictWallClock } from '../src/runtimeModel/index.js';
 import { measuredRebasing } from '../src/report/runtimeCheck.js';
 import { summarizeStaleness } from '../src/report/stalenessSummary.js';
@@ -93,7 +93,7 @@ export interface RunFigures {
 const JITTER: [number, number] = [0.5, 1.5];
 
 export async function benchRun(setting: BenchSetting, seed: number, w: Workload): Promise<RunFigures> {
-  const clock = w.simulated ? new SimulatedClock() : systemClock;
+  const clock = w.simulated ? steppingClock(new SimulatedClock()) : systemClock;
   const sizes = { trainSize: w.trainSize, valSize: w.valSize, testSize: w.testSize };
   const task = benchTask(w.task ?? 'demo')({ seed, ...sizes, metricCallMs: w.metricCallMs, reflectionMs: w.reflectionMs, jitter: JITTER, clock });
   const run = optimize({
@@ -112,7 +112,7 @@ export async function benchRun(setting: BenchSetting, seed: number, w: Workload)
     stepMinibatches: w.stepMinibatches,
     ...setting.options,
   });
-  const result: OptimizeResult = w.simulated ? await runOnSimulatedClock(clock as SimulatedClock, run) : await run;
+  const result: OptimizeResult = w.simulated ? await runOnSimulatedClock(clock as SteppingClock, run) : await run;
   return { setting: setting.label, seed, ...(await figures(result, setting, w, seed)) };
 }
 

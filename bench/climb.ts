@@ -6,7 +6,7 @@
 //   npx tsx bench/climb.ts [--seeds 24] [--task hotel] <variant...>    (variants: bench/mechanisms.ts list)
 import { optimize } from '../src/index.js';
 import { SimulatedClock } from 'xstate';
-import { runOnSimulatedClock } from '../src/clock.js';
+import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { benchArgs } from './cliArgs.js';
 import { VARIANTS, WORKLOAD } from './mechanismVariants.js';
 import { benchTask } from './tasks.js';
@@ -23,7 +23,7 @@ for (const name of names) {
   const marks = MARKS.filter((m) => m <= budget);
   const sums = marks.map(() => 0);
   for (let seed = 0; seed < seeds; seed++) {
-    const clock = new SimulatedClock();
+    const clock = steppingClock(new SimulatedClock());
     const t = benchTask(task)({ seed, trainSize: WORKLOAD.trainSize, valSize: WORKLOAD.valSize, testSize: WORKLOAD.testSize, metricCallMs: WORKLOAD.metricCallMs, reflectionMs: WORKLOAD.reflectionMs, jitter: [0.5, 1.5], clock });
     const { seedCandidate, trainset, valset, adapter, reflectionLm } = t;
     const run = optimize({ seedCandidate, trainset, valset, adapter, reflectionLm, schedule: v.schedule, workers: WORKLOAD.workers, maxMetricCalls: WORKLOAD.budget, seed, clock, tieOrder: WORKLOAD.tieOrder, ...v.options });

@@ -41,6 +41,8 @@ type RemoteScorer = ReturnType<typeof createRemoteScorer>;
 interface Pending {
   candidate: Candidate;
   example: DemoExample;
+  /** The request's count of calls sent to the service (each one is paid, whatever its answer). */
+  sent: { calls: number };
   resolve: (evaluation: Evaluation) => void;
   reject: (error: unknown) => void;
 }
@@ -62,6 +64,7 @@ function batchingEvaluator(remote: RemoteScorer, options: { maxBatch: number; li
       queue = queue.slice(options.maxBatch);
       if (batch.length === 0) return;
       stats.metricCalls += batch.length;
+      for (const p of batch) p.sent.calls++;
       stats.maxInFlight = Math.max(stats.maxInFlight, batch.length);
       const started = input.clock.now();
       remote.scoreBatch(batch, input.signal).then(
@@ -73,9 +76,9 @@ function batchingEvaluator(remote: RemoteScorer, options: { maxBatch: number; li
       );
       if (queue.length > 0) flush();
     };
-    const score = (candidate: Candidate, example: DemoExample) =>
+    const score = (candidate: Candidate, example: DemoExample, sent: { calls: number }) =>
       new Promise<Evaluation>((resolve, reject) => {
-        queue.push({ candidate, example, resolve, reject });
+        queue.push({ candidate, example, sent, resolve, reject });
         if (queue.length >= options.maxBatch) flush();
         else if (timer === undefined) timer = input.clock.setTimeout(flush, options.lingerMs);
       });
@@ -85,11 +88,13 @@ function batchingEvaluator(remote: RemoteScorer, options: { maxBatch: number; li
         case 'evaluate': {
           const { requestId, replyTo } = request;
           const examples = request.exampleIds.map((id) => input.examples[id] as DemoExample);
-          Promise.all(examples.map((example) => score(request.candidate, example))).then(
+          const sent = { calls: 0 };
+          Promise.all(examples.map((example) => score(request.candidate, example, sent))).then(
             // One Evaluation per id, in order; every call is paid (this evaluator has no cache).
             (evaluations) => replyTo.send({ type: 'evaluated', requestId, evaluations, paidCalls: evaluations.length, costUsd: 0 }),
             (error) => {
-              if (!input.signal.aborted) replyTo.send({ type: 'evaluator.failed', requestId, error: String(error) });
+              // The calls already sent are paid even though the request failed (the budget counts them).
+              if (!input.signal.aborted) replyTo.send({ type: 'evaluator.failed', requestId, error: String(error), paidCalls: sent.calls, costUsd: 0 });
             },
           );
           return;

@@ -2,10 +2,11 @@
 // receives 'evaluate' and 'reflect' requests from any actor, runs them through the
 // EvaluationService (slots, cache, error capture, dollar reservations) and replies to the
 // requester; it tells the optimizer, its parent, once the dollars left cannot pay for another
-// call. A callback actor, because its work is a queue of promises, not a set of states; one
-// actor per metric call would cost more than the call.
+// call. The work is a callback actor, because it is a queue of promises, not a set of states
+// (one actor per metric call would cost more than the call); a one-state machine in front of it
+// sends its replies with `sendTo`, the public way XState records who sent a message.
 import { setMaxListeners } from 'node:events';
-import { fromCallback } from 'xstate';
+import { fromCallback, sendParent, sendTo, setup, type CallbackActorLogic } from 'xstate';
 import { DollarGate } from '../src/budget/dollarGate.js';
 import { errorMessage } from '../src/errorMessage.js';
 import { EvaluationIncomplete, EvaluationService, type CallRecord } from '../src/evaluation/evaluationService.js';
@@ -13,8 +14,7 @@ import { WorkerSlots, type SlotInterval } from '../src/evaluation/workerSlots.js
 import type { PricedExecutor } from '../src/executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../src/lm/slotAwareModel.js';
 import type { Clock, ProposeNewTexts, RunEvent, SlotPolicy, WorkJournal } from '../src/types.js';
-import { sendFrom } from './sendFrom.js';
-import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, SystemicFailure } from './protocol.js';
+import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ReplyTo, SystemicFailure } from './protocol.js';
 
 export interface EvaluatorInput {
   examples: readonly unknown[];
@@ -42,9 +42,19 @@ export interface EvaluatorInput {
   onCall?: (call: CallRecord) => void;
 }
 
-export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ input, receive, sendBack, self, system }) => {
-  // Replies are sent with the evaluator as their recorded sender (inspection, the report).
-  const reply = (replyTo: EvaluatorRequest['replyTo'], event: EvaluatorReply | EvaluatorStats) => sendFrom(system, self, replyTo, event);
+/** The service's reply, handed to the machine in front of it to send on. */
+type Outgoing =
+  | { type: 'evaluator.reply'; replyTo: ReplyTo<EvaluatorReply>; reply: EvaluatorReply }
+  | { type: 'evaluator.stats.reply'; replyTo: ReplyTo<EvaluatorStats>; reply: EvaluatorStats };
+
+const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput>(({ input, receive, sendBack }) => {
+  // A callback actor sends with a recorded sender only to its parent: the replies go there.
+  function reply(replyTo: ReplyTo<EvaluatorReply>, event: EvaluatorReply): void;
+  function reply(replyTo: ReplyTo<EvaluatorStats>, event: EvaluatorStats): void;
+  function reply(replyTo: ReplyTo<EvaluatorReply> | ReplyTo<EvaluatorStats>, event: EvaluatorReply | EvaluatorStats): void {
+    const outgoing = event.type === 'evaluator.stats' ? { type: 'evaluator.stats.reply', replyTo, reply: event } : { type: 'evaluator.reply', replyTo, reply: event };
+    sendBack(outgoing as Outgoing);
+  }
   // Every call in flight listens to the run's signal; W can be in the hundreds.
   setMaxListeners(0, input.signal);
   const slots = new WorkerSlots({ capacity: input.workers, clock: input.clock, policy: input.slotPolicy, onInterval: input.onSlotInterval });
@@ -76,7 +86,7 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
     input.onEvent?.({ type: 'error', message: error, systemic: true });
   }
   /** Tells a requester its request could not be served, with what its calls that did run cost. */
-  const failed = (requestId: number, replyTo: EvaluatorRequest['replyTo']) => (error: unknown) => {
+  const failed = (requestId: number, replyTo: ReplyTo<EvaluatorReply>) => (error: unknown) => {
     // After an abort the requesters are stopping; nobody waits for an answer.
     if (input.signal.aborted) return;
     const paid = error instanceof EvaluationIncomplete ? error : { paidCalls: 0, costUsd: 0 };
@@ -123,3 +133,37 @@ export const evaluatorActor = fromCallback<EvaluatorRequest, EvaluatorInput>(({ 
     void service.close();
   };
 });
+
+/**
+ * The evaluator as the run sees it: requests go to the service, replies to their `replyTo` and
+ * the budget and failure notices to the optimizer, each sent by this machine, so inspection
+ * records the evaluator as their sender.
+ */
+const evaluatorMachine = setup({
+  types: {
+    input: {} as EvaluatorInput,
+    context: {} as { input: EvaluatorInput },
+    events: {} as EvaluatorRequest | Outgoing | DollarsExhausted | SystemicFailure,
+  },
+  actors: { service: evaluationService },
+}).createMachine({
+  context: ({ input }) => ({ input }),
+  invoke: { id: 'service', src: 'service', input: ({ context }) => context.input },
+  on: {
+    evaluate: { actions: sendTo('service', ({ event }) => event) },
+    reflect: { actions: sendTo('service', ({ event }) => event) },
+    propose: { actions: sendTo('service', ({ event }) => event) },
+    report: { actions: sendTo('service', ({ event }) => event) },
+    'evaluator.reply': { actions: sendTo(({ event }) => event.replyTo, ({ event }) => event.reply) },
+    'evaluator.stats.reply': { actions: sendTo(({ event }) => event.replyTo, ({ event }) => event.reply) },
+    'dollars.exhausted': { actions: sendParent(({ event }) => event) },
+    stop: { actions: sendParent(({ event }) => event) },
+  },
+});
+
+/**
+ * Typed as the contract a replacement evaluator meets (`optimizerMachine.provide({ actors: {
+ * evaluator } })`, a callback actor taking EvaluatorRequest and EvaluatorInput): the optimizer
+ * only sends to it and receives from it, never reads its snapshot.
+ */
+export const evaluatorActor = evaluatorMachine as unknown as CallbackActorLogic<EvaluatorRequest, EvaluatorInput>;

@@ -6,7 +6,7 @@
 // A merge proposal is a proposer too: it starts from a ready child, scores it on the merge
 // subsample, and shares the tail (verdict, grant, valset). The mutation and the verdict are the
 // domain's (src/gepa/proposer/childCandidate.ts); this machine sequences them.
-import { assign, enqueueActions, not, sendParent, sendTo, setup, type AnyActorRef } from 'xstate';
+import { assign, enqueueActions, not, sendParent, sendTo, setup, type AnyActorRef, type ActorSystem } from 'xstate';
 import { errorMessage } from '../src/errorMessage.js';
 import type { CallOrigin } from '../src/evaluation/evaluationService.js';
 import { everyCallFailed } from '../src/evaluation/failureTally.js';
@@ -18,8 +18,7 @@ import { defaultReflection, readProposedTexts, reflectionWork, type ReflectionSt
 import { isPerfect, judgeChild } from '../src/gepa/strategies/acceptance.js';
 import { nextRaceStep, type RaceStep, type ValsetRace } from '../src/gepa/strategies/valsetPolicy.js';
 import type { AcceptanceRule, Candidate, Evaluation, EvaluatedExample, RebaseGate, ReflectiveDataset, RunEvent } from '../src/types.js';
-import type { EvaluatorReply, EvaluatorRequest, ProposerDecision, ProposerReport } from './protocol.js';
-import { sendFrom } from './sendFrom.js';
+import type { EvaluatorRef, EvaluatorReply, EvaluatorRequest, ProposerDecision, ProposerReport } from './protocol.js';
 
 export interface ProposerInput {
   id: string;
@@ -75,6 +74,13 @@ const REBASED_CHILD = 3;
 const REBASE_ONTO = 4;
 /** Reflection request ids are REFLECT_BASE + component position. */
 const REFLECT_BASE = 100;
+
+/** The evaluator the requests go to; the optimizer starts it before any proposer. */
+function evaluatorIn(system: ActorSystem<any>): EvaluatorRef {
+  const evaluator: EvaluatorRef | undefined = system.get('evaluator');
+  if (!evaluator) throw new Error("proposer: no actor with systemId 'evaluator' in the system");
+  return evaluator;
+}
 
 /** Every request names this proposal, so telemetry can nest its calls under the proposal's span. */
 const originOf = (context: ProposerContext): CallOrigin => ({ step: context.step, task: context.task });
@@ -235,13 +241,14 @@ export const proposerMachine = setup({
     // orchestration cost of an async run with a small valset, and a proposer stopped meanwhile
     // simply drops the late event (sends to a stopped actor are ignored).
     buildingDataset: {
-      entry: ({ context, self, system }) => {
+      entry: ({ context, self }) => {
         const results = context.minibatch.map((id, i) => ({ example: context.examples[id], evaluation: context.parentEvaluations[i] as Evaluation }));
         Promise.resolve()
           .then(() => context.buildDataset(context.parent, results, context.components))
           .then(
-            (dataset): void => sendFrom(system, self, self, { type: 'dataset.built', dataset, work: reflectionWork(context.reflection ?? defaultReflection, context.parent, context.components, dataset) }),
-            (error: unknown): void => sendFrom(system, self, self, { type: 'dataset.failed', error }),
+            // `self.send` is XState's public path: it records no sender (see machines/README.md).
+            (dataset): void => self.send({ type: 'dataset.built', dataset, work: reflectionWork(context.reflection ?? defaultReflection, context.parent, context.components, dataset) }),
+            (error: unknown): void => self.send({ type: 'dataset.failed', error }),
           );
       },
       on: {
@@ -260,18 +267,18 @@ export const proposerMachine = setup({
       },
     },
     reflecting: {
-      entry: ({ context, self, system }) => {
-        const evaluator = system.get('evaluator');
+      entry: enqueueActions(({ context, self, system, enqueue }) => {
+        const evaluator = evaluatorIn(system);
         const { work } = context;
         if (work?.kind === 'custom') {
           const request = { type: 'propose' as const, requestId: REFLECT_BASE, replyTo: self, candidate: context.parent, dataset: context.dataset ?? {}, components: context.components, origin: originOf(context) };
-          sendFrom(system, self, evaluator, request satisfies EvaluatorRequest);
+          enqueue.sendTo(evaluator, request satisfies EvaluatorRequest);
         }
         if (work?.kind !== 'prompts') return;
         work.prompts.forEach((prompt, i) => {
-          sendFrom(system, self, evaluator, { type: 'reflect', requestId: REFLECT_BASE + i, replyTo: self, prompt, origin: originOf(context) } satisfies EvaluatorRequest);
+          enqueue.sendTo(evaluator, { type: 'reflect', requestId: REFLECT_BASE + i, replyTo: self, prompt, origin: originOf(context) } satisfies EvaluatorRequest);
         });
-      },
+      }),
       on: {
         proposed: {
           actions: [
@@ -376,11 +383,11 @@ export const proposerMachine = setup({
     evaluatingRebase: {
       entry: [
         report(() => ({ type: 'evaluation.started', target: 'child' })),
-        ({ context, self, system }) => {
-          const evaluator = system.get('evaluator');
-          sendFrom(system, self, evaluator, rebaseRequest(context, self, REBASED_CHILD));
-          sendFrom(system, self, evaluator, rebaseRequest(context, self, REBASE_ONTO));
-        },
+        enqueueActions(({ context, self, system, enqueue }) => {
+          const evaluator = evaluatorIn(system);
+          enqueue.sendTo(evaluator, rebaseRequest(context, self, REBASED_CHILD));
+          enqueue.sendTo(evaluator, rebaseRequest(context, self, REBASE_ONTO));
+        }),
       ],
       on: {
         evaluated: {

@@ -1,19 +1,25 @@
 // The messages the actors exchange. Every event is typed here so that a custom evaluator or
 // proposer (provided through optimizerMachine.provide({ actors })) knows exactly what it
 // receives and must send. See machines/README.md for who sends what to whom.
-import type { AnyActorRef } from 'xstate';
+import type { ActorRef, EventObject, Snapshot } from 'xstate';
 import type { CallOrigin, EvaluateReply, ProposeReply, ReflectReply } from '../src/evaluation/evaluationService.js';
 import type { WorkKind } from '../src/evaluation/workerSlots.js';
 import type { MinibatchOutcome, Proposal, ProposalSpend } from '../src/gepa/core/proposal.js';
 import type { ValsetRace } from '../src/gepa/strategies/valsetPolicy.js';
 import type { Candidate, FailureCounts, RebaseGate, ReflectiveDataset } from '../src/types.js';
 
+/**
+ * Where a reply goes: an actor that accepts exactly that reply, so tsc rejects a reply missing a
+ * field (an `evaluator.failed` without `paidCalls`) wherever it is sent from.
+ */
+export type ReplyTo<Reply extends EventObject> = ActorRef<Snapshot<unknown>, Reply>;
+
 /** Proposer or optimizer -> evaluator (systemId 'evaluator'). */
 export type EvaluatorRequest =
   | {
       type: 'evaluate';
       requestId: number;
-      replyTo: AnyActorRef;
+      replyTo: ReplyTo<EvaluatorReply>;
       candidate: Candidate;
       hash: string;
       /** Ids in the run's example table. */
@@ -23,11 +29,14 @@ export type EvaluatorRequest =
       /** The proposal it is for (absent: the run's own, the seed); telemetry nests its spans there. */
       origin?: CallOrigin;
     }
-  | { type: 'reflect'; requestId: number; replyTo: AnyActorRef; prompt: string; origin?: CallOrigin }
+  | { type: 'reflect'; requestId: number; replyTo: ReplyTo<EvaluatorReply>; prompt: string; origin?: CallOrigin }
   /** Run the configured proposeNewTexts (in a reflection slot); answered with 'proposed'. */
-  | { type: 'propose'; requestId: number; replyTo: AnyActorRef; candidate: Candidate; dataset: ReflectiveDataset; components: readonly string[]; origin?: CallOrigin }
+  | { type: 'propose'; requestId: number; replyTo: ReplyTo<EvaluatorReply>; candidate: Candidate; dataset: ReflectiveDataset; components: readonly string[]; origin?: CallOrigin }
   /** Optimizer -> evaluator at the end of a run; answered with 'evaluator.stats'. */
-  | { type: 'report'; replyTo: AnyActorRef };
+  | { type: 'report'; replyTo: ReplyTo<EvaluatorStats> };
+
+/** The evaluator as its requesters see it. */
+export type EvaluatorRef = ActorRef<Snapshot<unknown>, EvaluatorRequest>;
 
 /** Evaluator -> requester. */
 export type EvaluatorReply =

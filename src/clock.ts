@@ -1,7 +1,7 @@
 // Time as an injected dependency. The runtime reads `now()` and schedules with `setTimeout` on a
 // Clock; production uses the system clock, tests and simulated benchmarks XState's
-// SimulatedClock, driven by runOnSimulatedClock so hours of simulated work finish in
-// milliseconds, exactly reproducibly.
+// SimulatedClock wrapped by steppingClock (which tracks pending timers through public calls) and
+// driven by runOnSimulatedClock, so hours of simulated work finish in milliseconds, reproducibly.
 import { performance } from 'node:perf_hooks';
 import type { Clock } from './types.js';
 
@@ -27,35 +27,63 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<v
   });
 }
 
-interface PendingTimeout {
-  start: number;
-  timeout: number;
+/** A clock that can be set forward, as XState's SimulatedClock can (its public part). */
+export interface SettableClock extends Clock {
+  set(time: number): void;
 }
 
-/** The part of XState's SimulatedClock the driver needs (its timer map is private in the types). */
-export interface SimulatedClockLike extends Clock {
-  set(time: number): void;
+/** A settable clock that also says when its next timer is due, so a driver can jump to it. */
+export interface SteppingClock extends SettableClock {
+  /** The earliest instant a pending timer is due at; Infinity when none is pending. */
+  nextDue(): number;
+}
+
+/**
+ * Wraps a settable clock (XState's SimulatedClock: `steppingClock(new SimulatedClock())`) so that
+ * it knows its pending timers through its public calls only; the inner clock still decides the
+ * order timers fire in, so a run is the same run on the wrapped clock as on the bare one.
+ */
+export function steppingClock(inner: SettableClock): SteppingClock {
+  const due = new Map<unknown, number>();
+  return {
+    now: () => inner.now(),
+    set: (time) => inner.set(time),
+    setTimeout(fn, ms) {
+      const id = inner.setTimeout(() => {
+        due.delete(id);
+        fn();
+      }, ms);
+      due.set(id, inner.now() + ms);
+      return id;
+    },
+    clearTimeout(id) {
+      due.delete(id);
+      inner.clearTimeout(id);
+    },
+    nextDue() {
+      let next = Infinity;
+      for (const at of due.values()) next = Math.min(next, at);
+      return next;
+    },
+  };
 }
 
 const drainMicrotasks = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Runs `work` to completion on a SimulatedClock: whenever nothing is left to do at the current
+ * Runs `work` to completion on a stepping clock: whenever nothing is left to do at the current
  * simulated instant, jumps the clock to the next timer. Throws if the work waits on nothing.
  */
-export async function runOnSimulatedClock<T>(clock: SimulatedClockLike, work: Promise<T>): Promise<T> {
+export async function runOnSimulatedClock<T>(clock: SteppingClock, work: Promise<T>): Promise<T> {
   let settled = false;
   const tracked = work.finally(() => {
     settled = true;
   });
   tracked.catch(() => {});
-  // SimulatedClock keeps its timers in a private map; reading it is how we find the next instant.
-  const timeouts = (clock as unknown as { timeouts: Map<number, PendingTimeout> }).timeouts;
   for (;;) {
     await drainMicrotasks();
     if (settled) return tracked;
-    let next = Infinity;
-    for (const t of timeouts.values()) next = Math.min(next, t.start + t.timeout);
+    const next = clock.nextDue();
     if (next === Infinity) {
       await drainMicrotasks();
       if (settled) return tracked;

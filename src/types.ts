@@ -116,61 +116,11 @@ export type Schedule =
    */
   | { kind: 'async'; inFlight: number; rebase?: RebasePolicy; parentWeighting?: ParentWeighting; rebaseGate?: RebaseGate; rebaseWait?: RebaseWait };
 
-/**
- * Async with rebasing: where the rebased child must beat the candidate it was rebased onto before
- * a valset evaluation is paid for. 'where-it-helped' (default): on the minibatch examples where
- * the child beat its own parent, the ones its edit showed an effect on. 'whole-minibatch': on all
- * of its minibatch (see README, "Schedules", and bench/README.md for the measurements).
- */
-export type RebaseGate = 'where-it-helped' | 'whole-minibatch';
+// The enumerated settings live with their value lists (settingValues.ts), which the config schema
+// validates against, so each is written once.
+import type { AcceptanceRule, ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ParentWeighting, RebaseGate, RebasePolicy, RebaseWait, SlotPolicy, StepMinibatches, TieOrder } from './settingValues.js';
+export type { AcceptanceRule, ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ParentWeighting, RebaseGate, RebasePolicy, RebaseWait, SlotPolicy, StepMinibatches, TieOrder } from './settingValues.js';
 
-/**
- * Async with rebasing: when a child that passed its minibatch gate is told whether to rebase.
- * 'launched-before' (the default): after every proposal launched before it that is still in
- * flight has finished, so children are decided in the order they were launched, each against a
- * pool that holds the outcome of every earlier proposal. 'none': at once. 'valsets-in-flight': after the valset evaluations in flight at that moment
- * have joined the pool, so a child is rebased onto a candidate that was about to join instead of
- * joining beside it. 'ahead-in-flight': after those and the rebase gates in flight (children
- * rebased a moment earlier, often with the same edit) (see README, "Schedules", and
- * bench/README.md for the measurements).
- */
-export type RebaseWait = 'none' | 'valsets-in-flight' | 'ahead-in-flight' | 'launched-before';
-
-/**
- * Async: onto which newer candidate a stale child's edit is replayed, when candidates joined the
- * pool while it ran. 'best' (the default): the best-scoring of those that joined (unless it is
- * the child's own parent or an ancestor of it); 'newest-descendant' / 'best-descendant': the
- * newest / best of the parent's descendants among them; 'pool-best': the pool's best whenever
- * the parent is not it, joined meanwhile or not (also with one proposal in flight, so it changes
- * GEPA's selection, not only staleness); 'off': the child is judged as it is.
- */
-export type RebasePolicy = 'off' | 'newest-descendant' | 'best-descendant' | 'best' | 'pool-best';
-/**
- * Async parent choice: 'front' draws as GEPA does (frequency-weighted Pareto sampling);
- * 'in-flight' divides each candidate's weight by 1 + its proposals in flight.
- */
-export type ParentWeighting = 'front' | 'in-flight';
-
-export type FrontType = 'instance' | 'objective' | 'hybrid' | 'cartesian';
-/**
- * Dominated removal tries candidates in ascending mean score; among equal means, which is tried
- * (and removed) first. 'reference' is gepa 0.1.4's exact order: the order the candidates are
- * first met scanning the fronts by valset example, each front in the order Python iterates its
- * set (nearly always the older first). 'newest-survives' tries the older first (so a child that
- * scores exactly like its parent replaces it on the fronts); 'oldest-survives' tries the newer
- * first (the parent stays).
- */
-export type TieOrder = 'reference' | 'newest-survives' | 'oldest-survives';
-/**
- * Which minibatches the tasks of one batched step reflect on. 'fresh': each task takes the next
- * chunk of the epoch order, so a P x N step moves P x N chunks on. 'sliding', the reference's
- * rule: the epoch moves one chunk a step and task j takes the j-th chunk after the step's first,
- * so consecutive steps share all but one minibatch.
- */
-export type StepMinibatches = 'fresh' | 'sliding';
-export type ParentSelectionStrategy = 'pareto' | 'current-best' | 'epsilon-greedy';
-export type ComponentSelectionStrategy = 'round-robin' | 'all';
-export type AcceptanceRule = 'strict-improvement' | 'improvement-or-equal';
 /** Which of a step's accepted proposals go on to the valset. */
 export type ProposalSelection = 'all' | 'best' | { topK: number };
 /**
@@ -180,8 +130,6 @@ export type ProposalSelection = 'all' | 'best' | { topK: number };
  */
 export type ValsetPolicy = 'full' | { kind: 'race'; chunk: number; margin: number };
 
-/** Order in which queued work takes free worker slots (see machines/README.md). */
-export type SlotPolicy = 'finish-first' | 'start-first' | 'fifo';
 
 /**
  * The run's seeded random source, as strategy hooks receive it. Draw only from it (never
@@ -327,7 +275,7 @@ export interface OptimizeConfig<Example> {
   slotPolicy?: SlotPolicy;
   /** Default 'full'; a race's chunk defaults to 10 and its margin to 0. */
   valsetPolicy?: 'full' | { kind: 'race'; chunk?: number; margin?: number };
-  /** Injected clock; default the system clock. Tests pass XState's SimulatedClock. */
+  /** Injected clock; default the system clock. Tests pass steppingClock(new SimulatedClock()) and run it with runOnSimulatedClock. */
   clock?: Clock;
   /** Called with every runtime event (candidate accepted, budget updated, ...). */
   onEvent?: (event: RunEvent) => void;

@@ -4,13 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { optimize } from '../src/index.js';
-import { runOnSimulatedClock } from '../src/clock.js';
+import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import type { Adapter } from '../src/types.js';
 import { KEYWORDS, toyExamples, toyTask, type ToyExample } from './support/toyTask.js';
 
 describe('failures inside the run', () => {
   it('a throwing adapter call is paid, scored 0 and the run completes', async () => {
-    const clock = new SimulatedClock();
+    const clock = steppingClock(new SimulatedClock());
     const task = toyTask({ clock, evalMs: () => 10, throwsOn: (_c, e) => e.id === 'v1' || e.id === 't2' });
     const valset = toyExamples('v', KEYWORDS.slice(0, 4));
     const feedbacks: string[] = [];
@@ -36,7 +36,7 @@ describe('failures inside the run', () => {
   });
 
   it('failFast stops the run at the first adapter exception, naming it', async () => {
-    const clock = new SimulatedClock();
+    const clock = steppingClock(new SimulatedClock());
     const task = toyTask({ clock, evalMs: () => 10, throwsOn: (_c, e) => e.id === 't2' });
     const config = { seedCandidate: { instructions: 'Answer.' }, trainset: toyExamples('t', KEYWORDS.slice(0, 6)), valset: toyExamples('v', KEYWORDS.slice(0, 4)), adapter: task.adapter, reflectionLm: task.reflectionLm, maxMetricCalls: 300, clock };
     const result = await runOnSimulatedClock(clock, optimize({ ...config, failFast: true }));
@@ -44,14 +44,14 @@ describe('failures inside the run', () => {
     expect(result.error).toBe('failFast: cannot run t2');
     expect(result.failures).toEqual({ total: 1, byKind: { adapter: 1 } });
     // Without it the same exceptions are recorded failures and the run spends its budget.
-    const clock2 = new SimulatedClock();
+    const clock2 = steppingClock(new SimulatedClock());
     const lenient = await runOnSimulatedClock(clock2, optimize({ ...config, clock: clock2, adapter: toyTask({ clock: clock2, evalMs: () => 10, throwsOn: (_c, e) => e.id === 't2' }).adapter }));
     expect(lenient.stopReason).toBe('maxMetricCalls');
     expect(lenient.failures!.byKind['adapter']).toBeGreaterThan(1);
   });
 
   it('a failing reflection model gives skipped proposals with the reason, and ten in a row stop the run', async () => {
-    const clock = new SimulatedClock();
+    const clock = steppingClock(new SimulatedClock());
     const errors: string[] = [];
     const task = toyTask({ clock, evalMs: () => 10 });
     const result = await runOnSimulatedClock(
@@ -85,7 +85,7 @@ describe('failures inside the run', () => {
   });
 
   it('a dataset builder that throws or rejects skips that proposal with the reason, and the run goes on', async () => {
-    const clock = new SimulatedClock();
+    const clock = steppingClock(new SimulatedClock());
     const task = toyTask({ clock, evalMs: () => 10 });
     let builds = 0;
     const adapter: Adapter<ToyExample> = {
@@ -113,7 +113,7 @@ describe('failures inside the run', () => {
   });
 
   it('an invalid evaluation (no numeric score) is recorded as a failed call', async () => {
-    const clock = new SimulatedClock();
+    const clock = steppingClock(new SimulatedClock());
     const result = await runOnSimulatedClock(
       clock,
       optimize({

@@ -4,7 +4,7 @@
 // rebasing acts and children are decided in launch order.
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
-import { runOnSimulatedClock } from '../src/clock.js';
+import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
 import { addCandidate, emptyPool, type CandidatePool } from '../src/gepa/core/candidatePool.js';
 import { Rng } from '../src/gepa/core/rng.js';
@@ -262,7 +262,7 @@ describe('in-flight parent weights', () => {
 describe('deciding children in launch order, in a run', () => {
   /** For each valset evaluation that starts, whether some proposal launched earlier was still in flight. */
   async function valsetStartsAheadOfOlder(rebaseWait: 'launched-before' | 'none'): Promise<{ starts: number; early: number; candidates: number }> {
-    const clock = new SimulatedClock();
+    const clock = steppingClock(new SimulatedClock());
     const task = createDemoTask({ seed: 4, metricCallMs: 20, reflectionMs: 100, clock });
     const { seedCandidate, trainset, valset, adapter, reflectionLm } = task;
     const ended = new Set<number>();
@@ -295,7 +295,7 @@ describe('deciding children in launch order, in a run', () => {
 
 describe('rebasing in a run', () => {
   it('replays stale edits onto the newer best on the demo task, and a rebased child joins as its child', async () => {
-    const clock = new SimulatedClock();
+    const clock = steppingClock(new SimulatedClock());
     const task = createDemoTask({ seed: 2, metricCallMs: 20, reflectionMs: 100, clock });
     const { seedCandidate, trainset, valset, adapter, reflectionLm } = task;
     const result = await runOnSimulatedClock(

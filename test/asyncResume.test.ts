@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
-import { runOnSimulatedClock } from '../src/clock.js';
+import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
 import { Rng } from '../src/gepa/core/rng.js';
 import { optimize, type OptimizeResult, type ProposeNewTexts, type Schedule } from '../src/index.js';
@@ -24,7 +24,7 @@ const REFLECT_USD = 0.004;
 
 /** One process's part of the run: aborted at `abortAtMs` of simulated time (never when undefined). */
 async function runOnce(runDir: string, seed: number, abortAtMs: number | undefined, paid: { calls: number }, failEvery?: number, proposeNewTexts?: ProposeNewTexts, schedule: Schedule = { kind: 'async', inFlight: 8 }): Promise<OptimizeResult> {
-  const clock = new SimulatedClock();
+  const clock = steppingClock(new SimulatedClock());
   const task = createDemoTask({ seed: 1, metricCallMs: 20, reflectionMs: 80, clock });
   const abort = new AbortController();
   if (abortAtMs !== undefined) clock.setTimeout(() => abort.abort(new Error('killed')), abortAtMs);

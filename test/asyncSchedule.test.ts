@@ -6,7 +6,7 @@ import { SimulatedClock } from 'xstate';
 import { optimize, type RunEvent } from '../src/index.js';
 import { DEFAULT_REBASE } from '../src/config/runSettings.js';
 import type { Schedule, ValsetPolicy } from '../src/types.js';
-import { runOnSimulatedClock } from '../src/clock.js';
+import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { test } from './support/toyRun.js';
 import { toyExamples, toyTask } from './support/toyTask.js';
 
@@ -21,7 +21,7 @@ describe('async schedule', () => {
   for (const { inFlight, mechanisms = {}, valsetPolicy = 'full' } of variants) {
     const named = Object.keys(mechanisms).length === 0 ? '' : ` (${JSON.stringify(mechanisms)}, valset ${JSON.stringify(valsetPolicy)})`;
     test(`keeps ${inFlight} in flight while the budget lasts, and spends it exactly${named}`, async ({ toyRun }) => {
-      const clock = new SimulatedClock();
+      const clock = steppingClock(new SimulatedClock());
       const rebasing = (mechanisms.rebase ?? DEFAULT_REBASE) !== 'off';
       const perProposal = 2 * 3 + 6;
       const maxMetricCalls = 400;
@@ -76,7 +76,7 @@ describe('async schedule', () => {
   }
 
   it('adds a candidate to the pool the moment its valset evaluation lands', async () => {
-    const clock = new SimulatedClock();
+    const clock = steppingClock(new SimulatedClock());
     const task = toyTask({ clock, evalMs: () => 10, reflectMs: (p) => (p.includes('slowword') ? 500 : 100) });
     const accepted: Array<{ at: number; index: number }> = [];
     const result = await runOnSimulatedClock(

@@ -3,12 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { optimize } from '../src/index.js';
-import { runOnSimulatedClock } from '../src/clock.js';
+import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { toyExamples, toyTask } from './support/toyTask.js';
 
 describe('a 2 x 2 step on 4 workers', () => {
   it('dispatches exactly the hand-computed timeline', async () => {
-    const clock = new SimulatedClock();
+    const clock = steppingClock(new SimulatedClock());
     // Reflection takes 100 ms, except for the proposal whose minibatch is the slow example.
     const task = toyTask({ clock, evalMs: () => 10, reflectMs: (p) => (p.includes('slowword') ? 200 : 100) });
     const trainset = toyExamples('t', ['alpha', 'beta', 'gamma', 'slowword']);

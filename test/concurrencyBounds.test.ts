@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, optimize } from '../src/index.js';
-import { runOnSimulatedClock } from '../src/clock.js';
+import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { runCli } from '../src/cli/program.js';
 import { MAX_IN_FLIGHT, MAX_WORKERS } from '../src/config/runSettings.js';
 import { KEYWORDS, toyExamples, toyTask } from './support/toyTask.js';
@@ -17,7 +17,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('concurrency bounds', () => {
   const run = (extra: Record<string, unknown>, runDir?: string) => {
-    const clock = new SimulatedClock();
+    const clock = steppingClock(new SimulatedClock());
     const task = toyTask({ clock, evalMs: () => 10 });
     const config = { seedCandidate: { instructions: 'Answer.' }, trainset: toyExamples('t', KEYWORDS.slice(0, 4)), adapter: task.adapter, reflectionLm: task.reflectionLm, maxMetricCalls: 50, clock, ...(runDir ? { runDir } : {}), ...extra };
     return { task, result: runOnSimulatedClock(clock, optimize(config)) };

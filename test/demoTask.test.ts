@@ -3,7 +3,7 @@
 // conflicting conventions, a reflection LM that usually (not always) helps, simulated latency.
 import { SimulatedClock } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { runOnSimulatedClock } from '../src/clock.js';
+import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { formatMoney } from '../src/demo/answerFormat.js';
 import { CONVENTION_BY_SKILL } from '../src/demo/conventions.js';
 import type { DemoExample } from '../src/demo/demoDataset.js';
@@ -377,7 +377,7 @@ describe('demo reflection model', () => {
 
 describe('simulated latency', () => {
   it('takes mean x jitter of simulated time, reproducibly', async () => {
-    const clock = new SimulatedClock();
+    const clock = steppingClock(new SimulatedClock());
     const task = createDemoTask({ metricCallMs: 20, reflectionMs: 1000, clock });
     const elapsed: number[] = [];
     for (const ex of task.valset.slice(0, 5)) {
@@ -396,7 +396,7 @@ describe('simulated latency', () => {
     expect(clock.now() - start).toBeLessThanOrEqual(1500);
 
     // The same calls on a fresh clock take exactly the same simulated times.
-    const again = new SimulatedClock();
+    const again = steppingClock(new SimulatedClock());
     const twin = createDemoTask({ metricCallMs: 20, clock: again });
     const t0 = again.now();
     await runOnSimulatedClock(again, twin.adapter.evaluate(twin.seedCandidate, twin.valset[0] as DemoExample, ctx));

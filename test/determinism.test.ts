@@ -2,7 +2,7 @@
 // whatever order the calls finish in, with the valset race on too.
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
-import { runOnSimulatedClock } from '../src/clock.js';
+import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
 import { optimize, type OptimizeResult } from '../src/index.js';
 import type { OptimizeConfig, Schedule } from '../src/types.js';
@@ -41,7 +41,7 @@ describe('batched determinism', () => {
 
   it('with the valset race on (demo task, where children lose races): identical for 1, 3 and 16 workers', async () => {
     const raceRun = async (workers: number) => {
-      const clock = new SimulatedClock();
+      const clock = steppingClock(new SimulatedClock());
       const task = createDemoTask({ seed: 5, metricCallMs: 20, reflectionMs: 100, clock });
       const { seedCandidate, trainset, valset, adapter, reflectionLm } = task;
       const config = { seedCandidate, trainset, valset, adapter, reflectionLm, workers, maxMetricCalls: 500, seed: 5, clock };

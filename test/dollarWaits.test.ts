@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { DollarGate, DollarBudgetExhausted } from '../src/budget/dollarGate.js';
-import { runOnSimulatedClock } from '../src/clock.js';
+import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { optimize, type OptimizeResult } from '../src/index.js';
 import { hashUnit, KEYWORDS, toyExamples, toyTask } from './support/toyTask.js';
 
@@ -18,7 +18,7 @@ interface Prices {
 }
 
 async function pricedRun(workers: number, prices: Prices, limits: { maxCostUsd: number; maxMetricCalls?: number }) {
-  const clock = new SimulatedClock();
+  const clock = steppingClock(new SimulatedClock());
   const task = toyTask({ clock, evalMs: (c, e) => 5 + Math.floor(40 * hashUnit(`${c.instructions}|${e.id}`)), reflectMs: (p) => 30 + Math.floor(100 * hashUnit(p)) });
   let maxSpentSeen = 0;
   let inFlight = 0;

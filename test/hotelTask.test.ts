@@ -4,7 +4,7 @@
 // reflection LM that adds the facts the feedback names (and cuts the ones it says were unasked).
 import { SimulatedClock } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { runOnSimulatedClock } from '../src/clock.js';
+import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { optimize, type OptimizeResult } from '../src/index.js';
 import { parseFactPrompt } from '../src/demo/hotel/factPrompt.js';
 import { FOCUS_PHRASINGS, HOTEL_FACTS, VAGUE_SENTENCES, type FactId } from '../src/demo/hotel/hotelFacts.js';
@@ -158,7 +158,7 @@ describe('hotel reflection model', () => {
 
 describe('hotel under the optimizer', () => {
   async function run(workers: number): Promise<OptimizeResult> {
-    const clock = new SimulatedClock();
+    const clock = steppingClock(new SimulatedClock());
     const task = createHotelTask({ seed: 4, metricCallMs: 20, reflectionMs: 100, clock });
     const { seedCandidate, trainset, valset, adapter, reflectionLm } = task;
     const work = optimize({ seedCandidate, trainset, valset, adapter, reflectionLm, schedule: { kind: 'batched', parents: 2, perParent: 2 }, workers, maxMetricCalls: 300, seed: 4, clock });

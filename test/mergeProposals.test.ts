@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { optimize } from '../src/index.js';
-import { runOnSimulatedClock, sleep } from '../src/clock.js';
+import { runOnSimulatedClock, sleep, steppingClock } from '../src/clock.js';
 import type { Adapter, LanguageModel } from '../src/types.js';
 
 interface Ex {
@@ -17,7 +17,7 @@ const examples: Ex[] = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'].ma
 
 describe('merge proposals', () => {
   it('combine two lineages that changed different components', async () => {
-    const clock = new SimulatedClock();
+    const clock = steppingClock(new SimulatedClock());
     const adapter: Adapter<Ex> = {
       evaluate: async (c, e, ctx) => {
         await sleep(clock, 10, ctx.signal);

@@ -3,7 +3,7 @@
 // hurt, feedback that names the stage, and a reflection LM that acts on the feedback it is shown.
 import { SimulatedClock } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { runOnSimulatedClock } from '../src/clock.js';
+import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { optimize, type OptimizeResult } from '../src/index.js';
 import { createMultistepTask, MULTISTEP_SEED_CANDIDATE, type MultistepExample, type MultistepTask } from '../src/demo/multistep/multistepTask.js';
 import { overlookRate, parseStagePrompt } from '../src/demo/multistep/stagePrompt.js';
@@ -178,7 +178,7 @@ describe('multistep reflection model', () => {
 
 describe('multistep under the optimizer', () => {
   async function run(workers: number): Promise<OptimizeResult> {
-    const clock = new SimulatedClock();
+    const clock = steppingClock(new SimulatedClock());
     const task = createMultistepTask({ seed: 4, metricCallMs: 20, reflectionMs: 100, clock });
     const { seedCandidate, trainset, valset, adapter, reflectionLm } = task;
     const work = optimize({ seedCandidate, trainset, valset, adapter, reflectionLm, schedule: { kind: 'batched', parents: 2, perParent: 2 }, workers, maxMetricCalls: 300, seed: 4, clock });

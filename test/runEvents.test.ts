@@ -3,12 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { optimize, type RunEvent } from '../src/index.js';
-import { runOnSimulatedClock } from '../src/clock.js';
+import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { KEYWORDS, toyExamples, toyTask } from './support/toyTask.js';
 
 describe('run events', () => {
   it('cover the whole vocabulary of a run', async () => {
-    const clock = new SimulatedClock();
+    const clock = steppingClock(new SimulatedClock());
     const task = toyTask({ clock, evalMs: () => 10, reflectMs: () => 50 });
     const events: RunEvent[] = [];
     const result = await runOnSimulatedClock(

@@ -6,7 +6,7 @@ import { metrics } from '@opentelemetry/api';
 import { MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { SimulatedClock } from 'xstate';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runOnSimulatedClock } from '../src/clock.js';
+import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
 import { optimize } from '../src/index.js';
 
@@ -33,7 +33,7 @@ const total = (collected: ResourceMetrics, name: string): number => pointValues(
 
 describe('run metrics', () => {
   it('count the calls, the busy slot-time and the best score the result reports', async () => {
-    const clock = new SimulatedClock();
+    const clock = steppingClock(new SimulatedClock());
     const task = createDemoTask({ seed: 0, clock, metricCallMs: 20, reflectionMs: 200 });
     const workers = 4;
     const result = await runOnSimulatedClock(

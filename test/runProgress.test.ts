@@ -2,6 +2,7 @@
 // scores, candidates, proposals in flight, utilization and the share of the budget spent.
 import { Writable } from 'node:stream';
 import { SimulatedClock } from 'xstate';
+import { steppingClock } from '../src/clock.js';
 import { describe, expect, it } from 'vitest';
 import { createProgressDisplay } from '../src/cli/progressDisplay.js';
 import { RunProgress } from '../src/cli/runProgress.js';
@@ -38,7 +39,7 @@ describe('RunProgress', () => {
 
 describe('progress that moves with every call (simulated time)', () => {
   test('the counter advances during the seed evaluation, and the final line equals the result', async ({ toyRun }) => {
-    const clock = new SimulatedClock();
+    const clock = steppingClock(new SimulatedClock());
     let text = '';
     const stream = new Writable({
       write(chunk: Buffer | string, _encoding, callback) {

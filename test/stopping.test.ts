@@ -3,12 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { optimize } from '../src/index.js';
-import { runOnSimulatedClock } from '../src/clock.js';
+import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { test } from './support/toyRun.js';
 import { KEYWORDS, toyExamples, toyTask } from './support/toyTask.js';
 
 function setup() {
-  const clock = new SimulatedClock();
+  const clock = steppingClock(new SimulatedClock());
   const task = toyTask({ clock, evalMs: () => 10, reflectMs: () => 100 });
   const base = {
     seedCandidate: { instructions: 'Answer.' },

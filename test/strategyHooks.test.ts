@@ -6,7 +6,7 @@
 import { describe, expect } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { withCandidateOutputs } from '../src/gepa/core/bestOutputs.js';
-import { sleep } from '../src/clock.js';
+import { sleep, steppingClock } from '../src/clock.js';
 import { ConfigError } from '../src/index.js';
 import type { OptimizeResult, ProposeNewTexts, RunEvent, SampleMinibatch, SelectCandidate, SlotInterval } from '../src/types.js';
 import { test, toyRun } from './support/toyRun.js';
@@ -81,7 +81,7 @@ describe('proposeNewTexts', () => {
   test('replaces the reflection LM: called with the candidate, its reflective dataset and the components, in a reflection slot', async ({ toyRun }) => {
     const seen: Array<{ text: string; components: readonly string[]; records: number }> = [];
     const intervals: SlotInterval[] = [];
-    const clock = new SimulatedClock();
+    const clock = steppingClock(new SimulatedClock());
     const proposeNewTexts: ProposeNewTexts = async (candidate, dataset, components) => {
       seen.push({ text: candidate.instructions ?? '', components, records: dataset.instructions?.length ?? 0 });
       await sleep(clock, 70);

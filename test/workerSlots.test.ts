@@ -3,12 +3,12 @@
 // schedules, errors confined to their task, aborted queued work dropped.
 import { SimulatedClock } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { runOnSimulatedClock, sleep } from '../src/clock.js';
+import { runOnSimulatedClock, sleep, steppingClock } from '../src/clock.js';
 import { Rng } from '../src/gepa/core/rng.js';
 import { WorkerSlots, type SlotInterval, type WorkKind } from '../src/evaluation/workerSlots.js';
 
 function setup(capacity: number, policy?: 'finish-first' | 'start-first' | 'fifo') {
-  const clock = new SimulatedClock();
+  const clock = steppingClock(new SimulatedClock());
   const intervals: SlotInterval[] = [];
   const slots = new WorkerSlots({ capacity, clock, ...(policy ? { policy } : {}), onInterval: (i) => intervals.push(i) });
   return { clock, slots, intervals };

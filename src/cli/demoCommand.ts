@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { createDemoTask, type DemoExample } from '../demo/demoTask.js';
 import { scheduleLabel } from '../runtimeModel/index.js';
+import { datasetFingerprints, type InputHashes } from '../contentHash.js';
 import { resolveSettings } from '../config/runSettings.js';
 import type { Adapter, Candidate, OptimizeConfig, Schedule } from '../types.js';
 import type { CliIo } from './cliIo.js';
@@ -79,14 +80,16 @@ export async function demoCommand(options: DemoOptions, io: CliIo): Promise<numb
   // Flags that parse but cannot run (a budget below the valset size) fail here, before any write.
   const settings = resolveSettings(base);
   const label = scheduleLabel(settings.schedule);
-  const resumed = options.runDir !== undefined ? await checkRunDir(resolve(io.cwd, options.runDir), options.resume, base, settings) : undefined;
+  // Hashed once: the run directory's check and the run itself use the same hashes.
+  const hashes: InputHashes = { seedCandidate: settings.seedHash, ...(options.runDir !== undefined ? { datasets: datasetFingerprints(base.trainset, base.valset) } : {}) };
+  const resumed = options.runDir !== undefined ? await checkRunDir(resolve(io.cwd, options.runDir), options.resume, base, settings, hashes.datasets) : undefined;
   const runDir = await demoRunDir(options, io);
   const config: OptimizeConfig<DemoExample> = { ...withResumedBudgets(base, resumed), ...(runDir ? { runDir } : {}) };
   const heading = `GEPA demo (seed ${options.seed}): schedule ${label}, ${options.workers} workers, budget ${options.budget} metric calls`;
   io.stderr.write(`${heading}\n`);
   if (resumed) io.stderr.write(`${resumeNotice(resumed)}\n`);
 
-  const session = await runSession({ config, io, inspect: options.inspect, models: { task: 'demo task model (simulated)', reflection: 'demo reflection model (simulated)' } });
+  const session = await runSession({ config, io, inspect: options.inspect, hashes, models: { task: 'demo task model (simulated)', reflection: 'demo reflection model (simulated)' } });
   const { result } = session;
 
   // The held-out testset is scored without simulated latency: answers depend only on the prompt.

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { createChatAdapter } from '../adapters/chatAdapter.js';
 import { checkEndpoint, createOpenAIChatModel, createOpenAILanguageModel, type EndpointOptions } from '../lm/openaiLanguageModel.js';
 import { scheduleLabel } from '../runtimeModel/index.js';
+import { datasetFingerprints, type InputHashes } from '../contentHash.js';
 import { resolveSettings } from '../config/runSettings.js';
 import { DEFAULT_QUEUE } from '../executors/metricCallJob.js';
 import type { Adapter, OptimizeConfig } from '../types.js';
@@ -87,7 +88,9 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
   const endpoint = endpointFrom(io);
   const built = buildRunConfig(loaded, endpoint);
   const settings = resolveSettings(built);
-  const resumed = loaded.runDir ? await checkRunDir(loaded.runDir, options.resume, built, settings) : undefined;
+  // Hashed once: the run directory's check and the run itself use the same hashes.
+  const hashes: InputHashes = { seedCandidate: settings.seedHash, ...(loaded.runDir ? { datasets: datasetFingerprints(built.trainset, built.valset) } : {}) };
+  const resumed = loaded.runDir ? await checkRunDir(loaded.runDir, options.resume, built, settings, hashes.datasets) : undefined;
 
   // Before any paid work: is the endpoint there, and does it take the key?
   const { file, task } = loaded;
@@ -125,7 +128,7 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
   const heading = `GEPA run ${loaded.path}: ${taskName} (task), ${file.reflectionModel} (reflection), schedule ${label}, ${settings.workers} workers${where}`;
   io.stderr.write(`${heading}\n`);
   if (resumed) io.stderr.write(`${resumeNotice(resumed)}\n`);
-  const session = await runSession({ config, io, inspect: options.inspect });
+  const session = await runSession({ config, io, inspect: options.inspect, hashes });
   const { result } = session;
   const reportPath = loaded.runDir
     ? await writeRunReport(loaded.runDir, session, { title: `GEPA run: ${taskName} / ${file.reflectionModel}, ${label} on ${settings.workers} workers` })

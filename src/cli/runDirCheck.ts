@@ -5,6 +5,7 @@
 // match too: a changed field is refused before the endpoint is even asked.
 import { readdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import type { DatasetFingerprints } from '../contentHash.js';
 import type { RunSettings } from '../config/runSettings.js';
 import { checkRunDirUsable } from '../storage/runDirAccess.js';
 import { readRunDirectory, resumedSettings, RUN_FILES, type ExistingRun } from '../storage/runDirectory.js';
@@ -48,7 +49,7 @@ export function withResumedBudgets<C extends { maxMetricCalls?: number; maxCostU
 }
 
 /** Throws UsageError (or ConfigError) when `dir` cannot be used; with --resume, returns the run it holds. */
-export async function checkRunDir<Example>(dir: string, resume: boolean, config?: OptimizeConfig<Example>, settings?: RunSettings): Promise<ExistingRun | undefined> {
+export async function checkRunDir<Example>(dir: string, resume: boolean, config?: OptimizeConfig<Example>, settings?: RunSettings, datasets?: DatasetFingerprints): Promise<ExistingRun | undefined> {
   checkRunDirUsable(dir);
   const entries = await entriesOf(dir);
   if (!resume) {
@@ -65,5 +66,5 @@ export async function checkRunDir<Example>(dir: string, resume: boolean, config?
     );
   }
   // Reads only; throws ConfigError naming each field that differs from the recorded run.
-  return config && settings ? readRunDirectory(resolve(dir), runConfigRecord(config, resumedSettings(resolve(dir), config as OptimizeConfig<unknown>, settings))) : undefined;
+  return config && settings ? readRunDirectory(resolve(dir), runConfigRecord(config, resumedSettings(resolve(dir), config as OptimizeConfig<unknown>, settings), datasets)) : undefined;
 }

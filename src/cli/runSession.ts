@@ -5,6 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { systemClock } from '../clock.js';
+import type { InputHashes } from '../contentHash.js';
 import { prepareRun } from '../config/preparedRun.js';
 import type { RunSettings } from '../config/runSettings.js';
 import { optimize } from '../index.js';
@@ -26,6 +27,8 @@ export interface SessionInput<Example> {
   inspect?: boolean;
   /** How the report names the task and reflection models (default: their `model` property). */
   models?: ModelNames;
+  /** The input hashes the caller computed (checking the run directory): not computed again. */
+  hashes?: InputHashes;
   /** After the first Ctrl-C, calls in flight get this long before they are abandoned. Default ABANDON_AFTER_MS. */
   abandonAfterMs?: number;
   /** Quiet this long (no call finished) is told to the user. Default STALL_NOTICE_MS. */
@@ -50,7 +53,7 @@ export interface SessionOutput {
   valIds: readonly number[];
 }
 
-export async function runSession<Example>({ config: given, io, inspect = false, models, abandonAfterMs = ABANDON_AFTER_MS, stallNoticeMs = STALL_NOTICE_MS }: SessionInput<Example>): Promise<SessionOutput> {
+export async function runSession<Example>({ config: given, io, inspect = false, models, hashes, abandonAfterMs = ABANDON_AFTER_MS, stallNoticeMs = STALL_NOTICE_MS }: SessionInput<Example>): Promise<SessionOutput> {
   const { config, observation } = observeRun(given, models);
   const clock = systemClock;
   const inspectPath = inspect && config.runDir ? join(config.runDir, INSPECT_FILE) : undefined;
@@ -86,7 +89,7 @@ export async function runSession<Example>({ config: given, io, inspect = false, 
       display?.onSlotInterval(interval);
     },
     ...(inspectPath ? { inspect: (event: unknown) => inspection?.inspect(event) } : {}),
-  });
+  }, hashes);
   const { settings } = prepared;
   if (config.runDir) await mkdir(config.runDir, { recursive: true });
   display = createProgressDisplay({

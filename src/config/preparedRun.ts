@@ -15,6 +15,7 @@ import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { Adapter, Candidate, Clock, EvaluatedExample, OptimizeConfig, ProposeNewTexts, ReflectiveDataset, RunEvent, SlotInterval, WorkJournal } from '../types.js';
 import { createRunTelemetry } from '../telemetry/runTelemetry.js';
 import { ConfigError } from './configError.js';
+import type { DatasetFingerprints, InputHashes } from '../contentHash.js';
 import { resolveSettings, type RunSettings } from './runSettings.js';
 
 const PREPARED = Symbol('gepa-actors prepared run');
@@ -45,6 +46,8 @@ export interface PreparedRun {
   /** Durable runs: completed paid work is recorded here and replayed on resume. */
   journal?: WorkJournal;
   inspect?: (inspectionEvent: unknown) => void;
+  /** The datasets' fingerprints when the caller computed them (a run directory's record reuses them). */
+  datasetFingerprints?: DatasetFingerprints;
 }
 
 export function isPreparedRun(value: unknown): value is PreparedRun {
@@ -64,10 +67,13 @@ function reflectionModel(lm: OptimizeConfig<unknown>['reflectionLm'], maxCostUsd
   return model;
 }
 
-/** Validates the config (throws ConfigError naming the field) and prepares the run; a PreparedRun is returned as it is. */
-export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRun): PreparedRun {
+/**
+ * Validates the config (throws ConfigError naming the field) and prepares the run; a PreparedRun
+ * is returned as it is. `hashes`: the input hashes the caller already computed, not computed again.
+ */
+export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRun, hashes?: InputHashes): PreparedRun {
   if (isPreparedRun(config)) return config;
-  const settings = resolveSettings(config);
+  const settings = resolveSettings(config, hashes?.seedCandidate);
   const adapter = config.adapter as Adapter<unknown>;
   const clock = config.clock ?? systemClock;
   const telemetry = config.telemetry === false ? undefined : createRunTelemetry(clock);
@@ -89,6 +95,7 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
     ...(telemetry ? { onCall: telemetry.onCall } : {}),
     journal: config.journal,
     inspect: config.inspect,
+    ...(hashes?.datasets ? { datasetFingerprints: hashes.datasets } : {}),
   };
 }
 

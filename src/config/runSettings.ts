@@ -9,29 +9,31 @@ import { templateProblem } from '../gepa/proposer/reflectionStrategy.js';
 import type { PlanningHooks } from '../gepa/strategies/strategyHooks.js';
 import { ConfigError, formatZodError } from './configError.js';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES } from '../evaluation/failureTally.js';
-import type {
-  AcceptanceRule,
-  Adapter,
-  Candidate,
-  ComponentSelectionStrategy,
-  FrontType,
-  OptimizeConfig,
-  ParentSelectionStrategy,
-  ProposalSelection,
-  ParentWeighting,
-  RebaseGate,
-  RebaseWait,
-  RebasePolicy,
-  SlotPolicy,
-  StepMinibatches,
-  TieOrder,
-  ValsetPolicy,
-} from '../types.js';
-
-/** The values of the settings a run directory may take from its record on resume (runConfigRecord.ts). */
-export const TIE_ORDERS = ['reference', 'newest-survives', 'oldest-survives'] as const satisfies readonly TieOrder[];
-export const STEP_MINIBATCHES = ['fresh', 'sliding'] as const satisfies readonly StepMinibatches[];
-export const REBASE_WAITS = ['launched-before', 'ahead-in-flight', 'valsets-in-flight', 'none'] as const satisfies readonly RebaseWait[];
+import type { Adapter, Candidate, OptimizeConfig, ProposalSelection, ValsetPolicy } from '../types.js';
+import {
+  ACCEPTANCE_RULES,
+  COMPONENT_SELECTIONS,
+  FRONT_TYPES,
+  PARENT_SELECTIONS,
+  PARENT_WEIGHTINGS,
+  REBASE_GATES,
+  REBASE_POLICIES,
+  REBASE_WAITS,
+  SLOT_POLICIES,
+  STEP_MINIBATCHES,
+  TIE_ORDERS,
+  type AcceptanceRule,
+  type ComponentSelectionStrategy,
+  type FrontType,
+  type ParentSelectionStrategy,
+  type ParentWeighting,
+  type RebaseGate,
+  type RebasePolicy,
+  type RebaseWait,
+  type SlotPolicy,
+  type StepMinibatches,
+  type TieOrder,
+} from '../settingValues.js';
 
 const positiveInt = z.number().int().positive();
 
@@ -44,7 +46,7 @@ export const MAX_IN_FLIGHT = 1024;
 
 export const scheduleSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('batched'), parents: positiveInt.optional(), perParent: positiveInt.optional() }).strict(),
-  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: z.enum(['off', 'newest-descendant', 'best-descendant', 'best', 'pool-best']).optional(), parentWeighting: z.enum(['front', 'in-flight']).optional(), rebaseGate: z.enum(['where-it-helped', 'whole-minibatch']).optional(), rebaseWait: z.enum(REBASE_WAITS).optional() }).strict(),
+  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: z.enum(REBASE_POLICIES).optional(), parentWeighting: z.enum(PARENT_WEIGHTINGS).optional(), rebaseGate: z.enum(REBASE_GATES).optional(), rebaseWait: z.enum(REBASE_WAITS).optional() }).strict(),
 ]);
 
 /** Where metric calls run (OptimizeConfig's `executor`); a connection's details are checked when the executor is made. */
@@ -77,17 +79,17 @@ export const settingsFields = {
   workers: positiveInt.max(MAX_WORKERS).optional(),
   reflectionMinibatchSize: positiveInt.optional(),
   seed: z.number().int().optional(),
-  frontType: z.enum(['instance', 'objective', 'hybrid', 'cartesian']).optional(),
+  frontType: z.enum(FRONT_TYPES).optional(),
   tieOrder: z.enum(TIE_ORDERS).optional(),
   stepMinibatches: z.enum(STEP_MINIBATCHES).optional(),
-  parentSelection: z.enum(['pareto', 'current-best', 'epsilon-greedy']).optional(),
-  componentSelection: z.enum(['round-robin', 'all']).optional(),
-  acceptance: z.enum(['strict-improvement', 'improvement-or-equal']).optional(),
+  parentSelection: z.enum(PARENT_SELECTIONS).optional(),
+  componentSelection: z.enum(COMPONENT_SELECTIONS).optional(),
+  acceptance: z.enum(ACCEPTANCE_RULES).optional(),
   proposalSelection: z.union([z.literal('all'), z.literal('best'), z.object({ topK: positiveInt }).strict()]).optional(),
   skipPerfectScore: z.boolean().optional(),
   perfectScore: z.number().optional(),
   merge: z.object({ maxMerges: z.number().int().nonnegative().optional() }).strict().optional(),
-  slotPolicy: z.enum(['finish-first', 'start-first', 'fifo']).optional(),
+  slotPolicy: z.enum(SLOT_POLICIES).optional(),
   valsetPolicy: z
     .union([
       z.literal('full'),
@@ -173,7 +175,8 @@ function checkHooks<Example>(config: OptimizeConfig<Example>): PlanningHooks {
   return { ...(selectCandidate ? { selectCandidate } : {}), ...(selectComponents ? { selectComponents } : {}), ...(sampleMinibatch ? { sampleMinibatch } : {}) };
 }
 
-export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSettings {
+/** `seedHash`: candidateHash(config.seedCandidate) when the caller has it already. */
+export function resolveSettings<Example>(config: OptimizeConfig<Example>, seedHash?: string): RunSettings {
   const parsed = settingsSchema.safeParse(config);
   if (!parsed.success) throw new ConfigError(`invalid optimize config: ${formatZodError(parsed.error)}`);
   const adapter = config.adapter as Adapter<Example> | undefined;
@@ -190,7 +193,7 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>): RunSe
   }
   return {
     seedCandidate: config.seedCandidate,
-    seedHash: candidateHash(config.seedCandidate),
+    seedHash: seedHash ?? candidateHash(config.seedCandidate),
     componentNames: Object.keys(config.seedCandidate),
     maxMetricCalls: c.maxMetricCalls,
     maxCostUsd: c.maxCostUsd,

@@ -4,8 +4,9 @@
 // all workers. Job ids are a function of (run, call, occurrence), so a retried, stalled or
 // re-submitted job is one job and is paid once. bullmq and ioredis are optional peers: creating
 // the executor checks that they are installed, the first evaluation imports them.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
+import { sha256Hex } from '../contentHash.js';
 import type { Queue, QueueEvents } from 'bullmq';
 import { candidateHash } from '../gepa/core/candidateHash.js';
 import { sleep, systemClock } from '../clock.js';
@@ -110,12 +111,12 @@ function positiveInteger(value: number | undefined, fallback: number, field: str
 }
 
 function shortHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 12);
+  return sha256Hex(text).slice(0, 12);
 }
 
 /** A run id that a run directory keeps across processes (resume re-attaches to its jobs). */
 export function runIdForDirectory(runDir: string): string {
-  return `dir-${createHash('sha256').update(resolve(runDir)).digest('hex').slice(0, 16)}`;
+  return `dir-${sha256Hex(resolve(runDir)).slice(0, 16)}`;
 }
 
 /** Throws MissingDependencyError when bullmq or ioredis is not installed (a run must not start without them). */

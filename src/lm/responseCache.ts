@@ -2,11 +2,10 @@
 // configuration costs nothing. One JSON file per request, named by the SHA-256 of the request
 // (model, messages, sampling parameters), written atomically (temp file + rename) so a crash
 // or a concurrent writer never leaves a half-written entry. Any unreadable entry is a miss.
-import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { canonicalJson } from '../canonicalJson.js';
+import { contentHash } from '../contentHash.js';
 import type { TokenUsage } from './priceTable.js';
 
 export interface CachedReply {
@@ -40,7 +39,7 @@ const entrySchema = z.object({
 
 /** Hex SHA-256 of the canonical request; also seeds the deterministic retry jitter. */
 export function requestKey(request: unknown): string {
-  return createHash('sha256').update(canonicalJson(request)).digest('hex');
+  return contentHash(request);
 }
 
 let tempCounter = 0;

@@ -32,10 +32,12 @@ export interface ActorTree {
 }
 
 /**
- * XState records no sender for a plain `ref.send`; our actors send with theirs (machines/sendFrom.ts),
- * so what is left comes from outside the actor system, e.g. the caller starting the optimizer.
+ * XState records a sender only for what a machine sends by its actions and what a child sends
+ * its parent; a public `ref.send` has none. That is the caller starting the optimizer, and a
+ * proposer's note to itself, from inside a promise, that its reflective dataset is built
+ * (machines/README.md).
  */
-const UNKNOWN_SENDER = '(outside the actors)';
+const UNKNOWN_SENDER = '(no sender recorded)';
 
 export function buildActorTree(records: readonly InspectionRecord[]): ActorTree {
   const nodes = new Map<string, ActorNode>();
@@ -132,5 +134,5 @@ export function renderActorTree(tree: ActorTree): string {
     .map((m) => `<tr><td>${escapeHtml(m.from)}</td><td>${escapeHtml(m.to)}</td><td><code>${escapeHtml(m.event)}</code></td><td class="num">${m.count}</td></tr>`)
     .join('');
   const table = `<table class="messages"><thead><tr><th>from</th><th>to</th><th>event</th><th class="num">count</th></tr></thead><tbody>${rows}</tbody></table>`;
-  return `<p class="muted">${tree.actors} actors. Messages are counted by kind of actor, from sender to receiver; &quot;outside the actors&quot; is the caller (it starts the optimizer).</p><div class="two-col">${list}<div class="scroll">${table}</div></div>`;
+  return `<p class="muted">${tree.actors} actors. Messages are counted by kind of actor, from sender to receiver; &quot;no sender recorded&quot; is the caller (it starts the optimizer) or a proposer's note to itself from inside a promise.</p><div class="two-col">${list}<div class="scroll">${table}</div></div>`;
 }

@@ -84,7 +84,7 @@ export async function runInDirectory(given: PreparedRun, launch: LaunchRun, opti
   const startedWith = resumedSettings(resolve(config.runDir), config, given.settings);
   const prepared: PreparedRun = startedWith === given.settings ? given : { ...given, settings: startedWith };
   if (prepared.journal) throw new ConfigError('invalid optimize config: journal: cannot be combined with runDir (the run directory is the journal)');
-  const record = runConfigRecord(config, prepared.settings);
+  const record = runConfigRecord(config, prepared.settings, prepared.datasetFingerprints);
   const existing = readRunDirectory(resolve(config.runDir), record);
   // Found at the start rather than when the user tries to resume after a crash.
   if (existing.isNew && record.settings.reflectionLm === UNNAMED_FUNCTION) {

@@ -3,19 +3,14 @@
 // datasets, and the user's identity of the function-valued parts (runIdentity: models, adapter).
 // A resumed run must match it field by field: a different config would replay work that belongs
 // to another run, and mix its scores with the new ones.
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { canonicalJson } from '../canonicalJson.js';
+import { datasetFingerprints, type DatasetFingerprint, type DatasetFingerprints } from '../contentHash.js';
 import { ConfigError } from '../config/configError.js';
-import { REBASE_WAITS, STEP_MINIBATCHES, TIE_ORDERS, type RunSettings } from '../config/runSettings.js';
+import type { RunSettings } from '../config/runSettings.js';
+import { REBASE_WAITS, STEP_MINIBATCHES, TIE_ORDERS } from '../settingValues.js';
 import type { OptimizeConfig, RebaseWait } from '../types.js';
 import { RESUMABLE_BUDGETS, type RunBudgets } from './resumeBudgets.js';
-
-export interface DatasetFingerprint {
-  size: number;
-  /** SHA-256 of the dataset's canonical JSON; absent when it is not JSON (then only the size counts). */
-  sha256?: string;
-}
 
 export interface RunConfigRecord {
   version: 1;
@@ -35,14 +30,6 @@ export const runConfigRecordSchema = z.object({
   operational: z.object({ workers: z.number(), slotPolicy: z.string(), executor: z.string() }),
 });
 
-export function datasetFingerprint(dataset: readonly unknown[]): DatasetFingerprint {
-  try {
-    return { size: dataset.length, sha256: createHash('sha256').update(canonicalJson(dataset)).digest('hex') };
-  } catch {
-    // Cycles or BigInts: the content cannot be fingerprinted, its size still can.
-    return { size: dataset.length };
-  }
-}
 
 /** How a function reflection model without a name is recorded: such a run cannot be resumed. */
 export const UNNAMED_FUNCTION = 'function';
@@ -68,7 +55,8 @@ function identityFields(runIdentity: OptimizeConfig<unknown>['runIdentity']): Re
   return Object.keys(fields).length > 0 ? fields : undefined;
 }
 
-export function runConfigRecord<Example>(config: OptimizeConfig<Example>, settings: RunSettings): RunConfigRecord {
+/** `datasets`: the fingerprints when the caller already has them (they are hashed otherwise). */
+export function runConfigRecord<Example>(config: OptimizeConfig<Example>, settings: RunSettings, datasets: DatasetFingerprints = datasetFingerprints(config.trainset, config.valset)): RunConfigRecord {
   // failFast and maxConsecutiveFailures decide when a failing run stops, never what it computes:
   // not compared, so a run stopped by a failure can be resumed with other values.
   const { seedCandidate: _seed, seedHash, componentNames: _names, workers, slotPolicy, minibatchSize, maxMerges, failFast: _ff, maxConsecutiveFailures: _mcf, ...rest } = settings;
@@ -87,8 +75,8 @@ export function runConfigRecord<Example>(config: OptimizeConfig<Example>, settin
     settings: JSON.parse(JSON.stringify(compared)) as Record<string, unknown>,
     fingerprints: {
       seedCandidate: seedHash,
-      trainset: datasetFingerprint(config.trainset),
-      valset: datasetFingerprint(config.valset ?? config.trainset),
+      trainset: datasets.trainset,
+      valset: datasets.valset,
     },
     operational: { workers, slotPolicy, executor: config.executor?.kind ?? 'local' },
   };

@@ -5,19 +5,18 @@
 // The async schedule's order depends on which call finished first, so its decisions (verdicts and
 // folds) are logged too: a resumed run takes them in the logged order and so asks for the same
 // calls; once past that path, whatever the log still holds unreplayed is held against the budgets.
-import { createHash } from 'node:crypto';
-import { canonicalJson } from '../canonicalJson.js';
+import { contentHash, sha256Hex } from '../contentHash.js';
 import type { RunLogRecord } from './runLog.js';
 import type { Candidate, Evaluation, LmReply, ReflectiveDataset, ScheduleDecision, WorkJournal } from '../types.js';
 
 /** The key of a reflection in the log: prompts run to many kilobytes, their hash does not. */
 export function promptHash(prompt: string): string {
-  return createHash('sha256').update(prompt).digest('hex');
+  return sha256Hex(prompt);
 }
 
 /** The key of a proposeNewTexts answer in the log: the SHA-256 of what it was given. */
 export function proposalInputHash(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[]): string {
-  return createHash('sha256').update(canonicalJson({ candidate, dataset, components })).digest('hex');
+  return contentHash({ candidate, dataset, components });
 }
 
 class ReplayQueues<T extends { costUsd?: number }> {

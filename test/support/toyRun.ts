@@ -5,12 +5,12 @@
 import { it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { optimize, type OptimizeConfig, type OptimizeResult } from '../../src/index.js';
-import { runOnSimulatedClock } from '../../src/clock.js';
+import { runOnSimulatedClock, steppingClock, type SteppingClock } from '../../src/clock.js';
 import { hashUnit, KEYWORDS, toyExamples, toyTask, type ToyExample } from './toyTask.js';
 
 export interface ToyRunOptions extends Partial<Omit<OptimizeConfig<ToyExample>, 'clock'>> {
   /** The run's clock, when the test reads it while the run goes on (default a new one). */
-  clock?: SimulatedClock;
+  clock?: SteppingClock;
   /** Valset keywords (default the first 6). */
   valsetSize?: number;
   /** Reshuffles every latency (and, with failures, which calls fail when failureSalt is absent). */
@@ -27,14 +27,14 @@ export interface ToyRunOptions extends Partial<Omit<OptimizeConfig<ToyExample>, 
 export interface ToyRun {
   result: OptimizeResult;
   task: ReturnType<typeof toyTask>;
-  clock: SimulatedClock;
+  clock: SteppingClock;
   valset: ToyExample[];
 }
 
 const salted = (salt: string | undefined, ...parts: string[]) => (salt ? [salt, ...parts] : parts).join('|');
 
 export async function toyRun(options: ToyRunOptions = {}): Promise<ToyRun> {
-  const { valsetSize = 6, latencySalt, evalMs = [1, 50], reflectMs = [20, 200], failureRate, failureSalt, clock = new SimulatedClock(), ...config } = options;
+  const { valsetSize = 6, latencySalt, evalMs = [1, 50], reflectMs = [20, 200], failureRate, failureSalt, clock = steppingClock(new SimulatedClock()), ...config } = options;
   const task = toyTask({
     clock,
     evalMs: (c, e) => evalMs[0] + Math.floor(evalMs[1] * hashUnit(salted(latencySalt, c.instructions ?? '', e.id))),

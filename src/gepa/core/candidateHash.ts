@@ -1,7 +1,7 @@
 // Candidate identity: a stable content hash of a component map, independent of key order and
 // of when or where the candidate was made. Cache keys and deduplication use it.
-import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../canonicalJson.js';
+import { sha256Hex } from '../../contentHash.js';
 import type { Candidate } from '../../types.js';
 
 /** The candidate as [name, text] pairs in name order: key order does not change its identity. */
@@ -11,7 +11,7 @@ export function canonicalCandidateJson(candidate: Candidate): string {
 
 /** Hex SHA-256 of the canonical form, truncated to 16 bytes: collisions are not a concern. */
 export function candidateHash(candidate: Candidate): string {
-  return createHash('sha256').update(canonicalCandidateJson(candidate)).digest('hex').slice(0, 32);
+  return sha256Hex(canonicalCandidateJson(candidate)).slice(0, 32);
 }
 
 export function sameCandidate(a: Candidate, b: Candidate): boolean {
