@@ -75,6 +75,13 @@ const drainMicrotasks = () => new Promise<void>((resolve) => setImmediate(resolv
  * simulated instant, jumps the clock to the next timer. Throws if the work waits on nothing.
  */
 export async function runOnSimulatedClock<T>(clock: SteppingClock, work: Promise<T>): Promise<T> {
+  // A bare SimulatedClock (how this was called before steppingClock existed) cannot say when
+  // its next timer is due through public calls: say how to wrap it rather than fail obscurely.
+  if (typeof (clock as Partial<SteppingClock>).nextDue !== 'function') {
+    throw new TypeError(
+      'runOnSimulatedClock needs a stepping clock: wrap the SimulatedClock once, const clock = steppingClock(new SimulatedClock()), and pass that same clock to optimize({ clock }) and to runOnSimulatedClock',
+    );
+  }
   let settled = false;
   const tracked = work.finally(() => {
     settled = true;
