@@ -39,9 +39,10 @@ export interface CallFailure {
 /**
  * 'http' (an error status), 'timeout', 'connection', 'malformed' (a reply that is not a chat
  * completion), 'empty' / 'refusal' (a reply with no usable text), 'adapter' (the adapter threw),
- * 'invalid-score' (a score that is not a finite number), 'other'.
+ * 'invalid-score' (a score that is not a finite number), 'context-length' (a prompt longer than a
+ * local model's context), 'other'.
  */
-export type FailureKind = 'http' | 'timeout' | 'connection' | 'malformed' | 'empty' | 'refusal' | 'adapter' | 'invalid-score' | 'other';
+export type FailureKind = 'http' | 'timeout' | 'connection' | 'malformed' | 'empty' | 'refusal' | 'adapter' | 'invalid-score' | 'context-length' | 'other';
 
 /** Failed calls of a run, by kind (HTTP ones as `http 404`, ...). */
 export interface FailureCounts {

@@ -1,0 +1,259 @@
+// GEPA on a real task with a real model: spam or ham on the SpamAssassin corpus (bench/spamTask.ts),
+// task model and reflection model both Gemma 3 270M (a GGUF run in this process by our local
+// backend), in real time on this machine. Runs are stored per setting under
+// bench/results/spam-<setting>.json after every seed, so a long batch can be stopped and resumed (--from).
+//
+//   GEPA_GGUF=.models/gemma-3-270m-q4_k_m.gguf npx tsx bench/spam.ts run single 2x2 "async 4" [--seeds 6] [--from 0]
+//   npx tsx bench/spam.ts baseline [--seeds 6]   the seed prompt's val (per seed) and test accuracy
+//   npx tsx bench/spam.ts throughput             tokens/s of the engine at 1, 2 and 4 sequences
+//   npx tsx bench/spam.ts table                  the tables bench/README.md quotes
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { optimize } from '../src/index.js';
+import { createLocalChatModel, createLocalLanguageModel, disposeLocalModels, type LocalModelOptions } from '../src/lm/localLanguageModel.js';
+import type { Candidate, LanguageModel, Schedule } from '../src/types.js';
+import { benchArgs } from './cliArgs.js';
+import { mean, standardError } from './table.js';
+import { createSpamAdapter, SPAM_COMPONENT, SPAM_SEED_CANDIDATE, spamSplits, type SpamExample, type SpamSizes, type SpamTaskModel } from './spamTask.js';
+
+const { flag, positional } = benchArgs();
+const [command = 'table', ...names] = positional;
+// Trials go elsewhere (SPAM_RESULTS=<dir>/): only full batches belong in bench/results.
+const dir = process.env.SPAM_RESULTS ? new URL(`file://${process.env.SPAM_RESULTS}`) : new URL('./results/', import.meta.url);
+const modelPath = process.env.GEPA_GGUF ?? '.models/gemma-3-270m-q4_k_m.gguf';
+
+/** The workload every setting shares; stored with each run so a table never mixes two. */
+export const SPAM_WORKLOAD = {
+  sizes: { trainSize: 60, valSize: 20, testSize: 100 } satisfies SpamSizes,
+  budget: Number(flag('--budget', '100')),
+  workers: 4,
+  minibatch: 3,
+  /** Greedy task model: one label per prompt, so a testset score is a fact of the prompt. */
+  task: { maxTokens: 4, template: 'none' } satisfies Partial<LocalModelOptions>,
+  /** Sampled reflection (seeded by the run's seed), so two proposals from one parent can differ. */
+  reflection: { maxTokens: 160, temperature: 0.7, template: 'none' } satisfies Partial<LocalModelOptions>,
+  contextSize: 2048,
+};
+
+const SETTINGS: Record<string, Schedule> = {
+  single: { kind: 'batched', parents: 1, perParent: 1 },
+  '2x2': { kind: 'batched', parents: 2, perParent: 2 },
+  '4x1': { kind: 'batched', parents: 4, perParent: 1 },
+  'async 4': { kind: 'async', inFlight: 4 },
+};
+
+interface Tokens {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+const noTokens = (): Tokens => ({ calls: 0, promptTokens: 0, completionTokens: 0 });
+const count = (t: Tokens, usage?: { promptTokens: number; completionTokens: number }) => {
+  t.calls++;
+  t.promptTokens += usage?.promptTokens ?? 0;
+  t.completionTokens += usage?.completionTokens ?? 0;
+};
+
+interface SpamRun {
+  setting: string;
+  seed: number;
+  wallClockMs: number;
+  metricCalls: number;
+  reflectionCalls: number;
+  seedValScore: number;
+  bestValScore: number;
+  testScore: number;
+  candidates: number;
+  accepted: number;
+  stopReason: string;
+  taskTokens: Tokens;
+  reflectionTokens: Tokens;
+  bestCandidate: Candidate;
+  /** Every reflection reply, cut to 400 characters: what the reflection model proposed. */
+  proposals: string[];
+}
+
+const sharedModel = (options: Partial<LocalModelOptions>) => ({ modelPath, contextSize: SPAM_WORKLOAD.contextSize, ...options });
+
+// The test score is a fact of the prompt (greedy decoding), so it is computed once per prompt.
+const testScores = new Map<string, number>();
+async function testScore(candidate: Candidate, testset: readonly SpamExample[]): Promise<number> {
+  const key = candidate[SPAM_COMPONENT] as string;
+  const known = testScores.get(key);
+  if (known !== undefined) return known;
+  const adapter = createSpamAdapter(createLocalChatModel(sharedModel(SPAM_WORKLOAD.task)));
+  const signal = new AbortController().signal;
+  let sum = 0;
+  for (const e of testset) sum += (await adapter.evaluate(candidate, e, { captureTraces: false, signal })).score;
+  const score = sum / testset.length;
+  testScores.set(key, score);
+  return score;
+}
+
+async function spamRun(setting: string, seed: number): Promise<SpamRun> {
+  const schedule = SETTINGS[setting];
+  if (!schedule) throw new Error(`unknown setting '${setting}' (known: ${Object.keys(SETTINGS).join(', ')})`);
+  const { trainset, valset, testset } = spamSplits(seed, SPAM_WORKLOAD.sizes);
+  const taskTokens = noTokens();
+  const reflectionTokens = noTokens();
+  const proposals: string[] = [];
+  const chat = createLocalChatModel(sharedModel(SPAM_WORKLOAD.task));
+  const taskModel: SpamTaskModel = async (messages, ctx) => {
+    const reply = await chat(messages, ctx);
+    count(taskTokens, reply.usage);
+    return reply;
+  };
+  const reflect = createLocalLanguageModel(sharedModel({ ...SPAM_WORKLOAD.reflection, seed }));
+  const reflectionLm: LanguageModel = async (prompt, ctx) => {
+    const reply = await reflect(prompt, ctx);
+    count(reflectionTokens, reply.usage);
+    proposals.push(reply.text.slice(0, 400));
+    return reply;
+  };
+  const result = await optimize({
+    seedCandidate: SPAM_SEED_CANDIDATE,
+    trainset,
+    valset,
+    adapter: createSpamAdapter(taskModel),
+    reflectionLm,
+    schedule,
+    workers: SPAM_WORKLOAD.workers,
+    maxMetricCalls: SPAM_WORKLOAD.budget,
+    reflectionMinibatchSize: SPAM_WORKLOAD.minibatch,
+    seed,
+    telemetry: false,
+  });
+  if (result.error) throw new Error(`run ${setting} seed ${seed} failed: ${result.error}`);
+  return {
+    setting,
+    seed,
+    wallClockMs: result.elapsedMs,
+    metricCalls: result.metricCalls,
+    reflectionCalls: result.reflectionCalls,
+    seedValScore: result.valScores[0] ?? 0,
+    bestValScore: result.bestScore,
+    testScore: await testScore(result.bestCandidate, testset),
+    candidates: result.candidates.length,
+    accepted: result.proposals.filter((p) => p.outcome === 'accepted').length,
+    stopReason: result.stopReason,
+    taskTokens,
+    reflectionTokens,
+    bestCandidate: result.bestCandidate,
+    proposals,
+  };
+}
+
+const fileOf = (name: string) => new URL(`${name.startsWith('real-') ? '' : 'spam-'}${name.replace(/\s+/g, '-')}.json`, dir);
+
+function stored<T>(name: string): T[] {
+  const file = fileOf(name);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { runs: T[] }).runs : [];
+}
+
+function store<T extends { seed: number }>(name: string, runs: T[]): void {
+  mkdirSync(dir, { recursive: true });
+  // Seeds already stored stay, unless run again.
+  const fresh = new Set(runs.map((r) => r.seed));
+  const all = [...stored<T>(name).filter((r) => !fresh.has(r.seed)), ...runs].sort((a, b) => a.seed - b.seed);
+  writeFileSync(fileOf(name), `${JSON.stringify({ name, modelPath: modelPath.split('/').pop(), workload: SPAM_WORKLOAD, runs: all }, null, 1)}\n`);
+}
+
+async function run(): Promise<void> {
+  const seeds = Number(flag('--seeds', '6'));
+  const from = Number(flag('--from', '0'));
+  // Seeds outside, settings inside: a batch cut short still pairs every setting on the same seeds.
+  for (let seed = from; seed < from + seeds; seed++) {
+    for (const setting of names) {
+      const r = await spamRun(setting, seed);
+      store(setting, [r]);
+      process.stderr.write(
+        `  ${setting} seed ${seed}: val ${r.seedValScore.toFixed(3)} -> ${r.bestValScore.toFixed(3)}, test ${r.testScore.toFixed(3)}, ` +
+          `${r.metricCalls} calls, ${r.reflectionCalls} reflections, ${r.accepted} accepted, ${(r.wallClockMs / 1000).toFixed(0)} s\n`,
+      );
+    }
+  }
+}
+
+interface Baseline {
+  seed: number;
+  valScore: number;
+  testScore: number;
+}
+
+async function baseline(): Promise<void> {
+  const seeds = Number(flag('--seeds', '6'));
+  const adapter = createSpamAdapter(createLocalChatModel(sharedModel(SPAM_WORKLOAD.task)));
+  const signal = new AbortController().signal;
+  const runs: Baseline[] = [];
+  for (let seed = 0; seed < seeds; seed++) {
+    const { valset, testset } = spamSplits(seed, SPAM_WORKLOAD.sizes);
+    let sum = 0;
+    for (const e of valset) sum += (await adapter.evaluate(SPAM_SEED_CANDIDATE, e, { captureTraces: false, signal })).score;
+    runs.push({ seed, valScore: sum / valset.length, testScore: await testScore(SPAM_SEED_CANDIDATE, testset) });
+    process.stderr.write(`  seed prompt, seed ${seed}: val ${(sum / valset.length).toFixed(3)}\n`);
+  }
+  store('seed-prompt', runs);
+}
+
+interface Throughput {
+  seed: number;
+  sequences: number;
+  calls: number;
+  wallMs: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** The engine alone: 16 reflection-sized generations, all in flight, at 1, 2 and 4 sequences. */
+async function throughput(): Promise<void> {
+  const runs: Throughput[] = [];
+  const { trainset } = spamSplits(0, SPAM_WORKLOAD.sizes);
+  for (const sequences of [1, 2, 4]) {
+    const lm = createLocalLanguageModel(sharedModel({ ...SPAM_WORKLOAD.reflection, maxTokens: 48, sequences }));
+    await lm.load();
+    const start = performance.now();
+    const replies = await Promise.all(trainset.slice(0, 16).map((e, i) => lm(`${e.text}\n\nA one-line summary of this e-mail (${i}):`)));
+    const wallMs = performance.now() - start;
+    const sum = (f: (u: { promptTokens: number; completionTokens: number }) => number) => replies.reduce((a, r) => a + (r.usage ? f(r.usage) : 0), 0);
+    runs.push({ seed: sequences, sequences, calls: replies.length, wallMs, promptTokens: sum((u) => u.promptTokens), completionTokens: sum((u) => u.completionTokens) });
+    process.stderr.write(`  ${sequences} sequences: ${(sum((u) => u.completionTokens) / wallMs * 1000).toFixed(1)} completion tokens/s\n`);
+    await disposeLocalModels();
+  }
+  store('real-engine-throughput', runs);
+}
+
+const pm = (xs: readonly number[], d = 3) => (xs.length === 0 ? '-' : `${mean(xs).toFixed(d)} ± ${standardError(xs).toFixed(d)}`);
+
+function table(): void {
+  const w = SPAM_WORKLOAD;
+  console.log(`\n## Spam or ham (SpamAssassin), Gemma 3 270M as task and reflection model; budget ${w.budget} metric calls, train ${w.sizes.trainSize}, val ${w.sizes.valSize}, test ${w.sizes.testSize}, ${w.workers} workers (mean ± standard error over seeds)\n`);
+  const base = stored<Baseline>('seed-prompt');
+  if (base.length > 0) console.log(`Seed prompt: val ${pm(base.map((b) => b.valScore))} over ${base.length} seeds, test ${(base[0] as Baseline).testScore.toFixed(3)} (one fixed testset).\n`);
+  console.log('| setting | seeds | seed val | best val | test | wall s | metric calls | reflections | accepted | task tokens in / out per call | reflection tokens in / out per call |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const setting of Object.keys(SETTINGS)) {
+    const runs = stored<SpamRun>(setting);
+    if (runs.length === 0) continue;
+    const per = (t: (r: SpamRun) => Tokens) => {
+      const calls = runs.reduce((a, r) => a + t(r).calls, 0);
+      return `${(runs.reduce((a, r) => a + t(r).promptTokens, 0) / calls).toFixed(0)} / ${(runs.reduce((a, r) => a + t(r).completionTokens, 0) / calls).toFixed(1)}`;
+    };
+    console.log(
+      `| ${setting} | ${runs.length} | ${pm(runs.map((r) => r.seedValScore))} | ${pm(runs.map((r) => r.bestValScore))} | ${pm(runs.map((r) => r.testScore))} | ${pm(runs.map((r) => r.wallClockMs / 1000), 0)} | ${pm(runs.map((r) => r.metricCalls), 0)} | ${pm(runs.map((r) => r.reflectionCalls), 1)} | ${pm(runs.map((r) => r.accepted), 1)} | ${per((r) => r.taskTokens)} | ${per((r) => r.reflectionTokens)} |`,
+    );
+  }
+  const tp = stored<Throughput>('real-engine-throughput');
+  if (tp.length > 0) {
+    console.log('\n| sequences | calls in flight | completion tokens/s | prompt + completion tokens/s | wall s |');
+    console.log('|---:|---:|---:|---:|---:|');
+    for (const t of tp) console.log(`| ${t.sequences} | ${t.calls} | ${((t.completionTokens / t.wallMs) * 1000).toFixed(1)} | ${(((t.promptTokens + t.completionTokens) / t.wallMs) * 1000).toFixed(0)} | ${(t.wallMs / 1000).toFixed(1)} |`);
+  }
+}
+
+try {
+  if (command === 'run') await run();
+  else if (command === 'baseline') await baseline();
+  else if (command === 'throughput') await throughput();
+  else table();
+} finally {
+  await disposeLocalModels();
+}
