@@ -48,6 +48,15 @@ describe('gepa-actors run with local models', () => {
     expect(existsSync(join(dir, 'missing-run'))).toBe(false);
   });
 
+  it('a dollar budget on a local model needs a price under its file name (exit 2)', async () => {
+    const path = join(dir, 'priced.json');
+    await writeFile(path, JSON.stringify({ ...config('local:models/tiny.gguf'), maxCostUsd: 1 }));
+    const io = memoryIo({ env: {} });
+    expect(await runCli(['run', path], io)).toBe(2);
+    expect(io.err()).toContain('prices: taskModel "local:models/tiny.gguf" has no known price');
+    expect(io.err()).toContain('"prices": { "tiny": {');
+  });
+
   it.skipIf(skipRealModel)('completes offline with exit 0 within budget, and log.jsonl has every call\'s token usage', async () => {
     const path = join(dir, 'local.json');
     await writeFile(path, JSON.stringify(config(`local:${GGUF_PATH}`)));
