@@ -1,8 +1,8 @@
 // gepa-actors as a library user gets it: the package is built and packed (`npm pack`), and the
 // tarball installed with production dependencies only into a fresh ESM project, where the
-// optional peers (bullmq, ioredis, @statelyai/inspect, the OpenTelemetry SDK) are absent. There,
-// optimize() improves the demo task's seed, the bullmq executor, the worker command and the
-// CLI's trace export name the packages to install,
+// optional peers (bullmq, ioredis, @statelyai/inspect, the OpenTelemetry SDK, node-llama-cpp) are
+// absent. There, optimize() improves the demo task's seed, the bullmq executor, the worker
+// command, the CLI's trace export and a local model name the packages to install,
 // the CLI runs, and a TypeScript file using the public types checks without skipLibCheck (so no
 // declaration of ours names a package the user does not have).
 //
@@ -62,7 +62,8 @@ function consumerLock(pkg: PackageJson, ownLock: { packages: Record<string, Lock
 }
 
 const SCRIPT = `
-import { createBullmqExecutor, createChatAdapter, createDemoTask, createOpenAIChatModel, createOpenAILanguageModel, loadJsonlDataset, MissingDependencyError, optimize } from 'gepa-actors';
+import { writeFileSync } from 'node:fs';
+import { createBullmqExecutor, createChatAdapter, createDemoTask, createLocalChatModel, createOpenAIChatModel, createOpenAILanguageModel, loadJsonlDataset, MissingDependencyError, optimize } from 'gepa-actors';
 
 const task = createDemoTask({ seed: 0 });
 const { seedCandidate, trainset, valset, adapter, reflectionLm } = task;
@@ -85,12 +86,19 @@ const viaOptimize = await optimize({ ...demo, maxMetricCalls: 50, executor: { ki
 const chat = createChatAdapter({ taskModel: async () => '4', metric: 'exact-match' });
 const chatScore = (await chat.evaluate({ system_prompt: 'Add.' }, { input: '2 + 2', answer: '4' }, { captureTraces: false, signal: new AbortController().signal })).score;
 const factories = [createOpenAIChatModel, createOpenAILanguageModel, loadJsonlDataset].map((fn) => typeof fn);
-console.log(JSON.stringify({ seedScore: result.valScores[0], bestScore: result.bestScore, metricCalls: result.metricCalls, executor, viaOptimize, chatScore, factories }));
+// A local model without node-llama-cpp: the file passes the GGUF check, the load names the package.
+writeFileSync('tiny.gguf', 'GGUF');
+const local = await createLocalChatModel({ modelPath: 'tiny.gguf' }).load().then(
+  () => 'no error',
+  (error) => ({ name: error.name, message: error.message }),
+);
+console.log(JSON.stringify({ seedScore: result.valScores[0], bestScore: result.bestScore, metricCalls: result.metricCalls, executor, viaOptimize, chatScore, factories, local }));
 `;
 
 const TYPED = `
 import { createDemoTask, optimize, type Adapter, type Candidate, type OptimizeConfig, type OptimizeResult } from 'gepa-actors';
 import { createChatAdapter, createOpenAIChatModel, createOpenAILanguageModel, loadJsonlDataset, type ChatExample, type OpenAIModelOptions } from 'gepa-actors';
+import { createLocalChatModel, createLocalLanguageModel, type LocalModelOptions } from 'gepa-actors';
 
 const task = createDemoTask({ seed: 1 });
 const adapter: Adapter<unknown> = task.adapter;
@@ -110,6 +118,10 @@ export const chat: Adapter<ChatExample> = createChatAdapter({ taskModel: createO
 export const reflection: OptimizeConfig<ChatExample>['reflectionLm'] = createOpenAILanguageModel(options);
 export const rows: Promise<ChatExample[]> = loadJsonlDataset('rows.jsonl');
 export const raw: Promise<unknown[]> = loadJsonlDataset('rows.jsonl', { raw: true });
+// Local models: their types name no package the user lacks (node-llama-cpp is absent here).
+const local: LocalModelOptions = { modelPath: 'm.gguf', temperature: 0.7, seed: 1, maxTokens: 64, template: 'none', sequences: 1 };
+export const localChat: Adapter<ChatExample> = createChatAdapter({ taskModel: createLocalChatModel(local), metric: 'exact-match' });
+export const localReflection: OptimizeConfig<ChatExample>['reflectionLm'] = createLocalLanguageModel(local);
 `;
 
 let dir: string;
@@ -143,7 +155,7 @@ describe('a fresh project that installs the packed tarball', () => {
     const installed = stdout.split('\n').map((line) => line.split('node_modules/').pop());
     expect(installed).toEqual(expect.arrayContaining([packageName, 'xstate', 'zod', 'openai', 'commander', 'cli-progress']));
     expect(installed).toContain('@opentelemetry/api');
-    for (const peer of ['bullmq', 'ioredis', '@statelyai/inspect', 'p-limit', '@opentelemetry/sdk-trace-base', '@opentelemetry/exporter-trace-otlp-http']) expect(installed).not.toContain(peer);
+    for (const peer of ['bullmq', 'ioredis', '@statelyai/inspect', 'p-limit', '@opentelemetry/sdk-trace-base', '@opentelemetry/exporter-trace-otlp-http', 'node-llama-cpp']) expect(installed).not.toContain(peer);
   });
 
   it('optimize() improves the demo seed; the bullmq executor names the packages to install', async () => {
@@ -157,6 +169,7 @@ describe('a fresh project that installs the packed tarball', () => {
     expect(out.viaOptimize).toEqual({ name: 'MissingDependencyError', message });
     expect(out.chatScore).toBe(1);
     expect(out.factories).toEqual(['function', 'function', 'function']);
+    expect(out.local).toEqual({ name: 'MissingDependencyError', message: 'local models (local:<path to a .gguf>) needs `npm install node-llama-cpp` (not found: node-llama-cpp)' });
   });
 
   it('the CLI runs the demo; its worker command names the packages to install', async () => {
