@@ -22,7 +22,7 @@ import { reflectionPromptAround } from '../src/gepa/proposer/reflectionPrompt.js
 import type { Candidate, Evaluation, RunEvent } from '../src/types.js';
 import { benchRun, lineageDepth, type BenchSetting } from './benchTask.js';
 import { WORKLOAD } from './mechanismVariants.js';
-import { benchTask, type BenchTask } from './tasks.js';
+import { benchTask, TASK_WORKLOADS, type BenchTask } from './tasks.js';
 import { benchArgs } from './cliArgs.js';
 import { mean, signedMean, standardError } from './table.js';
 
@@ -120,7 +120,9 @@ interface StoredRun {
   merges?: { tried: number; accepted: number };
 }
 
-const sizes = { trainSize: WORKLOAD.trainSize, valSize: WORKLOAD.valSize, testSize: WORKLOAD.testSize };
+// A task with a real model brings its own, far smaller budget and sizes (bench/tasks.ts).
+const workload = { ...WORKLOAD, ...TASK_WORKLOADS[taskName] };
+const sizes = { trainSize: workload.trainSize, valSize: workload.valSize, testSize: workload.testSize };
 const signal = new AbortController().signal;
 
 async function testScore(task: BenchTask, candidate: Candidate): Promise<number> {
@@ -177,7 +179,7 @@ async function referenceRun(shapeName: string, seed: number, variant: string): P
           valset: task.valset.map((_, i) => ({ split: 'val', i })),
           promptTemplates: Object.fromEntries(components.map((c) => [c, reflectionPromptAround(c, '<curr_param>', '<side_info>')])),
           minibatchSize: 3,
-          maxMetricCalls: WORKLOAD.budget,
+          maxMetricCalls: workload.budget,
           maxMerges: rules.maxMerges,
           shape,
           seed,
@@ -206,7 +208,7 @@ async function referenceRun(shapeName: string, seed: number, variant: string): P
   if (code !== 0 || !result) throw new Error(`the reference bridge exited with ${code}:\n${stderr}`);
   if (result.metricCalls !== calls) throw new Error(`gepa counted ${result.metricCalls} metric calls, the bridge served ${calls}`);
   const knownBy = (i: number) => (i === 0 ? 0 : (result as ReferenceResult).discoveryMetricCalls[i] ?? Infinity) + task.valset.length;
-  const withinBudget = result.valScores.map((s, i) => (knownBy(i) <= WORKLOAD.budget ? s : -Infinity));
+  const withinBudget = result.valScores.map((s, i) => (knownBy(i) <= workload.budget ? s : -Infinity));
   const bestWithin = withinBudget.indexOf(Math.max(...withinBudget));
   const best = result.bestIndex;
   return {
@@ -233,7 +235,7 @@ async function oursRun(shapeName: string, seed: number, variant: string): Promis
     if (e.type === 'minibatch.sampled') minibatches.set(e.step, [...(minibatches.get(e.step) ?? []), e.ids]);
   };
   // The run's own defaults, not the tie order the mechanism workload pins.
-  const r = await benchRun({ label: shapeName, schedule: { kind: 'batched', ...shape }, options: { ...options, onEvent } }, seed, { ...WORKLOAD, task: taskName, tieOrder: undefined });
+  const r = await benchRun({ label: shapeName, schedule: { kind: 'batched', ...shape }, options: { ...options, onEvent } }, seed, { ...workload, task: taskName, tieOrder: undefined });
   const steps = new Map<number, StepLog>();
   const merges = r.proposals.filter((p) => p.kind === 'merge');
   for (const p of r.proposals.filter((q) => q.kind !== 'merge')) {
@@ -272,7 +274,7 @@ async function run(impl: string, variant: string, shapeName: string, seeds: numb
   const name = implName(impl, variant);
   const kept = (stored(name, shapeName) ?? []).filter((r) => r.seed < from || r.seed >= from + seeds);
   const all = [...kept, ...runs].sort((a, b) => a.seed - b.seed);
-  writeFileSync(new URL(`${name}-${shapeName}.json`, dir), `${JSON.stringify({ impl: name, shape: shapeName, task: taskName, workload: WORKLOAD, runs: all })}\n`);
+  writeFileSync(new URL(`${name}-${shapeName}.json`, dir), `${JSON.stringify({ impl: name, shape: shapeName, task: taskName, workload, runs: all })}\n`);
 }
 
 const pm = (xs: readonly number[], d = 3) => `${mean(xs).toFixed(d)} ± ${standardError(xs).toFixed(d)}`;
@@ -286,7 +288,7 @@ function stored(impl: string, shapeName: string): StoredRun[] | undefined {
 
 function table(): void {
   const reference = flag('--reference', 'reference');
-  console.log(`\n## gepa 0.1.4 (${reference}) vs ours, task '${taskName}', budget ${WORKLOAD.budget}, valset ${WORKLOAD.valSize}; Δ = ours - reference, paired by seed (mean ± standard error)\n`);
+  console.log(`\n## gepa 0.1.4 (${reference}) vs ours, task '${taskName}', budget ${workload.budget}, valset ${workload.valSize}; Δ = ours - reference, paired by seed (mean ± standard error)\n`);
   console.log('| width | ours | seeds | ref best val | ours best val | Δ val | ref test | ours test | Δ test | ref calls | ours calls | ref within budget: val / test | Δ val / Δ test vs it |');
   console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const shapeName of Object.keys(SHAPES)) {

@@ -12,26 +12,15 @@ import { createLocalChatModel, createLocalLanguageModel, disposeLocalModels, typ
 import type { Candidate, LanguageModel, Schedule } from '../src/types.js';
 import { benchArgs } from './cliArgs.js';
 import { mean, standardError } from './table.js';
-import { createSpamAdapter, SPAM_COMPONENT, SPAM_SEED_CANDIDATE, spamSplits, type SpamExample, type SpamSizes, type SpamTaskModel } from './spamTask.js';
+import { createSpamAdapter, SPAM_COMPONENT, SPAM_SEED_CANDIDATE, SPAM_WORKLOAD, spamModelOptions, spamModelPath, spamSplits, type SpamExample, type SpamTaskModel } from './spamTask.js';
 
 const { flag, positional } = benchArgs();
 const [command = 'table', ...names] = positional;
 // Trials go elsewhere (SPAM_RESULTS=<dir>/): only full batches belong in bench/results.
 const dir = process.env.SPAM_RESULTS ? new URL(`file://${process.env.SPAM_RESULTS}`) : new URL('./results/', import.meta.url);
-const modelPath = process.env.GEPA_GGUF ?? '.models/gemma-3-270m-q4_k_m.gguf';
-
-/** The workload every setting shares; stored with each run so a table never mixes two. */
-export const SPAM_WORKLOAD = {
-  sizes: { trainSize: 60, valSize: 20, testSize: 100 } satisfies SpamSizes,
-  budget: Number(flag('--budget', '100')),
-  workers: 4,
-  minibatch: 3,
-  /** Greedy task model: one label per prompt, so a testset score is a fact of the prompt. */
-  task: { maxTokens: 4, template: 'none' } satisfies Partial<LocalModelOptions>,
-  /** Sampled reflection (seeded by the run's seed), so two proposals from one parent can differ. */
-  reflection: { maxTokens: 160, temperature: 0.7, template: 'none' } satisfies Partial<LocalModelOptions>,
-  contextSize: 2048,
-};
+const modelPath = spamModelPath();
+// --budget is for trials (with SPAM_RESULTS): stored batches use the workload's own.
+const workload = { ...SPAM_WORKLOAD, budget: Number(flag('--budget', String(SPAM_WORKLOAD.budget))) };
 
 const SETTINGS: Record<string, Schedule> = {
   single: { kind: 'batched', parents: 1, perParent: 1 },
@@ -71,7 +60,7 @@ interface SpamRun {
   proposals: string[];
 }
 
-const sharedModel = (options: Partial<LocalModelOptions>) => ({ modelPath, contextSize: SPAM_WORKLOAD.contextSize, ...options });
+const sharedModel = (options: Partial<LocalModelOptions>) => spamModelOptions(modelPath, options);
 
 // The test score is a fact of the prompt (greedy decoding), so it is computed once per prompt.
 const testScores = new Map<string, number>();
@@ -79,7 +68,7 @@ async function testScore(candidate: Candidate, testset: readonly SpamExample[]):
   const key = candidate[SPAM_COMPONENT] as string;
   const known = testScores.get(key);
   if (known !== undefined) return known;
-  const adapter = createSpamAdapter(createLocalChatModel(sharedModel(SPAM_WORKLOAD.task)));
+  const adapter = createSpamAdapter(createLocalChatModel(sharedModel(workload.task)));
   const signal = new AbortController().signal;
   let sum = 0;
   for (const e of testset) sum += (await adapter.evaluate(candidate, e, { captureTraces: false, signal })).score;
@@ -91,17 +80,17 @@ async function testScore(candidate: Candidate, testset: readonly SpamExample[]):
 async function spamRun(setting: string, seed: number): Promise<SpamRun> {
   const schedule = SETTINGS[setting];
   if (!schedule) throw new Error(`unknown setting '${setting}' (known: ${Object.keys(SETTINGS).join(', ')})`);
-  const { trainset, valset, testset } = spamSplits(seed, SPAM_WORKLOAD.sizes);
+  const { trainset, valset, testset } = spamSplits(seed, workload.sizes);
   const taskTokens = noTokens();
   const reflectionTokens = noTokens();
   const proposals: string[] = [];
-  const chat = createLocalChatModel(sharedModel(SPAM_WORKLOAD.task));
+  const chat = createLocalChatModel(sharedModel(workload.task));
   const taskModel: SpamTaskModel = async (messages, ctx) => {
     const reply = await chat(messages, ctx);
     count(taskTokens, reply.usage);
     return reply;
   };
-  const reflect = createLocalLanguageModel(sharedModel({ ...SPAM_WORKLOAD.reflection, seed }));
+  const reflect = createLocalLanguageModel(sharedModel({ ...workload.reflection, seed }));
   const reflectionLm: LanguageModel = async (prompt, ctx) => {
     const reply = await reflect(prompt, ctx);
     count(reflectionTokens, reply.usage);
@@ -115,9 +104,9 @@ async function spamRun(setting: string, seed: number): Promise<SpamRun> {
     adapter: createSpamAdapter(taskModel),
     reflectionLm,
     schedule,
-    workers: SPAM_WORKLOAD.workers,
-    maxMetricCalls: SPAM_WORKLOAD.budget,
-    reflectionMinibatchSize: SPAM_WORKLOAD.minibatch,
+    workers: workload.workers,
+    maxMetricCalls: workload.budget,
+    reflectionMinibatchSize: workload.minibatch,
     seed,
     telemetry: false,
   });
@@ -153,7 +142,7 @@ function store<T extends { seed: number }>(name: string, runs: T[]): void {
   // Seeds already stored stay, unless run again.
   const fresh = new Set(runs.map((r) => r.seed));
   const all = [...stored<T>(name).filter((r) => !fresh.has(r.seed)), ...runs].sort((a, b) => a.seed - b.seed);
-  writeFileSync(fileOf(name), `${JSON.stringify({ name, modelPath: modelPath.split('/').pop(), workload: SPAM_WORKLOAD, runs: all }, null, 1)}\n`);
+  writeFileSync(fileOf(name), `${JSON.stringify({ name, modelPath: modelPath.split('/').pop(), workload: workload, runs: all }, null, 1)}\n`);
 }
 
 async function run(): Promise<void> {
@@ -184,9 +173,9 @@ interface Throughput {
 /** The engine alone: 16 reflection-sized generations, all in flight, at 1, 2 and 4 sequences. */
 async function throughput(): Promise<void> {
   const runs: Throughput[] = [];
-  const { trainset } = spamSplits(0, SPAM_WORKLOAD.sizes);
+  const { trainset } = spamSplits(0, workload.sizes);
   for (const sequences of [1, 2, 4]) {
-    const lm = createLocalLanguageModel(sharedModel({ ...SPAM_WORKLOAD.reflection, maxTokens: 48, sequences }));
+    const lm = createLocalLanguageModel(sharedModel({ ...workload.reflection, maxTokens: 48, sequences }));
     await lm.load();
     const start = performance.now();
     const replies = await Promise.all(trainset.slice(0, 16).map((e, i) => lm(`${e.text}\n\nA one-line summary of this e-mail (${i}):`)));
@@ -202,7 +191,7 @@ async function throughput(): Promise<void> {
 const pm = (xs: readonly number[], d = 3) => (xs.length === 0 ? '-' : `${mean(xs).toFixed(d)} ± ${standardError(xs).toFixed(d)}`);
 
 function table(): void {
-  const w = SPAM_WORKLOAD;
+  const w = workload;
   console.log(`\n## Spam or ham (SpamAssassin), Gemma 3 270M as task and reflection model; budget ${w.budget} metric calls, train ${w.sizes.trainSize}, val ${w.sizes.valSize}, test ${w.sizes.testSize}, ${w.workers} workers (mean ± standard error over seeds)\n`);
   // The seed prompt's figures come from the runs: each scores it on its valset first, and a run
   // that kept it as its best scored it on the (fixed) testset.

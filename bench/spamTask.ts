@@ -6,7 +6,8 @@
 // expected and why a reply did not parse.
 import { createRequire } from 'node:module';
 import { Rng } from '../src/gepa/core/rng.js';
-import type { Adapter, Candidate, Evaluation } from '../src/types.js';
+import { createLocalChatModel, createLocalLanguageModel, type LocalModelOptions } from '../src/lm/localLanguageModel.js';
+import type { Adapter, Candidate, Evaluation, LanguageModel } from '../src/types.js';
 
 export type SpamLabel = 'spam' | 'ham';
 export type SpamGroup = 'easy-ham-1' | 'easy-ham-2' | 'hard-ham-1' | 'spam-1' | 'spam-2';
@@ -211,4 +212,54 @@ export function createSpamAdapter(taskModel: SpamTaskModel): Adapter<SpamExample
       return Object.fromEntries(components.map((c) => [c, records]));
     },
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The workload and the models
+
+/** The workload every setting shares; stored with each run so a table never mixes two. */
+export const SPAM_WORKLOAD = {
+  sizes: { trainSize: 60, valSize: 20, testSize: 100 } satisfies SpamSizes,
+  budget: 100,
+  workers: 4,
+  minibatch: 3,
+  /** Greedy task model: one label per prompt, so a testset score is a fact of the prompt. */
+  task: { maxTokens: 4, template: 'none' } satisfies Partial<LocalModelOptions>,
+  /** Sampled reflection (seeded by the run's seed), so two proposals from one parent can differ. */
+  reflection: { maxTokens: 160, temperature: 0.7, template: 'none' } satisfies Partial<LocalModelOptions>,
+  contextSize: 2048,
+};
+
+/** The GGUF both models run: GEPA_GGUF, else where .ci/setup-gemma.sh puts Gemma 3 270M. */
+export const spamModelPath = (): string => process.env.GEPA_GGUF ?? '.models/gemma-3-270m-q4_k_m.gguf';
+
+/** Model options on the shared engine (one loaded model for task and reflection). */
+export const spamModelOptions = (modelPath: string, options: Partial<LocalModelOptions>): LocalModelOptions => ({
+  modelPath,
+  contextSize: SPAM_WORKLOAD.contextSize,
+  ...options,
+});
+
+// Greedy decoding gives a (prompt, e-mail) pair one reply: reference runs in one process share
+// them, so the reference's repeated testset scoring (best, and best within budget) is paid once.
+const replies = new Map<string, Promise<{ text: string; usage?: { promptTokens: number; completionTokens: number } }>>();
+
+/** The task as bench/reference.ts runs it (`--task spam`): splits by seed, the local models. */
+export function createSpamBenchTask(options: { seed?: number }) {
+  const seed = options.seed ?? 0;
+  const modelPath = spamModelPath();
+  const model = createLocalChatModel(spamModelOptions(modelPath, SPAM_WORKLOAD.task));
+  const chat: SpamTaskModel = (messages, ctx) => {
+    const key = `${messages.system}\u0000${messages.user}`;
+    let reply = replies.get(key);
+    if (!reply) {
+      reply = model(messages, ctx);
+      replies.set(key, reply);
+      reply.catch(() => replies.delete(key));
+    }
+    return reply;
+  };
+  const reflect = createLocalLanguageModel(spamModelOptions(modelPath, { ...SPAM_WORKLOAD.reflection, seed }));
+  const reflectionLm: LanguageModel = (prompt, ctx) => reflect(prompt, ctx);
+  return { seedCandidate: SPAM_SEED_CANDIDATE, ...spamSplits(seed, SPAM_WORKLOAD.sizes), adapter: createSpamAdapter(chat) as Adapter<unknown>, reflectionLm };
 }
