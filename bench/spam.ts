@@ -212,6 +212,16 @@ function table(): void {
       `| ${setting} | ${runs.length} | ${pm(runs.map((r) => r.seedValScore))} | ${pm(runs.map((r) => r.bestValScore))} | ${pm(runs.map((r) => r.testScore))} | ${pm(runs.map((r) => r.wallClockMs / 1000), 0)} | ${pm(runs.map((r) => r.metricCalls), 0)} | ${pm(runs.map((r) => r.reflectionCalls), 1)} | ${pm(runs.map((r) => r.accepted), 1)} | ${per((r) => r.taskTokens)} | ${per((r) => r.reflectionTokens)} |`,
     );
   }
+  // gepa 0.1.4 itself through the bridge (bench/reference.ts run single 2x2 --task spam), same models, splits and budget.
+  const referenceDir = new URL('./results/reference/spam/', import.meta.url);
+  for (const shape of ['single', '2x2']) {
+    const file = new URL(`reference-${shape}.json`, referenceDir);
+    if (!existsSync(file)) continue;
+    const runs = (JSON.parse(readFileSync(file, 'utf8')) as { runs: Array<{ metricCalls: number; bestValScore: number; testScore: number; candidates: number }> }).runs;
+    console.log(
+      `| gepa 0.1.4 ${shape} | ${runs.length} | - | ${pm(runs.map((r) => r.bestValScore))} | ${pm(runs.map((r) => r.testScore))} | - | ${pm(runs.map((r) => r.metricCalls), 0)} | - | ${pm(runs.map((r) => r.candidates - 1), 1)} | - | - |`,
+    );
+  }
   const tp = stored<Throughput>('real-engine-throughput');
   if (tp.length > 0) {
     console.log('\n| sequences | calls in flight | completion tokens/s | prompt + completion tokens/s | wall s |');

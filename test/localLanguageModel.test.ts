@@ -112,13 +112,18 @@ describe.skipIf(skipRealModel)('Gemma 3 270M in this process', () => {
     expect(failureOf(error, 'other').kind).toBe('context-length');
   });
 
-  it('an abort stops a generation in progress; the model serves the next call', async () => {
+  it('an abort stops a generation in progress, or takes a waiting call out of the queue; the model serves the next call', async () => {
     const lm = createLocalLanguageModel({ modelPath: GGUF_PATH, maxTokens: 2000, contextSize: 4096, template: 'none', temperature: 1, seed: 1 });
     await lm.load();
     const controller = new AbortController();
+    const queued = new AbortController();
     const started = performance.now();
     const call = lm('Once upon a time', { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error('stop now')), 300);
+    // A call waiting for the model's one sequence leaves the queue on its own abort.
+    const waiting = lm('Once upon a time', { signal: queued.signal });
+    setTimeout(() => queued.abort(new Error('not needed')), 100);
+    await expect(waiting).rejects.toThrow('not needed');
+    setTimeout(() => controller.abort(new Error('stop now')), 200);
     await expect(call).rejects.toThrow('stop now');
     // 2000 tokens take minutes here; the abort ends it within seconds.
     expect(performance.now() - started).toBeLessThan(20_000);

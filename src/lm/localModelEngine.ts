@@ -107,20 +107,39 @@ async function loadEngine(key: EngineKey): Promise<LocalEngine> {
   const waiting: Array<(slot: SequenceSlot) => void> = [];
   const bosTokens = model.tokens.shouldPrependBosToken ? 1 : 0;
 
+  // Waiting calls that share a signal (a run passes one to all its calls) share one abort
+  // listener on it, however many of them queue.
+  const waitersOf = new WeakMap<AbortSignal, Set<{ grant: (slot: SequenceSlot) => void; reject: (reason: unknown) => void }>>();
   const acquire = (signal: AbortSignal): Promise<SequenceSlot> => {
-    const chat = free.pop();
-    if (chat) return Promise.resolve(chat);
+    const slot = free.pop();
+    if (slot) return Promise.resolve(slot);
     return new Promise((resolve, reject) => {
-      const onAbort = () => {
-        waiting.splice(waiting.indexOf(grant), 1);
-        reject(signal.reason);
+      let waiters = waitersOf.get(signal);
+      if (!waiters) {
+        const mine = new Set<{ grant: (slot: SequenceSlot) => void; reject: (reason: unknown) => void }>();
+        waiters = mine;
+        waitersOf.set(signal, mine);
+        signal.addEventListener(
+          'abort',
+          () => {
+            for (const w of mine) {
+              waiting.splice(waiting.indexOf(w.grant), 1);
+              w.reject(signal.reason);
+            }
+            mine.clear();
+          },
+          { once: true },
+        );
+      }
+      const waiter = {
+        grant: (c: SequenceSlot) => {
+          waiters.delete(waiter);
+          resolve(c);
+        },
+        reject,
       };
-      const grant = (c: SequenceSlot) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(c);
-      };
-      waiting.push(grant);
-      signal.addEventListener('abort', onAbort, { once: true });
+      waiters.add(waiter);
+      waiting.push(waiter.grant);
     });
   };
   const release = (chat: SequenceSlot) => {
