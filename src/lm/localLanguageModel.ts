@@ -32,7 +32,7 @@ export interface LocalModelOptions {
   contextSize?: number;
   /**
    * Calls decoded together on the one loaded model. Default 1: calls queue for it, which is what
-   * measured faster on 2 CPU cores (bench/README.md, "The local model engine").
+   * measured faster on 2 CPU cores (bench/README.md, "A real model on real data").
    */
   sequences?: number;
   /**
