@@ -104,7 +104,8 @@ export interface LmReply {
 
 /**
  * A language model is just an async function; `openai:<model>` strings build one that talks
- * to any OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY).
+ * to any OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY), `local:<path to a .gguf>`
+ * one that runs the file in this process (node-llama-cpp).
  */
 export type LanguageModel = (prompt: string, ctx: { signal: AbortSignal }) => Promise<string | LmReply>;
 
@@ -247,6 +248,7 @@ export interface OptimizeConfig<Example> {
   /** Default: trainset. */
   valset?: readonly Example[];
   adapter: Adapter<Example>;
+  /** A function, `"openai:<model>"` or `"local:<path to a .gguf>"` (see LanguageModel). */
   reflectionLm: LanguageModel | string;
   // Stop conditions: at least one is required. Budgets are never exceeded.
   maxMetricCalls?: number;
