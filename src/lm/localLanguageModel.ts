@@ -61,9 +61,13 @@ export class LocalModelError extends Error {
   constructor(
     message: string,
     readonly kind: LocalModelErrorKind,
-    readonly details: { usage?: { promptTokens: number; completionTokens: number } } = {},
+    readonly details: { usage?: { promptTokens: number; completionTokens: number }; costUsd?: number } = {},
   ) {
     super(message);
+  }
+  /** What the failed call cost (an empty reply of a priced model), as LanguageModelError has it. */
+  get costUsd(): number | undefined {
+    return this.details.costUsd;
   }
 }
 
@@ -147,7 +151,7 @@ function localCaller(options: LocalModelOptions) {
     }
     const usage = { promptTokens: out.promptTokens, completionTokens: out.completionTokens };
     const spent = { usage, ...(price ? { costUsd: costOf(usage, price) } : {}) };
-    if (out.text.trim() === '') throw new LocalModelError(`${name}: empty reply (stop: ${out.stopReason})`, 'empty', { usage });
+    if (out.text.trim() === '') throw new LocalModelError(`${name}: empty reply (stop: ${out.stopReason})`, 'empty', spent);
     return { text: out.text, ...spent };
   }
 
