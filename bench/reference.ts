@@ -14,9 +14,8 @@
 // Quality does not depend on latency in either implementation's batched schedule (results are
 // folded in task order), so the reference runs at zero latency; ours run as in mechanisms.ts.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { oursRun, referenceRun, SHAPES, type StepStats, type StoredRun } from './reference/bridge.js';
+import { oursRun, referenceRun, SHAPES, workloadOf, type StepStats, type StoredRun } from './reference/bridge.js';
 import { installGepa } from './reference/gepaInstall.js';
-import { WORKLOAD } from './mechanismVariants.js';
 import { benchArgs } from './cliArgs.js';
 import { mean, signedMean, standardError } from './table.js';
 
@@ -24,6 +23,7 @@ const { flag, positional } = benchArgs();
 const [command = 'table', ...shapes] = positional;
 const taskName = flag('--task', 'demo');
 const dir = new URL(`./results/reference/${taskName}/`, import.meta.url);
+const workload = workloadOf(taskName);
 
 /** The stored name of an implementation's runs: 'reference', 'ours' (the defaults) or 'ours-<variant>'. */
 const implName = (impl: string, variant: string) => (variant === 'default' ? impl : `${impl}-${variant}`);
@@ -41,7 +41,7 @@ async function run(impl: string, variant: string, shapeName: string, seeds: numb
   const name = implName(impl, variant);
   const kept = (stored(name, shapeName) ?? []).filter((r) => r.seed < from || r.seed >= from + seeds);
   const all = [...kept, ...runs].sort((a, b) => a.seed - b.seed);
-  writeFileSync(new URL(`${name}-${shapeName}.json`, dir), `${JSON.stringify({ impl: name, shape: shapeName, task: taskName, workload: WORKLOAD, runs: all })}\n`);
+  writeFileSync(new URL(`${name}-${shapeName}.json`, dir), `${JSON.stringify({ impl: name, shape: shapeName, task: taskName, workload, runs: all })}\n`);
 }
 
 const pm = (xs: readonly number[], d = 3) => `${mean(xs).toFixed(d)} ± ${standardError(xs).toFixed(d)}`;
@@ -55,7 +55,7 @@ function stored(impl: string, shapeName: string): StoredRun[] | undefined {
 
 function table(): void {
   const reference = flag('--reference', 'reference');
-  console.log(`\n## gepa 0.1.4 (${reference}) vs ours, task '${taskName}', budget ${WORKLOAD.budget}, valset ${WORKLOAD.valSize}; Δ = ours - reference, paired by seed (mean ± standard error)\n`);
+  console.log(`\n## gepa 0.1.4 (${reference}) vs ours, task '${taskName}', budget ${workload.budget}, valset ${workload.valSize}; Δ = ours - reference, paired by seed (mean ± standard error)\n`);
   console.log('| width | ours | seeds | ref best val | ours best val | Δ val | ref test | ours test | Δ test | ref calls | ours calls | ref within budget: val / test | Δ val / Δ test vs it |');
   console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const shapeName of Object.keys(SHAPES)) {

@@ -4,6 +4,7 @@ import { createDemoTask, type DemoTaskOptions } from '../src/demo/demoTask.js';
 import { createHotelTask } from '../src/demo/hotel/hotelTask.js';
 import { createMultistepTask } from '../src/demo/multistep/multistepTask.js';
 import type { Adapter, Candidate, LanguageModel } from '../src/types.js';
+import { createSpamBenchTask, SPAM_WORKLOAD } from './spamTask.js';
 
 /** What a bench run needs of a task: the run's inputs and a held-out testset. */
 export interface BenchTask {
@@ -23,6 +24,13 @@ export const BENCH_TASKS: Record<string, BenchTaskFactory> = {
   multistep: (options) => createMultistepTask(options) as unknown as BenchTask,
   /** One prompt that must accumulate many independent facts (two a message, some far more asked about), and pays for listing too many. */
   hotel: (options) => createHotelTask(options) as unknown as BenchTask,
+  /** Spam or ham on the SpamAssassin corpus with Gemma 3 270M run locally (bench/spamTask.ts; real time). */
+  spam: (options) => createSpamBenchTask(options),
+};
+
+/** A task whose calls cost real seconds brings its own budget and sizes (bench/reference.ts uses them). */
+export const TASK_WORKLOADS: Record<string, { budget: number; trainSize: number; valSize: number; testSize: number }> = {
+  spam: { budget: SPAM_WORKLOAD.budget, ...SPAM_WORKLOAD.sizes },
 };
 
 export function benchTask(name: string): BenchTaskFactory {

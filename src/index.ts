@@ -90,6 +90,17 @@ export {
   type OpenAILanguageModel,
   type OpenAIModelOptions,
 } from './lm/openaiLanguageModel.js';
+// Local models: a GGUF file run in this process (node-llama-cpp, an optional peer).
+export {
+  createLocalChatModel,
+  createLocalLanguageModel,
+  disposeLocalModels,
+  LocalModelError,
+  type LocalChatModel,
+  type LocalLanguageModel,
+  type LocalModelErrorKind,
+  type LocalModelOptions,
+} from './lm/localLanguageModel.js';
 export type { ModelPrice, PriceOverrides } from './lm/priceTable.js';
 export { createResponseCache, type ResponseCache, type CachedReply, type ResponseCacheStats } from './lm/responseCache.js';
 // AI SDK models (the `ai` package, an optional peer): any provider's model as the chat adapter's

@@ -39,9 +39,10 @@ export interface CallFailure {
 /**
  * 'http' (an error status), 'timeout', 'connection', 'malformed' (a reply that is not a chat
  * completion), 'empty' / 'refusal' (a reply with no usable text), 'adapter' (the adapter threw),
- * 'invalid-score' (a score that is not a finite number), 'other'.
+ * 'invalid-score' (a score that is not a finite number), 'context-length' (a prompt longer than a
+ * local model's context), 'other'.
  */
-export type FailureKind = 'http' | 'timeout' | 'connection' | 'malformed' | 'empty' | 'refusal' | 'adapter' | 'invalid-score' | 'other';
+export type FailureKind = 'http' | 'timeout' | 'connection' | 'malformed' | 'empty' | 'refusal' | 'adapter' | 'invalid-score' | 'context-length' | 'other';
 
 /** Failed calls of a run, by kind (HTTP ones as `http 404`, ...). */
 export interface FailureCounts {
@@ -103,7 +104,8 @@ export interface LmReply {
 
 /**
  * A language model is just an async function; `openai:<model>` strings build one that talks
- * to any OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY).
+ * to any OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY), `local:<path to a .gguf>`
+ * one that runs the file in this process (node-llama-cpp).
  */
 export type LanguageModel = (prompt: string, ctx: { signal: AbortSignal }) => Promise<string | LmReply>;
 
@@ -208,6 +210,7 @@ export interface OptimizeConfig<Example> {
   /** Default: trainset. */
   valset?: readonly Example[];
   adapter: Adapter<Example>;
+  /** A function, `"openai:<model>"` or `"local:<path to a .gguf>"` (see LanguageModel). */
   reflectionLm: LanguageModel | string;
   // Stop conditions: at least one is required. Budgets are never exceeded.
   maxMetricCalls?: number;

@@ -1,8 +1,8 @@
 // gepa-actors as a library user gets it: the package is built and packed (`npm pack`), and the
 // tarball installed with production dependencies only into a fresh ESM project, where the
-// optional peers (bullmq, ioredis, @statelyai/inspect, the OpenTelemetry SDK) are absent. There,
-// optimize() improves the demo task's seed, the bullmq executor, the worker command, the CLI's
-// trace export and the AI SDK models name the packages to install,
+// optional peers (bullmq, ioredis, @statelyai/inspect, the OpenTelemetry SDK, ai, node-llama-cpp)
+// are absent. There, optimize() improves the demo task's seed, the bullmq executor, the worker
+// command, the CLI's trace export, the AI SDK models and a local model name the packages to install,
 // the CLI runs, and a TypeScript file using the public types checks without skipLibCheck (so no
 // declaration of ours names a package the user does not have). Last, with `ai` and
 // @ai-sdk/openai-compatible installed there, optimize() runs on AI SDK models against a flaky
@@ -66,7 +66,8 @@ function consumerLock(pkg: PackageJson, ownLock: { packages: Record<string, Lock
 }
 
 const SCRIPT = `
-import { createAiSdkChatModel, createBullmqExecutor, createChatAdapter, createDemoTask, createOpenAIChatModel, createOpenAILanguageModel, loadJsonlDataset, MissingDependencyError, optimize } from 'gepa-actors';
+import { writeFileSync } from 'node:fs';
+import { createAiSdkChatModel, createBullmqExecutor, createChatAdapter, createDemoTask, createLocalChatModel, createOpenAIChatModel, createOpenAILanguageModel, loadJsonlDataset, MissingDependencyError, optimize } from 'gepa-actors';
 
 const task = createDemoTask({ seed: 0 });
 const { seedCandidate, trainset, valset, adapter, reflectionLm } = task;
@@ -90,13 +91,20 @@ const aiSdk = failure(() => createAiSdkChatModel({ provider: 'openai.chat', mode
 const chat = createChatAdapter({ taskModel: async () => '4', metric: 'exact-match' });
 const chatScore = (await chat.evaluate({ system_prompt: 'Add.' }, { input: '2 + 2', answer: '4' }, { captureTraces: false, signal: new AbortController().signal })).score;
 const factories = [createOpenAIChatModel, createOpenAILanguageModel, loadJsonlDataset].map((fn) => typeof fn);
-console.log(JSON.stringify({ seedScore: result.valScores[0], bestScore: result.bestScore, metricCalls: result.metricCalls, executor, viaOptimize, aiSdk, chatScore, factories }));
+// A local model without node-llama-cpp: the file passes the GGUF check, the load names the package.
+writeFileSync('tiny.gguf', 'GGUF');
+const local = await createLocalChatModel({ modelPath: 'tiny.gguf' }).load().then(
+  () => 'no error',
+  (error) => ({ name: error.name, message: error.message }),
+);
+console.log(JSON.stringify({ seedScore: result.valScores[0], bestScore: result.bestScore, metricCalls: result.metricCalls, executor, viaOptimize, aiSdk, chatScore, factories, local }));
 `;
 
 const TYPED = `
 import { createDemoTask, optimize, type Adapter, type Candidate, type OptimizeConfig, type OptimizeResult } from 'gepa-actors';
 import { createChatAdapter, createOpenAIChatModel, createOpenAILanguageModel, loadJsonlDataset, type ChatExample, type OpenAIModelOptions } from 'gepa-actors';
 import { createAiSdkAdapter, createAiSdkChatModel, createAiSdkLanguageModel, type AiSdkModel } from 'gepa-actors';
+import { createLocalChatModel, createLocalLanguageModel, type LocalModelOptions } from 'gepa-actors';
 
 const task = createDemoTask({ seed: 1 });
 const adapter: Adapter<unknown> = task.adapter;
@@ -121,6 +129,10 @@ const aiModel: AiSdkModel = { provider: 'openai.chat', modelId: 'gpt-4.1-mini' }
 export const aiChat: Adapter<ChatExample> = createChatAdapter({ taskModel: createAiSdkChatModel(aiModel, { maxTokens: 64 }), metric: 'exact-match' });
 export const aiReflection: OptimizeConfig<ChatExample>['reflectionLm'] = createAiSdkLanguageModel(aiModel, { prices: options.prices });
 export const appCall: Adapter<ChatExample> = createAiSdkAdapter<ChatExample>({ call: async () => ({ text: '4' }), metric: (example, output) => (output === example.answer ? 1 : 0) });
+// Local models: their types name no package the user lacks (node-llama-cpp is absent here).
+const local: LocalModelOptions = { modelPath: 'm.gguf', temperature: 0.7, seed: 1, maxTokens: 64, template: 'none', sequences: 1 };
+export const localChat: Adapter<ChatExample> = createChatAdapter({ taskModel: createLocalChatModel(local), metric: 'exact-match' });
+export const localReflection: OptimizeConfig<ChatExample>['reflectionLm'] = createLocalLanguageModel(local);
 `;
 
 const AI_SDK_PRICES = {
@@ -180,7 +192,7 @@ describe('a fresh project that installs the packed tarball', () => {
     const installed = stdout.split('\n').map((line) => line.split('node_modules/').pop());
     expect(installed).toEqual(expect.arrayContaining([packageName, 'xstate', 'zod', 'openai', 'commander', 'cli-progress']));
     expect(installed).toContain('@opentelemetry/api');
-    for (const peer of ['ai', 'bullmq', 'ioredis', '@statelyai/inspect', 'p-limit', '@opentelemetry/sdk-trace-base', '@opentelemetry/exporter-trace-otlp-http']) expect(installed).not.toContain(peer);
+    for (const peer of ['ai', 'bullmq', 'ioredis', '@statelyai/inspect', 'p-limit', '@opentelemetry/sdk-trace-base', '@opentelemetry/exporter-trace-otlp-http', 'node-llama-cpp']) expect(installed).not.toContain(peer);
   });
 
   it('optimize() improves the demo seed; the bullmq executor names the packages to install', async () => {
@@ -199,6 +211,7 @@ describe('a fresh project that installs the packed tarball', () => {
     });
     expect(out.chatScore).toBe(1);
     expect(out.factories).toEqual(['function', 'function', 'function']);
+    expect(out.local).toEqual({ name: 'MissingDependencyError', message: 'local models (local:<path to a .gguf>) needs `npm install node-llama-cpp` (not found: node-llama-cpp)' });
   });
 
   it('the CLI runs the demo; its worker command names the packages to install', async () => {

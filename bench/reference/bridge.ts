@@ -13,7 +13,7 @@ import { reflectionPromptAround } from '../../src/gepa/proposer/reflectionPrompt
 import type { Candidate, Evaluation, RunEvent } from '../../src/types.js';
 import { benchRun, lineageDepth, type BenchSetting } from '../benchTask.js';
 import { WORKLOAD } from '../mechanismVariants.js';
-import { benchTask, type BenchTask } from '../tasks.js';
+import { benchTask, TASK_WORKLOADS, type BenchTask } from '../tasks.js';
 import { mean } from '../table.js';
 import { gepaPythonPath } from './gepaInstall.js';
 
@@ -114,7 +114,12 @@ export interface StoredRun {
   merges?: { tried: number; accepted: number };
 }
 
-const sizes = { trainSize: WORKLOAD.trainSize, valSize: WORKLOAD.valSize, testSize: WORKLOAD.testSize };
+/** A task's workload: the mechanisms' one, or, for a task with a real model, its own far smaller budget and sizes (bench/tasks.ts). */
+export const workloadOf = (taskName: string) => ({ ...WORKLOAD, ...TASK_WORKLOADS[taskName] });
+const sizesOf = (taskName: string) => {
+  const w = workloadOf(taskName);
+  return { trainSize: w.trainSize, valSize: w.valSize, testSize: w.testSize };
+};
 const signal = new AbortController().signal;
 
 async function testScore(task: BenchTask, candidate: Candidate): Promise<number> {
@@ -153,7 +158,8 @@ export async function referenceRun(taskName: string, shapeName: string, seed: nu
   if (!shape) throw new Error(`unknown shape '${shapeName}' (known: ${Object.keys(SHAPES).join(', ')})`);
   const rules = REFERENCE_VARIANTS[variant];
   if (!rules) throw new Error(`unknown reference variant '${variant}' (known: ${Object.keys(REFERENCE_VARIANTS).join(', ')})`);
-  const task = benchTask(taskName)({ seed, ...sizes });
+  const workload = workloadOf(taskName);
+  const task = benchTask(taskName)({ seed, ...sizesOf(taskName) });
   const script = fileURLToPath(new URL('./gepaBridge.py', import.meta.url));
   const child = spawn('python3', [script], { env: { ...process.env, PYTHONPATH: gepaPath }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
@@ -176,7 +182,7 @@ export async function referenceRun(taskName: string, shapeName: string, seed: nu
           valset: task.valset.map((_, i) => ({ split: 'val', i })),
           promptTemplates: Object.fromEntries(components.map((c) => [c, reflectionPromptAround(c, '<curr_param>', '<side_info>')])),
           minibatchSize: 3,
-          maxMetricCalls: WORKLOAD.budget,
+          maxMetricCalls: workload.budget,
           maxMerges: rules.maxMerges,
           shape,
           seed,
@@ -205,7 +211,7 @@ export async function referenceRun(taskName: string, shapeName: string, seed: nu
   if (code !== 0 || !result) throw new Error(`the reference bridge exited with ${code}:\n${stderr}`);
   if (result.metricCalls !== calls) throw new Error(`gepa counted ${result.metricCalls} metric calls, the bridge served ${calls}`);
   const knownBy = (i: number) => (i === 0 ? 0 : (result as ReferenceResult).discoveryMetricCalls[i] ?? Infinity) + task.valset.length;
-  const withinBudget = result.valScores.map((s, i) => (knownBy(i) <= WORKLOAD.budget ? s : -Infinity));
+  const withinBudget = result.valScores.map((s, i) => (knownBy(i) <= workload.budget ? s : -Infinity));
   const bestWithin = withinBudget.indexOf(Math.max(...withinBudget));
   const best = result.bestIndex;
   const run: StoredRun = {
@@ -233,7 +239,7 @@ export async function oursRun(taskName: string, shapeName: string, seed: number,
     if (e.type === 'minibatch.sampled') minibatches.set(e.step, [...(minibatches.get(e.step) ?? []), e.ids]);
   };
   // The run's own defaults, not the tie order and minibatches the mechanism workload pins.
-  const r = await benchRun({ label: shapeName, schedule: { kind: 'batched', ...shape }, options: { ...options, onEvent } }, seed, { ...WORKLOAD, task: taskName, tieOrder: undefined, stepMinibatches: undefined });
+  const r = await benchRun({ label: shapeName, schedule: { kind: 'batched', ...shape }, options: { ...options, onEvent } }, seed, { ...workloadOf(taskName), task: taskName, tieOrder: undefined, stepMinibatches: undefined });
   const steps = new Map<number, StepLog>();
   const merges = r.proposals.filter((p) => p.kind === 'merge');
   for (const p of r.proposals.filter((q) => q.kind !== 'merge')) {

@@ -4,7 +4,9 @@
 // checked before any paid work; then the run, its summary (or JSON), and report.html.
 import { resolve } from 'node:path';
 import { createChatAdapter } from '../adapters/chatAdapter.js';
-import { checkEndpoint, createOpenAIChatModel, createOpenAILanguageModel, type EndpointOptions } from '../lm/openaiLanguageModel.js';
+import { checkEndpoint, type EndpointOptions } from '../lm/openaiLanguageModel.js';
+import { disposeLocalModels } from '../lm/localLanguageModel.js';
+import { configChatModel, configLanguageModel, isLocalModel, loadLocalModels } from './configModels.js';
 import { scheduleLabel } from '../runtimeModel/index.js';
 import { datasetFingerprints, type InputHashes } from '../contentHash.js';
 import { resolveSettings } from '../config/runSettings.js';
@@ -53,10 +55,11 @@ export function buildRunConfig(loaded: LoadedRunConfig, endpoint: EndpointOption
     adapter =
       task.kind === 'adapter'
         ? task.adapter
-        : (createChatAdapter({ taskModel: createOpenAIChatModel({ ...shared, model: task.taskModel }), metric: task.metric, component: task.component }) as Adapter<unknown>);
-    reflectionLm = createOpenAILanguageModel({ ...shared, model: file.reflectionModel });
+        : (createChatAdapter({ taskModel: configChatModel(task.taskModel, loaded.path, shared), metric: task.metric, component: task.component }) as Adapter<unknown>);
+    reflectionLm = configLanguageModel(file.reflectionModel, loaded.path, shared);
   } catch (error) {
-    // A missing key or a malformed OPENAI_BASE_URL: fixable before the run, like a config error.
+    // A missing key, a malformed OPENAI_BASE_URL, a missing or non-GGUF local model file:
+    // fixable before the run, like a config error.
     throw new UsageError(errorMessage(error));
   }
   const optional = <K extends keyof typeof file>(key: K) => (file[key] !== undefined ? { [key]: file[key] } : {});
@@ -70,7 +73,7 @@ export function buildRunConfig(loaded: LoadedRunConfig, endpoint: EndpointOption
     ...(loaded.runDir ? { runDir: loaded.runDir } : {}),
     // The models and the adapter live inside functions: what identifies them is checked on --resume.
     runIdentity: {
-      reflectionLm: `openai:${file.reflectionModel}`,
+      reflectionLm: isLocalModel(file.reflectionModel) ? file.reflectionModel : `openai:${file.reflectionModel}`,
       ...(task.kind === 'adapter'
         ? { adapter: task.spec }
         : { taskModel: task.taskModel, metric: task.metric, component: task.component }),
@@ -92,26 +95,30 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
   const hashes: InputHashes = { seedCandidate: settings.seedHash, ...(loaded.runDir ? { datasets: datasetFingerprints(built.trainset, built.valset) } : {}) };
   const resumed = loaded.runDir ? await checkRunDir(loaded.runDir, options.resume, built, settings, hashes.datasets) : undefined;
 
-  // Before any paid work: is the endpoint there, and does it take the key?
+  // Before any paid work: is the endpoint there, and does it take the key? Do local models load?
   const { file, task } = loaded;
-  const models = task.kind === 'chat' ? [task.taskModel, file.reflectionModel] : [file.reflectionModel];
+  const names = task.kind === 'chat' ? [task.taskModel, file.reflectionModel] : [file.reflectionModel];
+  const models = names.filter((name) => !isLocalModel(name));
   let pingCostUsd = 0;
   try {
-    const check = await checkEndpoint({
-      ...endpoint,
-      model: models[0] as string,
-      ...(file.prices ? { prices: file.prices } : {}),
-      // The check is retried like every call of the run, under the config's retry settings.
-      ...(file.maxRetries !== undefined ? { maxRetries: file.maxRetries } : {}),
-      ...(file.retryMaxDelayMs !== undefined ? { retryMaxDelayMs: file.retryMaxDelayMs } : {}),
-      onRetry: ({ attempt, maxAttempts, delayMs, reason }) =>
-        io.stderr.write(`checking the endpoint: ${terminalSafe(reason)}; trying again in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${maxAttempts})\n`),
-    });
-    pingCostUsd = check.costUsd ?? 0;
-    const listed = check.models;
-    for (const model of new Set(models)) {
-      if (listed && listed.length > 0 && !listed.includes(model)) {
-        io.stderr.write(`warning: ${check.baseURL} does not list model "${model}"; the run may fail on its first call\n`);
+    await loadLocalModels(names.filter(isLocalModel), loaded.path);
+    if (models.length > 0) {
+      const check = await checkEndpoint({
+        ...endpoint,
+        model: models[0] as string,
+        ...(file.prices ? { prices: file.prices } : {}),
+        // The check is retried like every call of the run, under the config's retry settings.
+        ...(file.maxRetries !== undefined ? { maxRetries: file.maxRetries } : {}),
+        ...(file.retryMaxDelayMs !== undefined ? { retryMaxDelayMs: file.retryMaxDelayMs } : {}),
+        onRetry: ({ attempt, maxAttempts, delayMs, reason }) =>
+          io.stderr.write(`checking the endpoint: ${terminalSafe(reason)}; trying again in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${maxAttempts})\n`),
+      });
+      pingCostUsd = check.costUsd ?? 0;
+      const listed = check.models;
+      for (const model of new Set(models)) {
+        if (listed && listed.length > 0 && !listed.includes(model)) {
+          io.stderr.write(`warning: ${check.baseURL} does not list model "${model}"; the run may fail on its first call\n`);
+        }
       }
     }
   } catch (error) {
@@ -128,7 +135,13 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
   const heading = `GEPA run ${loaded.path}: ${taskName} (task), ${file.reflectionModel} (reflection), schedule ${label}, ${settings.workers} workers${where}`;
   io.stderr.write(`${heading}\n`);
   if (resumed) io.stderr.write(`${resumeNotice(resumed)}\n`);
-  const session = await runSession({ config, io, inspect: options.inspect, hashes });
+  let session;
+  try {
+    session = await runSession({ config, io, inspect: options.inspect, hashes });
+  } finally {
+    // Loaded weights hold memory and threads: free them whether the run finished or failed.
+    await disposeLocalModels();
+  }
   const { result } = session;
   const reportPath = loaded.runDir
     ? await writeRunReport(loaded.runDir, session, { title: `GEPA run: ${taskName} / ${file.reflectionModel}, ${label} on ${settings.workers} workers` })

@@ -12,6 +12,7 @@ import { loadAdapter, parseAdapterSpec } from '../worker/loadAdapter.js';
 import type { Adapter } from '../types.js';
 import { closestName } from './closestName.js';
 import { UsageError } from './exitCodes.js';
+import { configModelName } from './configModels.js';
 import { errorMessage } from '../errorMessage.js';
 
 const positiveInt = z.number().int().positive();
@@ -145,10 +146,10 @@ export function crossFieldProblems(file: RunConfigFile): string[] {
   if (file.maxCostUsd !== undefined) {
     for (const field of ['taskModel', 'reflectionModel'] as const) {
       const model = file[field];
-      if (model !== undefined && !hasPrice(model, file.prices)) {
+      if (model !== undefined && !hasPrice(configModelName(model), file.prices)) {
         problems.push(
           `prices: ${field} "${model}" has no known price, so maxCostUsd cannot be enforced; add ` +
-            `"prices": { ${JSON.stringify(model)}: { "inputPerMTok": ..., "outputPerMTok": ... } } (0 for a free local model) or drop maxCostUsd`,
+            `"prices": { ${JSON.stringify(configModelName(model))}: { "inputPerMTok": ..., "outputPerMTok": ... } } (0 for a free local model) or drop maxCostUsd`,
         );
       }
     }

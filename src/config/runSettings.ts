@@ -182,7 +182,7 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>, seedHa
   const adapter = config.adapter as Adapter<Example> | undefined;
   if (!adapter || typeof adapter.evaluate !== 'function') throw new ConfigError('invalid optimize config: adapter: must have an evaluate(candidate, example, ctx) function');
   if (typeof config.reflectionLm !== 'function' && typeof config.reflectionLm !== 'string') {
-    throw new ConfigError('invalid optimize config: reflectionLm: must be a function or an "openai:<model>" string');
+    throw new ConfigError('invalid optimize config: reflectionLm: must be a function, an "openai:<model>" or a "local:<path to a .gguf>" string');
   }
   const hooks = checkHooks(config);
   const c = parsed.data;

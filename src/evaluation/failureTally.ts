@@ -8,7 +8,7 @@ import type { CallFailure, Evaluation, FailureCounts, FailureKind } from '../typ
 
 export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 10;
 
-const FAILURE_KINDS: ReadonlySet<string> = new Set<FailureKind>(['http', 'timeout', 'connection', 'malformed', 'empty', 'refusal', 'adapter', 'invalid-score', 'other']);
+const FAILURE_KINDS: ReadonlySet<string> = new Set<FailureKind>(['http', 'timeout', 'connection', 'malformed', 'empty', 'refusal', 'adapter', 'invalid-score', 'context-length', 'other']);
 
 /** The counting label of a failure: `http 404`, `timeout`, ... */
 export function failureLabel(failure: CallFailure): string {

@@ -9,6 +9,7 @@ import { candidateHash } from '../gepa/core/candidateHash.js';
 import type { RunLogRecord } from '../storage/runLog.js';
 import type { Adapter, Candidate, Evaluation, LanguageModel, LmReply, OptimizeConfig } from '../types.js';
 import { ModelUsageTally, type ModelUsage } from './modelUsage.js';
+import { modelStringName } from '../lm/resolveLanguageModel.js';
 
 /** One valset example as the report shows it: what was asked, and the candidate's answer. */
 export interface ValsetAnswer {
@@ -90,7 +91,7 @@ export function observeRun<Example>(config: OptimizeConfig<Example>, names: Mode
     return evaluation;
   };
 
-  const reflectionName = names.reflection ?? (typeof config.reflectionLm === 'string' ? config.reflectionLm.replace(/^openai:/, '') : nameOf(config.reflectionLm)) ?? 'reflection model';
+  const reflectionName = names.reflection ?? (typeof config.reflectionLm === 'string' ? modelStringName(config.reflectionLm) : nameOf(config.reflectionLm)) ?? 'reflection model';
   let reflectionLm = config.reflectionLm;
   if (typeof reflectionLm === 'function') {
     const lm = reflectionLm;
