@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../src/config/runSettings.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
-import { optimize, type OptimizeConfig, type OptimizeResult } from '../src/index.js';
+import { optimize, type OptimizeConfig } from '../src/index.js';
 import type { DemoExample } from '../src/demo/demoTask.js';
+import { essence } from './support/demoRun.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gepa-step-minibatches-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -44,7 +45,6 @@ function config(runDir: string | undefined, extra: Partial<OptimizeConfig<DemoEx
     ...extra,
   };
 }
-const essence = ({ elapsedMs: _e, workerUtilization: _u, discoveryElapsedMs: _d, ...rest }: OptimizeResult) => rest;
 const recordOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { settings: Record<string, unknown> };
 
 describe('stepMinibatches default', () => {
