@@ -419,7 +419,7 @@ describe('resolveLanguageModel', () => {
     expect(reply).toMatchObject({ text: 'Let me compute: 2 * 3 = 6.' });
     expect(s.requests[0]!.body!.model).toBe('gpt-4.1-mini');
     expect(() => resolveLanguageModel('anthropic:claude')).toThrow(
-      'Unknown language model "anthropic:claude": expected a function or "openai:<model>"',
+      'Unknown language model "anthropic:claude": expected a function, "openai:<model>" (e.g. "openai:gpt-4.1-mini") or "local:<path to a .gguf>"',
     );
     expect(() => resolveLanguageModel('openai:')).toThrow(/names no model/);
   });
