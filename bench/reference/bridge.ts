@@ -116,10 +116,6 @@ export interface StoredRun {
 
 /** A task's workload: the mechanisms' one, or, for a task with a real model, its own far smaller budget and sizes (bench/tasks.ts). */
 export const workloadOf = (taskName: string) => ({ ...WORKLOAD, ...TASK_WORKLOADS[taskName] });
-const sizesOf = (taskName: string) => {
-  const w = workloadOf(taskName);
-  return { trainSize: w.trainSize, valSize: w.valSize, testSize: w.testSize };
-};
 const signal = new AbortController().signal;
 
 async function testScore(task: BenchTask, candidate: Candidate): Promise<number> {
@@ -159,7 +155,8 @@ export async function referenceRun(taskName: string, shapeName: string, seed: nu
   const rules = REFERENCE_VARIANTS[variant];
   if (!rules) throw new Error(`unknown reference variant '${variant}' (known: ${Object.keys(REFERENCE_VARIANTS).join(', ')})`);
   const workload = workloadOf(taskName);
-  const task = benchTask(taskName)({ seed, ...sizesOf(taskName) });
+  const { trainSize, valSize, testSize } = workload;
+  const task = benchTask(taskName)({ seed, trainSize, valSize, testSize });
   const script = fileURLToPath(new URL('./gepaBridge.py', import.meta.url));
   const child = spawn('python3', [script], { env: { ...process.env, PYTHONPATH: gepaPath }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
