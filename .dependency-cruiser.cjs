@@ -15,9 +15,9 @@ module.exports = {
     {
       name: 'gepa-is-pure',
       severity: 'error',
-      comment: 'src/gepa is the algorithm: no XState, no I/O, and none of the rooms that do run things.',
-      from: { path: '^src/gepa/' },
-      to: { path: ['^node_modules/xstate/', IO, '^src/(budget|evaluation|executors|storage|config|lm|report|runtimeModel|adapters|cli|demo|worker)/', '^machines/'] },
+      comment: 'src/gepa is the algorithm: no XState, no I/O, and none of the rooms that do run things (src/budget, pure, answers its "may I spend?").',
+      from: { path: '^src/(gepa|budget)/' },
+      to: { path: ['^node_modules/xstate/', IO, '^src/(evaluation|executors|storage|config|lm|report|runtimeModel|adapters|cli|demo|worker)/', '^machines/'] },
     },
     {
       name: 'domain-knows-no-xstate',

@@ -5,44 +5,34 @@
 // through the domain, and stops on a budget, a stop condition, the timeout or the caller's signal.
 // Its output is the OptimizeResult. Every GEPA rule it applies lives in src/gepa/.
 import { assign, emit, enqueueActions, sendTo, setup, type AnyActorRef } from 'xstate';
-import { BudgetLedger } from '../src/budget/budgetLedger.js';
+import { openLedger, type Reservation } from '../src/budget/budgetLedger.js';
+import { heldCalls } from '../src/budget/heldCalls.js';
 import { prepareRun, type PreparedRun } from '../src/config/preparedRun.js';
 import type { RunSettings } from '../src/config/runSettings.js';
-import { emptyPool } from '../src/gepa/core/candidatePool.js';
-import { valsetScoresOf, type Proposal, type ProposalId } from '../src/gepa/core/proposal.js';
-import { decideGroup, recordFinish, recordVerdict, releasedFromWait, type ValsetAnswer } from '../src/gepa/core/proposalDecisions.js';
+import { answerReleased } from '../src/gepa/core/childAnswers.js';
+import type { Proposal, ProposalId } from '../src/gepa/core/proposal.js';
+import { releasedFromWait } from '../src/gepa/core/proposalDecisions.js';
+import { planAsyncProposals, planBatchedStep, type Launch, type Plan, type PlanInput } from '../src/gepa/core/proposalPlanner.js';
 import { buildResult } from '../src/gepa/core/result.js';
-import { Rng } from '../src/gepa/core/rng.js';
-import { addSeed, foldFinished, progressStop, recordPlanFailures, recordStopped, startProgress, type SearchProgress, type SearchUpdate } from '../src/gepa/core/searchProgress.js';
-import { launchEvents, newSearchState, rebaseExtraCalls, planAsyncProposals, planBatchedStep, type Launch, type Plan, type PlanInput, type SearchState } from '../src/gepa/core/stepPlanner.js';
-import { EpochShuffledSampler } from '../src/gepa/strategies/minibatchSampler.js';
-import { valsetRaceFor } from '../src/gepa/strategies/valsetPolicy.js';
-import type { Candidate, OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
+import { budgetEvent, finalStopReason, finish, foldInto, foldSeed, IDLE_STOP_REASON, judge, launchPlan, reserveSeed, stopReasonNow, type SearchRun } from '../src/gepa/core/searchRun.js';
+import { recordStopped, startProgress } from '../src/gepa/core/searchProgress.js';
+import { initialSearchState } from '../src/gepa/core/searchState.js';
+import { outOfTurn, recordDecision, type ResumeOrderView } from '../src/storage/resumeOrder.js';
+import type { OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
 import { evaluatorActor } from './evaluator.actor.js';
-import { heldCalls, outOfTurn, recordDecision, type LoggedPathView } from './loggedPath.js';
-import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerDecision, ProposerReport } from './protocol.js';
+import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerReport } from './protocol.js';
 import { proposerMachine, type ProposerInput } from './proposer.machine.js';
 import { stopSignals } from './stopSignals.actor.js';
 
-export interface OptimizerContext {
+export interface OptimizerContext extends SearchRun {
   input: PreparedRun;
   settings: RunSettings;
-  search: SearchState;
-  progress: SearchProgress;
-  ledger: BudgetLedger;
-  /** Dollars spent, as reported by the seed's evaluation and by finished proposals (the evaluator holds the dollar budget). */
-  spentUsd: number;
+  /** The seed's valset evaluation's reservation, settled when it is folded. */
+  seedReservation?: Reservation;
   /** The evaluator said the dollars left cannot pay for another call. */
   dollarsExhausted: boolean;
   /** Aborts every call in flight when the run stops early. */
   abort: AbortController;
-  /** The record of every proposal in flight. */
-  proposals: Record<string, Proposal>;
-  /** Ids of the current batched step's proposals, in task order. */
-  stepIds: string[];
-  stopReason?: string;
-  /** With stopReason 'error': the systemic failure's cause, as the evaluator named it. */
-  error?: string;
   /** Async resume: proposers' reports that came before their turn on the logged path. */
   deferred: ProposerReport[];
   startedAt: number;
@@ -63,13 +53,15 @@ const SEED_REQUEST = -1;
 
 const inFlightCount = (context: OptimizerContext): number => Object.keys(context.proposals).length;
 
-/** What the logged path (async resume) needs of the context. */
-const pathView = (context: OptimizerContext): LoggedPathView => ({ journal: context.input.journal, async: context.settings.schedule.kind === 'async', inFlight: context.proposals });
+const isAsync = (context: OptimizerContext): boolean => context.settings.schedule.kind === 'async';
+
+/** What resuming in the logged order needs of the context. */
+const resumeView = (context: OptimizerContext): ResumeOrderView => ({ journal: context.input.journal, async: isAsync(context), inFlight: context.proposals });
 
 function planInput(context: OptimizerContext): PlanInput {
   const { search, settings, input, ledger, dollarsExhausted } = context;
   const inFlightParents = Object.values(context.proposals).map((p) => p.parents[0] as number);
-  return { search, settings, table: input.table, remainingCalls: ledger.remainingCalls() - heldCalls(pathView(context)), dollarsExhausted, inFlightParents };
+  return { search, settings, table: input.table, budget: { ledger, heldCalls: heldCalls(input.journal, isAsync(context)), dollarsExhausted }, inFlightParents };
 }
 
 function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput {
@@ -95,74 +87,24 @@ function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput
   };
 }
 
-/**
- * What starting a plan takes: each launch's worst case reserved in the ledger (here, at once), the
- * records and the search state to assign, the events to emit and the proposers to spawn.
- */
-function start(context: OptimizerContext, plan: Plan) {
-  for (const l of plan.launches) context.ledger.reserve(l.proposal.worstCaseCalls);
-  const launched = Object.fromEntries(plan.launches.map((l) => [l.proposal.id, l.proposal]));
-  const failed = recordPlanFailures(context.progress, plan.failures);
+/** The context for a run: the config prepared once (a PreparedRun is taken as it is), the search not yet seeded. */
+function initialContext(config: OptimizeConfig<unknown> | PreparedRun): OptimizerContext {
+  const input = prepareRun(config);
   return {
-    update: { search: plan.search, progress: failed.progress, proposals: { ...context.proposals, ...launched }, ...(plan.stopReason ? { stopReason: plan.stopReason } : {}), ...(plan.error ? { error: plan.error } : {}) } satisfies Partial<OptimizerContext>,
-    events: [...failed.events, ...launchEvents(plan.launches)],
-    spawns: plan.launches.map((l) => ({ id: l.proposal.id, input: proposerInput(context, l) })),
+    input,
+    settings: input.settings,
+    search: initialSearchState(input.settings, input.table),
+    progress: startProgress(),
+    // An earlier process's failed calls were paid and will be paid again: they count from the start.
+    ledger: openLedger(input.settings.maxMetricCalls, input.journal?.failedCalls?.() ?? 0),
+    spentUsd: 0,
+    dollarsExhausted: false,
+    abort: new AbortController(),
+    proposals: {},
+    stepIds: [],
+    deferred: [],
+    startedAt: input.clock.now(),
   };
-}
-
-function budgetEvent(context: OptimizerContext): RunEvent {
-  const { ledger } = context;
-  return { type: 'budget.updated', metricCalls: ledger.spentCalls, reserved: ledger.reservedCalls, costUsd: context.spentUsd };
-}
-
-/** The group a proposal is decided in: its batched step, or itself (async). */
-const groupOf = (context: OptimizerContext, id: string): string[] => (context.stepIds.includes(id) ? context.stepIds : [id]);
-
-/** A lone async proposal is decided as if selection were 'all': nothing shares its step. */
-const selectionFor = (context: OptimizerContext, id: string) => (context.stepIds.includes(id) ? context.settings.proposalSelection : 'all');
-
-/** Rebasing applies to lone async proposals. */
-const rebaseFor = (context: OptimizerContext, id: string) => (context.settings.schedule.kind === 'async' && !context.stepIds.includes(id) ? context.settings.schedule.rebase : 'off');
-
-/** The message that carries an answer to its proposer. */
-function answerMessage(context: OptimizerContext, a: ValsetAnswer): ProposerDecision {
-  if (a.answer === 'grant') {
-    const p = context.proposals[a.id] as Proposal;
-    const race = valsetRaceFor(context.settings.valsetPolicy, context.search.pool, p.parents, p.step * 31 + p.task * 17);
-    return race ? { type: 'valset.granted', race } : { type: 'valset.granted' };
-  }
-  if (a.answer === 'deny') return { type: 'valset.denied' };
-  const { pool } = context.search;
-  const gate = context.settings.schedule.kind === 'async' ? context.settings.schedule.rebaseGate : 'whole-minibatch';
-  return { type: 'rebase', onto: pool.candidates[a.onto] as Candidate, ontoHash: pool.hashes[a.onto] as string, child: a.child, childHash: a.childHash, gate };
-}
-
-/** Decides the group of proposal `id` after its record changed, and the messages to send. */
-function decide(context: OptimizerContext, proposals: Record<string, Proposal>, id: string) {
-  // A rebase is paid for when it is decided: without room for its extra calls, no rebase.
-  const extra = rebaseExtraCalls(context.settings);
-  const rebase = context.ledger.canAfford(extra) ? rebaseFor(context, id) : 'off';
-  const wait = context.settings.schedule.kind === 'async' ? context.settings.schedule.rebaseWait : 'none';
-  const decided = decideGroup(proposals, groupOf(context, id), selectionFor(context, id), context.search.pool, rebase, wait);
-  for (const a of decided.answers) {
-    if (a.answer !== 'rebase') continue;
-    context.ledger.reserve(extra);
-    const p = decided.proposals[a.id] as Proposal;
-    decided.proposals[a.id] = { ...p, worstCaseCalls: p.worstCaseCalls + extra };
-  }
-  return { proposals: decided.proposals, messages: decided.answers.map((a) => ({ id: a.id, message: answerMessage(context, a) })) };
-}
-
-function fold(context: OptimizerContext, finished: Proposal[]): SearchUpdate & { proposals: Record<string, Proposal>; spentUsd: number } {
-  const update = foldFinished(context.search, context.progress, finished, {
-    metricCallsNow: context.ledger.spentCalls,
-    elapsedMsNow: context.input.clock.now() - context.startedAt,
-    frontType: context.settings.frontType,
-    tieOrder: context.settings.tieOrder,
-  });
-  const proposals = { ...context.proposals };
-  for (const p of finished) delete proposals[p.id];
-  return { ...update, proposals, spentUsd: context.spentUsd + finished.reduce((n, p) => n + (p.spend?.costUsd ?? 0), 0) };
 }
 
 export const optimizerMachine = setup({
@@ -181,11 +123,11 @@ export const optimizerMachine = setup({
     stopSignals,
   },
   guards: {
-    isAsync: ({ context }) => context.settings.schedule.kind === 'async',
+    isAsync: ({ context }) => isAsync(context),
     stepFinished: ({ context }) => context.stepIds.every((id) => context.proposals[id]?.spend !== undefined),
     idle: ({ context }) => inFlightCount(context) === 0,
     hasStopReason: ({ context }) => context.stopReason !== undefined,
-    outOfTurn: ({ context, event }) => (event.type === 'proposal.judged' || event.type === 'proposal.finished') && outOfTurn(pathView(context), event.id),
+    outOfTurn: ({ context, event }) => (event.type === 'proposal.judged' || event.type === 'proposal.finished') && outOfTurn(resumeView(context), event.id),
   },
   actions: {
     /** Async resume: keep a report until its turn on the logged path. */
@@ -200,77 +142,53 @@ export const optimizerMachine = setup({
     /** A verdict: record it and answer whichever children of its group can be answered now. */
     judge: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'proposal.judged' || !context.proposals[event.id]) return;
-      recordDecision(pathView(context), 'judged', event.id);
-      const recorded = { ...context.proposals, [event.id]: recordVerdict(context.proposals[event.id] as Proposal, event.outcome, event.child) };
-      const { proposals, messages } = decide(context, recorded, event.id);
-      enqueue.assign({ proposals });
+      recordDecision(resumeView(context), 'judged', event.id);
+      const { messages, ...update } = judge(context, event, context.settings) as NonNullable<ReturnType<typeof judge>>;
+      enqueue.assign(update);
       for (const m of messages) enqueue.sendTo(m.id, m.message);
     }),
     /** A proposal's end: settle its reservation, record its report, stop its proposer, decide its group. */
     finish: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'proposal.finished') return;
-      const p = context.proposals[event.id];
-      if (!p) return;
-      recordDecision(pathView(context), 'finished', p.id);
-      context.ledger.settle({ calls: p.worstCaseCalls }, event.spend.paidCalls);
-      const recorded = { ...context.proposals, [p.id]: recordFinish(p, event) };
-      const { proposals, messages } = decide(context, recorded, p.id);
-      enqueue.assign({ proposals });
+      if (event.type !== 'proposal.finished' || !context.proposals[event.id]) return;
+      recordDecision(resumeView(context), 'finished', event.id);
+      const { messages, ...update } = finish(context, event, context.settings) as NonNullable<ReturnType<typeof finish>>;
+      enqueue.assign(update);
       for (const m of messages) enqueue.sendTo(m.id, m.message);
       // A finished proposer stays among the children until stopped; thousands would slow every step.
       enqueue.stopChild(event.id);
     }),
     /** Async: a finished proposal joins the pool the moment it finishes. */
     foldOne: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'proposal.finished' || !context.proposals[event.id]) return;
-      const { events, search, progress, proposals, spentUsd } = fold(context, [context.proposals[event.id] as Proposal]);
-      enqueue.assign({ search, progress, proposals, spentUsd, stopReason: context.stopReason ?? progressStop(progress, context.settings) ?? undefined });
-      for (const e of events) enqueue.emit(e);
-      enqueue.emit(budgetEvent({ ...context, spentUsd }));
+      const p = event.type === 'proposal.finished' ? context.proposals[event.id] : undefined;
+      if (!p) return;
+      const folded = foldInto(context, [p], { elapsedMsNow: context.input.clock.now() - context.startedAt }, context.settings);
+      enqueue.assign(folded.update);
+      for (const e of folded.events) enqueue.emit(e);
     }),
     /** Async, rebaseWait: children that waited for the valset evaluations just folded are decided now, against the pool with them in it. */
     releaseHeld: enqueueActions(({ context, enqueue }) => {
-      let { proposals } = context;
-      for (const id of releasedFromWait(proposals)) {
-        const decided = decide({ ...context, proposals }, proposals, id);
-        proposals = decided.proposals;
-        for (const m of decided.messages) enqueue.sendTo(m.id, m.message);
-      }
-      if (proposals !== context.proposals) enqueue.assign({ proposals });
+      const released = releasedFromWait(context.proposals);
+      if (released.length === 0) return;
+      const { messages, ...update } = answerReleased({ ...context, pool: context.search.pool }, released, context.settings);
+      for (const m of messages) enqueue.sendTo(m.id, m.message);
+      enqueue.assign(update);
     }),
-    /** Async: start proposals until K are in flight or the budget cannot pay for another. */
-    fillAsync: enqueueActions(({ context, enqueue }) => {
+    /** Start what the planner plans: a batched step, or async proposals until K are in flight or the budget refuses another. */
+    launch: enqueueActions(({ context, enqueue }) => {
       const { schedule } = context.settings;
-      if (schedule.kind !== 'async' || context.stopReason !== undefined) return;
-      const started = start(context, planAsyncProposals(planInput(context), inFlightCount(context), schedule.inFlight));
-      enqueue.assign(started.update);
-      for (const event of started.events) enqueue.emit(event);
-      for (const s of started.spawns) enqueue.spawnChild('proposer', s);
-      if (started.spawns.length > 0) enqueue.emit(budgetEvent(context));
+      if (context.stopReason !== undefined) return;
+      const plan: Plan = schedule.kind === 'batched' ? planBatchedStep(planInput(context), schedule) : planAsyncProposals(planInput(context), inFlightCount(context), schedule.inFlight);
+      const launched = launchPlan(context, plan, schedule.kind === 'batched');
+      enqueue.assign(launched.update);
+      for (const e of launched.events) enqueue.emit(e);
+      if (plan.launches.length === 0) return;
+      for (const l of plan.launches) enqueue.spawnChild('proposer', { id: l.proposal.id, input: proposerInput(context, l) });
+      enqueue.emit(budgetEvent({ ledger: plan.ledger, spentUsd: context.spentUsd }));
     }),
   },
 }).createMachine({
   id: 'optimizer',
-  context: ({ input: config }) => {
-    const input = prepareRun(config);
-    const s = input.settings;
-    const sampler = new EpochShuffledSampler(input.table.trainIds.length, s.minibatchSize);
-    return {
-      input,
-      settings: s,
-      search: newSearchState(emptyPool({ trackBestOutputs: s.trackBestOutputs }), new Rng(s.seed), sampler, s.maxMerges),
-      progress: startProgress(),
-      // An earlier process's failed calls were paid and will be paid again: they count from the start.
-      ledger: new BudgetLedger({ maxMetricCalls: s.maxMetricCalls }, input.journal?.failedCalls?.() ?? 0),
-      spentUsd: 0,
-      dollarsExhausted: false,
-      abort: new AbortController(),
-      proposals: {},
-      stepIds: [],
-      deferred: [],
-      startedAt: input.clock.now(),
-    };
-  },
+  context: ({ input }) => initialContext(input),
   invoke: [
     {
       id: 'evaluator',
@@ -316,9 +234,7 @@ export const optimizerMachine = setup({
   states: {
     seeding: {
       entry: [
-        ({ context }) => {
-          context.ledger.reserve(context.input.table.valIds.length);
-        },
+        assign(({ context }) => reserveSeed(context.ledger, context.input.table.valIds.length)),
         emit(({ context }): RunEvent => ({ type: 'run.started', workers: context.settings.workers, valsetSize: context.input.table.valIds.length })),
         sendTo('evaluator', ({ context, self }): EvaluatorRequest => ({
           type: 'evaluate',
@@ -332,19 +248,14 @@ export const optimizerMachine = setup({
         })),
       ],
       on: {
+        // Every seed call failed: foldSeed sets stopReason 'error', so 'deciding' goes straight to the end.
         evaluated: {
           target: 'deciding',
           actions: enqueueActions(({ context, event, enqueue }) => {
-            context.ledger.settle({ calls: context.input.table.valIds.length }, event.paidCalls);
-            const valset = valsetScoresOf(event.evaluations);
-            const seed = { candidate: context.settings.seedCandidate, hash: context.settings.seedHash, valset };
-            const { search, progress, events } = addSeed(context.search, context.progress, seed, context.ledger.spentCalls);
-            const spentUsd = context.spentUsd + event.costUsd;
-            enqueue.assign({ search, progress, spentUsd });
-            // Every seed call failed: nothing to improve on, so 'deciding' goes straight to the end.
-            if (event.systemic !== undefined) enqueue.assign({ stopReason: 'error', error: event.systemic });
-            enqueue.emit(budgetEvent({ ...context, spentUsd }));
-            for (const e of events) enqueue.emit(e);
+            const { seedCandidate: candidate, seedHash: hash } = context.settings;
+            const folded = foldSeed(context, { candidate, hash, reservation: context.seedReservation as Reservation }, event);
+            enqueue.assign(folded.update);
+            for (const e of folded.events) enqueue.emit(e);
           }),
         },
         // A seed call the dollar budget could not pay even with nothing else in flight: the budget ends the run.
@@ -355,31 +266,12 @@ export const optimizerMachine = setup({
       },
     },
     deciding: {
-      always: [
-        { guard: 'hasStopReason', target: 'draining' },
-        {
-          guard: ({ context }) => progressStop(context.progress, context.settings) !== null,
-          target: 'draining',
-          actions: assign({ stopReason: ({ context }) => progressStop(context.progress, context.settings) ?? undefined }),
-        },
-        { guard: 'isAsync', target: 'flowing' },
-        { target: 'planning' },
-      ],
+      entry: assign({ stopReason: ({ context }) => stopReasonNow(context, context.settings) }),
+      always: [{ guard: 'hasStopReason', target: 'draining' }, { guard: 'isAsync', target: 'flowing' }, { target: 'planning' }],
     },
     // Batched schedule: plan a P x N step (or a merge), run it, fold it in task order.
     planning: {
-      entry: enqueueActions(({ context, enqueue }) => {
-        const { schedule } = context.settings;
-        if (schedule.kind !== 'batched') return;
-        const plan = planBatchedStep(planInput(context), schedule);
-        const started = start(context, plan);
-        enqueue.assign({ ...started.update, stepIds: plan.launches.map((l) => l.proposal.id) });
-        if (plan.launches.length > 0) enqueue.emit({ type: 'step.started', step: plan.search.step, tasks: plan.launches.length });
-        for (const event of started.events) enqueue.emit(event);
-        if (plan.launches.length === 0) return;
-        for (const s of started.spawns) enqueue.spawnChild('proposer', s);
-        enqueue('reportBudget');
-      }),
+      entry: 'launch',
       always: [{ guard: 'hasStopReason', target: 'finishing' }, { target: 'stepping' }],
     },
     stepping: {
@@ -391,23 +283,23 @@ export const optimizerMachine = setup({
         guard: 'stepFinished',
         target: 'deciding',
         actions: enqueueActions(({ context, enqueue }) => {
-          const { events, ...update } = fold(context, context.stepIds.map((id) => context.proposals[id] as Proposal));
-          enqueue.assign({ ...update, stepIds: [] });
-          for (const e of events) enqueue.emit(e);
-          enqueue('reportBudget');
+          const step = context.stepIds.map((id) => context.proposals[id] as Proposal);
+          const folded = foldInto(context, step, { elapsedMsNow: context.input.clock.now() - context.startedAt }, context.settings);
+          enqueue.assign({ ...folded.update, stepIds: [] });
+          for (const e of folded.events) enqueue.emit(e);
         }),
       },
     },
     // Async schedule: K proposals always in flight; each is folded the moment it finishes.
     flowing: {
-      entry: 'fillAsync',
+      entry: 'launch',
       on: {
         'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', 'releaseDeferred'] }],
-        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseHeld', 'fillAsync', 'releaseDeferred'] }],
+        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseHeld', 'launch', 'releaseDeferred'] }],
       },
       always: [
         { guard: 'hasStopReason', target: 'draining' },
-        { guard: 'idle', target: 'finishing', actions: assign({ stopReason: ({ context }) => context.stopReason ?? 'maxMetricCalls' }) },
+        { guard: 'idle', target: 'finishing', actions: assign({ stopReason: IDLE_STOP_REASON }) },
       ],
     },
     // Nothing new starts; proposals in flight finish and are folded.
@@ -435,7 +327,7 @@ export const optimizerMachine = setup({
         stop: {},
         'evaluator.stats': {
           target: 'done',
-          actions: [assign({ stats: ({ event }) => event }), emit(({ context }): RunEvent => ({ type: 'run.ended', stopReason: context.stopReason ?? 'done' }))],
+          actions: [assign({ stats: ({ event }) => event }), emit(({ context }): RunEvent => ({ type: 'run.ended', stopReason: finalStopReason(context) }))],
         },
       },
     },
@@ -447,7 +339,7 @@ export const optimizerMachine = setup({
       metricCalls: context.stats?.metricCalls ?? context.ledger.spentCalls,
       reflectionCalls: context.stats?.reflectionCalls ?? context.progress.reflectionCalls,
       costUsd: context.stats?.costUsd ?? context.spentUsd,
-      stopReason: context.stopReason ?? 'done',
+      stopReason: finalStopReason(context),
       proposals: context.progress.records,
       elapsedMs: context.input.clock.now() - context.startedAt,
       busySlotMs: context.stats?.busySlotMs ?? 0,

@@ -131,7 +131,7 @@ describe('the wait before a rebase decision', () => {
     kind: 'reflective',
     parents: [0],
     poolSizeAtStart: 1,
-    worstCaseCalls: 36,
+    reservation: { calls: 36 },
     granted: false,
     ...patch,
   });

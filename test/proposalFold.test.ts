@@ -33,7 +33,7 @@ function selected(task: number, child: Candidate, subscores: number[], poolSizeA
     child,
     valset: { subscores, objectives: subscores.map(() => undefined) },
     poolSizeAtStart,
-    worstCaseCalls: 8,
+    reservation: { calls: 8 },
     granted: true,
     spend,
   };
@@ -97,7 +97,7 @@ describe('foldProposals', () => {
       outcome: { task: 1, status: 'skipped', reason: 'parent is perfect on its minibatch' },
       decision: { task: 1, selected: false, reason: 'parent is perfect on its minibatch' },
       poolSizeAtStart: 2,
-      worstCaseCalls: 8,
+      reservation: { calls: 8 },
       granted: false,
       spend: { paidCalls: 3, reflectionCalls: 0, reflectionCostUsd: 0, costUsd: 0 },
     };

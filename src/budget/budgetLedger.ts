@@ -1,52 +1,74 @@
-// The metric-call ledger: the single place that answers "may I start this proposal?". A
-// proposal is reserved before dispatch at its worst case and settled after with what it really
-// spent; the difference is refunded. Spent + reserved never passes maxMetricCalls, so a run
-// cannot overshoot whatever finishes when. (Dollars are reserved per call: dollarGate.ts.)
+// The metric-call ledger, a plain value: the single answer to "may I start this?". A proposal's
+// worst case is reserved before it starts and settled after with what it really spent; the
+// difference is refunded. reserve() returns the new ledger and the reservation, or null when the
+// budget cannot pay; settle() takes that very reservation back. Spent + reserved never passes
+// maxMetricCalls, so a run cannot overshoot whatever finishes when. (Dollars: dollarGate.ts.)
 
-export interface BudgetLimits {
-  maxMetricCalls?: number;
+export interface BudgetLedger {
+  /** The limit (Infinity without one). */
+  readonly maxMetricCalls: number;
+  readonly spentCalls: number;
+  readonly reservedCalls: number;
 }
 
 export interface Reservation {
   readonly calls: number;
 }
 
-export class BudgetLedger {
-  spentCalls = 0;
-  reservedCalls = 0;
+/** What reserve() grants: the ledger with the reservation in it, and the reservation to settle later. */
+export interface Reserved {
+  ledger: BudgetLedger;
+  reservation: Reservation;
+}
 
-  /** `spentBefore`: calls already paid that no reservation covers (an earlier process's failed calls, on resume). */
-  constructor(
-    readonly limits: BudgetLimits,
-    spentBefore = 0,
-  ) {
-    this.spentCalls = spentBefore;
-  }
+/** What else a proposal's reservation must leave room for, besides the ledger's own limit. */
+export interface SpendingLimits {
+  /** Calls an earlier process paid that the resumed run has not replayed yet (heldCalls.ts). */
+  heldCalls?: number;
+  /** The dollars left cannot pay for the dearest call seen (the evaluator holds the dollar gate). */
+  dollarsExhausted?: boolean;
+}
 
-  remainingCalls(): number {
-    return (this.limits.maxMetricCalls ?? Infinity) - this.spentCalls - this.reservedCalls;
-  }
+/** `spentBefore`: calls already paid that no reservation covers (an earlier process's failed calls, on resume). */
+export function openLedger(maxMetricCalls: number | undefined, spentBefore = 0): BudgetLedger {
+  return { maxMetricCalls: maxMetricCalls ?? Infinity, spentCalls: spentBefore, reservedCalls: 0 };
+}
 
-  canAfford(calls: number): boolean {
-    return calls <= this.remainingCalls();
-  }
+/** Calls neither spent nor reserved (Infinity without a limit). */
+export const remainingCalls = (ledger: BudgetLedger): number => ledger.maxMetricCalls - ledger.spentCalls - ledger.reservedCalls;
 
-  /** Reserves the worst case, or returns null when the budget cannot pay for it. */
-  reserve(calls: number): Reservation | null {
-    if (!this.canAfford(calls)) return null;
-    this.reservedCalls += calls;
-    return { calls };
-  }
+/** Reserves `calls`, or null when the calls left (less those held) or the dollars left cannot pay. */
+export function reserve(ledger: BudgetLedger, calls: number, limits: SpendingLimits = {}): Reserved | null {
+  if (limits.dollarsExhausted === true || calls > remainingCalls(ledger) - (limits.heldCalls ?? 0)) return null;
+  return { ledger: { ...ledger, reservedCalls: ledger.reservedCalls + calls }, reservation: { calls } };
+}
 
-  /**
-   * Settles a reservation with what was really spent. Spending more calls than reserved is a bug
-   * in the caller (requests are bounded by what was reserved), so it throws.
-   */
-  settle(reservation: Reservation, spentCalls: number): void {
-    if (spentCalls > reservation.calls) {
-      throw new Error(`budget invariant broken: spent ${spentCalls} metric calls on a reservation of ${reservation.calls}`);
-    }
-    this.reservedCalls -= reservation.calls;
-    this.spentCalls += spentCalls;
+/** Adds `calls` to a reservation already held (a rebase's extra calls), or null when they cannot be paid. */
+export function enlarge(ledger: BudgetLedger, reservation: Reservation, calls: number): Reserved | null {
+  const more = reserve(ledger, calls);
+  return more && { ledger: more.ledger, reservation: { calls: reservation.calls + calls } };
+}
+
+/**
+ * The seed's valset evaluation, without which there is no run: granted even when an earlier
+ * process's failed calls leave less than it needs (validation makes that impossible in a fresh run).
+ */
+export function reserveRegardless(ledger: BudgetLedger, calls: number): Reserved {
+  return { ledger: { ...ledger, reservedCalls: ledger.reservedCalls + calls }, reservation: { calls } };
+}
+
+/**
+ * Settles a reservation with what was really spent. Spending more calls than reserved is a bug
+ * in the caller (requests are bounded by what was reserved), so it throws.
+ */
+export function settle(ledger: BudgetLedger, reservation: Reservation, spentCalls: number): BudgetLedger {
+  if (spentCalls > reservation.calls) {
+    throw new Error(`budget invariant broken: spent ${spentCalls} metric calls on a reservation of ${reservation.calls}`);
   }
+  return { ...ledger, reservedCalls: ledger.reservedCalls - reservation.calls, spentCalls: ledger.spentCalls + spentCalls };
+}
+
+/** Why a refused reservation of `calls` was refused: the calls left, else the dollars. */
+export function refusalReason(ledger: BudgetLedger, calls: number, limits: SpendingLimits = {}): 'maxMetricCalls' | 'maxCostUsd' {
+  return remainingCalls(ledger) - (limits.heldCalls ?? 0) < calls ? 'maxMetricCalls' : 'maxCostUsd';
 }

@@ -2,6 +2,7 @@
 // which parents it started from, what its minibatch gate said, whether it was selected and
 // granted a valset evaluation, what that evaluation scored and what the proposal spent. The
 // optimizer keeps one Proposal per proposal in flight; a proposer's reports are patches to it.
+import type { Reservation } from '../../budget/budgetLedger.js';
 import type { AcceptanceVerdict } from '../strategies/acceptance.js';
 import type { Objectives } from './paretoFront.js';
 import type { Candidate, Evaluation } from '../../types.js';
@@ -55,8 +56,8 @@ export interface Proposal {
   parents: number[];
   /** Pool size when the parent was drawn (staleness is measured from it). */
   poolSizeAtStart: number;
-  /** Metric calls reserved for it before it started: the most it may spend. */
-  worstCaseCalls: number;
+  /** What the ledger granted it before it started (its worst case, and a rebase's extra calls): the most it may spend, and what its end settles. */
+  reservation: Reservation;
   outcome?: MinibatchOutcome;
   child?: Candidate;
   decision?: SelectionDecision;

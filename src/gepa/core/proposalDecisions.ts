@@ -12,7 +12,7 @@ import { planStaleChild, type RebasePolicy } from './staleChild.js';
 import type { Candidate, ProposalSelection, RebaseWait } from '../../types.js';
 
 /** What a proposer waiting on its accepted child is told: a valset grant, a denial, or to rebase first. */
-export type ValsetAnswer =
+export type ChildAnswer =
   | { id: string; answer: 'grant' }
   | { id: string; answer: 'deny' }
   | { id: string; answer: 'rebase'; onto: number; child: Candidate; childHash: string };
@@ -86,9 +86,9 @@ export function decideGroup(
   pool: CandidatePool,
   rebase: RebasePolicy = 'off',
   wait: RebaseWait = 'none',
-): { proposals: Record<string, Proposal>; answers: ValsetAnswer[] } {
+): { proposals: Record<string, Proposal>; answers: ChildAnswer[] } {
   const next = { ...proposals };
-  const answers: ValsetAnswer[] = [];
+  const answers: ChildAnswer[] = [];
   const inPool = poolLookup(pool);
   const lone = group.length === 1 ? next[group[0] as string] : undefined;
   if (lone && rebase !== 'off' && lone.rebasedFrom === undefined && lone.child && waitingOnVerdict(lone)) {

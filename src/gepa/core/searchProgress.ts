@@ -7,7 +7,7 @@ import { progressStopReason } from '../strategies/stopConditions.js';
 import { addCandidate, bestIndex, poolFronts } from './candidatePool.js';
 import type { ValsetScores, Proposal } from './proposal.js';
 import { foldProposals } from './proposalFold.js';
-import type { SearchState } from './stepPlanner.js';
+import type { SearchState } from './searchState.js';
 import type { Candidate, FrontType, ProposalRecord, RunEvent, TieOrder } from '../../types.js';
 
 export interface SearchProgress {
@@ -43,7 +43,8 @@ export function addSeed(search: SearchState, progress: SearchProgress, seed: { c
   return { search: { ...search, pool }, progress: { ...progress, bestScore }, events: [{ type: 'front.updated', bestIndex: 0, bestScore, frontSize: 1 }] };
 }
 
-export interface FoldClock {
+/** What a fold needs besides the proposals: the moment it happens (calls spent, time elapsed) and how fronts are read. */
+export interface FoldOptions {
   metricCallsNow: number;
   elapsedMsNow: number;
   frontType: FrontType;
@@ -51,7 +52,7 @@ export interface FoldClock {
 }
 
 /** Folds finished proposals (in the order given) into the pool, the progress and the records. */
-export function foldFinished(search: SearchState, progress: SearchProgress, finished: readonly Proposal[], at: FoldClock): SearchUpdate {
+export function foldFinished(search: SearchState, progress: SearchProgress, finished: readonly Proposal[], at: FoldOptions): SearchUpdate {
   const folded = foldProposals(search.pool, finished, at.metricCallsNow, at.elapsedMsNow);
   const best = bestIndex(folded.pool);
   const bestScore = folded.pool.valScores[best] ?? 0;

@@ -1,39 +1,19 @@
 // What the search starts next, over a plain SearchState: a batched step's P x N reflective tasks,
 // or async proposals one at a time, or a merge in their place when one is due and the budget can
-// pay for it. Every proposal comes with its worst case in metric calls, which the caller reserves
-// before it starts; a plan never holds more than the calls left can pay for. All random draws
-// happen here, through the state's RNG and sampler, in a fixed order, and so do the calls of
-// the user's planning hooks; a proposal a hook could not plan is recorded as failed.
+// pay for it. Each proposal starts only with a reservation of its worst case that the ledger
+// granted (src/budget/), kept in its record for the settle; a refusal ends the plan. All random
+// draws happen here, through the state's RNG and sampler, in a fixed order, and so do the calls
+// of the user's planning hooks; a proposal a hook could not plan is recorded as failed.
+import { refusalReason, reserve, type BudgetLedger, type Reserved, type SpendingLimits } from '../../budget/budgetLedger.js';
 import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ParentWeighting, RebasePolicy, StepMinibatches, TieOrder } from '../../types.js';
 import { planMerge, tripleKey } from '../proposer/merge.js';
-import type { EpochShuffledSampler } from '../strategies/minibatchSampler.js';
 import { planStep, type FailedTask, type StepShape } from '../strategies/proposalSampling.js';
 import { MAX_HOOK_FAILURES_IN_A_ROW, type PlanningHooks } from '../strategies/strategyHooks.js';
-import { affordableTasks, budgetStopReason } from '../strategies/stopConditions.js';
-import { poolFronts, withComponentPointers, type CandidatePool } from './candidatePool.js';
+import { poolFronts, withComponentPointers } from './candidatePool.js';
 import type { ExampleTable } from './exampleTable.js';
 import type { Proposal } from './proposal.js';
-import type { Rng } from './rng.js';
+import type { SearchState } from './searchState.js';
 import type { Candidate, ProposalRecord, RunEvent } from '../../types.js';
-
-/** Merges left to try, whether one is due (a candidate joined since the last), and those tried. */
-export interface MergeSchedule {
-  left: number;
-  due: boolean;
-  tried: string[];
-}
-
-/** Everything the planner draws from and advances. The RNG and the sampler are advanced in place. */
-export interface SearchState {
-  pool: CandidatePool;
-  rng: Rng;
-  sampler: EpochShuffledSampler;
-  /** The last step (batched) or proposal (async) number given out. */
-  step: number;
-  merges: MergeSchedule;
-  /** Proposals in a row that the planning hooks failed to plan (reset by any launch). */
-  hookFailures: number;
-}
 
 export interface PlannerSettings {
   schedule: { kind: 'batched' } | { kind: 'async'; rebase: RebasePolicy; parentWeighting: ParentWeighting };
@@ -52,10 +32,8 @@ export interface PlanInput {
   search: SearchState;
   settings: PlannerSettings;
   table: Pick<ExampleTable<unknown>, 'trainIds' | 'valIds'>;
-  /** Metric calls neither spent nor reserved (Infinity without a limit). */
-  remainingCalls: number;
-  /** The dollars left cannot pay for the dearest call seen. */
-  dollarsExhausted: boolean;
+  /** The ledger the launches' reservations are made in, and what else they must leave room for. */
+  budget: { ledger: BudgetLedger } & SpendingLimits;
   /** Async: the first parent of each proposal in flight. */
   inFlightParents?: readonly number[];
 }
@@ -76,14 +54,12 @@ export interface Plan {
   /** Proposals a planning hook failed to plan: never started, recorded as skipped. */
   failures: ProposalRecord[];
   search: SearchState;
+  /** The ledger with every launch's reservation in it. */
+  ledger: BudgetLedger;
   /** Set when the budget cannot pay for anything more (and nothing was launched), or 'error' when the planning hooks keep failing. */
   stopReason?: string;
   /** With stopReason 'error': what failed. */
   error?: string;
-}
-
-export function newSearchState(pool: CandidatePool, rng: Rng, sampler: EpochShuffledSampler, maxMerges: number): SearchState {
-  return { pool, rng, sampler, step: 0, merges: { left: maxMerges, due: false, tried: [] }, hookFailures: 0 };
 }
 
 /** Worst case of one reflective proposal: its parent's and its child's minibatch, and the valset. */
@@ -102,21 +78,32 @@ export const rebaseExtraCalls = (settings: Pick<PlannerSettings, 'minibatchSize'
 /** Worst case of a merge: its subsample and the valset. */
 export const mergeWorstCase = (subsampleSize: number, valsetSize: number): number => subsampleSize + valsetSize;
 
+/** The reservations the budget grants, one after another, for up to `most` proposals of `calls` each. */
+function grants(budget: PlanInput['budget'], calls: number, most: number): Reserved[] {
+  const granted: Reserved[] = [];
+  let ledger = budget.ledger;
+  for (let r = reserve(ledger, calls, budget); r !== null && granted.length < most; r = reserve(ledger, calls, budget)) {
+    granted.push(r);
+    ledger = r.ledger;
+  }
+  return granted;
+}
+
 /**
- * Up to `maxTasks` proposals numbered `step`: a merge when one is due and affordable, else
- * reflective tasks from planStep.
+ * Proposals numbered `step`: a merge when one is due and the budget grants its reservation, else
+ * up to one reflective task per reservation `granted` (from planStep).
  */
-function planLaunches(input: PlanInput & { busy?: number[] }, step: number, maxTasks: number, shape: StepShape): Omit<Plan, 'stopReason'> {
-  const { settings, table } = input;
+function planLaunches(input: PlanInput & { busy?: number[] }, step: number, granted: readonly Reserved[], shape: StepShape): Omit<Plan, 'stopReason'> {
+  const { settings, table, budget } = input;
   const { pool, rng, merges } = input.search;
   const valIds = table.valIds;
   const poolSizeAtStart = pool.candidates.length;
   if (merges.due && merges.left > 0) {
     const plan = planMerge(pool, poolFronts(pool, settings.frontType), new Set(merges.tried), rng, settings.tieOrder);
-    const worstCaseCalls = plan ? mergeWorstCase(plan.subsample.length, valIds.length) : 0;
-    if (plan && worstCaseCalls <= input.remainingCalls) {
+    const reserved = plan ? reserve(budget.ledger, mergeWorstCase(plan.subsample.length, valIds.length), budget) : null;
+    if (plan && reserved) {
       const [a, b] = [plan.triple.a, plan.triple.b];
-      const proposal: Proposal = { id: `merge-${step}`, step, task: 0, kind: 'merge', parents: [a, b], poolSizeAtStart, worstCaseCalls, granted: false };
+      const proposal: Proposal = { id: `merge-${step}`, step, task: 0, kind: 'merge', parents: [a, b], poolSizeAtStart, reservation: reserved.reservation, granted: false };
       const launch: Launch = {
         proposal,
         parent: a,
@@ -125,13 +112,13 @@ function planLaunches(input: PlanInput & { busy?: number[] }, step: number, maxT
         merge: { child: plan.child, parentSums: plan.parentSums },
       };
       const tried = [...merges.tried, tripleKey(plan.triple)];
-      return { launches: [launch], failures: [], search: { ...input.search, step, merges: { left: merges.left - 1, due: false, tried } } };
+      return { launches: [launch], failures: [], ledger: reserved.ledger, search: { ...input.search, step, merges: { left: merges.left - 1, due: false, tried } } };
     }
   }
   const plan = planStep({
     pool,
     shape,
-    maxTasks,
+    maxTasks: granted.length,
     frontType: settings.frontType,
     tieOrder: settings.tieOrder,
     stepMinibatches: settings.stepMinibatches,
@@ -143,18 +130,19 @@ function planLaunches(input: PlanInput & { busy?: number[] }, step: number, maxT
     ...(input.busy ? { busy: input.busy } : {}),
     ...(settings.hooks ? { hooks: settings.hooks, step } : {}),
   });
-  const worstCaseCalls = reflectiveWorstCase(settings, valIds.length);
   const launches = plan.tasks.map(
-    (t): Launch => ({
-      proposal: { id: `p${step}-${t.task}`, step, task: t.task, kind: 'reflective', parents: [t.parent], poolSizeAtStart, worstCaseCalls, granted: false },
+    (t, i): Launch => ({
+      proposal: { id: `p${step}-${t.task}`, step, task: t.task, kind: 'reflective', parents: [t.parent], poolSizeAtStart, reservation: (granted[i] as Reserved).reservation, granted: false },
       parent: t.parent,
       minibatch: t.minibatch.map((i) => table.trainIds[i] as number),
       components: t.components,
     }),
   );
+  // Reservations are granted in order and all alike: the ledger after the last one used.
+  const ledger = launches.length > 0 ? (granted[launches.length - 1] as Reserved).ledger : budget.ledger;
   const hookFailures = launches.length > 0 ? 0 : input.search.hookFailures + plan.failures.length;
   const failures = plan.failures.map((f) => failureRecord(step, f));
-  return { launches, failures, search: { ...input.search, step, hookFailures, pool: withComponentPointers(pool, plan.componentPointers) } };
+  return { launches, failures, ledger, search: { ...input.search, step, hookFailures, pool: withComponentPointers(pool, plan.componentPointers) } };
 }
 
 function failureRecord(step: number, f: FailedTask): ProposalRecord {
@@ -167,44 +155,44 @@ function hookFailure(search: SearchState, failures: readonly ProposalRecord[]): 
   return `strategy hooks failed ${search.hookFailures} proposals in a row (last: ${failures[failures.length - 1]?.reason ?? 'unknown'})`;
 }
 
-/** The batched schedule's next P x N step (fewer tasks when the budget is short), or why none. */
+/** The batched schedule's next P x N step (fewer tasks when the budget grants fewer reservations), or why none. */
 export function planBatchedStep(input: PlanInput, shape: StepShape): Plan {
   const perTask = reflectiveWorstCase(input.settings, input.table.valIds.length);
-  const maxTasks = affordableTasks(input.remainingCalls, perTask, input.dollarsExhausted);
-  if (maxTasks === 0) return { launches: [], failures: [], search: input.search, stopReason: budgetStopReason(input.remainingCalls, perTask) };
-  const plan = planLaunches(input, input.search.step + 1, maxTasks, shape);
+  const granted = grants(input.budget, perTask, shape.parents * shape.perParent);
+  if (granted.length === 0) return { launches: [], failures: [], search: input.search, ledger: input.budget.ledger, stopReason: refusalReason(input.budget.ledger, perTask, input.budget) };
+  const plan = planLaunches(input, input.search.step + 1, granted, shape);
   const error = hookFailure(plan.search, plan.failures);
   return error === undefined ? plan : { ...plan, stopReason: 'error', error };
 }
 
 /**
  * The async schedule's refill: proposals of their own number, one at a time from the frontier as
- * it stands, until `inFlight + launched` reaches `width` or the budget cannot pay for another.
+ * it stands, until `inFlight + launched` reaches `width` or the budget refuses another.
  * Stops the run when nothing is in flight and nothing could start.
  */
 export function planAsyncProposals(input: PlanInput, inFlight: number, width: number): Plan {
   const perTask = reflectiveWorstCase(input.settings, input.table.valIds.length);
   const launches: Launch[] = [];
   const failures: ProposalRecord[] = [];
-  let { search, remainingCalls } = input;
+  let { search } = input;
+  let budget = input.budget;
   let hookStop: string | undefined;
   const { schedule } = input.settings;
   const busy = schedule.kind === 'async' && schedule.parentWeighting === 'in-flight' ? busyCounts(input.inFlightParents ?? []) : undefined;
-  while (inFlight + launches.length < width && affordableTasks(remainingCalls, perTask, input.dollarsExhausted) > 0) {
-    const planned = planLaunches({ ...input, search, remainingCalls, ...(busy ? { busy } : {}) }, search.step + 1, 1, { parents: 1, perParent: 1 });
+  for (let granted = grants(budget, perTask, 1); inFlight + launches.length < width && granted.length > 0; granted = grants(budget, perTask, 1)) {
+    const planned = planLaunches({ ...input, search, budget, ...(busy ? { busy } : {}) }, search.step + 1, granted, { parents: 1, perParent: 1 });
     launches.push(...planned.launches);
     failures.push(...planned.failures);
-    for (const l of planned.launches) {
-      remainingCalls -= l.proposal.worstCaseCalls;
-      if (busy) busy[l.parent] = (busy[l.parent] ?? 0) + 1;
-    }
+    if (busy) for (const l of planned.launches) busy[l.parent] = (busy[l.parent] ?? 0) + 1;
     search = planned.search;
+    budget = { ...budget, ledger: planned.ledger };
     hookStop = hookFailure(search, failures);
     if (hookStop !== undefined || planned.launches.length + planned.failures.length === 0) break;
   }
-  if (hookStop !== undefined) return { launches, failures, search, stopReason: 'error', error: hookStop };
-  const stopReason = inFlight + launches.length === 0 ? budgetStopReason(remainingCalls, perTask) : undefined;
-  return { launches, failures, search, ...(stopReason === undefined ? {} : { stopReason }) };
+  const { ledger } = budget;
+  if (hookStop !== undefined) return { launches, failures, search, ledger, stopReason: 'error', error: hookStop };
+  const stopReason = inFlight + launches.length === 0 ? refusalReason(ledger, perTask, budget) : undefined;
+  return { launches, failures, search, ledger, ...(stopReason === undefined ? {} : { stopReason }) };
 }
 
 /** Proposals in flight per candidate index. */

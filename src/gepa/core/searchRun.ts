@@ -1,0 +1,120 @@
+// The optimizer's state over one run as plain data, and what each of its moments does to it:
+// reserving and folding the seed's evaluation, launching a plan, settling and answering a
+// proposer's reports, folding finished proposals, and when the run stops of its own accord. The
+// optimizer machine holds a SearchRun in its context and assigns what these functions return.
+import { reserveRegardless, settle, type BudgetLedger, type Reservation } from '../../budget/budgetLedger.js';
+import { answerAfterReport, type AnswerSettings, type Answers } from './childAnswers.js';
+import { valsetScoresOf, type MinibatchOutcome, type Proposal, type ProposalSpend } from './proposal.js';
+import { recordFinish, recordVerdict } from './proposalDecisions.js';
+import { launchEvents, type Plan } from './proposalPlanner.js';
+import { addSeed, foldFinished, progressStop, recordPlanFailures, type ProgressGoals, type SearchProgress } from './searchProgress.js';
+import type { SearchState } from './searchState.js';
+import type { Candidate, Evaluation, FrontType, RunEvent, TieOrder } from '../../types.js';
+
+export interface SearchRun {
+  search: SearchState;
+  progress: SearchProgress;
+  ledger: BudgetLedger;
+  /** Dollars spent, as reported by the seed's evaluation and by finished proposals (the evaluator holds the dollar budget). */
+  spentUsd: number;
+  /** The record of every proposal in flight. */
+  proposals: Record<string, Proposal>;
+  /** Ids of the current batched step's proposals, in task order. */
+  stepIds: string[];
+  stopReason?: string;
+  /** With stopReason 'error': the systemic failure's cause, as the evaluator named it. */
+  error?: string;
+}
+
+export type RunSettingsView = AnswerSettings & ProgressGoals & { frontType: FrontType; tieOrder: TieOrder };
+
+/** The run's budget as a run event. */
+export const budgetEvent = (run: Pick<SearchRun, 'ledger' | 'spentUsd'>): RunEvent => ({ type: 'budget.updated', metricCalls: run.ledger.spentCalls, reserved: run.ledger.reservedCalls, costUsd: run.spentUsd });
+
+/** Why the run stops of its own accord now: a reason already set, else a progress goal reached. */
+export const stopReasonNow = (run: Pick<SearchRun, 'stopReason' | 'progress'>, goals: ProgressGoals): string | undefined => run.stopReason ?? progressStop(run.progress, goals) ?? undefined;
+
+/**
+ * An async run that goes idle with no reason set stopped because the planner could not start
+ * anything, and the only refusal without a reason of its own is the metric-call budget's.
+ */
+export const IDLE_STOP_REASON = 'maxMetricCalls';
+
+/** The result's stopReason: the one set, or 'done'. */
+export const finalStopReason = (run: Pick<SearchRun, 'stopReason'>): string => run.stopReason ?? 'done';
+
+/** The seed's valset evaluation is reserved before it is asked for (the run cannot do without it). */
+export function reserveSeed(ledger: BudgetLedger, valsetSize: number): { ledger: BudgetLedger; seedReservation: Reservation } {
+  const { ledger: next, reservation } = reserveRegardless(ledger, valsetSize);
+  return { ledger: next, seedReservation: reservation };
+}
+
+/**
+ * The seed's evaluation folded in: its reservation settled, candidate 0 in the pool, its dollars
+ * spent; every seed call failing stops the run with 'error'. Events: the budget, then the front.
+ */
+export function foldSeed(
+  run: SearchRun,
+  seed: { candidate: Candidate; hash: string; reservation: Reservation },
+  reply: { evaluations: readonly Evaluation[]; paidCalls: number; costUsd: number; systemic?: string },
+): { update: Partial<SearchRun>; events: RunEvent[] } {
+  const ledger = settle(run.ledger, seed.reservation, reply.paidCalls);
+  const added = addSeed(run.search, run.progress, { candidate: seed.candidate, hash: seed.hash, valset: valsetScoresOf(reply.evaluations) }, ledger.spentCalls);
+  const spentUsd = run.spentUsd + reply.costUsd;
+  const failed = reply.systemic === undefined ? {} : { stopReason: 'error', error: reply.systemic };
+  return { update: { ledger, search: added.search, progress: added.progress, spentUsd, ...failed }, events: [budgetEvent({ ledger, spentUsd }), ...added.events] };
+}
+
+/**
+ * What launching a plan does to the run: its records in flight, its search state and ledger (the
+ * launches' reservations), its failures recorded, its stop reason. Events: a batched step's
+ * start, the failures, the launches; the caller spawns the proposers, then emits the budget.
+ */
+export function launchPlan(run: SearchRun, plan: Plan, batched: boolean): { update: Partial<SearchRun>; events: RunEvent[] } {
+  const launched = Object.fromEntries(plan.launches.map((l) => [l.proposal.id, l.proposal]));
+  const failed = recordPlanFailures(run.progress, plan.failures);
+  const stepStarted: RunEvent[] = batched && plan.launches.length > 0 ? [{ type: 'step.started', step: plan.search.step, tasks: plan.launches.length }] : [];
+  return {
+    update: {
+      search: plan.search,
+      ledger: plan.ledger,
+      progress: failed.progress,
+      proposals: { ...run.proposals, ...launched },
+      ...(batched ? { stepIds: plan.launches.map((l) => l.proposal.id) } : {}),
+      ...(plan.stopReason ? { stopReason: plan.stopReason } : {}),
+      ...(plan.error ? { error: plan.error } : {}),
+    },
+    events: [...stepStarted, ...failed.events, ...launchEvents(plan.launches)],
+  };
+}
+
+/** A verdict: recorded, and whichever children of its group can be answered now, answered. */
+export function judge(run: SearchRun, report: { id: string; outcome: MinibatchOutcome; child?: Candidate }, settings: AnswerSettings): Answers | null {
+  const p = run.proposals[report.id];
+  if (!p) return null;
+  const proposals = { ...run.proposals, [p.id]: recordVerdict(p, report.outcome, report.child) };
+  return answerAfterReport({ proposals, stepIds: run.stepIds, pool: run.search.pool, ledger: run.ledger }, p.id, settings);
+}
+
+/** A proposal's end: its reservation settled with what it paid, its report recorded, its group decided. */
+export function finish(run: SearchRun, report: Parameters<typeof recordFinish>[1] & { id: string; spend: ProposalSpend }, settings: AnswerSettings): Answers | null {
+  const p = run.proposals[report.id];
+  if (!p) return null;
+  const ledger = settle(run.ledger, p.reservation, report.spend.paidCalls);
+  const proposals = { ...run.proposals, [p.id]: recordFinish(p, report) };
+  return answerAfterReport({ proposals, stepIds: run.stepIds, pool: run.search.pool, ledger }, p.id, settings);
+}
+
+/**
+ * Finished proposals folded in, in the order given: the pool, the progress and the records; their
+ * dollars added; their records out of flight; the stop a progress goal now calls for. Events:
+ * the fold's, then the budget.
+ */
+export function foldInto(run: SearchRun, finished: readonly Proposal[], moment: { elapsedMsNow: number }, settings: RunSettingsView): { update: Partial<SearchRun>; events: RunEvent[] } {
+  const folded = foldFinished(run.search, run.progress, finished, { metricCallsNow: run.ledger.spentCalls, elapsedMsNow: moment.elapsedMsNow, frontType: settings.frontType, tieOrder: settings.tieOrder });
+  const proposals = { ...run.proposals };
+  for (const p of finished) delete proposals[p.id];
+  const spentUsd = run.spentUsd + finished.reduce((n, p) => n + (p.spend?.costUsd ?? 0), 0);
+  const stopReason = stopReasonNow({ stopReason: run.stopReason, progress: folded.progress }, settings);
+  return { update: { search: folded.search, progress: folded.progress, proposals, spentUsd, stopReason }, events: [...folded.events, budgetEvent({ ledger: run.ledger, spentUsd })] };
+}
