@@ -5,32 +5,25 @@
 // through the domain, and stops on a budget, a stop condition, the timeout or the caller's signal.
 // Its output is the OptimizeResult. Every GEPA rule it applies lives in src/gepa/.
 import { assign, emit, enqueueActions, sendTo, setup, type AnyActorRef } from 'xstate';
-import { openLedger, type Reservation } from '../src/budget/budgetLedger.js';
 import { heldCalls } from '../src/budget/heldCalls.js';
 import { prepareRun, type PreparedRun } from '../src/config/preparedRun.js';
 import type { RunSettings } from '../src/config/runSettings.js';
 import { answerReleased } from '../src/gepa/core/childAnswers.js';
-import type { Proposal, ProposalId } from '../src/gepa/core/proposal.js';
+import type { ProposalId } from '../src/gepa/core/proposal.js';
 import { releasedFromWait } from '../src/gepa/core/proposalDecisions.js';
 import { planAsyncProposals, planBatchedStep, type Launch, type Plan, type PlanInput } from '../src/gepa/core/proposalPlanner.js';
-import { buildResult } from '../src/gepa/core/result.js';
-import { budgetEvent, finalStopReason, finish, foldInto, foldSeed, IDLE_STOP_REASON, judge, launchPlan, reserveSeed, stopReasonNow, type SearchRun } from '../src/gepa/core/searchRun.js';
-import { recordStopped, startProgress } from '../src/gepa/core/searchProgress.js';
-import { initialSearchState } from '../src/gepa/core/searchState.js';
+import { budgetEvent, cutShort, finalStopReason, finish, foldInto, foldSeed, foldStep, IDLE_STOP_REASON, judge, launchPlan, reserveSeed, runResult, seedFailed, startRun, stepFinished, stopReasonNow, type SearchRun } from '../src/gepa/core/searchRun.js';
 import { outOfTurn, recordDecision, type ResumeOrderView } from '../src/storage/resumeOrder.js';
 import type { OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
 import { evaluatorActor } from './evaluator.actor.js';
 import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerReport } from './protocol.js';
 import { proposerMachine, type ProposerInput } from './proposer.machine.js';
+import { evaluatorInput, stopSignalsInput } from './runInputs.js';
 import { stopSignals } from './stopSignals.actor.js';
 
 export interface OptimizerContext extends SearchRun {
   input: PreparedRun;
   settings: RunSettings;
-  /** The seed's valset evaluation's reservation, settled when it is folded. */
-  seedReservation?: Reservation;
-  /** The evaluator said the dollars left cannot pay for another call. */
-  dollarsExhausted: boolean;
   /** Aborts every call in flight when the run stops early. */
   abort: AbortController;
   /** Async resume: proposers' reports that came before their turn on the logged path. */
@@ -52,6 +45,8 @@ type OptimizerChildren = { evaluator: 'evaluator' } & { [proposal: ProposalId]: 
 const SEED_REQUEST = -1;
 
 const inFlightCount = (context: OptimizerContext): number => Object.keys(context.proposals).length;
+
+const elapsedMs = (context: OptimizerContext): number => context.input.clock.now() - context.startedAt;
 
 const isAsync = (context: OptimizerContext): boolean => context.settings.schedule.kind === 'async';
 
@@ -93,15 +88,9 @@ function initialContext(config: OptimizeConfig<unknown> | PreparedRun): Optimize
   return {
     input,
     settings: input.settings,
-    search: initialSearchState(input.settings, input.table),
-    progress: startProgress(),
     // An earlier process's failed calls were paid and will be paid again: they count from the start.
-    ledger: openLedger(input.settings.maxMetricCalls, input.journal?.failedCalls?.() ?? 0),
-    spentUsd: 0,
-    dollarsExhausted: false,
+    ...startRun(input.settings, input.table, input.journal?.failedCalls?.() ?? 0),
     abort: new AbortController(),
-    proposals: {},
-    stepIds: [],
     deferred: [],
     startedAt: input.clock.now(),
   };
@@ -124,7 +113,7 @@ export const optimizerMachine = setup({
   },
   guards: {
     isAsync: ({ context }) => isAsync(context),
-    stepFinished: ({ context }) => context.stepIds.every((id) => context.proposals[id]?.spend !== undefined),
+    stepFinished: ({ context }) => stepFinished(context),
     idle: ({ context }) => inFlightCount(context) === 0,
     hasStopReason: ({ context }) => context.stopReason !== undefined,
     outOfTurn: ({ context, event }) => (event.type === 'proposal.judged' || event.type === 'proposal.finished') && outOfTurn(resumeView(context), event.id),
@@ -138,7 +127,6 @@ export const optimizerMachine = setup({
       enqueue.assign({ deferred: [] });
       for (const report of context.deferred) enqueue.raise(report);
     }),
-    reportBudget: emit(({ context }) => budgetEvent(context)),
     /** A verdict: record it and answer whichever children of its group can be answered now. */
     judge: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'proposal.judged' || !context.proposals[event.id]) return;
@@ -161,7 +149,7 @@ export const optimizerMachine = setup({
     foldOne: enqueueActions(({ context, event, enqueue }) => {
       const p = event.type === 'proposal.finished' ? context.proposals[event.id] : undefined;
       if (!p) return;
-      const folded = foldInto(context, [p], { elapsedMsNow: context.input.clock.now() - context.startedAt }, context.settings);
+      const folded = foldInto(context, [p], { elapsedMsNow: elapsedMs(context) }, context.settings);
       enqueue.assign(folded.update);
       for (const e of folded.events) enqueue.emit(e);
     }),
@@ -190,38 +178,8 @@ export const optimizerMachine = setup({
   id: 'optimizer',
   context: ({ input }) => initialContext(input),
   invoke: [
-    {
-      id: 'evaluator',
-      systemId: 'evaluator',
-      src: 'evaluator',
-      input: ({ context }) => ({
-        examples: context.input.table.examples,
-        executor: context.input.executor,
-        reflectionLm: context.input.reflectionLm,
-        workers: context.settings.workers,
-        slotPolicy: context.settings.slotPolicy,
-        clock: context.input.clock,
-        signal: context.abort.signal,
-        maxCostUsd: context.settings.maxCostUsd,
-        onSlotInterval: context.input.onSlotInterval,
-        journal: context.input.journal,
-        onEvent: context.input.onEvent,
-        failFast: context.settings.failFast,
-        maxConsecutiveFailures: context.settings.maxConsecutiveFailures,
-        preRunCostUsd: context.input.config.preRunCostUsd,
-        proposeNewTexts: context.input.proposeNewTexts,
-        onCall: context.input.onCall,
-      }),
-    },
-    {
-      src: 'stopSignals',
-      input: ({ context }) => ({
-        signal: context.input.signal,
-        drainSignal: context.input.drainSignal,
-        clock: context.input.clock,
-        timeoutMs: context.settings.timeoutMs,
-      }),
-    },
+    { id: 'evaluator', systemId: 'evaluator', src: 'evaluator', input: ({ context }) => evaluatorInput(context.input, context.abort.signal) },
+    { src: 'stopSignals', input: ({ context }) => stopSignalsInput(context.input) },
   ],
   on: {
     stop: [
@@ -234,7 +192,7 @@ export const optimizerMachine = setup({
   states: {
     seeding: {
       entry: [
-        assign(({ context }) => reserveSeed(context.ledger, context.input.table.valIds.length)),
+        assign(({ context }) => reserveSeed(context, context.input.table.valIds.length)),
         emit(({ context }): RunEvent => ({ type: 'run.started', workers: context.settings.workers, valsetSize: context.input.table.valIds.length })),
         sendTo('evaluator', ({ context, self }): EvaluatorRequest => ({
           type: 'evaluate',
@@ -252,17 +210,13 @@ export const optimizerMachine = setup({
         evaluated: {
           target: 'deciding',
           actions: enqueueActions(({ context, event, enqueue }) => {
-            const { seedCandidate: candidate, seedHash: hash } = context.settings;
-            const folded = foldSeed(context, { candidate, hash, reservation: context.seedReservation as Reservation }, event);
+            const folded = foldSeed(context, context.settings, event);
             enqueue.assign(folded.update);
             for (const e of folded.events) enqueue.emit(e);
           }),
         },
         // A seed call the dollar budget could not pay even with nothing else in flight: the budget ends the run.
-        'evaluator.failed': {
-          target: 'stopping',
-          actions: assign(({ context, event }) => (context.dollarsExhausted ? { stopReason: 'maxCostUsd' } : { stopReason: 'error', error: event.error })),
-        },
+        'evaluator.failed': { target: 'stopping', actions: assign(({ context, event }) => seedFailed(context, event.error)) },
       },
     },
     deciding: {
@@ -283,9 +237,8 @@ export const optimizerMachine = setup({
         guard: 'stepFinished',
         target: 'deciding',
         actions: enqueueActions(({ context, enqueue }) => {
-          const step = context.stepIds.map((id) => context.proposals[id] as Proposal);
-          const folded = foldInto(context, step, { elapsedMsNow: context.input.clock.now() - context.startedAt }, context.settings);
-          enqueue.assign({ ...folded.update, stepIds: [] });
+          const folded = foldStep(context, { elapsedMsNow: elapsedMs(context) }, context.settings);
+          enqueue.assign(folded.update);
           for (const e of folded.events) enqueue.emit(e);
         }),
       },
@@ -315,7 +268,7 @@ export const optimizerMachine = setup({
       entry: enqueueActions(({ context, enqueue }) => {
         context.abort.abort(new Error(`run stopped: ${context.stopReason}`));
         for (const id of Object.keys(context.proposals)) enqueue.stopChild(id);
-        enqueue.assign({ progress: recordStopped(context.progress, Object.values(context.proposals), context.stopReason), proposals: {}, stepIds: [] });
+        enqueue.assign(cutShort(context));
       }),
       on: { stop: {} },
       always: 'finishing',
@@ -333,18 +286,5 @@ export const optimizerMachine = setup({
     },
     done: { type: 'final' },
   },
-  output: ({ context }) =>
-    buildResult({
-      pool: context.search.pool,
-      metricCalls: context.stats?.metricCalls ?? context.ledger.spentCalls,
-      reflectionCalls: context.stats?.reflectionCalls ?? context.progress.reflectionCalls,
-      costUsd: context.stats?.costUsd ?? context.spentUsd,
-      stopReason: finalStopReason(context),
-      proposals: context.progress.records,
-      elapsedMs: context.input.clock.now() - context.startedAt,
-      busySlotMs: context.stats?.busySlotMs ?? 0,
-      workers: context.settings.workers,
-      failures: context.stats?.failures,
-      error: context.error,
-    }),
+  output: ({ context }) => runResult(context, context.stats, { elapsedMs: elapsedMs(context), workers: context.settings.workers }),
 });

@@ -2,19 +2,23 @@
 // reserving and folding the seed's evaluation, launching a plan, settling and answering a
 // proposer's reports, folding finished proposals, and when the run stops of its own accord. The
 // optimizer machine holds a SearchRun in its context and assigns what these functions return.
-import { reserveRegardless, settle, type BudgetLedger, type Reservation } from '../../budget/budgetLedger.js';
+import { openLedger, reserveRegardless, settle, type BudgetLedger, type Reservation } from '../../budget/budgetLedger.js';
 import { answerAfterReport, type AnswerSettings, type Answers } from './childAnswers.js';
 import { valsetScoresOf, type MinibatchOutcome, type Proposal, type ProposalSpend } from './proposal.js';
 import { recordFinish, recordVerdict } from './proposalDecisions.js';
+import { buildResult } from './result.js';
 import { launchEvents, type Plan } from './proposalPlanner.js';
-import { addSeed, foldFinished, progressStop, recordPlanFailures, type ProgressGoals, type SearchProgress } from './searchProgress.js';
-import type { SearchState } from './searchState.js';
-import type { Candidate, Evaluation, FrontType, RunEvent, TieOrder } from '../../types.js';
+import { addSeed, foldFinished, progressStop, recordPlanFailures, recordStopped, startProgress, type ProgressGoals, type SearchProgress } from './searchProgress.js';
+import { initialSearchState, type SearchSettings, type SearchState } from './searchState.js';
+import type { ExampleTable } from './exampleTable.js';
+import type { Candidate, Evaluation, FailureCounts, FrontType, OptimizeResult, RunEvent, TieOrder } from '../../types.js';
 
 export interface SearchRun {
   search: SearchState;
   progress: SearchProgress;
   ledger: BudgetLedger;
+  /** The evaluator said the dollars left cannot pay for another call (it holds the dollar gate). */
+  dollarsExhausted: boolean;
   /** Dollars spent, as reported by the seed's evaluation and by finished proposals (the evaluator holds the dollar budget). */
   spentUsd: number;
   /** The record of every proposal in flight. */
@@ -24,9 +28,19 @@ export interface SearchRun {
   stopReason?: string;
   /** With stopReason 'error': the systemic failure's cause, as the evaluator named it. */
   error?: string;
+  /** The seed's valset evaluation's reservation, settled when it is folded. */
+  seedReservation?: Reservation;
 }
 
 export type RunSettingsView = AnswerSettings & ProgressGoals & { frontType: FrontType; tieOrder: TieOrder };
+
+/**
+ * A run before its seed is evaluated: the search state from the settings, an open ledger (with
+ * `spentBefore` calls already paid: an earlier process's failed calls), nothing in flight.
+ */
+export function startRun(settings: SearchSettings & { maxMetricCalls?: number }, table: Pick<ExampleTable<unknown>, 'trainIds'>, spentBefore: number): SearchRun {
+  return { search: initialSearchState(settings, table), progress: startProgress(), ledger: openLedger(settings.maxMetricCalls, spentBefore), spentUsd: 0, dollarsExhausted: false, proposals: {}, stepIds: [] };
+}
 
 /** The run's budget as a run event. */
 export const budgetEvent = (run: Pick<SearchRun, 'ledger' | 'spentUsd'>): RunEvent => ({ type: 'budget.updated', metricCalls: run.ledger.spentCalls, reserved: run.ledger.reservedCalls, costUsd: run.spentUsd });
@@ -40,13 +54,16 @@ export const stopReasonNow = (run: Pick<SearchRun, 'stopReason' | 'progress'>, g
  */
 export const IDLE_STOP_REASON = 'maxMetricCalls';
 
+/** A batched step is folded once every proposal in it has finished. */
+export const stepFinished = (run: Pick<SearchRun, 'stepIds' | 'proposals'>): boolean => run.stepIds.every((id) => run.proposals[id]?.spend !== undefined);
+
 /** The result's stopReason: the one set, or 'done'. */
 export const finalStopReason = (run: Pick<SearchRun, 'stopReason'>): string => run.stopReason ?? 'done';
 
 /** The seed's valset evaluation is reserved before it is asked for (the run cannot do without it). */
-export function reserveSeed(ledger: BudgetLedger, valsetSize: number): { ledger: BudgetLedger; seedReservation: Reservation } {
-  const { ledger: next, reservation } = reserveRegardless(ledger, valsetSize);
-  return { ledger: next, seedReservation: reservation };
+export function reserveSeed(run: Pick<SearchRun, 'ledger'>, valsetSize: number): Pick<SearchRun, 'ledger' | 'seedReservation'> {
+  const { ledger, reservation } = reserveRegardless(run.ledger, valsetSize);
+  return { ledger, seedReservation: reservation };
 }
 
 /**
@@ -55,14 +72,20 @@ export function reserveSeed(ledger: BudgetLedger, valsetSize: number): { ledger:
  */
 export function foldSeed(
   run: SearchRun,
-  seed: { candidate: Candidate; hash: string; reservation: Reservation },
+  seed: { seedCandidate: Candidate; seedHash: string },
   reply: { evaluations: readonly Evaluation[]; paidCalls: number; costUsd: number; systemic?: string },
 ): { update: Partial<SearchRun>; events: RunEvent[] } {
-  const ledger = settle(run.ledger, seed.reservation, reply.paidCalls);
-  const added = addSeed(run.search, run.progress, { candidate: seed.candidate, hash: seed.hash, valset: valsetScoresOf(reply.evaluations) }, ledger.spentCalls);
+  if (!run.seedReservation) throw new Error('the seed was folded before it was reserved');
+  const ledger = settle(run.ledger, run.seedReservation, reply.paidCalls);
+  const added = addSeed(run.search, run.progress, { candidate: seed.seedCandidate, hash: seed.seedHash, valset: valsetScoresOf(reply.evaluations) }, ledger.spentCalls);
   const spentUsd = run.spentUsd + reply.costUsd;
   const failed = reply.systemic === undefined ? {} : { stopReason: 'error', error: reply.systemic };
   return { update: { ledger, search: added.search, progress: added.progress, spentUsd, ...failed }, events: [budgetEvent({ ledger, spentUsd }), ...added.events] };
+}
+
+/** A seed call failed (aborted, or refused by the dollar budget with nothing else in flight): the run ends. */
+export function seedFailed(run: Pick<SearchRun, 'dollarsExhausted'>, error: string): Pick<SearchRun, 'stopReason' | 'error'> {
+  return run.dollarsExhausted ? { stopReason: 'maxCostUsd' } : { stopReason: 'error', error };
 }
 
 /**
@@ -117,4 +140,41 @@ export function foldInto(run: SearchRun, finished: readonly Proposal[], moment: 
   const spentUsd = run.spentUsd + finished.reduce((n, p) => n + (p.spend?.costUsd ?? 0), 0);
   const stopReason = stopReasonNow({ stopReason: run.stopReason, progress: folded.progress }, settings);
   return { update: { search: folded.search, progress: folded.progress, proposals, spentUsd, stopReason }, events: [...folded.events, budgetEvent({ ledger: run.ledger, spentUsd })] };
+}
+
+/** A batched step folded in task order, once it has finished (stepFinished); nothing of it stays in flight. */
+export function foldStep(run: SearchRun, moment: { elapsedMsNow: number }, settings: RunSettingsView): { update: Partial<SearchRun>; events: RunEvent[] } {
+  const folded = foldInto(run, run.stepIds.map((id) => run.proposals[id] as Proposal), moment, settings);
+  return { update: { ...folded.update, stepIds: [] }, events: folded.events };
+}
+
+/** A stop that cuts the run short: the proposals in flight are recorded as skipped, with its reason, and dropped. */
+export function cutShort(run: SearchRun): Pick<SearchRun, 'progress' | 'proposals' | 'stepIds'> {
+  return { progress: recordStopped(run.progress, Object.values(run.proposals), run.stopReason), proposals: {}, stepIds: [] };
+}
+
+/** What the evaluator counted over the whole run (its counts win over the run's own: they include every call). */
+export interface EvaluatorCounts {
+  metricCalls: number;
+  reflectionCalls: number;
+  costUsd: number;
+  busySlotMs: number;
+  failures?: FailureCounts;
+}
+
+/** The OptimizeResult of a finished run. */
+export function runResult(run: SearchRun, counts: EvaluatorCounts | undefined, at: { elapsedMs: number; workers: number }): OptimizeResult {
+  return buildResult({
+    pool: run.search.pool,
+    metricCalls: counts?.metricCalls ?? run.ledger.spentCalls,
+    reflectionCalls: counts?.reflectionCalls ?? run.progress.reflectionCalls,
+    costUsd: counts?.costUsd ?? run.spentUsd,
+    stopReason: finalStopReason(run),
+    proposals: run.progress.records,
+    elapsedMs: at.elapsedMs,
+    busySlotMs: counts?.busySlotMs ?? 0,
+    workers: at.workers,
+    failures: counts?.failures,
+    error: run.error,
+  });
 }

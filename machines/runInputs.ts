@@ -1,0 +1,31 @@
+// What the optimizer's two invoked actors are given, read off the prepared run: the evaluator
+// (slots, executor, models, the dollar budget, the journal, the listeners) and the stop-signal
+// actor (the caller's signals and the timeout). Wiring only: no rule of GEPA or of the budget.
+import type { PreparedRun } from '../src/config/preparedRun.js';
+import type { EvaluatorInput } from './evaluator.actor.js';
+import type { StopSignalsInput } from './stopSignals.actor.js';
+
+/** `signal`: the optimizer's own, which aborts every call in flight when the run stops early. */
+export function evaluatorInput(run: PreparedRun, signal: AbortSignal): EvaluatorInput {
+  const { settings } = run;
+  return {
+    examples: run.table.examples,
+    executor: run.executor,
+    reflectionLm: run.reflectionLm,
+    workers: settings.workers,
+    slotPolicy: settings.slotPolicy,
+    clock: run.clock,
+    signal,
+    maxCostUsd: settings.maxCostUsd,
+    onSlotInterval: run.onSlotInterval,
+    journal: run.journal,
+    onEvent: run.onEvent,
+    failFast: settings.failFast,
+    maxConsecutiveFailures: settings.maxConsecutiveFailures,
+    preRunCostUsd: run.config.preRunCostUsd,
+    proposeNewTexts: run.proposeNewTexts,
+    onCall: run.onCall,
+  };
+}
+
+export const stopSignalsInput = (run: PreparedRun): StopSignalsInput => ({ signal: run.signal, drainSignal: run.drainSignal, clock: run.clock, timeoutMs: run.settings.timeoutMs });
