@@ -4,7 +4,7 @@
 // each accepted child with a valset grant or a denial, folds finished proposals into the pool
 // through the domain, and stops on a budget, a stop condition, the timeout or the caller's signal.
 // Its output is the OptimizeResult. Every GEPA rule it applies lives in src/gepa/.
-import { assign, emit, enqueueActions, sendTo, setup, type AnyActorRef } from 'xstate';
+import { assign, emit, enqueueActions, sendTo, setup, type AnyActorRef, type CallbackActorLogic } from 'xstate';
 import { heldCalls } from '../src/budget/heldCalls.js';
 import { prepareRun, type PreparedRun } from '../src/config/preparedRun.js';
 import type { RunSettings } from '../src/config/runSettings.js';
@@ -16,7 +16,7 @@ import { budgetEvent, cutShort, finalStopReason, finish, foldInto, foldSeed, fol
 import { outOfTurn, recordDecision, type ResumeOrderView } from '../src/storage/resumeOrder.js';
 import type { OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
 import { evaluatorActor } from './evaluator.actor.js';
-import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerReport } from './protocol.js';
+import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerDecision, ProposerReport } from './protocol.js';
 import { proposerMachine, type ProposerInput } from './proposer.machine.js';
 import { evaluatorInput, stopSignalsInput } from './runInputs.js';
 import { stopSignals } from './stopSignals.actor.js';
@@ -43,6 +43,9 @@ export type OptimizerEvent =
 type OptimizerChildren = { evaluator: 'evaluator' } & { [proposal: ProposalId]: 'proposer' };
 
 const SEED_REQUEST = -1;
+
+/** Typed as the contract a replacement proposer meets (`provide`): it takes ProposerInput and answers; its snapshot is never read. */
+const proposerActor = proposerMachine as unknown as CallbackActorLogic<ProposerDecision, ProposerInput>;
 
 const inFlightCount = (context: OptimizerContext): number => Object.keys(context.proposals).length;
 
@@ -108,7 +111,7 @@ export const optimizerMachine = setup({
   },
   actors: {
     evaluator: evaluatorActor,
-    proposer: proposerMachine,
+    proposer: proposerActor,
     stopSignals,
   },
   guards: {
