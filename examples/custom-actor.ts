@@ -113,9 +113,9 @@ function batchingEvaluator(remote: RemoteScorer, options: { maxBatch: number; li
           );
           return;
         }
-        case 'report': {
-          const report: EvaluatorStats = { type: 'evaluator.stats', ...stats };
-          queueMicrotask(() => request.replyTo.send(report));
+        case 'stats': {
+          const counts: EvaluatorStats = { type: 'evaluator.stats', ...stats };
+          queueMicrotask(() => request.replyTo.send(counts));
           return;
         }
       }

@@ -113,7 +113,7 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput>(({ inpu
         service.propose(request.candidate, request.dataset, request.components, request.origin).then((answer) => reply(replyTo, { type: 'proposed', requestId, ...answer }), failed(requestId, replyTo));
         return;
       }
-      case 'report': {
+      case 'stats': {
         const stats = (): EvaluatorStats => ({
           type: 'evaluator.stats',
           metricCalls: service.metricCalls,
@@ -153,7 +153,7 @@ const evaluatorMachine = setup({
     evaluate: { actions: sendTo('service', ({ event }) => event) },
     reflect: { actions: sendTo('service', ({ event }) => event) },
     propose: { actions: sendTo('service', ({ event }) => event) },
-    report: { actions: sendTo('service', ({ event }) => event) },
+    stats: { actions: sendTo('service', ({ event }) => event) },
     'evaluator.reply': { actions: sendTo(({ event }) => event.replyTo, ({ event }) => event.reply) },
     'evaluator.stats.reply': { actions: sendTo(({ event }) => event.replyTo, ({ event }) => event.reply) },
     'dollars.exhausted': { actions: sendParent(({ event }) => event) },

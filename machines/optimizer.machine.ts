@@ -277,7 +277,7 @@ export const optimizerMachine = setup({
       always: 'finishing',
     },
     finishing: {
-      entry: sendTo('evaluator', ({ self }): EvaluatorRequest => ({ type: 'report', replyTo: self as AnyActorRef })),
+      entry: sendTo('evaluator', ({ self }): EvaluatorRequest => ({ type: 'stats', replyTo: self as AnyActorRef })),
       on: {
         // Too late to stop: the result is being assembled.
         stop: {},

@@ -32,8 +32,8 @@ export type EvaluatorRequest =
   | { type: 'reflect'; requestId: number; replyTo: ReplyTo<EvaluatorReply>; prompt: string; origin?: CallOrigin }
   /** Run the configured proposeNewTexts (in a reflection slot); answered with 'proposed'. */
   | { type: 'propose'; requestId: number; replyTo: ReplyTo<EvaluatorReply>; candidate: Candidate; dataset: ReflectiveDataset; components: readonly string[]; origin?: CallOrigin }
-  /** Optimizer -> evaluator at the end of a run; answered with 'evaluator.stats'. */
-  | { type: 'report'; replyTo: ReplyTo<EvaluatorStats> };
+  /** Optimizer -> evaluator at the end of a run: send your counts; answered with 'evaluator.stats'. */
+  | { type: 'stats'; replyTo: ReplyTo<EvaluatorStats> };
 
 /** The evaluator as its requesters see it. */
 export type EvaluatorRef = ActorRef<Snapshot<unknown>, EvaluatorRequest>;

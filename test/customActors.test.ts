@@ -45,7 +45,7 @@ describe('a custom evaluator actor', () => {
           void Promise.resolve(task.reflectionLm(request.prompt, { signal: new AbortController().signal })).then((text) =>
             request.replyTo.send({ type: 'reflected', requestId: request.requestId, ok: true, reply: { text: String(text) }, costUsd: 0 }),
           );
-        } else if (request.type === 'report') {
+        } else if (request.type === 'stats') {
           request.replyTo.send({ type: 'evaluator.stats', metricCalls: calls, reflectionCalls: 0, costUsd: 0, busySlotMs: 0, maxInFlight: 0 });
         }
       });

@@ -35,7 +35,7 @@ async function runStubbed(run: StubRun): Promise<{ result: OptimizeResult; event
         const evaluations = request.exampleIds.map(() => ({ score: 0.5, output: '' }));
         const reply = { type: 'evaluated' as const, requestId: request.requestId, evaluations, paidCalls: evaluations.length, costUsd: 0 };
         void Promise.resolve().then(() => request.replyTo.send(run.seedSystemic === undefined ? reply : { ...reply, systemic: run.seedSystemic }));
-      } else if (request.type === 'report') {
+      } else if (request.type === 'stats') {
         request.replyTo.send({ type: 'evaluator.stats', metricCalls: 0, reflectionCalls: 0, costUsd: 0, busySlotMs: 0, maxInFlight: 0 });
       }
     });

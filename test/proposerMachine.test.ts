@@ -27,7 +27,7 @@ interface StubInput {
 const stubEvaluator = fromCallback<EvaluatorRequest, StubInput>(({ input, receive }) => {
   receive((request) => {
     input.requests.push(request);
-    if (request.type === 'report' || request.type === 'propose') return;
+    if (request.type === 'stats' || request.type === 'propose') return;
     const ms = request.type === 'reflect' ? REFLECT_MS : EVAL_MS;
     input.clock.setTimeout(() => {
       if (request.type === 'reflect') {

@@ -27,12 +27,12 @@ describe('typed replies', () => {
 
   test("a request's replyTo takes only its own reply", () => {
     const { received, ref } = collector<EvaluatorStats>();
-    const request: EvaluatorRequest = { type: 'report', replyTo: ref };
+    const request: EvaluatorRequest = { type: 'stats', replyTo: ref };
     const sendWrongReply = (replyTo: ReplyTo<EvaluatorStats>) =>
-      // @ts-expect-error a 'report' is answered with evaluator.stats, not with an evaluation
+      // @ts-expect-error a 'stats' request is answered with evaluator.stats, not with an evaluation
       replyTo.send({ type: 'evaluated', requestId: 1, evaluations: [], paidCalls: 0, costUsd: 0 });
     expect(sendWrongReply).toBeTypeOf('function');
-    if (request.type === 'report') request.replyTo.send({ type: 'evaluator.stats', metricCalls: 3, reflectionCalls: 1, costUsd: 0, busySlotMs: 10, maxInFlight: 2 });
+    if (request.type === 'stats') request.replyTo.send({ type: 'evaluator.stats', metricCalls: 3, reflectionCalls: 1, costUsd: 0, busySlotMs: 10, maxInFlight: 2 });
     expect(received.map((e) => e.metricCalls)).toEqual([3]);
   });
 });
