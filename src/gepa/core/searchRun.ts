@@ -49,8 +49,8 @@ export const budgetEvent = (run: Pick<SearchRun, 'ledger' | 'spentUsd'>): RunEve
 export const stopReasonNow = (run: Pick<SearchRun, 'stopReason' | 'progress'>, goals: ProgressGoals): string | undefined => run.stopReason ?? progressStop(run.progress, goals) ?? undefined;
 
 /**
- * An async run that goes idle with no reason set stopped because the planner could not start
- * anything, and the only refusal without a reason of its own is the metric-call budget's.
+ * The reason an async run that goes idle with none set reports: it could start nothing more. (The
+ * planner names its refusals, so this is a fallback; the result has always called it the metric-call budget.)
  */
 export const IDLE_STOP_REASON = 'maxMetricCalls';
 
