@@ -4,7 +4,7 @@
 // config.onEvent; inspection events reach config.inspect. With a runDir the run is durable
 // (src/storage/durableRun.ts): logged, resumable, stoppable with a STOP file.
 import { createActor, toPromise } from 'xstate';
-import { prepareRun, type PreparedRun } from '../src/config/preparedRun.js';
+import { prepareRun, type PreparedRun } from '../src/run/preparedRun.js';
 import { runInDirectory } from '../src/storage/durableRun.js';
 import type { OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
 import { optimizerMachine } from './optimizer.machine.js';

@@ -6,8 +6,7 @@
 // Its output is the OptimizeResult. Every GEPA rule it applies lives in src/gepa/.
 import { assign, emit, enqueueActions, sendTo, setup, type AnyActorRef } from 'xstate';
 import { BudgetLedger } from '../src/budget/budgetLedger.js';
-import { prepareRun, type PreparedRun } from '../src/config/preparedRun.js';
-import type { RunSettings } from '../src/config/runSettings.js';
+import { prepareRun, type PreparedRun, type RunSettings } from '../src/run/preparedRun.js';
 import { emptyPool } from '../src/gepa/core/candidatePool.js';
 import { valsetScoresOf, type Proposal, type ProposalId } from '../src/gepa/core/proposal.js';
 import { decideGroup, recordFinish, recordVerdict, releasedFromWait, type ValsetAnswer } from '../src/gepa/core/proposalDecisions.js';

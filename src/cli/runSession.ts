@@ -6,7 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { systemClock } from '../clock.js';
 import type { InputHashes } from '../contentHash.js';
-import { prepareRun } from '../config/preparedRun.js';
+import { prepareRun } from '../run/preparedRun.js';
 import type { RunSettings } from '../config/runSettings.js';
 import { optimize } from '../index.js';
 import { createInspectionLog, type InspectionLog, type InspectionRecord } from '../report/inspectionLog.js';

@@ -7,7 +7,7 @@ import { defaultTieOrder } from '../gepa/core/paretoFront.js';
 import { defaultStepMinibatches } from '../gepa/strategies/minibatchSampler.js';
 import { templateProblem } from '../gepa/proposer/reflectionStrategy.js';
 import type { PlanningHooks } from '../gepa/strategies/strategyHooks.js';
-import { ConfigError, formatZodError } from './configError.js';
+import { ConfigError, formatZodError } from '../configError.js';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES } from '../evaluation/failureTally.js';
 import type { Adapter, Candidate, OptimizeConfig, ProposalSelection, ValsetPolicy } from '../types.js';
 import {

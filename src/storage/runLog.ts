@@ -5,7 +5,7 @@
 import { closeSync, existsSync, fdatasyncSync, openSync, readFileSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { z } from 'zod';
 import { RunDirectoryError } from './runDirectoryError.js';
-import { formatZodError } from '../config/configError.js';
+import { formatZodError } from '../configError.js';
 import type { Candidate, Evaluation, LmReply, OptimizeResult } from '../types.js';
 import { errorMessage } from '../errorMessage.js';
 

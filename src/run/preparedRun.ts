@@ -1,6 +1,7 @@
-// Turns a user's OptimizeConfig into what the optimizer machine runs on: validated settings,
-// the example table, the executor, the resolved reflection LM, the clock and the hooks. A config
-// is validated here once; optimize(), the durable run and the machine all take the PreparedRun.
+// Run assembly: turns a user's OptimizeConfig into what the optimizer machine runs on: validated
+// settings (config/), the example table, the executor, the resolved reflection LM, the clock and
+// the hooks. A config is validated here once; optimize(), the durable run and the machine all
+// take the PreparedRun.
 import { systemClock } from '../clock.js';
 import { errorMessage } from '../errorMessage.js';
 import { createBullmqExecutor, runIdForDirectory } from '../executors/bullmqExecutor.js';
@@ -14,9 +15,12 @@ import { resolveLanguageModel } from '../lm/resolveLanguageModel.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { Adapter, Candidate, Clock, EvaluatedExample, OptimizeConfig, ProposeNewTexts, ReflectiveDataset, RunEvent, SlotInterval, WorkJournal } from '../types.js';
 import { createRunTelemetry } from '../telemetry/runTelemetry.js';
-import { ConfigError } from './configError.js';
+import { ConfigError } from '../configError.js';
 import type { DatasetFingerprints, InputHashes } from '../contentHash.js';
-import { resolveSettings, type RunSettings } from './runSettings.js';
+import { resolveSettings, type RunSettings } from '../config/runSettings.js';
+
+// The machines read the settings through the prepared run: they never import config/.
+export type { RunSettings };
 
 const PREPARED = Symbol('gepa-actors prepared run');
 
