@@ -4,11 +4,12 @@
 // it spend its whole budget scoring 0. The evaluation service feeds it; the machines only relay
 // its verdict.
 import { errorMessage } from '../errorMessage.js';
+import { FAILURE_KINDS as KINDS } from '../gepa/core/adapter.js';
 import type { CallFailure, Evaluation, FailureCounts, FailureKind } from '../types.js';
 
 export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 10;
 
-const FAILURE_KINDS: ReadonlySet<string> = new Set<FailureKind>(['http', 'timeout', 'connection', 'malformed', 'empty', 'refusal', 'adapter', 'invalid-score', 'context-length', 'other']);
+const FAILURE_KINDS: ReadonlySet<string> = new Set(KINDS);
 
 /** The counting label of a failure: `http 404`, `timeout`, ... */
 export function failureLabel(failure: CallFailure): string {

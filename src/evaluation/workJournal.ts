@@ -1,0 +1,49 @@
+// What the evaluation service asks of a durable run: replay completed paid work, record new work,
+// and (async schedule) the decisions an earlier process took. storage/runJournal.ts implements it.
+// Types only; src/types.ts re-exports them.
+import type { Candidate, Evaluation, ReflectiveDataset } from '../gepa/core/adapter.js';
+import type { LmReply } from '../lm/languageModel.js';
+
+/**
+ * Durable runs: completed paid work is recorded, and on resume replayed instead of paid again.
+ * Keys are `${candidateHash}:${exampleId}:${traces ? 1 : 0}` for metric calls and the prompt for
+ * reflections; a key may recur, so replays are consumed in recording order.
+ */
+export interface WorkJournal {
+  replayEvaluation(key: string): Evaluation | undefined;
+  recordEvaluation(key: string, evaluation: Evaluation): void;
+  replayReflection(prompt: string): LmReply | undefined;
+  recordReflection(prompt: string, reply: LmReply): void;
+  /**
+   * Async schedule: the next decision an earlier process took, while a resumed run walks the
+   * logged path (its order is what completion order was); undefined once past it.
+   */
+  expectedDecision?(): ScheduleDecision | undefined;
+  /** Async schedule: a decision taken (a verdict or a fold), logged once the run is past the logged path. */
+  recordDecision?(decision: ScheduleDecision): void;
+  /**
+   * Logged work of earlier processes not replayed, once the run is past the logged path (from the
+   * start in a run whose budget was raised on resume): it was paid, so it counts against the
+   * budgets. Zero before.
+   */
+  heldWork?(): { calls: number; usd: number };
+  /**
+   * Metric calls earlier processes paid whose answer was a failure. Resuming tries them again, so
+   * their answers are never reused; they are counted as spent from the start (metricCalls and the
+   * budget), and excluded from heldWork.
+   */
+  failedCalls?(): number;
+  /** Dollars earlier processes spent before their first call (preRunCostUsd): still part of the run's cost. */
+  earlierPreRunCostUsd?(): number;
+  recordPreRunCost?(costUsd: number): void;
+  /** An answer of the user's proposeNewTexts that an earlier process logged for these inputs. */
+  replayProposal?(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[]): { texts: unknown } | undefined;
+  recordProposal?(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[], texts: unknown): void;
+}
+
+/** One decision of the async schedule, in the order the optimizer took it. */
+export interface ScheduleDecision {
+  kind: 'judged' | 'finished';
+  /** The proposal's id (`p<step>-<task>`, `merge-<step>`): launches are a function of the decisions before them. */
+  id: string;
+}
