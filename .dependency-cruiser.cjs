@@ -9,8 +9,8 @@
 const FLOORS = [
   ['cli'],
   ['machines', 'report'],
-  ['storage'],
   ['run'],
+  ['storage'],
   ['config', 'adapters', 'telemetry', 'worker', 'demo'],
   ['evaluation'],
   ['executors'],
