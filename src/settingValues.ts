@@ -88,7 +88,8 @@ export type Schedule =
   | { kind: 'async'; inFlight: number; rebase?: RebasePolicy; parentWeighting?: ParentWeighting; rebaseGate?: RebaseGate; rebaseWait?: RebaseWait };
 
 /** Which of a step's accepted proposals go on to the valset. */
-export type ProposalSelection = 'all' | 'best' | { topK: number };
+export const PROPOSAL_SELECTIONS = ['all', 'best'] as const;
+export type ProposalSelection = (typeof PROPOSAL_SELECTIONS)[number] | { topK: number };
 
 /**
  * How much of the valset an accepted child is evaluated on: all of it ('full', GEPA's rule), or a
