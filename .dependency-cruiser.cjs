@@ -1,31 +1,6 @@
 // The architecture check (`npm run arch`, part of `npm test`): the rules that keep each room of
-// src/ answering its own question. See src/README.md for the rooms.
-/**
- * The house: the rooms of src/ and machines/ on floors, top to bottom, as src/README.md draws
- * them. An import goes down or sideways, never up ('no-arrow-up'); sideways arrows never close a
- * loop ('no-room-cycle', in .dependency-cruiser-rooms.cjs). The entry points (src/index.ts,
- * src/cli.ts) stand above the house, the helpers at the top of src/ below it.
- */
-const FLOORS = [
-  ['cli'],
-  ['machines', 'report'],
-  ['run'],
-  ['storage'],
-  ['config', 'adapters', 'telemetry', 'worker', 'demo'],
-  ['evaluation'],
-  ['executors'],
-  ['gepa', 'budget', 'lm', 'runtimeModel'],
-];
-const roomPath = (room) => (room === 'machines' ? '^machines/' : `^src/${room}/`);
-/** One rule per floor: its rooms import nothing on a floor above. */
-const noArrowUp = FLOORS.slice(1).map((floor, below) => ({
-  name: 'no-arrow-up',
-  severity: 'error',
-  comment: `${floor.join(', ')} must not import a room above (${FLOORS.slice(0, below + 1).flat().join(', ')}): see the house in src/README.md.`,
-  from: { path: floor.map(roomPath) },
-  to: { path: FLOORS.slice(0, below + 1).flat().map(roomPath) },
-}));
-
+// src/ answering its own question, module by module. See src/README.md for the rooms; the rules
+// between rooms (the floors of the house, no cycle) are in .dependency-cruiser-rooms.cjs.
 /** Node built-ins that reach outside the process: files, network, processes. */
 const IO = '^(node:)?(fs|fs/promises|net|http|https|http2|child_process|os|dgram|dns|tls|worker_threads|readline|cluster)$';
 
@@ -68,7 +43,6 @@ module.exports = {
       from: { path: ['^src/executors/', '^machines/'] },
       to: { path: '^src/config/' },
     },
-    ...noArrowUp,
     {
       name: 'no-orphans',
       severity: 'error',
