@@ -7,7 +7,7 @@
 export type { Adapter, Candidate, CallFailure, EvalContext, EvaluatedExample, Evaluation, FailureKind, ReflectiveDataset, RetryNotice } from './gepa/core/adapter.js';
 
 // A language model: an async function from a prompt to text.
-export type { LanguageModel, LmReply } from './lm/languageModel.js';
+export type { LanguageModel, LmReply } from './gepa/proposer/languageModel.js';
 
 // The injected clock.
 export type { Clock } from './clock.js';
@@ -22,8 +22,8 @@ export type { OptimizeConfig } from './config/optimizeConfig.js';
 // The strategy hooks a user may pass, and what they are handed.
 export type { PoolView, ProposeNewTexts, RandomSource, ReflectionPromptTemplate, SampleMinibatch, SelectCandidate, SelectComponents } from './gepa/strategies/hookSignatures.js';
 
-// Durable runs: what the evaluation asks of a run directory's journal.
-export type { ScheduleDecision, WorkJournal } from './evaluation/workJournal.js';
+// Durable runs: what a run asks of its journal (a run directory's log).
+export type { ScheduleDecision, WorkJournal } from './gepa/core/workJournal.js';
 
 // One stretch of work on one worker slot.
 export type { SlotInterval } from './evaluation/workerSlots.js';

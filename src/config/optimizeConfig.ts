@@ -3,11 +3,11 @@
 // defaults. src/types.ts re-exports it.
 import type { Clock } from '../clock.js';
 import type { SlotInterval } from '../evaluation/workerSlots.js';
-import type { WorkJournal } from '../evaluation/workJournal.js';
 import type { Adapter, Candidate } from '../gepa/core/adapter.js';
 import type { RunEvent } from '../gepa/core/runEvent.js';
+import type { WorkJournal } from '../gepa/core/workJournal.js';
 import type { ProposeNewTexts, ReflectionPromptTemplate, SampleMinibatch, SelectCandidate, SelectComponents } from '../gepa/strategies/hookSignatures.js';
-import type { LanguageModel } from '../lm/languageModel.js';
+import type { LanguageModel } from '../gepa/proposer/languageModel.js';
 import type { AcceptanceRule, ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ProposalSelection, Schedule, SlotPolicy, StepMinibatches, TieOrder } from '../settingValues.js';
 
 export interface OptimizeConfig<Example> {

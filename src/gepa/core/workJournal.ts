@@ -1,8 +1,9 @@
-// What the evaluation service asks of a durable run: replay completed paid work, record new work,
-// and (async schedule) the decisions an earlier process took. storage/runJournal.ts implements it.
-// Types only; src/types.ts re-exports them.
-import type { Candidate, Evaluation, ReflectiveDataset } from '../gepa/core/adapter.js';
-import type { LmReply } from '../lm/languageModel.js';
+// What a run asks of its durable record (gepa-ai/gepa keeps its run state in core/ too): replay
+// completed paid work, record new work, the work earlier processes paid for that this one holds
+// against the budget, and (async schedule) the decisions an earlier process took.
+// storage/runJournal.ts implements it. Types only; src/types.ts re-exports them.
+import type { Candidate, Evaluation, ReflectiveDataset } from './adapter.js';
+import type { LmReply } from '../proposer/languageModel.js';
 
 /**
  * Durable runs: completed paid work is recorded, and on resume replayed instead of paid again.

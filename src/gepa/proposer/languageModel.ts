@@ -1,5 +1,6 @@
-// What a language model is to gepa-actors: an async function from a prompt to text (with its
-// usage and cost when known). Types only; src/types.ts re-exports them.
+// What a language model is to GEPA (gepa-ai/gepa's LanguageModel protocol, beside its reflective
+// proposer): an async function from a prompt to text, with its usage and cost when known. lm/
+// builds them (OpenAI-compatible, AI SDK, local GGUF). Types only; src/types.ts re-exports them.
 
 export interface LmReply {
   text: string;
