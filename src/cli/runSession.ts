@@ -5,8 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { systemClock } from '../clock.js';
-import { prepareRun, type PreparedRun } from '../run/preparedRun.js';
-import type { RunSettings } from '../run/preparedRun.js';
+import { prepareRun, type PreparedRun, type RunSettings } from '../run/preparedRun.js';
 import { optimize } from '../index.js';
 import { createInspectionLog, type InspectionLog, type InspectionRecord } from '../report/inspectionLog.js';
 import { observeRun, type ModelNames, type RunObservation } from '../report/runObserver.js';
@@ -71,7 +70,7 @@ export function prepareSession<Example>({ config: given, io, inspect = false, mo
   const slotIntervals: SlotInterval[] = [];
   // The report's timeline and the result's discovery times must share a time base: the
   // machine's start, which run.started marks (setting up a run directory comes before it).
-  let startedAt = clock.now();
+  let startedAt = 0;
   let sawStart = false;
   const drain = new AbortController();
   const abort = new AbortController();
