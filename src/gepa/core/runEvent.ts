@@ -3,14 +3,17 @@
 import type { Candidate, CallFailure, RetryNotice } from './adapter.js';
 import type { ProposalRecord } from './optimizeResult.js';
 
+/** What a proposal evaluates: its parent and child on the minibatch, the child on the valset. */
+type EvaluationTarget = 'parent' | 'child' | 'valset';
+
 /** Events the runtime reports while it runs (the reference's callbacks, as data). */
 export type RunEvent =
   | { type: 'run.started'; workers: number; valsetSize: number }
   | { type: 'step.started'; step: number; tasks: number }
   | { type: 'candidate.selected'; step: number; task: number; parent: number }
   | { type: 'minibatch.sampled'; step: number; task: number; ids: number[] }
-  | { type: 'evaluation.started'; step: number; task: number; target: 'parent' | 'child' | 'valset' }
-  | { type: 'evaluation.ended'; step: number; task: number; target: 'parent' | 'child' | 'valset'; sum: number }
+  | { type: 'evaluation.started'; step: number; task: number; target: EvaluationTarget }
+  | { type: 'evaluation.ended'; step: number; task: number; target: EvaluationTarget; sum: number }
   | { type: 'evaluation.skipped'; step: number; task: number; reason: string }
   | { type: 'proposal.started'; step: number; task: number }
   /** `staleness`: pool additions between its parent's sampling and its end (ProposalRecord's). */

@@ -1,7 +1,8 @@
 // What a run asks of its durable record (gepa-ai/gepa keeps its run state in core/ too): replay
 // completed paid work, record new work, the work earlier processes paid for that this one holds
 // against the budget, and (async schedule) the decisions an earlier process took.
-// storage/runJournal.ts implements it. Types only; src/types.ts re-exports them.
+// storage/runJournal.ts implements it; its log validates against SCHEDULE_DECISION_KINDS. Types
+// and that list only; src/types.ts re-exports the types.
 import type { Candidate, Evaluation, ReflectiveDataset } from './adapter.js';
 import type { LmReply } from '../proposer/languageModel.js';
 
@@ -42,9 +43,12 @@ export interface WorkJournal {
   recordProposal?(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[], texts: unknown): void;
 }
 
+/** An async proposal's two decisions: its child judged (a verdict), the proposal finished (a fold). */
+export const SCHEDULE_DECISION_KINDS = ['judged', 'finished'] as const;
+
 /** One decision of the async schedule, in the order the optimizer took it. */
 export interface ScheduleDecision {
-  kind: 'judged' | 'finished';
+  kind: (typeof SCHEDULE_DECISION_KINDS)[number];
   /** The proposal's id (`p<step>-<task>`, `merge-<step>`): launches are a function of the decisions before them. */
   id: string;
 }
