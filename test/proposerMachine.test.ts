@@ -104,7 +104,7 @@ function start(options: { grant?: boolean; rebase?: HarnessInput['rebase']; refl
     skipPerfectScore: true,
     perfectScore: 1,
     buildDataset: async (_candidate, results, components) => Object.fromEntries(components.map((c) => [c, results.map((r) => ({ Inputs: r.example, Feedback: r.evaluation.feedback }))])),
-    report: (event) => events.push(event),
+    onEvent: (event) => events.push(event),
     ...(options.merge ? { merge: options.merge } : {}),
   };
   const stub: StubInput = { clock, score: options.score ?? score, reflect: options.reflect ?? (() => `\`\`\`\n${BETTER}\n\`\`\``), requests, ...(options.failKinds ? { failKinds: options.failKinds } : {}) };
