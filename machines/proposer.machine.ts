@@ -9,41 +9,19 @@ import type { CallOrigin } from '../src/evaluation/evaluationService.js';
 import { addSpend, isAccepted, NOTHING_SPENT, valsetScoresOf, type MinibatchOutcome, type Proposal, type ProposalSpend } from '../src/gepa/core/proposal.js';
 import { hashedChild, judgeChildOutcome, readReflection, type ComponentReply } from '../src/gepa/proposer/childCandidate.js';
 import { afterDataset, afterParentEvaluation, afterReflection, type ReflectionStart, type SkipOrGoOn } from '../src/gepa/proposer/proposalSkips.js';
-import { gateEvaluations, startRebaseGate, withGateEvaluations, type RebaseGateRun } from '../src/gepa/proposer/rebaseGate.js';
-import { readProposedTexts, type ReflectionStrategy, type ReflectionWork } from '../src/gepa/proposer/reflectionStrategy.js';
-import { raceAfterChunk, startRace, type ValsetRaceRun } from '../src/gepa/proposer/valsetRaceRun.js';
-import type { AcceptanceRule, Candidate, Evaluation, EvaluatedExample, ReflectiveDataset, RunEvent } from '../src/types.js';
-import type { EvaluatorRef, EvaluatorReply, EvaluatorRequest, ProposerDecision, ProposerReport } from './protocol.js';
+import { rebaseGateAfter, startRebaseGate, type RebaseGateRun } from '../src/gepa/proposer/rebaseGate.js';
+import { readProposedTexts, type ReflectionWork } from '../src/gepa/proposer/reflectionStrategy.js';
+import { raceAfterChunk, raceResult, startRace, type ValsetRaceRun } from '../src/gepa/proposer/valsetRaceRun.js';
+import type { Candidate, Evaluation, ReflectiveDataset, RunEvent } from '../src/types.js';
+import type { EvaluatorRef, EvaluatorReply, EvaluatorRequest, ProposerDecision, ProposerInput, ProposerReport } from './protocol.js';
 
-export interface ProposerInput {
-  id: string;
-  step: number;
-  task: number;
-  parent: Candidate;
-  parentHash: string;
-  /** Example-table ids of the task's minibatch. */
-  minibatch: number[];
-  /** Example-table ids of the valset. */
-  valIds: number[];
-  components: string[];
-  examples: readonly unknown[];
-  acceptance: AcceptanceRule;
-  skipPerfectScore: boolean;
-  perfectScore: number;
-  buildDataset: (candidate: Candidate, results: EvaluatedExample<unknown>[], components: string[]) => Promise<ReflectiveDataset>;
-  /** How the new texts are asked for (default: the built-in reflection prompt per component). */
-  reflection?: ReflectionStrategy;
-  /** The run's listener: receives this task's fine-grained run events (evaluation started, ended, skipped; errors). */
-  onEvent?: (event: RunEvent) => void;
-  /** Present for a merge proposal: the merged child and its parents' sums on the subsample (`minibatch`). */
-  merge?: { child: Candidate; parentSums: [number, number] };
-}
+export type { ProposerInput };
 
 /** The input, the work in progress (each stage's domain answer), and the parts of the proposal's record it fills in. */
 export interface ProposerContext extends ProposerInput, Pick<Proposal, 'outcome' | 'child' | 'valset' | 'valsetStop'> {
   parentEvaluations: Evaluation[];
-  /** The answer to the parent's evaluation: skip, or go on (with its sum). */
-  afterParent?: SkipOrGoOn<{ parentSum: number }>;
+  /** The parent's minibatch sum, once the parent's evaluation said go on. */
+  parentSum?: number;
   /** The child's evaluations on the minibatch, once judged there. */
   childEvaluations?: Evaluation[];
   dataset?: ReflectiveDataset;
@@ -52,7 +30,7 @@ export interface ProposerContext extends ProposerInput, Pick<Proposal, 'outcome'
   /** Per chosen component: the new text, or why there is none. */
   replies: Array<ComponentReply | undefined>;
   childHash?: string;
-  /** Set when told to rebase: the gate's candidate, examples and evaluations. */
+  /** Set when told to rebase: the gate's candidate, examples, evaluations and outcome. */
   rebase?: RebaseGateRun;
   /** Set when the valset evaluation is a race. */
   race?: ValsetRaceRun;
@@ -124,8 +102,13 @@ function tell(make: (context: ProposerContext) => WithoutTask<TaskEvent>) {
 /** An error run event: a request this task made failed (the message names the task). */
 const tellError = (context: ProposerContext, what: string) => context.onEvent?.({ type: 'error', message: `task ${context.step}/${context.task}: ${what}` });
 
-const skipped = (context: ProposerContext, reason: string): MinibatchOutcome => ({ task: context.task, status: 'skipped', reason });
-const skipReason = (answer: SkipOrGoOn<object> | undefined) => (answer?.kind === 'skip' ? answer.reason : '');
+/** A stage's answer folded into the context: a skip becomes the proposal's outcome, a go-on gives its fields. */
+function goOnOrSkip<T extends object>(context: ProposerContext, answer: SkipOrGoOn<T>): Partial<ProposerContext> {
+  if (answer.kind === 'skip') return { outcome: { task: context.task, status: 'skipped', reason: answer.reason } };
+  const { kind: _, ...fields } = answer;
+  return fields;
+}
+const skipReason = (context: ProposerContext) => (context.outcome?.status === 'skipped' ? context.outcome.reason : '');
 /** The child's minibatch sum, reported once it is judged. */
 const childJudged = tell((context) => ({ type: 'evaluation.ended', target: 'child', sum: context.outcome?.status === 'judged' ? context.outcome.verdict.childSum : 0 }));
 
@@ -139,6 +122,7 @@ export const proposerMachine = setup({
     allReflected: ({ context }) => context.replies.every((r) => r !== undefined),
     hasChild: ({ context }) => context.child !== undefined,
     childAccepted: ({ context }) => isAccepted(context.outcome),
+    skipped: ({ context }) => context.outcome?.status === 'skipped',
     raceGoesOn: ({ context }) => context.race?.next.kind === 'evaluate',
   },
   actions: {
@@ -170,23 +154,12 @@ export const proposerMachine = setup({
     evaluatingParent: {
       entry: [tell(() => ({ type: 'evaluation.started', target: 'parent' })), evaluate('parent')],
       on: {
-        evaluated: { actions: ['pay', assign(({ context, event }) => ({ afterParent: afterParentEvaluation(event.evaluations, context), parentEvaluations: event.evaluations }))] },
+        evaluated: { actions: ['pay', assign(({ context, event }) => ({ parentEvaluations: event.evaluations, ...goOnOrSkip(context, afterParentEvaluation(event.evaluations, context)) }))] },
         'evaluator.failed': { target: 'failed', actions: 'pay' },
       },
       always: [
-        {
-          guard: ({ context }) => context.afterParent?.kind === 'skip',
-          target: 'finished',
-          actions: [
-            assign({ outcome: ({ context }) => skipped(context, skipReason(context.afterParent)) }),
-            tell((context) => ({ type: 'evaluation.skipped', reason: skipReason(context.afterParent) })),
-          ],
-        },
-        {
-          guard: ({ context }) => context.afterParent?.kind === 'go-on',
-          target: 'buildingDataset',
-          actions: tell((context) => ({ type: 'evaluation.ended', target: 'parent', sum: context.afterParent?.kind === 'go-on' ? context.afterParent.parentSum : 0 })),
-        },
+        { guard: 'skipped', target: 'finished', actions: tell((context) => ({ type: 'evaluation.skipped', reason: skipReason(context) })) },
+        { guard: ({ context }) => context.parentSum !== undefined, target: 'buildingDataset', actions: tell((context) => ({ type: 'evaluation.ended', target: 'parent', sum: context.parentSum as number })) },
       ],
     },
     // The adapter's dataset builder may be async. Its promise reports back with an event rather
@@ -205,11 +178,11 @@ export const proposerMachine = setup({
           );
       },
       on: {
-        'dataset.*': [
-          { guard: ({ event }) => event.next.kind === 'go-on', target: 'reflecting', actions: assign(({ event }) => (event.next.kind === 'go-on' ? { dataset: event.next.dataset, work: event.next.work } : {})) },
-          { target: 'finished', actions: assign({ outcome: ({ context, event }) => skipped(context, skipReason(event.next)) }) },
-        ],
+        'dataset.*': { target: 'datasetRead', actions: assign(({ context, event }) => goOnOrSkip(context, event.next)) },
       },
+    },
+    datasetRead: {
+      always: [{ guard: 'skipped', target: 'finished' }, { target: 'reflecting' }],
     },
     reflecting: {
       entry: enqueueActions(({ context, self, system, enqueue }) => {
@@ -244,10 +217,7 @@ export const proposerMachine = setup({
       always: {
         guard: 'allReflected',
         target: 'makingChild',
-        actions: assign(({ context }) => {
-          const next = afterReflection(context.parent, context.components, context.replies);
-          return next.kind === 'go-on' ? { child: next.child, childHash: next.childHash } : { outcome: skipped(context, next.reason) };
-        }),
+        actions: assign(({ context }) => goOnOrSkip(context, afterReflection(context.parent, context.components, context.replies))),
       },
     },
     makingChild: {
@@ -288,11 +258,7 @@ export const proposerMachine = setup({
         'valset.denied': 'finished',
         rebase: {
           target: 'evaluatingRebase',
-          actions: assign(({ context, event }) => ({
-            child: event.child,
-            childHash: event.childHash,
-            rebase: startRebaseGate(event, context.minibatch, context.parentEvaluations, context.childEvaluations ?? []),
-          })),
+          actions: assign(({ context, event }) => ({ child: event.child, childHash: event.childHash, rebase: startRebaseGate(event, context.minibatch, context.parentEvaluations, context.childEvaluations ?? []) })),
         },
       },
     },
@@ -305,25 +271,15 @@ export const proposerMachine = setup({
         evaluated: {
           actions: [
             'pay',
-            assign({ rebase: ({ context, event }) => withGateEvaluations(context.rebase as RebaseGateRun, event.requestId === REBASED_CHILD ? 'child' : 'onto', event.evaluations) }),
+            assign({
+              rebase: ({ context, event }) =>
+                rebaseGateAfter(context.rebase as RebaseGateRun, event.requestId === REBASED_CHILD ? 'child' : 'onto', event.evaluations, { ...context, childHash: context.childHash as string }),
+            }),
           ],
         },
         'evaluator.failed': { target: 'failed', actions: 'pay' },
       },
-      always: {
-        guard: ({ context }) => gateEvaluations(context.rebase) !== undefined,
-        target: 'awaitingDecision',
-        actions: [
-          assign({
-            outcome: ({ context }) => {
-              const gate = gateEvaluations(context.rebase) as NonNullable<ReturnType<typeof gateEvaluations>>;
-              return judgeChildOutcome(context, { childHash: context.childHash as string, evaluations: gate.child }, { against: 'rebase-onto', evaluations: gate.onto });
-            },
-          }),
-          childJudged,
-          'reportJudged',
-        ],
-      },
+      always: { guard: ({ context }) => context.rebase?.outcome !== undefined, target: 'awaitingDecision', actions: [assign({ outcome: ({ context }) => context.rebase?.outcome }), childJudged, 'reportJudged'] },
     },
     evaluatingValset: {
       entry: [tell(() => ({ type: 'evaluation.started', target: 'valset' })), evaluate('valset')],
@@ -341,16 +297,7 @@ export const proposerMachine = setup({
       },
     },
     racedChunk: {
-      always: [
-        { guard: 'raceGoesOn', target: 'racingValset' },
-        {
-          target: 'finished',
-          actions: assign(({ context }) => {
-            const next = context.race?.next;
-            return next?.kind === 'stop' ? { valsetStop: next.reason } : next?.kind === 'complete' ? { valset: next.valset } : {};
-          }),
-        },
-      ],
+      always: [{ guard: 'raceGoesOn', target: 'racingValset' }, { target: 'finished', actions: assign(({ context }) => raceResult(context.race as ValsetRaceRun)) }],
     },
     failed: {
       // The evaluator could not serve a request (aborted, or refused by the dollar budget):

@@ -1,9 +1,11 @@
 // A rebased child's second minibatch gate, as its proposer runs it: the examples the gate judges
 // on, fixed once when the rebase is decided (staleChild.ts's rule, from the first gate's scores),
-// and the evaluations of the rebased child and of the candidate it was rebased onto as they come.
-// The gate is judged (childCandidate.ts) once both are in.
-import type { Candidate, Evaluation, RebaseGate } from '../../types.js';
+// the evaluations of the rebased child and of the candidate it was rebased onto as they come, and
+// the outcome once both are in (the acceptance rule against the new base, childCandidate.ts).
+import type { MinibatchOutcome } from '../core/proposal.js';
 import { rebaseGateExamples } from '../core/staleChild.js';
+import type { AcceptanceRule, Candidate, Evaluation, RebaseGate } from '../../types.js';
+import { judgeChildOutcome } from './childCandidate.js';
 
 export interface RebaseGateRun {
   onto: Candidate;
@@ -12,7 +14,11 @@ export interface RebaseGateRun {
   exampleIds: number[];
   ontoEvaluations?: Evaluation[];
   childEvaluations?: Evaluation[];
+  /** Set once both evaluations are in. */
+  outcome?: MinibatchOutcome;
 }
+
+const scoresOf = (evaluations: readonly Evaluation[]) => evaluations.map((e) => e.score);
 
 /** The gate of a rebase onto `onto`, from the first gate's evaluations of the parent and of the child it replaces. */
 export function startRebaseGate(
@@ -21,17 +27,18 @@ export function startRebaseGate(
   parentEvaluations: readonly Evaluation[],
   childEvaluations: readonly Evaluation[],
 ): RebaseGateRun {
-  const scores = (evaluations: readonly Evaluation[]) => evaluations.map((e) => e.score);
-  return { onto: rebase.onto, ontoHash: rebase.ontoHash, exampleIds: rebaseGateExamples(rebase.gate, minibatch, scores(parentEvaluations), scores(childEvaluations)) };
+  return { onto: rebase.onto, ontoHash: rebase.ontoHash, exampleIds: rebaseGateExamples(rebase.gate, minibatch, scoresOf(parentEvaluations), scoresOf(childEvaluations)) };
 }
 
-/** The gate with one side's evaluations in. */
-export const withGateEvaluations = (gate: RebaseGateRun, side: 'child' | 'onto', evaluations: Evaluation[]): RebaseGateRun => ({
-  ...gate,
-  [side === 'child' ? 'childEvaluations' : 'ontoEvaluations']: evaluations,
-});
-
-/** Both sides' evaluations, once both are in. */
-export function gateEvaluations(gate: RebaseGateRun | undefined): { onto: Evaluation[]; child: Evaluation[] } | undefined {
-  return gate?.ontoEvaluations && gate.childEvaluations ? { onto: gate.ontoEvaluations, child: gate.childEvaluations } : undefined;
+/** The gate with one side's evaluations in, and judged once both are. */
+export function rebaseGateAfter(
+  gate: RebaseGateRun,
+  side: 'child' | 'onto',
+  evaluations: Evaluation[],
+  proposal: { task: number; acceptance: AcceptanceRule; childHash: string },
+): RebaseGateRun {
+  const next = { ...gate, [side === 'child' ? 'childEvaluations' : 'ontoEvaluations']: evaluations };
+  if (!next.childEvaluations || !next.ontoEvaluations) return next;
+  const outcome = judgeChildOutcome(proposal, { childHash: proposal.childHash, evaluations: next.childEvaluations }, { against: 'rebase-onto', evaluations: next.ontoEvaluations });
+  return { ...next, outcome };
 }

@@ -2,7 +2,7 @@
 // position, and what comes next, asked of the race's rule (strategies/valsetPolicy.ts) once per
 // chunk: the next chunk's example ids, a stop with the reason, or the complete valset scores.
 import type { Evaluation } from '../../types.js';
-import { valsetScoresOf, type ValsetScores } from '../core/proposal.js';
+import { valsetScoresOf, type Proposal, type ValsetScores } from '../core/proposal.js';
 import { nextRaceStep, type ValsetRace } from '../strategies/valsetPolicy.js';
 
 export type RaceNext =
@@ -39,4 +39,10 @@ function advance(plan: ValsetRace, valIds: readonly number[], evaluated: Map<num
         ? step
         : { kind: 'complete', valset: valsetScoresOf(valIds.map((_, j) => evaluated.get(j) as Evaluation)) };
   return { plan, valIds, evaluated, next };
+}
+
+/** What a finished race adds to the proposal's record: the valset scores, or why the race was stopped. */
+export function raceResult(race: ValsetRaceRun): Pick<Proposal, 'valset' | 'valsetStop'> {
+  if (race.next.kind === 'stop') return { valsetStop: race.next.reason };
+  return race.next.kind === 'complete' ? { valset: race.next.valset } : {};
 }
