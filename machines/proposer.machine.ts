@@ -12,6 +12,7 @@ import { afterDataset, afterParentEvaluation, afterReflection, type ReflectionSt
 import { rebaseGateAfter, startRebaseGate, type RebaseGateRun } from '../src/gepa/proposer/rebaseGate.js';
 import { readProposedTexts, type ReflectionWork } from '../src/gepa/proposer/reflectionStrategy.js';
 import { raceAfterChunk, raceResult, startRace, type ValsetRaceRun } from '../src/gepa/proposer/valsetRaceRun.js';
+import type { ValsetRace } from '../src/gepa/strategies/valsetPolicy.js';
 import type { Candidate, Evaluation, ReflectiveDataset, RunEvent } from '../src/types.js';
 import type { EvaluatorRef, EvaluatorReply, EvaluatorRequest, ProposerDecision, ProposerInput, ProposerReport } from './protocol.js';
 
@@ -42,13 +43,8 @@ type DatasetEvent = { type: 'dataset.built' | 'dataset.failed'; next: Reflection
 
 export type ProposerEvent = EvaluatorReply | ProposerDecision | DatasetEvent;
 
-const PARENT = 0;
-const CHILD = 1;
-const VALSET = 2;
-const REBASED_CHILD = 3;
-const REBASE_ONTO = 4;
-/** Reflection request ids are REFLECT_BASE + component position. */
-const REFLECT_BASE = 100;
+/** Request ids, so a reply says what it answers; reflection request ids are REFLECT_BASE + component position. */
+const [PARENT, CHILD, VALSET, REBASED_CHILD, REBASE_ONTO, REFLECT_BASE] = [0, 1, 2, 3, 4, 100] as const;
 
 /** The evaluator the requests go to; the optimizer starts it before any proposer. */
 function evaluatorIn({ system }: { system: ActorSystem<any> }): EvaluatorRef {
@@ -62,13 +58,7 @@ const originOf = (context: ProposerContext): CallOrigin => ({ step: context.step
 
 type EvaluateRequest = Extract<EvaluatorRequest, { type: 'evaluate' }>;
 type Ask = Pick<EvaluateRequest, 'requestId' | 'candidate' | 'hash' | 'exampleIds' | 'kind'>;
-const childAsk = (context: ProposerContext, requestId: number, exampleIds: readonly number[], kind: Ask['kind']): Ask => ({
-  requestId,
-  candidate: context.child as Candidate,
-  hash: context.childHash as string,
-  exampleIds,
-  kind,
-});
+const childAsk = (context: ProposerContext, requestId: number, exampleIds: readonly number[], kind: Ask['kind']): Ask => ({ requestId, candidate: context.child as Candidate, hash: context.childHash as string, exampleIds, kind });
 
 /** What each evaluation of a proposal is of, on which examples; only the parent's captures traces (for the reflection). */
 const ASKS = {
@@ -109,8 +99,12 @@ function goOnOrSkip<T extends object>(context: ProposerContext, answer: SkipOrGo
   return fields;
 }
 const skipReason = (context: ProposerContext) => (context.outcome?.status === 'skipped' ? context.outcome.reason : '');
+const valsetStarted = tell(() => ({ type: 'evaluation.started', target: 'valset' }));
 /** The child's minibatch sum, reported once it is judged. */
 const childJudged = tell((context) => ({ type: 'evaluation.ended', target: 'child', sum: context.outcome?.status === 'judged' ? context.outcome.verdict.childSum : 0 }));
+
+/** The evaluator could not serve a request: what it ran is paid, and the proposal ends without a verdict. */
+const FAILED_REQUEST = { target: 'failed', actions: 'pay' } as const;
 
 export const proposerMachine = setup({
   types: {
@@ -127,15 +121,10 @@ export const proposerMachine = setup({
   },
   actions: {
     pay: assign(({ context, event }) => (event.type === 'evaluated' || event.type === 'reflected' || event.type === 'evaluator.failed' ? { spend: addSpend(context.spend, event) } : {})),
-    finish: sendParent(({ context }): ProposerReport => ({
-      type: 'proposal.finished',
-      id: context.id,
-      spend: context.spend,
-      outcome: context.outcome,
-      child: context.child,
-      valset: context.valset,
-      ...(context.valsetStop ? { valsetStop: context.valsetStop } : {}),
-      ...(context.rebase ? { rebaseGateExamples: context.rebase.exampleIds.length } : {}),
+    finish: sendParent(({ context: { id, spend, outcome, child, valset, valsetStop, rebase } }): ProposerReport => ({
+      type: 'proposal.finished', id, spend, outcome, child, valset,
+      ...(valsetStop ? { valsetStop } : {}),
+      ...(rebase ? { rebaseGateExamples: rebase.exampleIds.length } : {}),
     })),
     /** Only an accepted child needs the optimizer's answer; every other verdict travels in 'finish'. */
     reportJudged: enqueueActions(({ context, enqueue }) => {
@@ -155,7 +144,7 @@ export const proposerMachine = setup({
       entry: [tell(() => ({ type: 'evaluation.started', target: 'parent' })), evaluate('parent')],
       on: {
         evaluated: { actions: ['pay', assign(({ context, event }) => ({ parentEvaluations: event.evaluations, ...goOnOrSkip(context, afterParentEvaluation(event.evaluations, context)) }))] },
-        'evaluator.failed': { target: 'failed', actions: 'pay' },
+        'evaluator.failed': FAILED_REQUEST,
       },
       always: [
         { guard: 'skipped', target: 'finished', actions: tell((context) => ({ type: 'evaluation.skipped', reason: skipReason(context) })) },
@@ -212,7 +201,7 @@ export const proposerMachine = setup({
             }),
           ],
         },
-        'evaluator.failed': { target: 'failed', actions: 'pay' },
+        'evaluator.failed': FAILED_REQUEST,
       },
       always: {
         guard: 'allReflected',
@@ -238,21 +227,15 @@ export const proposerMachine = setup({
             'reportJudged',
           ],
         },
-        'evaluator.failed': { target: 'failed', actions: 'pay' },
+        'evaluator.failed': FAILED_REQUEST,
       },
     },
     awaitingDecision: {
       always: { guard: not('childAccepted'), target: 'finished' },
       on: {
         'valset.granted': [
-          {
-            guard: ({ event }) => event.race !== undefined,
-            target: 'racedChunk',
-            actions: [
-              assign({ race: ({ context, event }) => (event.race ? startRace(event.race, context.valIds) : undefined) }),
-              tell(() => ({ type: 'evaluation.started', target: 'valset' })),
-            ],
-          },
+          // With a race, its first chunk (racedChunk reads what comes next).
+          { guard: ({ event }) => event.race !== undefined, target: 'racedChunk', actions: [assign({ race: ({ context, event }) => startRace(event.race as ValsetRace, context.valIds) }), valsetStarted] },
           { target: 'evaluatingValset' },
         ],
         'valset.denied': 'finished',
@@ -277,15 +260,15 @@ export const proposerMachine = setup({
             }),
           ],
         },
-        'evaluator.failed': { target: 'failed', actions: 'pay' },
+        'evaluator.failed': FAILED_REQUEST,
       },
       always: { guard: ({ context }) => context.rebase?.outcome !== undefined, target: 'awaitingDecision', actions: [assign({ outcome: ({ context }) => context.rebase?.outcome }), childJudged, 'reportJudged'] },
     },
     evaluatingValset: {
-      entry: [tell(() => ({ type: 'evaluation.started', target: 'valset' })), evaluate('valset')],
+      entry: [valsetStarted, evaluate('valset')],
       on: {
         evaluated: { target: 'finished', actions: ['pay', assign({ valset: ({ event }) => valsetScoresOf(event.evaluations) })] },
-        'evaluator.failed': { target: 'failed', actions: 'pay' },
+        'evaluator.failed': FAILED_REQUEST,
       },
     },
     // A valset race: the next chunk of positions, until the child is complete or has lost.
@@ -293,7 +276,7 @@ export const proposerMachine = setup({
       entry: evaluate('race-chunk'),
       on: {
         evaluated: { target: 'racedChunk', actions: ['pay', assign({ race: ({ context, event }) => raceAfterChunk(context.race as ValsetRaceRun, event.evaluations) })] },
-        'evaluator.failed': { target: 'failed', actions: 'pay' },
+        'evaluator.failed': FAILED_REQUEST,
       },
     },
     racedChunk: {
