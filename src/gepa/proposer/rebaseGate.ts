@@ -39,6 +39,7 @@ export function rebaseGateAfter(
 ): RebaseGateRun {
   const next = { ...gate, [side === 'child' ? 'childEvaluations' : 'ontoEvaluations']: evaluations };
   if (!next.childEvaluations || !next.ontoEvaluations) return next;
-  const outcome = judgeChildOutcome(proposal, { childHash: proposal.childHash, evaluations: next.childEvaluations }, { against: 'rebase-onto', evaluations: next.ontoEvaluations });
+  const { task, acceptance } = proposal;
+  const outcome = judgeChildOutcome({ task, acceptance }, { childHash: proposal.childHash, evaluations: next.childEvaluations }, { against: 'rebase-onto', evaluations: next.ontoEvaluations });
   return { ...next, outcome };
 }
