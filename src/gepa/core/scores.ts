@@ -6,5 +6,8 @@ import type { Evaluation } from '../../types.js';
 export const sum = (xs: ReadonlyArray<number>): number => xs.reduce((a, b) => a + b, 0);
 export const mean = (xs: ReadonlyArray<number>): number => (xs.length === 0 ? 0 : sum(xs) / xs.length);
 
+/** An evaluation's scores, in its order. */
+export const scoresOf = (evaluations: readonly Evaluation[]): number[] => evaluations.map((e) => e.score);
+
 /** True when there were calls and every one failed. */
 export const everyCallFailed = (evaluations: readonly Evaluation[]): boolean => evaluations.length > 0 && evaluations.every((e) => e.failure !== undefined);

@@ -5,6 +5,7 @@
 // better of its two parents on the subsample, for a rebased child the candidate it was rebased onto.
 import { candidateHash } from '../core/candidateHash.js';
 import type { MinibatchOutcome } from '../core/proposal.js';
+import { scoresOf } from '../core/scores.js';
 import type { AcceptanceRule, Candidate, Evaluation } from '../../types.js';
 import { judgeChild } from '../strategies/acceptance.js';
 import { extractInstruction } from './extractInstruction.js';
@@ -69,5 +70,3 @@ export function judgeChildOutcome(
   const verdict = base.against === 'parent' && proposal.merge ? judgeMerge(childScores, proposal.merge.parentSums) : judgeChild(proposal.acceptance, baseScores, childScores);
   return { task: proposal.task, status: 'judged', childHash: child.childHash, verdict };
 }
-
-const scoresOf = (evaluations: readonly Evaluation[]) => evaluations.map((e) => e.score);

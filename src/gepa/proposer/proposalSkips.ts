@@ -5,7 +5,7 @@
 // with what the next stage needs"; the proposer machine only reads the answer.
 import { errorMessage } from '../../errorMessage.js';
 import type { Candidate, Evaluation, ReflectiveDataset } from '../../types.js';
-import { everyCallFailed, sum } from '../core/scores.js';
+import { everyCallFailed, scoresOf, sum } from '../core/scores.js';
 import { isPerfect } from '../strategies/acceptance.js';
 import { buildChild, noChildReason, type ComponentReply, type HashedChild } from './childCandidate.js';
 import { defaultReflection, reflectionWork, type ReflectionStrategy, type ReflectionWork } from './reflectionStrategy.js';
@@ -22,7 +22,7 @@ const skip = (reason: string) => ({ kind: 'skip' as const, reason });
 export function afterParentEvaluation(evaluations: readonly Evaluation[], settings: { skipPerfectScore: boolean; perfectScore: number }): SkipOrGoOn<{ parentSum: number }> {
   // Nothing to reflect on: a reflection would be paid to "improve" on error messages.
   if (everyCallFailed(evaluations)) return skip(EVERY_CALL_FAILED);
-  const scores = evaluations.map((e) => e.score);
+  const scores = scoresOf(evaluations);
   if (settings.skipPerfectScore && isPerfect(scores, settings.perfectScore)) return skip(PARENT_PERFECT);
   return { kind: 'go-on', parentSum: sum(scores) };
 }

@@ -3,6 +3,7 @@
 // the evaluations of the rebased child and of the candidate it was rebased onto as they come, and
 // the outcome once both are in (the acceptance rule against the new base, childCandidate.ts).
 import type { MinibatchOutcome } from '../core/proposal.js';
+import { scoresOf } from '../core/scores.js';
 import { rebaseGateExamples } from '../core/staleChild.js';
 import type { AcceptanceRule, Candidate, Evaluation, RebaseGate } from '../../types.js';
 import { judgeChildOutcome } from './childCandidate.js';
@@ -17,8 +18,6 @@ export interface RebaseGateRun {
   /** Set once both evaluations are in. */
   outcome?: MinibatchOutcome;
 }
-
-const scoresOf = (evaluations: readonly Evaluation[]) => evaluations.map((e) => e.score);
 
 /** The gate of a rebase onto `onto`, from the first gate's evaluations of the parent and of the child it replaces. */
 export function startRebaseGate(
