@@ -14,7 +14,7 @@ import { readProposedTexts, type ReflectionWork } from '../src/gepa/proposer/ref
 import { raceAfterChunk, raceResult, startRace, type ValsetRaceRun } from '../src/gepa/proposer/valsetRaceRun.js';
 import type { ValsetRace } from '../src/gepa/strategies/valsetPolicy.js';
 import type { Candidate, Evaluation, ReflectiveDataset, RunEvent } from '../src/types.js';
-import type { EvaluatorRef, EvaluatorReply, EvaluatorRequest, ProposerDecision, ProposerInput, ProposerReport } from './protocol.js';
+import type { EvaluatorRef, EvaluatorReply, EvaluatorRequest, ProposerDecision, ProposerInput, ProposerReport, ReplyTo } from './protocol.js';
 
 export type { ProposerInput };
 
@@ -76,6 +76,14 @@ const evaluate = (what: keyof typeof ASKS) =>
     const { requestId, candidate, hash, exampleIds, kind } = ASKS[what](context);
     return { type: 'evaluate', requestId, replyTo: self, candidate, hash, exampleIds, captureTraces: what === 'parent', kind, origin: originOf(context) };
   });
+
+/** The reflection work's requests: one call of the user's proposer, or one reflection per prompt (concurrently). */
+function reflectionRequests(context: ProposerContext, self: ReplyTo<EvaluatorReply>): EvaluatorRequest[] {
+  const { work, parent, components } = context;
+  const origin = originOf(context);
+  if (work?.kind === 'custom') return [{ type: 'propose', requestId: REFLECT_BASE, replyTo: self, candidate: parent, dataset: context.dataset ?? {}, components, origin }];
+  return work?.kind === 'prompts' ? work.prompts.map((prompt, i) => ({ type: 'reflect', requestId: REFLECT_BASE + i, replyTo: self, prompt, origin })) : [];
+}
 
 type TaskEvent = Extract<RunEvent, { step: number; task: number }>;
 /** A task's run event without its step and task numbers (the proposer adds them). */
@@ -174,17 +182,7 @@ export const proposerMachine = setup({
       always: [{ guard: 'skipped', target: 'finished' }, { target: 'reflecting' }],
     },
     reflecting: {
-      entry: enqueueActions(({ context, self, system, enqueue }) => {
-        const { work } = context;
-        if (work?.kind === 'custom') {
-          const request = { type: 'propose' as const, requestId: REFLECT_BASE, replyTo: self, candidate: context.parent, dataset: context.dataset ?? {}, components: context.components, origin: originOf(context) };
-          enqueue.sendTo(evaluatorIn({ system }), request satisfies EvaluatorRequest);
-        }
-        if (work?.kind !== 'prompts') return;
-        work.prompts.forEach((prompt, i) => {
-          enqueue.sendTo(evaluatorIn({ system }), { type: 'reflect', requestId: REFLECT_BASE + i, replyTo: self, prompt, origin: originOf(context) } satisfies EvaluatorRequest);
-        });
-      }),
+      entry: enqueueActions(({ context, self, system, enqueue }) => reflectionRequests(context, self).forEach((request) => enqueue.sendTo(evaluatorIn({ system }), request))),
       on: {
         proposed: {
           actions: [
