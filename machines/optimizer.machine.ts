@@ -89,7 +89,7 @@ function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput
     perfectScore: settings.perfectScore,
     buildDataset: input.buildDataset,
     reflection: input.reflection,
-    report: input.onEvent,
+    onEvent: input.onEvent,
     ...(launch.merge ? { merge: launch.merge } : {}),
   };
 }
