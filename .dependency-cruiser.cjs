@@ -1,5 +1,6 @@
 // The architecture check (`npm run arch`, part of `npm test`): the rules that keep each room of
-// src/ answering its own question. See src/README.md for the rooms.
+// src/ answering its own question, module by module. See src/README.md for the rooms; the rules
+// between rooms (the floors of the house, no cycle) are in .dependency-cruiser-rooms.cjs.
 /** Node built-ins that reach outside the process: files, network, processes. */
 const IO = '^(node:)?(fs|fs/promises|net|http|https|http2|child_process|os|dgram|dns|tls|worker_threads|readline|cluster)$';
 
@@ -32,6 +33,15 @@ module.exports = {
       comment: 'src/ reaches the machines only through its entry points (src/index.ts, src/cli.ts).',
       from: { path: '^src/', pathNot: '^src/(index|cli)\\.ts$' },
       to: { path: '^machines/' },
+    },
+    {
+      name: 'config-only-before-the-run',
+      severity: 'error',
+      comment:
+        'Validation (src/config/) is over once the run is assembled (src/run/): the machines run a prepared run, ' +
+        'and executors get their options from it. So neither executors/ nor machines/ imports config/.',
+      from: { path: ['^src/executors/', '^machines/'] },
+      to: { path: '^src/config/' },
     },
     {
       name: 'no-orphans',

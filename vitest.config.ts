@@ -1,12 +1,35 @@
+// Two projects. `integration` holds the tests that reach outside this process: child processes
+// (kills, the CLI as a user runs it, the packed tarball, the examples), Redis and BullMQ,
+// OpenTelemetry's SDK in a child, Chromium, the real GGUF model, gepa's Python reference, and
+// the end-to-end hang that waits in real time. `fast` is everything else: in-process, simulated
+// models and time, loopback servers started by the test. `npm test` runs both; `npm run
+// test:fast` runs the fast set alone while working.
 import { defineConfig } from 'vitest/config';
+
+/** Test files that start processes or services, or wait in real time. */
+const INTEGRATION = [
+  // child processes
+  'bullmqResume', 'cli', 'consumer', 'durableRun', 'examples', 'otel', 'productionInstall', 'referenceGepa', 'runLock',
+  // Redis (started on loopback by the test or .ci/run)
+  'bullmqExecutor', 'bullmqRedisRestart', 'bullmqStalls', 'runConfigAdapter',
+  // Chromium
+  'report', 'reportLayout',
+  // the real model
+  'localLanguageModel', 'localModelRun',
+  // a hang and Ctrl-C in real time
+  'hungCalls',
+].map((name) => `test/${name}.test.ts`);
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     // Setup hooks start real processes (a demo run, Chromium, redis-server, CLI workers): seconds
     // alone, more beside other test files on two cores. Not a speed check, so as long as a test.
     hookTimeout: 60_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: INTEGRATION } },
+      { extends: true, test: { name: 'integration', include: INTEGRATION } },
+    ],
   },
 });

@@ -2,10 +2,10 @@
 // The config is validated once, before any work (prepareRun throws a ConfigError naming the
 // field); a durable run then checks its directory before it writes to it. Runtime events reach
 // config.onEvent; inspection events reach config.inspect. With a runDir the run is durable
-// (src/storage/durableRun.ts): logged, resumable, stoppable with a STOP file.
+// (src/run/durableRun.ts): logged, resumable, stoppable with a STOP file.
 import { createActor, toPromise } from 'xstate';
-import { prepareRun, type PreparedRun } from '../src/config/preparedRun.js';
-import { runInDirectory } from '../src/storage/durableRun.js';
+import { prepareRun, type PreparedRun } from '../src/run/preparedRun.js';
+import { runInDirectory } from '../src/run/durableRun.js';
 import type { OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
 import { optimizerMachine } from './optimizer.machine.js';
 

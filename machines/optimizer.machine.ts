@@ -6,8 +6,7 @@
 // Its output is the OptimizeResult. Every GEPA rule it applies lives in src/gepa/.
 import { assign, emit, enqueueActions, sendTo, setup, type AnyActorRef, type CallbackActorLogic } from 'xstate';
 import { heldCalls } from '../src/budget/heldCalls.js';
-import { prepareRun, type PreparedRun } from '../src/config/preparedRun.js';
-import type { RunSettings } from '../src/config/runSettings.js';
+import { prepareRun, type PreparedRun, type RunSettings } from '../src/run/preparedRun.js';
 import { answerReleased } from '../src/gepa/core/childAnswers.js';
 import type { ProposalId } from '../src/gepa/core/proposal.js';
 import { releasedFromWait } from '../src/gepa/core/proposalDecisions.js';
@@ -80,7 +79,7 @@ function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput
     perfectScore: settings.perfectScore,
     buildDataset: input.buildDataset,
     reflection: input.reflection,
-    report: input.onEvent,
+    onEvent: input.onEvent,
     ...(launch.merge ? { merge: launch.merge } : {}),
   };
 }

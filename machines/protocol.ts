@@ -6,7 +6,8 @@ import type { CallOrigin, EvaluateReply, ProposeReply, ReflectReply } from '../s
 import type { WorkKind } from '../src/evaluation/workerSlots.js';
 import type { MinibatchOutcome, Proposal, ProposalSpend } from '../src/gepa/core/proposal.js';
 import type { ValsetRace } from '../src/gepa/strategies/valsetPolicy.js';
-import type { Candidate, FailureCounts, RebaseGate, ReflectiveDataset } from '../src/types.js';
+import type { ReflectionStrategy } from '../src/gepa/proposer/reflectionStrategy.js';
+import type { AcceptanceRule, Candidate, EvaluatedExample, FailureCounts, RebaseGate, ReflectiveDataset, RunEvent } from '../src/types.js';
 
 /**
  * Where a reply goes: an actor that accepts exactly that reply, so tsc rejects a reply missing a
@@ -73,6 +74,34 @@ export interface SystemicFailure {
   type: 'stop';
   reason: 'error';
   error: string;
+}
+
+/**
+ * Optimizer -> proposer, when it spawns one: everything a proposal does follows from this and from
+ * the replies it receives (every random choice was drawn by the optimizer).
+ */
+export interface ProposerInput {
+  id: string;
+  step: number;
+  task: number;
+  parent: Candidate;
+  parentHash: string;
+  /** Example-table ids of the task's minibatch. */
+  minibatch: number[];
+  /** Example-table ids of the valset. */
+  valIds: number[];
+  components: string[];
+  examples: readonly unknown[];
+  acceptance: AcceptanceRule;
+  skipPerfectScore: boolean;
+  perfectScore: number;
+  buildDataset: (candidate: Candidate, results: EvaluatedExample<unknown>[], components: string[]) => Promise<ReflectiveDataset>;
+  /** How the new texts are asked for (default: the built-in reflection prompt per component). */
+  reflection?: ReflectionStrategy;
+  /** The run's listener: receives this task's fine-grained run events (evaluation started, ended, skipped; errors). */
+  onEvent?: (event: RunEvent) => void;
+  /** Present for a merge proposal: the merged child and its parents' sums on the subsample (`minibatch`). */
+  merge?: { child: Candidate; parentSums: [number, number] };
 }
 
 /** Proposer -> optimizer (its parent): patches to the optimizer's record of the proposal. */

@@ -1,7 +1,7 @@
 // What the optimizer's two invoked actors are given, read off the prepared run: the evaluator
 // (slots, executor, models, the dollar budget, the journal, the listeners) and the stop-signal
 // actor (the caller's signals and the timeout). Wiring only: no rule of GEPA or of the budget.
-import type { PreparedRun } from '../src/config/preparedRun.js';
+import type { PreparedRun } from '../src/run/preparedRun.js';
 import type { EvaluatorInput } from './evaluator.actor.js';
 import type { StopSignalsInput } from './stopSignals.actor.js';
 

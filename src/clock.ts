@@ -3,7 +3,13 @@
 // SimulatedClock wrapped by steppingClock (which tracks pending timers through public calls) and
 // driven by runOnSimulatedClock, so hours of simulated work finish in milliseconds, reproducibly.
 import { performance } from 'node:perf_hooks';
-import type { Clock } from './types.js';
+
+/** A clock the runtime reads and schedules on; XState's SimulatedClock fits it. */
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(id: unknown): void;
+}
 
 export const systemClock: Clock = {
   now: () => performance.now(),

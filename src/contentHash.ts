@@ -40,8 +40,9 @@ export function datasetFingerprints(trainset: readonly unknown[], valset: readon
 }
 
 /**
- * The hashes of a run's inputs that a caller already computed (the CLI: to check a run directory
- * before the endpoint): passed down so that the run does not hash the same seed and datasets again.
+ * The hashes of a run's inputs that a caller already computed (prepareRun's `hashes`): passed
+ * down so that the run does not hash the same seed and datasets again. The CLI needs none: it
+ * checks its run directory with the prepared run, which hashed them once.
  */
 export interface InputHashes {
   /** candidateHash(seedCandidate). */

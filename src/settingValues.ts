@@ -77,3 +77,23 @@ export type AcceptanceRule = (typeof ACCEPTANCE_RULES)[number];
 /** Order in which queued work takes free worker slots (see machines/README.md). */
 export const SLOT_POLICIES = ['finish-first', 'start-first', 'fifo'] as const;
 export type SlotPolicy = (typeof SLOT_POLICIES)[number];
+
+export type Schedule =
+  /** The paper's P x N; default 1 x 1 = classic GEPA. */
+  | { kind: 'batched'; parents?: number; perParent?: number }
+  /**
+   * K proposals always in flight, no step barrier. `rebase`: what a child whose parent moved on
+   * while it ran is judged as (see README, "Schedules").
+   */
+  | { kind: 'async'; inFlight: number; rebase?: RebasePolicy; parentWeighting?: ParentWeighting; rebaseGate?: RebaseGate; rebaseWait?: RebaseWait };
+
+/** Which of a step's accepted proposals go on to the valset. */
+export const PROPOSAL_SELECTIONS = ['all', 'best'] as const;
+export type ProposalSelection = (typeof PROPOSAL_SELECTIONS)[number] | { topK: number };
+
+/**
+ * How much of the valset an accepted child is evaluated on: all of it ('full', GEPA's rule), or a
+ * race in chunks of `chunk` examples that stops once the child trails its parent by more than
+ * `margin` and has beaten the pool's best on none of the examples seen (it then stays out of the pool).
+ */
+export type ValsetPolicy = 'full' | { kind: 'race'; chunk: number; margin: number };

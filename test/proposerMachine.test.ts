@@ -7,6 +7,7 @@ import { assign, createActor, fromCallback, sendTo, setup, SimulatedClock, spawn
 import { proposerMachine, type ProposerInput } from '../machines/proposer.machine.js';
 import type { EvaluatorRequest, ProposerDecision, ProposerReport } from '../machines/protocol.js';
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
+import { planValsetRace, type ValsetRace } from '../src/gepa/strategies/valsetPolicy.js';
 import type { Candidate, RunEvent } from '../src/types.js';
 
 const EVAL_MS = 10;
@@ -20,6 +21,8 @@ interface StubInput {
   reflect: (prompt: string) => string;
   /** Requests of these kinds fail (as an abort or a refused dollar reservation would). */
   failKinds?: string[];
+  /** Metric calls of these kinds fail one by one (the evaluation carries the failure). */
+  failCallKinds?: string[];
   requests: EvaluatorRequest[];
 }
 
@@ -39,7 +42,8 @@ const stubEvaluator = fromCallback<EvaluatorRequest, StubInput>(({ input, receiv
       } else if (input.failKinds?.includes(request.kind)) {
         request.replyTo.send({ type: 'evaluator.failed', requestId: request.requestId, error: 'refused', paidCalls: 0, costUsd: 0 });
       } else {
-        const evaluations = request.exampleIds.map((id) => ({ score: input.score(request.candidate, id), feedback: `feedback on ${id}` }));
+        const failure = input.failCallKinds?.includes(request.kind) ? { failure: { kind: 'timeout' as const, message: 'slow' } } : {};
+        const evaluations = request.exampleIds.map((id) => ({ score: input.score(request.candidate, id), feedback: `feedback on ${id}`, ...failure }));
         request.replyTo.send({ type: 'evaluated', requestId: request.requestId, evaluations, paidCalls: evaluations.length, costUsd: 0.001 * evaluations.length });
       }
     }, ms);
@@ -53,6 +57,8 @@ interface HarnessInput {
   grant: boolean;
   /** When set, the first accepted child is told to rebase instead (the async schedule's answer to a stale child). */
   rebase?: Extract<ProposerDecision, { type: 'rebase' }>;
+  /** When set, the grant is a valset race. */
+  race?: ValsetRace;
 }
 
 /** The parent: spawns one proposer, records what it reports, grants (or denies) an accepted child. */
@@ -73,7 +79,7 @@ const harness = setup({
     'proposal.judged': {
       actions: [
         assign({ reports: ({ context, event }) => [...context.reports, event] }),
-        sendTo('proposer', ({ context }): ProposerDecision => (context.rebase && !context.rebased ? context.rebase : { type: context.grant ? 'valset.granted' : 'valset.denied' })),
+        sendTo('proposer', ({ context }): ProposerDecision => (context.rebase && !context.rebased ? context.rebase : context.grant ? { type: 'valset.granted', ...(context.race ? { race: context.race } : {}) } : { type: 'valset.denied' })),
         assign({ rebased: ({ context }) => context.rebase !== undefined }),
       ],
     },
@@ -86,7 +92,7 @@ const BETTER = 'Answer. Mind the units.';
 /** Example ids: 0-2 the minibatch, 3-6 the valset. The better text solves everything; the parent only id 0. */
 const score = (candidate: Candidate, id: number) => (candidate.instructions === BETTER || id === 0 ? 1 : 0);
 
-function start(options: { grant?: boolean; rebase?: HarnessInput['rebase']; reflect?: (prompt: string) => string; score?: StubInput['score']; merge?: ProposerInput['merge']; failKinds?: string[] } = {}) {
+function start(options: { grant?: boolean; race?: ValsetRace; buildDataset?: ProposerInput['buildDataset']; rebase?: HarnessInput['rebase']; reflect?: (prompt: string) => string; score?: StubInput['score']; merge?: ProposerInput['merge']; failKinds?: string[]; failCallKinds?: string[] } = {}) {
   const clock = new SimulatedClock();
   const requests: EvaluatorRequest[] = [];
   const events: RunEvent[] = [];
@@ -104,11 +110,12 @@ function start(options: { grant?: boolean; rebase?: HarnessInput['rebase']; refl
     skipPerfectScore: true,
     perfectScore: 1,
     buildDataset: async (_candidate, results, components) => Object.fromEntries(components.map((c) => [c, results.map((r) => ({ Inputs: r.example, Feedback: r.evaluation.feedback }))])),
-    report: (event) => events.push(event),
+    onEvent: (event) => events.push(event),
     ...(options.merge ? { merge: options.merge } : {}),
+    ...(options.buildDataset ? { buildDataset: options.buildDataset } : {}),
   };
-  const stub: StubInput = { clock, score: options.score ?? score, reflect: options.reflect ?? (() => `\`\`\`\n${BETTER}\n\`\`\``), requests, ...(options.failKinds ? { failKinds: options.failKinds } : {}) };
-  const actor = createActor(harness, { clock, input: { stub, proposer, grant: options.grant ?? true, ...(options.rebase ? { rebase: options.rebase } : {}) } });
+  const stub: StubInput = { clock, score: options.score ?? score, reflect: options.reflect ?? (() => `\`\`\`\n${BETTER}\n\`\`\``), requests, ...(options.failKinds ? { failKinds: options.failKinds } : {}), ...(options.failCallKinds ? { failCallKinds: options.failCallKinds } : {}) };
+  const actor = createActor(harness, { clock, input: { stub, proposer, grant: options.grant ?? true, ...(options.rebase ? { rebase: options.rebase } : {}), ...(options.race ? { race: options.race } : {}) } });
   actor.start();
   actor.send({ type: 'start' });
   const state = () => actor.getSnapshot().children.proposer?.getSnapshot().value;
@@ -265,5 +272,54 @@ describe('proposerMachine, alone with a stub evaluator', () => {
     expect(t.state()).toBe('finished');
     expect(t.reports()).toEqual([{ type: 'proposal.finished', id: 'proposer', spend: { paidCalls: 0, reflectionCalls: 0, reflectionCostUsd: 0, costUsd: 0 }, outcome: undefined, child: undefined, valset: undefined }]);
     expect(t.events.at(-1)).toEqual({ type: 'error', message: 'task 4/1: refused' });
+  });
+
+  it('a valset race asks for each chunk by example id and completes with the scores in valset order', async () => {
+    // Valset positions 0-3 are ids 3-6; the parent scores 0 on all of them, so the better child never trails.
+    const race = planValsetRace({ kind: 'race', chunk: 3, margin: 0 }, [0, 0, 0, 0], [0, 0, 0, 0], 2) as ValsetRace;
+    const t = start({ race });
+    t.clock.increment(EVAL_MS);
+    await t.settle();
+    t.clock.increment(REFLECT_MS);
+    t.clock.increment(EVAL_MS);
+    expect(t.state()).toBe('racingValset');
+    expect(t.requests.slice(3)).toEqual([expect.objectContaining({ kind: 'valset', exampleIds: [5, 6, 3], requestId: 2 })]);
+    t.clock.increment(EVAL_MS);
+    expect(t.requests.slice(4)).toEqual([expect.objectContaining({ kind: 'valset', exampleIds: [4] })]);
+    t.clock.increment(EVAL_MS);
+    expect(t.state()).toBe('finished');
+    expect(t.reports()[1]).toMatchObject({ type: 'proposal.finished', spend: { paidCalls: 10 }, valset: { subscores: [1, 1, 1, 1] } });
+    expect(t.reports()[1]).not.toHaveProperty('valsetStop');
+    expect(t.events.filter((e) => e.type === 'evaluation.started').map((e) => (e as { target: string }).target)).toEqual(['parent', 'child', 'valset']);
+  });
+
+  it('a child that trails its parent on the first chunk of its race stops there, with the reason and no valset scores', async () => {
+    // A child better on the minibatch (ids 0-2) but worse than its parent on the valset (ids 3-6).
+    const scores = (candidate: Candidate, id: number) => (candidate.instructions === BETTER ? (id < 3 ? 1 : 0) : id === 0 || id >= 3 ? 1 : 0);
+    const race = planValsetRace({ kind: 'race', chunk: 2, margin: 0 }, [1, 1, 1, 1], [1, 1, 1, 1], 0) as ValsetRace;
+    const t = start({ race, score: scores });
+    t.clock.increment(EVAL_MS);
+    await t.settle();
+    t.clock.increment(REFLECT_MS);
+    t.clock.increment(EVAL_MS);
+    t.clock.increment(EVAL_MS);
+    expect(t.state()).toBe('finished');
+    expect(t.requests.slice(3)).toEqual([expect.objectContaining({ kind: 'valset', exampleIds: [3, 4] })]);
+    expect(t.reports()[1]).toMatchObject({ spend: { paidCalls: 8 }, valset: undefined, valsetStop: "lost its valset race: 0 vs its parent's 2 on the first 2 of 4 examples" });
+  });
+
+  it('a parent whose every call failed, or a dataset builder that throws, ends the proposal skipped with why', async () => {
+    const t = start({ failCallKinds: ['parent'] });
+    t.clock.increment(EVAL_MS);
+    expect(t.state()).toBe('finished');
+    expect(t.requests).toHaveLength(1);
+    expect(t.reports()).toEqual([expect.objectContaining({ outcome: { task: 1, status: 'skipped', reason: "every metric call of the parent's minibatch failed" }, spend: expect.objectContaining({ paidCalls: 3 }) })]);
+    expect(t.events.map((e) => e.type)).toEqual(['evaluation.started', 'evaluation.skipped']);
+    const failing = start({ buildDataset: async () => Promise.reject(new Error('no traces')) });
+    failing.clock.increment(EVAL_MS);
+    await failing.settle();
+    expect(failing.state()).toBe('finished');
+    expect(failing.requests).toHaveLength(1);
+    expect(failing.reports()).toEqual([expect.objectContaining({ outcome: { task: 1, status: 'skipped', reason: 'building the reflective dataset failed: no traces' } })]);
   });
 });

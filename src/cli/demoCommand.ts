@@ -5,15 +5,14 @@
 import { resolve } from 'node:path';
 import { createDemoTask, type DemoExample } from '../demo/demoTask.js';
 import { scheduleLabel } from '../runtimeModel/index.js';
-import { datasetFingerprints, type InputHashes } from '../contentHash.js';
-import { resolveSettings } from '../config/runSettings.js';
+import { amendPreparedRun } from '../run/preparedRun.js';
 import type { Adapter, Candidate, OptimizeConfig, Schedule } from '../types.js';
 import type { CliIo } from './cliIo.js';
 import { UsageError } from './exitCodes.js';
 import { claimFreshRunDir } from './freshRunDir.js';
-import { checkRunDir, resumeNotice, withResumedBudgets } from './runDirCheck.js';
+import { checkRunDir, resumeNotice } from './runDirCheck.js';
 import { runCostText, writeRunReport } from './runReport.js';
-import { runSession } from './runSession.js';
+import { prepareSession } from './runSession.js';
 import { printOutcome } from './runSummary.js';
 
 export interface DemoOptions {
@@ -77,20 +76,26 @@ export async function demoCommand(options: DemoOptions, io: CliIo): Promise<numb
     // The simulated models are a function of the seed, which the config records already.
     runIdentity: { reflectionLm: 'demo', adapter: 'demo' },
   };
-  // Flags that parse but cannot run (a budget below the valset size) fail here, before any write.
-  const settings = resolveSettings(base);
-  const label = scheduleLabel(settings.schedule);
-  // Hashed once: the run directory's check and the run itself use the same hashes.
-  const hashes: InputHashes = { seedCandidate: settings.seedHash, ...(options.runDir !== undefined ? { datasets: datasetFingerprints(base.trainset, base.valset) } : {}) };
-  const resumed = options.runDir !== undefined ? await checkRunDir(resolve(io.cwd, options.runDir), options.resume, base, settings, hashes.datasets) : undefined;
+  const given = options.runDir === undefined ? undefined : resolve(io.cwd, options.runDir);
+  // Validated once: flags that parse but cannot run (a budget below the valset size) fail here,
+  // before any write; the run directory's check and the run itself take this prepared run.
+  const session = prepareSession({
+    config: given === undefined ? base : { ...base, runDir: given },
+    io,
+    inspect: options.inspect,
+    models: { task: 'demo task model (simulated)', reflection: 'demo reflection model (simulated)' },
+  });
+  const label = scheduleLabel(session.prepared.settings.schedule);
+  const resumed = given !== undefined ? await checkRunDir(given, options.resume, session.prepared) : undefined;
   const runDir = await demoRunDir(options, io);
-  const config: OptimizeConfig<DemoExample> = { ...withResumedBudgets(base, resumed), ...(runDir ? { runDir } : {}) };
+  // A resumed run spends up to the budgets it was last given; a fresh directory for the report is chosen only now.
+  const run = amendPreparedRun(session.prepared, { ...(resumed ? { runDirectory: resumed } : {}), ...(runDir !== undefined && given === undefined ? { runDir } : {}) });
   const heading = `GEPA demo (seed ${options.seed}): schedule ${label}, ${options.workers} workers, budget ${options.budget} metric calls`;
   io.stderr.write(`${heading}\n`);
   if (resumed) io.stderr.write(`${resumeNotice(resumed)}\n`);
 
-  const session = await runSession({ config, io, inspect: options.inspect, hashes, models: { task: 'demo task model (simulated)', reflection: 'demo reflection model (simulated)' } });
-  const { result } = session;
+  const outcome = await session.start(run);
+  const { result } = outcome;
 
   // The held-out testset is scored without simulated latency: answers depend only on the prompt.
   const scorer = createDemoTask({ seed: options.seed }).adapter;
@@ -99,11 +104,11 @@ export async function demoCommand(options: DemoOptions, io: CliIo): Promise<numb
   const testLine = `held-out test score ${bestTest.toFixed(3)} (seed ${seedTest.toFixed(3)}) on ${testset.length} examples`;
 
   const reportPath = runDir && options.report
-    ? await writeRunReport(runDir, session, {
+    ? await writeRunReport(runDir, outcome, {
         title: `GEPA demo: ${label} on ${options.workers} workers`,
         facts: [{ label: 'held-out test score', value: bestTest.toFixed(3), sub: `seed ${seedTest.toFixed(3)}, ${testset.length} examples` }],
       })
     : undefined;
 
-  return printOutcome(io, options.json, { heading, result, budget: config.maxMetricCalls ?? options.budget, extra: [testLine], ...(reportPath ? { reportPath } : {}), costText: runCostText(runDir, session) });
+  return printOutcome(io, options.json, { heading, result, budget: run.config.maxMetricCalls ?? options.budget, extra: [testLine], ...(reportPath ? { reportPath } : {}), costText: runCostText(runDir, outcome) });
 }

@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { RunDirectoryError } from '../storage/runDirectoryError.js';
-import { ConfigError } from '../config/configError.js';
+import { ConfigError } from '../configError.js';
 import { workerCommand } from '../worker/workerCommand.js';
 import { processIo, type CliIo } from './cliIo.js';
 import { DEMO_DEFAULTS, demoCommand } from './demoCommand.js';

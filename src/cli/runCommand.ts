@@ -8,16 +8,15 @@ import { checkEndpoint, type EndpointOptions } from '../lm/openaiLanguageModel.j
 import { disposeLocalModels } from '../lm/localLanguageModel.js';
 import { configChatModel, configLanguageModel, isLocalModel, loadLocalModels } from './configModels.js';
 import { scheduleLabel } from '../runtimeModel/index.js';
-import { datasetFingerprints, type InputHashes } from '../contentHash.js';
-import { resolveSettings } from '../config/runSettings.js';
+import { amendPreparedRun } from '../run/preparedRun.js';
 import { DEFAULT_QUEUE } from '../executors/metricCallJob.js';
 import type { Adapter, OptimizeConfig } from '../types.js';
 import type { CliIo } from './cliIo.js';
 import { EXIT_FAILURE, UsageError } from './exitCodes.js';
 import { loadRunConfig, optimizerSettings, type LoadedRunConfig, type RunConfigOverrides } from './runConfig.js';
-import { checkRunDir, resumeNotice, withResumedBudgets } from './runDirCheck.js';
+import { checkRunDir, resumeNotice } from './runDirCheck.js';
 import { runCostText, writeRunReport } from './runReport.js';
-import { runSession } from './runSession.js';
+import { prepareSession } from './runSession.js';
 import { printOutcome } from './runSummary.js';
 import { terminalSafe } from './terminalText.js';
 import { errorMessage } from '../errorMessage.js';
@@ -89,11 +88,11 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
   const loaded = await loadRunConfig(resolve(io.cwd, configArg), options.overrides);
   if (options.inspect && !loaded.runDir) throw new UsageError('--inspect writes inspect.jsonl into the run directory: set "runDir" in the config (or --run-dir)');
   const endpoint = endpointFrom(io);
-  const built = buildRunConfig(loaded, endpoint);
-  const settings = resolveSettings(built);
-  // Hashed once: the run directory's check and the run itself use the same hashes.
-  const hashes: InputHashes = { seedCandidate: settings.seedHash, ...(loaded.runDir ? { datasets: datasetFingerprints(built.trainset, built.valset) } : {}) };
-  const resumed = loaded.runDir ? await checkRunDir(loaded.runDir, options.resume, built, settings, hashes.datasets) : undefined;
+  // Validated once (throws ConfigError naming the field), its inputs hashed once: the run
+  // directory's check and the run itself take this prepared run.
+  const session = prepareSession({ config: buildRunConfig(loaded, endpoint), io, inspect: options.inspect });
+  const { settings } = session.prepared;
+  const resumed = loaded.runDir ? await checkRunDir(loaded.runDir, options.resume, session.prepared) : undefined;
 
   // Before any paid work: is the endpoint there, and does it take the key? Do local models load?
   const { file, task } = loaded;
@@ -127,30 +126,30 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
   }
 
   // The check's one-token ping (servers without /models) was paid: it is part of the run's cost.
-  const withBudgets = withResumedBudgets(built, resumed);
-  const config = pingCostUsd > 0 ? { ...withBudgets, preRunCostUsd: pingCostUsd } : withBudgets;
+  // A resumed run spends up to the budgets it was last given (its log says), shown as such.
+  const run = amendPreparedRun(session.prepared, { ...(resumed ? { runDirectory: resumed } : {}), ...(pingCostUsd > 0 ? { preRunCostUsd: pingCostUsd } : {}) });
   const label = scheduleLabel(settings.schedule);
   const taskName = task.kind === 'chat' ? task.taskModel : `adapter ${task.spec}`;
   const where = file.executor?.kind === 'bullmq' ? `, metric calls on BullMQ queue "${file.executor.queue ?? DEFAULT_QUEUE}"` : '';
   const heading = `GEPA run ${loaded.path}: ${taskName} (task), ${file.reflectionModel} (reflection), schedule ${label}, ${settings.workers} workers${where}`;
   io.stderr.write(`${heading}\n`);
   if (resumed) io.stderr.write(`${resumeNotice(resumed)}\n`);
-  let session;
+  let outcome;
   try {
-    session = await runSession({ config, io, inspect: options.inspect, hashes });
+    outcome = await session.start(run);
   } finally {
     // Loaded weights hold memory and threads: free them whether the run finished or failed.
     await disposeLocalModels();
   }
-  const { result } = session;
+  const { result } = outcome;
   const reportPath = loaded.runDir
-    ? await writeRunReport(loaded.runDir, session, { title: `GEPA run: ${taskName} / ${file.reflectionModel}, ${label} on ${settings.workers} workers` })
+    ? await writeRunReport(loaded.runDir, outcome, { title: `GEPA run: ${taskName} / ${file.reflectionModel}, ${label} on ${settings.workers} workers` })
     : undefined;
   return printOutcome(io, options.json, {
     heading,
     result,
-    ...(config.maxMetricCalls !== undefined ? { budget: config.maxMetricCalls } : {}),
+    ...(run.config.maxMetricCalls !== undefined ? { budget: run.config.maxMetricCalls } : {}),
     ...(reportPath ? { reportPath } : {}),
-    costText: runCostText(loaded.runDir, session),
+    costText: runCostText(loaded.runDir, outcome),
   });
 }

@@ -5,12 +5,10 @@
 // match too: a changed field is refused before the endpoint is even asked.
 import { readdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { DatasetFingerprints } from '../contentHash.js';
-import type { RunSettings } from '../config/runSettings.js';
+import type { PreparedRun } from '../run/preparedRun.js';
 import { checkRunDirUsable } from '../storage/runDirAccess.js';
 import { readRunDirectory, resumedSettings, RUN_FILES, type ExistingRun } from '../storage/runDirectory.js';
 import { runConfigRecord } from '../storage/runConfigRecord.js';
-import type { OptimizeConfig } from '../types.js';
 import { UsageError } from './exitCodes.js';
 
 async function entriesOf(dir: string): Promise<string[]> {
@@ -42,14 +40,11 @@ export function resumeNotice(existing: ExistingRun): string {
   return parts.join('; ');
 }
 
-/** The config with the budgets the resumed run spends up to (a raise logged by an earlier resume included), for the progress line and summary. */
-export function withResumedBudgets<C extends { maxMetricCalls?: number; maxCostUsd?: number }>(config: C, existing: ExistingRun | undefined): C {
-  const budgets = existing?.budgets?.budgets;
-  return budgets ? { ...config, maxMetricCalls: budgets.maxMetricCalls, maxCostUsd: budgets.maxCostUsd } : config;
-}
-
-/** Throws UsageError (or ConfigError) when `dir` cannot be used; with --resume, returns the run it holds. */
-export async function checkRunDir<Example>(dir: string, resume: boolean, config?: OptimizeConfig<Example>, settings?: RunSettings, datasets?: DatasetFingerprints): Promise<ExistingRun | undefined> {
+/**
+ * Throws UsageError (or ConfigError) when `dir` cannot be used; with --resume, returns the run it
+ * holds as read for `prepared` (its log is read here once: amendPreparedRun passes it on).
+ */
+export async function checkRunDir(dir: string, resume: boolean, prepared?: PreparedRun): Promise<ExistingRun | undefined> {
   checkRunDirUsable(dir);
   const entries = await entriesOf(dir);
   if (!resume) {
@@ -66,5 +61,7 @@ export async function checkRunDir<Example>(dir: string, resume: boolean, config?
     );
   }
   // Reads only; throws ConfigError naming each field that differs from the recorded run.
-  return config && settings ? readRunDirectory(resolve(dir), runConfigRecord(config, resumedSettings(resolve(dir), config as OptimizeConfig<unknown>, settings), datasets)) : undefined;
+  if (!prepared) return undefined;
+  const { config, settings, datasetFingerprints } = prepared;
+  return readRunDirectory(resolve(dir), runConfigRecord(config, resumedSettings(resolve(dir), config, settings), datasetFingerprints));
 }

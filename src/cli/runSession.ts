@@ -5,9 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { systemClock } from '../clock.js';
-import type { InputHashes } from '../contentHash.js';
-import { prepareRun } from '../config/preparedRun.js';
-import type { RunSettings } from '../config/runSettings.js';
+import { prepareRun, type PreparedRun, type RunSettings } from '../run/preparedRun.js';
 import { optimize } from '../index.js';
 import { createInspectionLog, type InspectionLog, type InspectionRecord } from '../report/inspectionLog.js';
 import { observeRun, type ModelNames, type RunObservation } from '../report/runObserver.js';
@@ -23,16 +21,22 @@ export interface SessionInput<Example> {
   /** Everything but the hooks this module adds (events, intervals, signals, inspect, clock). */
   config: OptimizeConfig<Example>;
   io: CliIo;
-  /** Record XState inspection events (written to inspect.jsonl in config.runDir, which it needs). */
+  /** Record XState inspection events (written to inspect.jsonl in the run directory, which it needs). */
   inspect?: boolean;
   /** How the report names the task and reflection models (default: their `model` property). */
   models?: ModelNames;
-  /** The input hashes the caller computed (checking the run directory): not computed again. */
-  hashes?: InputHashes;
   /** After the first Ctrl-C, calls in flight get this long before they are abandoned. Default ABANDON_AFTER_MS. */
   abandonAfterMs?: number;
   /** Quiet this long (no call finished) is told to the user. Default STALL_NOTICE_MS. */
   stallNoticeMs?: number;
+}
+
+/** A run validated once, with this module's hooks in it; `start` runs it. */
+export interface PreparedSession {
+  /** Check the run directory against it, then amend it (amendPreparedRun) with what the check found. */
+  prepared: PreparedRun;
+  /** Runs `run`: `prepared`, amended. */
+  start(run: PreparedRun): Promise<SessionOutput>;
 }
 
 /** A first Ctrl-C stops within this: calls still in flight then are abandoned (not logged; a resume makes them again). */
@@ -53,23 +57,24 @@ export interface SessionOutput {
   valIds: readonly number[];
 }
 
-export async function runSession<Example>({ config: given, io, inspect = false, models, hashes, abandonAfterMs = ABANDON_AFTER_MS, stallNoticeMs = STALL_NOTICE_MS }: SessionInput<Example>): Promise<SessionOutput> {
+/**
+ * Validates the config (throws ConfigError naming the field) and adds the session's hooks, which
+ * forward to what `start` sets up: nothing is written or started here.
+ */
+export function prepareSession<Example>({ config: given, io, inspect = false, models, abandonAfterMs = ABANDON_AFTER_MS, stallNoticeMs = STALL_NOTICE_MS }: SessionInput<Example>): PreparedSession {
   const { config, observation } = observeRun(given, models);
   const clock = systemClock;
-  const inspectPath = inspect && config.runDir ? join(config.runDir, INSPECT_FILE) : undefined;
-  // The hooks forward to what is set up once the config is known to be valid.
   let display: ProgressDisplay | undefined;
   let inspection: InspectionLog | undefined;
+  let stall: StallWatch | undefined;
   const slotIntervals: SlotInterval[] = [];
   // The report's timeline and the result's discovery times must share a time base: the
   // machine's start, which run.started marks (setting up a run directory comes before it).
-  let startedAt = clock.now();
+  let startedAt = 0;
   let sawStart = false;
   const drain = new AbortController();
   const abort = new AbortController();
   const grace = formatDuration(abandonAfterMs);
-  const stall = new StallWatch(clock.now(), stallNoticeMs, `Ctrl-C stops within ${grace}, abandoning the calls in flight (nothing is logged for them: --resume makes them again)`);
-  // Validates before anything is written or started (throws ConfigError naming the field).
   const prepared = prepareRun({
     ...config,
     clock,
@@ -80,68 +85,82 @@ export async function runSession<Example>({ config: given, io, inspect = false, 
         sawStart = true;
         startedAt = clock.now();
       }
-      stall.activity(clock.now());
+      stall?.activity(clock.now());
       display?.onEvent(event);
     },
     onSlotInterval: (interval) => {
-      stall.activity(clock.now());
+      stall?.activity(clock.now());
       slotIntervals.push(interval);
       display?.onSlotInterval(interval);
     },
-    ...(inspectPath ? { inspect: (event: unknown) => inspection?.inspect(event) } : {}),
-  }, hashes);
-  const { settings } = prepared;
-  if (config.runDir) await mkdir(config.runDir, { recursive: true });
-  display = createProgressDisplay({
-    mode: wantsLiveDisplay(io) ? 'live' : 'lines',
-    stream: io.stderr,
-    workers: settings.workers,
-    budget: { maxMetricCalls: settings.maxMetricCalls, maxCostUsd: settings.maxCostUsd, timeoutMs: settings.timeoutMs },
-    clock,
+    ...(inspect ? { inspect: (event: unknown) => inspection?.inspect(event) } : {}),
   });
-  const shown = display;
-  // Ctrl-C once drains (nothing new starts, work in flight gets abandonAfterMs to finish, then is
-  // abandoned: a hung server must not hold the stop); twice aborts at once, still with a result;
-  // a third time is Node's default.
-  const uninstallSignals = installSignalHandlers(drain, abort, {
-    abandonAfterMs,
-    clock,
-    onSignal: (_signal, action) =>
-      shown.notice(
-        action === 'drain'
-          ? `Stopping: no new proposals; the calls in flight get ${grace} to finish, then are abandoned. Press Ctrl-C again to stop now.`
-          : action === 'abandon'
-            ? `Abandoning the calls still in flight after ${grace}: nothing is logged for them, so resuming makes them again.`
-            : 'Stopping now: aborting the calls in flight.',
-      ),
-  });
-  // Real time, unref()'d: it must not keep the process alive, and only tells the user.
-  const stallTimer = setInterval(() => {
-    const line = stall.check(clock.now());
-    if (line) shown.notice(line);
-  }, Math.min(1000, stallNoticeMs));
-  stallTimer.unref();
-  // The durable run watches the STOP file too (and acts on it); this watcher only tells the user.
-  const runDir = config.runDir;
-  const unwatchStop = runDir
-    ? watchStopFile(runDir, () => shown.notice(`STOP file found in ${runDir}: no new proposals; finishing the ones in flight.`))
-    : () => {};
-  inspection = inspectPath ? createInspectionLog({ clock, path: inspectPath }) : undefined;
-  let finalCalls: number | undefined;
-  try {
-    const result = await optimize(prepared).catch((error: unknown) => {
-      // Stopped before the seed's valset evaluation ended: no result, but nothing is lost either.
-      if (!drain.signal.aborted) throw error;
-      const resume = runDir ? `; the same command with --resume continues it from ${runDir} (answered calls are logged)` : '';
-      throw new InterruptedError(`interrupted before the seed candidate was evaluated: no result yet${resume}`);
+
+  const start = async (run: PreparedRun): Promise<SessionOutput> => {
+    const { settings } = run;
+    const runDir = run.config.runDir;
+    const inspectPath = inspect && runDir ? join(runDir, INSPECT_FILE) : undefined;
+    startedAt = clock.now();
+    const watch = new StallWatch(clock.now(), stallNoticeMs, `Ctrl-C stops within ${grace}, abandoning the calls in flight (nothing is logged for them: --resume makes them again)`);
+    stall = watch;
+    if (runDir) await mkdir(runDir, { recursive: true });
+    const shown = createProgressDisplay({
+      mode: wantsLiveDisplay(io) ? 'live' : 'lines',
+      stream: io.stderr,
+      workers: settings.workers,
+      budget: { maxMetricCalls: settings.maxMetricCalls, maxCostUsd: settings.maxCostUsd, timeoutMs: settings.timeoutMs },
+      clock,
     });
-    finalCalls = result.metricCalls;
-    return { result, settings, slotIntervals, startedAt, observation, valIds: prepared.table.valIds, ...(inspection ? { inspection: inspection.records } : {}) };
-  } finally {
-    clearInterval(stallTimer);
-    shown.stop(finalCalls);
-    uninstallSignals();
-    unwatchStop();
-    await inspection?.close();
-  }
+    display = shown;
+    // Ctrl-C once drains (nothing new starts, work in flight gets abandonAfterMs to finish, then is
+    // abandoned: a hung server must not hold the stop); twice aborts at once, still with a result;
+    // a third time is Node's default.
+    const uninstallSignals = installSignalHandlers(drain, abort, {
+      abandonAfterMs,
+      clock,
+      onSignal: (_signal, action) =>
+        shown.notice(
+          action === 'drain'
+            ? `Stopping: no new proposals; the calls in flight get ${grace} to finish, then are abandoned. Press Ctrl-C again to stop now.`
+            : action === 'abandon'
+              ? `Abandoning the calls still in flight after ${grace}: nothing is logged for them, so resuming makes them again.`
+              : 'Stopping now: aborting the calls in flight.',
+        ),
+    });
+    // Real time, unref()'d: it must not keep the process alive, and only tells the user.
+    const stallTimer = setInterval(() => {
+      const line = watch.check(clock.now());
+      if (line) shown.notice(line);
+    }, Math.min(1000, stallNoticeMs));
+    stallTimer.unref();
+    // The durable run watches the STOP file too (and acts on it); this watcher only tells the user.
+    const unwatchStop = runDir
+      ? watchStopFile(runDir, () => shown.notice(`STOP file found in ${runDir}: no new proposals; finishing the ones in flight.`))
+      : () => {};
+    inspection = inspectPath ? createInspectionLog({ clock, path: inspectPath }) : undefined;
+    let finalCalls: number | undefined;
+    try {
+      const result = await optimize(run).catch((error: unknown) => {
+        // Stopped before the seed's valset evaluation ended: no result, but nothing is lost either.
+        if (!drain.signal.aborted) throw error;
+        const resume = runDir ? `; the same command with --resume continues it from ${runDir} (answered calls are logged)` : '';
+        throw new InterruptedError(`interrupted before the seed candidate was evaluated: no result yet${resume}`);
+      });
+      finalCalls = result.metricCalls;
+      return { result, settings, slotIntervals, startedAt, observation, valIds: run.table.valIds, ...(inspection ? { inspection: inspection.records } : {}) };
+    } finally {
+      clearInterval(stallTimer);
+      shown.stop(finalCalls);
+      uninstallSignals();
+      unwatchStop();
+      await inspection?.close();
+    }
+  };
+  return { prepared, start };
+}
+
+/** A config run as it is (no run directory check, nothing learnt to amend it with). */
+export function runSession<Example>(input: SessionInput<Example>): Promise<SessionOutput> {
+  const session = prepareSession(input);
+  return session.start(session.prepared);
 }

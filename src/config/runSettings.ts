@@ -7,7 +7,7 @@ import { defaultTieOrder } from '../gepa/core/paretoFront.js';
 import { defaultStepMinibatches } from '../gepa/strategies/minibatchSampler.js';
 import { templateProblem } from '../gepa/proposer/reflectionStrategy.js';
 import type { PlanningHooks } from '../gepa/strategies/strategyHooks.js';
-import { ConfigError, formatZodError } from './configError.js';
+import { ConfigError, formatZodError } from '../configError.js';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES } from '../evaluation/failureTally.js';
 import type { Adapter, Candidate, OptimizeConfig, ProposalSelection, ValsetPolicy } from '../types.js';
 import {
@@ -16,6 +16,7 @@ import {
   FRONT_TYPES,
   PARENT_SELECTIONS,
   PARENT_WEIGHTINGS,
+  PROPOSAL_SELECTIONS,
   REBASE_GATES,
   REBASE_POLICIES,
   REBASE_WAITS,
@@ -85,7 +86,7 @@ export const settingsFields = {
   parentSelection: z.enum(PARENT_SELECTIONS).optional(),
   componentSelection: z.enum(COMPONENT_SELECTIONS).optional(),
   acceptance: z.enum(ACCEPTANCE_RULES).optional(),
-  proposalSelection: z.union([z.literal('all'), z.literal('best'), z.object({ topK: positiveInt }).strict()]).optional(),
+  proposalSelection: z.union([z.enum(PROPOSAL_SELECTIONS), z.object({ topK: positiveInt }).strict()]).optional(),
   skipPerfectScore: z.boolean().optional(),
   perfectScore: z.number().optional(),
   merge: z.object({ maxMerges: z.number().int().nonnegative().optional() }).strict().optional(),

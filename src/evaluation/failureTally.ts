@@ -4,11 +4,13 @@
 // it spend its whole budget scoring 0. The evaluation service feeds it; the machines only relay
 // its verdict.
 import { errorMessage } from '../errorMessage.js';
+import { FAILURE_KINDS as KINDS } from '../gepa/core/adapter.js';
+import { everyCallFailed } from '../gepa/core/scores.js';
 import type { CallFailure, Evaluation, FailureCounts, FailureKind } from '../types.js';
 
 export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 10;
 
-const FAILURE_KINDS: ReadonlySet<string> = new Set<FailureKind>(['http', 'timeout', 'connection', 'malformed', 'empty', 'refusal', 'adapter', 'invalid-score', 'context-length', 'other']);
+const FAILURE_KINDS: ReadonlySet<string> = new Set(KINDS);
 
 /** The counting label of a failure: `http 404`, `timeout`, ... */
 export function failureLabel(failure: CallFailure): string {
@@ -31,11 +33,6 @@ export function invalidScoreFailure(value: unknown): CallFailure | undefined {
   if (typeof score === 'number' && Number.isFinite(score)) return undefined;
   const shown = typeof score === 'number' ? String(score) : JSON.stringify(value)?.slice(0, 200);
   return { kind: 'invalid-score', message: `the adapter returned an invalid evaluation (the score must be a finite number): ${shown}` };
-}
-
-/** True when there were calls and every one failed: nothing to reflect on. */
-export function everyCallFailed(evaluations: readonly Evaluation[]): boolean {
-  return evaluations.length > 0 && evaluations.every((e) => e.failure !== undefined);
 }
 
 /** What two failures must share to count as the same cause: kind, status, and for adapter errors the message. */

@@ -2,10 +2,18 @@
 // Work waits in a priority queue (lower priority value first, then arrival order: workHeap.ts)
 // and holds a slot only while it runs, so "never more than W in flight" holds by construction. The slot
 // pool also accounts busy slot-time on the injected clock and reports each slot's intervals.
-import type { Clock, SlotInterval, SlotPolicy } from '../types.js';
+import type { Clock } from '../clock.js';
+import type { SlotPolicy } from '../settingValues.js';
 import { WorkHeap, type Ordered } from './workHeap.js';
 
-export type { SlotInterval };
+/** One stretch of work on one worker slot, on the run's clock. */
+export interface SlotInterval {
+  slot: number;
+  kind: 'valset' | 'child' | 'merge' | 'reflection' | 'parent' | 'seed';
+  start: number;
+  end: number;
+}
+
 /** Kinds of work that occupy a slot. */
 export type WorkKind = SlotInterval['kind'];
 

@@ -11,11 +11,11 @@ import type { Queue, QueueEvents } from 'bullmq';
 import { candidateHash } from '../gepa/core/candidateHash.js';
 import { sleep, systemClock } from '../clock.js';
 import type { MetricCallExecutor, MetricCallIdentity } from './metricCallExecutor.js';
-import { ConfigError } from '../config/configError.js';
+import { ConfigError } from '../configError.js';
 import type { Candidate, EvalContext, Evaluation } from '../types.js';
 import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, type MetricCallJobData } from './metricCallJob.js';
 import { bullmqConnection, waitUntilReachable, type RedisConnectionSpec } from './redisConnection.js';
-import { BULLMQ_EXECUTOR, checkInstalled, importIntegration } from './optionalDependency.js';
+import { BULLMQ_EXECUTOR, checkInstalled, importIntegration } from '../optionalDependency.js';
 
 export interface BullmqExecutorOptions {
   /** `redis://host:port` or { host, port }. */

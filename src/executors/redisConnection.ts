@@ -3,10 +3,10 @@
 // hands to ioredis, its Redis driver, and waits for a Redis that is not up yet. ioredis is an
 // optional peer, imported on first use; the options are our own type, so no declaration of ours
 // names a package the user may not have.
-import { ConfigError } from '../config/configError.js';
+import { ConfigError } from '../configError.js';
 import { sleep, systemClock } from '../clock.js';
 import { maskUrlCredentials } from '../lm/secretRedactor.js';
-import { BULLMQ_EXECUTOR, importIntegration } from './optionalDependency.js';
+import { BULLMQ_EXECUTOR, importIntegration } from '../optionalDependency.js';
 
 export type RedisConnectionSpec = string | { host: string; port: number };
 

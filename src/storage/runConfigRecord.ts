@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { canonicalJson } from '../canonicalJson.js';
 import { datasetFingerprints, type DatasetFingerprint, type DatasetFingerprints } from '../contentHash.js';
-import { ConfigError } from '../config/configError.js';
+import { ConfigError } from '../configError.js';
 import type { RunSettings } from '../config/runSettings.js';
 import { REBASE_WAITS, STEP_MINIBATCHES, TIE_ORDERS } from '../settingValues.js';
 import type { OptimizeConfig, RebaseWait } from '../types.js';

@@ -10,7 +10,7 @@ import { loggedBudgets, resumeBudgets, type ResumedBudgets } from './resumeBudge
 import { RunDirectoryError } from './runDirectoryError.js';
 import { LOCK_FILE, RunLock } from './runLock.js';
 import { readRunLog, RunLogWriter, type RunLogContents, type RunLogRecord } from './runLog.js';
-import { ConfigError, formatZodError } from '../config/configError.js';
+import { ConfigError, formatZodError } from '../configError.js';
 import type { RunSnapshot } from './runSnapshot.js';
 import { STOP_FILE } from './stopRequests.js';
 import type { OptimizeConfig, OptimizeResult } from '../types.js';

@@ -5,8 +5,9 @@
 import { closeSync, existsSync, fdatasyncSync, openSync, readFileSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { z } from 'zod';
 import { RunDirectoryError } from './runDirectoryError.js';
-import { formatZodError } from '../config/configError.js';
-import type { Candidate, Evaluation, LmReply, OptimizeResult } from '../types.js';
+import { formatZodError } from '../configError.js';
+import { SCHEDULE_DECISION_KINDS } from '../gepa/core/workJournal.js';
+import type { Candidate, Evaluation, LmReply, OptimizeResult, ScheduleDecision } from '../types.js';
 import { errorMessage } from '../errorMessage.js';
 
 export type RunLogRecord =
@@ -22,7 +23,7 @@ export type RunLogRecord =
    * An async decision, number `n` of the run's path: a resumed run walks the path in this order.
    * A record for an `n` already logged replaces it and everything after (the run left the path there).
    */
-  | { t: 'decision'; n: number; kind: 'judged' | 'finished'; id: string }
+  | ({ t: 'decision'; n: number } & ScheduleDecision)
   /** A candidate joined the pool (for readers of the log; replay does not need it). */
   | { t: 'candidate'; index: number; parents: number[]; valScore: number; candidate?: Candidate }
   /** A resume raised the run's budgets (null: no limit) from here on; later resumes keep them. */
@@ -36,7 +37,7 @@ const recordSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('reflect'), promptHash: z.string(), reply: z.looseObject({ text: z.string() }) }),
   z.object({ t: z.literal('propose'), inputHash: z.string(), texts: z.unknown() }),
   z.object({ t: z.literal('prerun'), costUsd: z.number().nonnegative() }),
-  z.object({ t: z.literal('decision'), n: z.number().int().nonnegative(), kind: z.enum(['judged', 'finished']), id: z.string() }),
+  z.object({ t: z.literal('decision'), n: z.number().int().nonnegative(), kind: z.enum(SCHEDULE_DECISION_KINDS), id: z.string() }),
   z.object({
     t: z.literal('candidate'),
     index: z.number().int().nonnegative(),

@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { parseRedisConnection } from '../executors/redisConnection.js';
 import { checkQueueName, DEFAULT_QUEUE } from '../executors/metricCallJob.js';
-import { ConfigError } from '../config/configError.js';
+import { ConfigError } from '../configError.js';
 import { AdapterLoadError, parseAdapterSpec } from './loadAdapter.js';
 import { runWorker } from './runWorker.js';
 import { errorMessage } from '../errorMessage.js';

@@ -44,6 +44,26 @@ export interface ProposalSpend {
   costUsd: number;
 }
 
+/** Nothing paid yet: a proposal's spend when it starts. */
+export const NOTHING_SPENT: ProposalSpend = { paidCalls: 0, reflectionCalls: 0, reflectionCostUsd: 0, costUsd: 0 };
+
+/**
+ * A reply that carries a charge: an evaluation (or a request that failed after some calls ran)
+ * pays metric calls, a reflection pays one reflection call; both pay dollars.
+ */
+export type PaidReply = { type: 'evaluated' | 'evaluator.failed'; paidCalls: number; costUsd: number } | { type: 'reflected'; costUsd: number };
+
+/** What a proposal has spent once `reply` is paid for. */
+export function addSpend(spend: ProposalSpend, reply: PaidReply): ProposalSpend {
+  const reflection = reply.type === 'reflected';
+  return {
+    paidCalls: spend.paidCalls + (reply.type === 'reflected' ? 0 : reply.paidCalls),
+    reflectionCalls: spend.reflectionCalls + (reflection ? 1 : 0),
+    reflectionCostUsd: spend.reflectionCostUsd + (reflection ? reply.costUsd : 0),
+    costUsd: spend.costUsd + reply.costUsd,
+  };
+}
+
 /** `p<step>-<task>` for a reflective proposal, `merge-<step>` for a merge. */
 export type ProposalId = `p${number}-${number}` | `merge-${number}`;
 

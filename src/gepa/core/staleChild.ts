@@ -4,9 +4,9 @@
 // candidate instead (proposer/rebase.ts), and the rebased child must pass the gate again, against
 // that candidate, before a valset evaluation is paid for. Which candidate is the policy's choice.
 import type { Candidate, RebaseGate, RebasePolicy } from '../../types.js';
+import { hashedChild } from '../proposer/childCandidate.js';
 import { rebaseEdit } from '../proposer/rebase.js';
 import { ancestorsOf, type CandidatePool } from './candidatePool.js';
-import { candidateHash } from './candidateHash.js';
 
 export type { RebasePolicy };
 
@@ -80,5 +80,5 @@ export function planStaleChild(pool: CandidatePool, p: { parents: readonly numbe
   // A conflict keeps the child as it is: it still competes on its own merits.
   if (rebased.kind === 'conflict') return { kind: 'as-is' };
   if (rebased.kind === 'contained') return { kind: 'contained', onto, reason: `its edit is already in candidate ${onto}, which joined while it ran` };
-  return { kind: 'rebase', onto, child: rebased.child, childHash: candidateHash(rebased.child) };
+  return { kind: 'rebase', onto, ...hashedChild(rebased.child) };
 }

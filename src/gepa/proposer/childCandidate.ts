@@ -1,9 +1,13 @@
 // The reflective mutation itself, as the proposer machine asks for it (the prompts, or the
-// user's proposer, come from reflectionStrategy.ts): reading each reply into new text (or why there is none), the child made
-// of the new texts, and the minibatch verdict on the child: against its own parent, or for a
-// merge against the better of its two parents on the subsample.
-import type { AcceptanceRule, Candidate } from '../../types.js';
-import { judgeChild, type AcceptanceVerdict } from '../strategies/acceptance.js';
+// user's proposer, come from reflectionStrategy.ts): reading each reply into new text (or why there
+// is none), the child made of the new texts (with its hash: a child is only ever handled by it),
+// and the minibatch outcome of a child judged against its base: its own parent, for a merge the
+// better of its two parents on the subsample, for a rebased child the candidate it was rebased onto.
+import { candidateHash } from '../core/candidateHash.js';
+import type { MinibatchOutcome } from '../core/proposal.js';
+import { scoresOf } from '../core/scores.js';
+import type { AcceptanceRule, Candidate, Evaluation } from '../../types.js';
+import { judgeChild } from '../strategies/acceptance.js';
 import { extractInstruction } from './extractInstruction.js';
 import { judgeMerge } from './merge.js';
 
@@ -20,8 +24,16 @@ export function readReflection(reply: { ok: true; text: string } | { ok: false; 
   return { text, note: text === null ? 'empty reply' : 'unchanged text' };
 }
 
+/** A child and its content hash, made together so that the hash is taken in one place. */
+export interface HashedChild {
+  child: Candidate;
+  childHash: string;
+}
+
+export const hashedChild = (child: Candidate): HashedChild => ({ child, childHash: candidateHash(child) });
+
 /** The child: the parent with every component for which the reflection gave new text; null if none did. */
-export function buildChild(parent: Candidate, components: readonly string[], replies: ReadonlyArray<ComponentReply | undefined>): Candidate | null {
+export function buildChild(parent: Candidate, components: readonly string[], replies: ReadonlyArray<ComponentReply | undefined>): HashedChild | null {
   const child: Record<string, string> = { ...parent };
   let changed = false;
   components.forEach((name, i) => {
@@ -31,7 +43,7 @@ export function buildChild(parent: Candidate, components: readonly string[], rep
       changed = true;
     }
   });
-  return changed ? child : null;
+  return changed ? hashedChild(child) : null;
 }
 
 /** Why a reflection made no child, component by component. */
@@ -40,11 +52,21 @@ export function noChildReason(components: readonly string[], replies: ReadonlyAr
   return `reflection proposed no new text (${notes.join('; ')})`;
 }
 
-/** The minibatch gate for the child of a reflective proposal or a merge. */
-export function judgeProposalChild(
-  proposal: { acceptance: AcceptanceRule; merge?: { parentSums: readonly [number, number] } },
-  parentScores: readonly number[],
-  childScores: readonly number[],
-): AcceptanceVerdict {
-  return proposal.merge ? judgeMerge(childScores, proposal.merge.parentSums) : judgeChild(proposal.acceptance, parentScores, childScores);
+/** What a child is judged against: its parent's evaluations on the minibatch, or the rebase gate's evaluations of the candidate it was rebased onto. */
+export type ChildBase = { against: 'parent' | 'rebase-onto'; evaluations: readonly Evaluation[] };
+
+/**
+ * The minibatch outcome of a child of a reflective proposal or a merge. Against its parent, a
+ * merge's child is judged by the merge gate (the parents' sums on the subsample); a rebased child
+ * (only a reflective proposal's is ever rebased) by the acceptance rule against its new base.
+ */
+export function judgeChildOutcome(
+  proposal: { task: number; acceptance: AcceptanceRule; merge?: { parentSums: readonly [number, number] } },
+  child: { childHash: string; evaluations: readonly Evaluation[] },
+  base: ChildBase,
+): MinibatchOutcome {
+  const childScores = scoresOf(child.evaluations);
+  const baseScores = scoresOf(base.evaluations);
+  const verdict = base.against === 'parent' && proposal.merge ? judgeMerge(childScores, proposal.merge.parentSums) : judgeChild(proposal.acceptance, baseScores, childScores);
+  return { task: proposal.task, status: 'judged', childHash: child.childHash, verdict };
 }

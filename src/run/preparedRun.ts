@@ -1,6 +1,7 @@
-// Turns a user's OptimizeConfig into what the optimizer machine runs on: validated settings,
-// the example table, the executor, the resolved reflection LM, the clock and the hooks. A config
-// is validated here once; optimize(), the durable run and the machine all take the PreparedRun.
+// Run assembly: turns a user's OptimizeConfig into what the optimizer machine runs on: validated
+// settings (config/), the example table, the executor, the resolved reflection LM, the clock and
+// the hooks. A config is validated here once; optimize(), the durable run and the machine all
+// take the PreparedRun.
 import { systemClock } from '../clock.js';
 import { errorMessage } from '../errorMessage.js';
 import { createBullmqExecutor, runIdForDirectory } from '../executors/bullmqExecutor.js';
@@ -14,9 +15,13 @@ import { resolveLanguageModel } from '../lm/resolveLanguageModel.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { Adapter, Candidate, Clock, EvaluatedExample, OptimizeConfig, ProposeNewTexts, ReflectiveDataset, RunEvent, SlotInterval, WorkJournal } from '../types.js';
 import { createRunTelemetry } from '../telemetry/runTelemetry.js';
-import { ConfigError } from './configError.js';
-import type { DatasetFingerprints, InputHashes } from '../contentHash.js';
-import { resolveSettings, type RunSettings } from './runSettings.js';
+import { ConfigError } from '../configError.js';
+import { datasetFingerprints, type DatasetFingerprints, type InputHashes } from '../contentHash.js';
+import type { ExistingRun } from '../storage/runDirectory.js';
+import { resolveSettings, type RunSettings } from '../config/runSettings.js';
+
+// The machines read the settings through the prepared run: they never import config/.
+export type { RunSettings };
 
 const PREPARED = Symbol('gepa-actors prepared run');
 
@@ -46,8 +51,13 @@ export interface PreparedRun {
   /** Durable runs: completed paid work is recorded here and replayed on resume. */
   journal?: WorkJournal;
   inspect?: (inspectionEvent: unknown) => void;
-  /** The datasets' fingerprints when the caller computed them (a run directory's record reuses them). */
+  /** With a runDir: the datasets' fingerprints, computed once (the run directory's record and a caller's check use them). */
   datasetFingerprints?: DatasetFingerprints;
+  /**
+   * The run directory as a caller already read it for this run (the CLI's check before the
+   * endpoint is asked, amendPreparedRun): the durable run takes it instead of reading the log again.
+   */
+  runDirectory?: ExistingRun;
 }
 
 export function isPreparedRun(value: unknown): value is PreparedRun {
@@ -95,7 +105,33 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
     ...(telemetry ? { onCall: telemetry.onCall } : {}),
     journal: config.journal,
     inspect: config.inspect,
-    ...(hashes?.datasets ? { datasetFingerprints: hashes.datasets } : {}),
+    // Hashed once, after validation: a run directory's check and its record both use them.
+    ...(config.runDir === undefined ? {} : { datasetFingerprints: hashes?.datasets ?? datasetFingerprints(config.trainset, config.valset) }),
+  };
+}
+
+/** What a caller learns once a run is prepared; none of it needs validating again. */
+export interface RunAmendments {
+  /** The run directory as read (ExistingRun): its resumed budgets become the run's, and it is not read again. */
+  runDirectory?: ExistingRun;
+  /** Dollars paid before the run (the CLI's endpoint check), counted in its cost. */
+  preRunCostUsd?: number;
+  /** The run directory, when it is chosen after validation (the demo's fresh one, never an existing run). */
+  runDir?: string;
+}
+
+/**
+ * The prepared run with what the caller learnt since: a resumed run's budgets (from its log: at
+ * least the validated ones, so every check still holds), its pre-run cost, its directory.
+ */
+export function amendPreparedRun(prepared: PreparedRun, { runDirectory, preRunCostUsd, runDir }: RunAmendments): PreparedRun {
+  const budgets = runDirectory?.budgets?.budgets;
+  const resumed = budgets ? { maxMetricCalls: budgets.maxMetricCalls, maxCostUsd: budgets.maxCostUsd } : {};
+  return {
+    ...prepared,
+    config: { ...prepared.config, ...resumed, ...(preRunCostUsd === undefined ? {} : { preRunCostUsd }), ...(runDir === undefined ? {} : { runDir }) },
+    settings: { ...prepared.settings, ...resumed },
+    ...(runDirectory ? { runDirectory } : {}),
   };
 }
 

@@ -1,7 +1,8 @@
-// The integrations a library user may not need (BullMQ and its Redis driver) are optional peer
-// dependencies: they are not installed with gepa-actors, nothing imports them when the package
-// loads, and the one path that needs them imports them on first use. A missing one is reported
-// by name, with the command that installs it, before any work starts.
+// The integrations a library user may not need (BullMQ and its Redis driver, the AI SDK,
+// node-llama-cpp, the OTLP exporter) are optional peer dependencies: they are not installed with
+// gepa-actors, nothing imports them when the package loads, and the one path that needs them
+// imports them on first use. A missing one is reported by name, with the command that installs
+// it, before any work starts. At the top of src/: executors/, lm/, telemetry/ and worker/ use it.
 import { createRequire } from 'node:module';
 
 /** A feature and the packages it needs beside gepa-actors. */

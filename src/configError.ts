@@ -1,5 +1,7 @@
 // The error of a config that cannot run: every message names the field at fault. Raised before
-// anything is written or paid for; the CLI turns it into exit code 2.
+// anything is written or paid for; the CLI turns it into exit code 2. At the top of src/, not in
+// config/: validation raises it, and so do rooms validation never reaches (a malformed Redis URL
+// in executors/, a changed config found in storage/, the worker's options, a report's input).
 import type { z } from 'zod';
 
 export class ConfigError extends Error {

@@ -5,14 +5,14 @@
 // calls it still never asks for were paid all the same, and the result counts them. Work in
 // flight at a crash is redone; a run whose log ends with its result returns that result at once.
 import { resolve } from 'node:path';
-import { checkRunDirUsable } from './runDirAccess.js';
-import { readRunDirectory, resumedSettings, RunSession } from './runDirectory.js';
-import { runConfigRecord, UNNAMED_FUNCTION } from './runConfigRecord.js';
-import { RunJournal } from './runJournal.js';
-import { ConfigError } from '../config/configError.js';
-import type { PreparedRun } from '../config/preparedRun.js';
-import { finishedSnapshot, foldRunEvent, initialSnapshot, type RunSnapshot } from './runSnapshot.js';
-import { watchStopFile } from './stopRequests.js';
+import { checkRunDirUsable } from '../storage/runDirAccess.js';
+import { readRunDirectory, resumedSettings, RunSession } from '../storage/runDirectory.js';
+import { runConfigRecord, UNNAMED_FUNCTION } from '../storage/runConfigRecord.js';
+import { RunJournal } from '../storage/runJournal.js';
+import { ConfigError } from '../configError.js';
+import type { PreparedRun } from './preparedRun.js';
+import { finishedSnapshot, foldRunEvent, initialSnapshot, type RunSnapshot } from '../storage/runSnapshot.js';
+import { watchStopFile } from '../storage/stopRequests.js';
 import type { OptimizeResult, RunEvent } from '../types.js';
 
 /**
@@ -80,12 +80,14 @@ export async function runInDirectory(given: PreparedRun, launch: LaunchRun, opti
   const { config } = given;
   if (config.runDir === undefined) throw new ConfigError('invalid optimize config: runDir: required for a durable run');
   checkRunDirUsable(config.runDir);
+  const dir = resolve(config.runDir);
   // A run resumed without a setting whose default changed since goes on with the one it started with.
-  const startedWith = resumedSettings(resolve(config.runDir), config, given.settings);
+  const startedWith = resumedSettings(dir, config, given.settings);
   const prepared: PreparedRun = startedWith === given.settings ? given : { ...given, settings: startedWith };
   if (prepared.journal) throw new ConfigError('invalid optimize config: journal: cannot be combined with runDir (the run directory is the journal)');
   const record = runConfigRecord(config, prepared.settings, prepared.datasetFingerprints);
-  const existing = readRunDirectory(resolve(config.runDir), record);
+  // Read once: a caller that checked the directory already (the CLI, before the endpoint) passes it on.
+  const existing = prepared.runDirectory?.dir === dir ? prepared.runDirectory : readRunDirectory(dir, record);
   // Found at the start rather than when the user tries to resume after a crash.
   if (existing.isNew && record.settings.reflectionLm === UNNAMED_FUNCTION) {
     throw new ConfigError(

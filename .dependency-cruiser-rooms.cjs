@@ -1,0 +1,49 @@
+// The second half of `npm run arch`: the house. Rooms import down or sideways, never up, and no
+// cycle between rooms (folders), however long. It runs on its own because the entry points must
+// be left out: src/index.ts imports the machines and every room, so with it the folder src/ would
+// close a loop through every room. test/houseFloors.test.ts checks that src/README.md draws these
+// floors, and that no room imports a type (through types.ts) from a room above it.
+const { options } = require('./.dependency-cruiser.cjs');
+
+/**
+ * The rooms of src/ and machines/ on floors, top to bottom, as src/README.md draws them. The entry
+ * points (src/index.ts, src/cli.ts) stand above the house, the helpers at the top of src/ below it.
+ */
+const FLOORS = [
+  ['cli'],
+  ['machines', 'report'],
+  ['run'],
+  ['storage'],
+  ['config', 'adapters', 'telemetry', 'worker', 'demo'],
+  ['evaluation'],
+  ['executors'],
+  ['gepa', 'budget', 'lm', 'runtimeModel'],
+];
+const roomPath = (room) => (room === 'machines' ? '^machines/' : `^src/${room}/`);
+/** One rule per floor: its rooms import nothing on a floor above. */
+const noArrowUp = FLOORS.slice(1).map((floor, below) => ({
+  name: 'no-arrow-up',
+  severity: 'error',
+  comment: `${floor.join(', ')} must not import a room above (${FLOORS.slice(0, below + 1).flat().join(', ')}): see the house in src/README.md.`,
+  from: { path: floor.map(roomPath) },
+  to: { path: FLOORS.slice(0, below + 1).flat().map(roomPath) },
+}));
+
+module.exports = {
+  forbidden: [
+    ...noArrowUp,
+    {
+      name: 'no-room-cycle',
+      severity: 'error',
+      comment:
+        'No two rooms (src/<room>/, machines/) import each other, even through other rooms: each answers its own question. ' +
+        'The folders inside src/gepa/ mirror the reference implementation and are left to it.',
+      scope: 'folder',
+      from: { path: '^(src/[^/]+|machines)$' },
+      to: { circular: true },
+    },
+  ],
+  options: { ...options, exclude: { path: '^src/(index|cli)\\.ts$' } },
+};
+// Not enumerable: dependency-cruiser refuses a config with keys of its own. For the test.
+Object.defineProperty(module.exports, 'FLOORS', { value: FLOORS });

@@ -1,0 +1,144 @@
+// What optimize() takes: the data, the adapter and models, the stop conditions, the schedule, the
+// algorithm's knobs and the hooks. Plain types; runSettings.ts validates a config and resolves its
+// defaults. src/types.ts re-exports it.
+import type { Clock } from '../clock.js';
+import type { SlotInterval } from '../evaluation/workerSlots.js';
+import type { Adapter, Candidate } from '../gepa/core/adapter.js';
+import type { RunEvent } from '../gepa/core/runEvent.js';
+import type { WorkJournal } from '../gepa/core/workJournal.js';
+import type { ProposeNewTexts, ReflectionPromptTemplate, SampleMinibatch, SelectCandidate, SelectComponents } from '../gepa/strategies/hookSignatures.js';
+import type { LanguageModel } from '../gepa/proposer/languageModel.js';
+import type { AcceptanceRule, ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ProposalSelection, Schedule, SlotPolicy, StepMinibatches, TieOrder } from '../settingValues.js';
+
+export interface OptimizeConfig<Example> {
+  seedCandidate: Candidate;
+  trainset: readonly Example[];
+  /** Default: trainset. */
+  valset?: readonly Example[];
+  adapter: Adapter<Example>;
+  /** A function, `"openai:<model>"` or `"local:<path to a .gguf>"` (see LanguageModel). */
+  reflectionLm: LanguageModel | string;
+  // Stop conditions: at least one is required. Budgets are never exceeded.
+  maxMetricCalls?: number;
+  maxCostUsd?: number;
+  timeoutMs?: number;
+  /** Stop once the best valset mean reaches it. */
+  targetScore?: number;
+  /** Stop after this many steps (batched) or proposals (async) in a row added no better candidate. */
+  maxStepsWithoutImprovement?: number;
+  /** Default { kind: 'batched' } (1 x 1). */
+  schedule?: Schedule;
+  /** Default 8: ONE capacity budget shared by every metric call and every LM call of the run. */
+  workers?: number;
+  /** Default 3. */
+  reflectionMinibatchSize?: number;
+  /** Default 0. */
+  seed?: number;
+  /** Persist and resume here. */
+  runDir?: string;
+  /** Abort = graceful stop with a result. */
+  signal?: AbortSignal;
+  /** Passed to XState's createActor inspect option. */
+  inspect?: (inspectionEvent: unknown) => void;
+  /** Default: metric calls run in this process. */
+  executor?:
+    | { kind: 'local' }
+    | {
+        kind: 'bullmq';
+        connection: string | { host: string; port: number };
+        queue?: string;
+        /** Tries per job before it is recorded as a failed call (score 0, the error). Default 3. */
+        attempts?: number;
+        /** First retry delay, doubled each retry. Default 500. */
+        backoffMs?: number;
+        /** Jobs waiting this long with none taken: a 'warning' event ("no worker on queue q"). Default 30,000. */
+        noWorkerWarningMs?: number;
+        /** Redis unreachable this long: metric calls fail, so the run stops with stopReason 'error' (resumable). Default 300,000. */
+        maxRedisDownMs?: number;
+      };
+
+  // Algorithm knobs; defaults follow the reference implementation.
+  frontType?: FrontType;
+  /**
+   * Which of two equal-mean candidates dominated removal keeps. Default 'newest-survives' (the
+   * reference's order) for the batched schedule, 'oldest-survives' for async (bench/README.md,
+   * "The reference bridge").
+   */
+  tieOrder?: TieOrder;
+  /** Default 'fresh' (see bench/README.md, "The reference bridge"). */
+  stepMinibatches?: StepMinibatches;
+  parentSelection?: ParentSelectionStrategy;
+  componentSelection?: ComponentSelectionStrategy;
+  acceptance?: AcceptanceRule;
+  proposalSelection?: ProposalSelection;
+  /**
+   * Skip a proposal whose parent is already perfect on its minibatch, and stop the run
+   * (stopReason 'perfectScore') once the best valset mean reaches perfectScore. Default true.
+   */
+  skipPerfectScore?: boolean;
+  /** Default 1. */
+  perfectScore?: number;
+  /** Merge (system-aware crossover): off by default. */
+  merge?: { maxMerges?: number };
+  /** Default 'finish-first'. */
+  slotPolicy?: SlotPolicy;
+  /** Default 'full'; a race's chunk defaults to 10 and its margin to 0. */
+  valsetPolicy?: 'full' | { kind: 'race'; chunk?: number; margin?: number };
+  /** Injected clock; default the system clock. Tests pass steppingClock(new SimulatedClock()) and run it with runOnSimulatedClock. */
+  clock?: Clock;
+  /** Called with every runtime event (candidate accepted, budget updated, ...). */
+  onEvent?: (event: RunEvent) => void;
+  /** Abort = stop gracefully: start nothing new, let what is in flight finish, return the result. */
+  drainSignal?: AbortSignal;
+  /** Called with every finished interval of work on a worker slot (timelines, reports). */
+  onSlotInterval?: (interval: SlotInterval) => void;
+  /**
+   * OpenTelemetry spans (gepa.run > gepa.proposal > metric and LM calls) and metrics through
+   * @opentelemetry/api's global providers: a no-op until the application registers one. Default
+   * true; false creates no span and records no metric.
+   */
+  telemetry?: boolean;
+  /**
+   * Raise on the first adapter exception instead of recording it as a failed call (gepa's
+   * `raise_on_exception`): the run stops with stopReason 'error'. Default false.
+   */
+  failFast?: boolean;
+  /**
+   * Dollars already spent for this run before optimize() was called (the CLI's endpoint check
+   * pings servers without /models): counted in costUsd and against maxCostUsd. Default 0.
+   */
+  preRunCostUsd?: number;
+  /**
+   * A run stops with stopReason 'error' after this many failed calls in a row with the same cause
+   * (e.g. HTTP 404 for a wrong model name); also when every call of the seed's valset evaluation
+   * failed. Default 10.
+   */
+  maxConsecutiveFailures?: number;
+  /**
+   * Durable runs: what identifies the function-valued parts of the config (the models, the
+   * adapter), recorded in runDir/config.json and compared on resume field by field (a change is
+   * a ConfigError naming the field). `reflectionLm` names a function reflection model: a run whose
+   * reflection model is a function without that name cannot be resumed. Values must be JSON. The
+   * CLI records taskModel, reflectionModel, metric, prices, temperature, maxTokens and component.
+   */
+  runIdentity?: { reflectionLm?: string } & Record<string, unknown>;
+  /**
+   * Records completed paid work and replays it on resume. optimize() sets it from runDir; set it
+   * yourself only when embedding optimizerMachine with your own storage.
+   */
+  journal?: WorkJournal;
+
+  // Strategy hooks: plain functions that replace one rule of GEPA (README, "Strategy hooks").
+  /** Default: the built-in prompt (buildReflectionPrompt). */
+  reflectionPromptTemplate?: ReflectionPromptTemplate;
+  /** Replaces the reflection LM call of each proposal; runs in a worker slot as a reflection would. */
+  proposeNewTexts?: ProposeNewTexts;
+  /** Replaces parentSelection. */
+  selectCandidate?: SelectCandidate;
+  /** Replaces componentSelection. */
+  selectComponents?: SelectComponents;
+  /** Replaces the epoch-shuffled minibatch sampler. */
+  sampleMinibatch?: SampleMinibatch;
+  /** Keep, per valset example, the outputs of the best candidates (result.bestOutputs). Default false. */
+  trackBestOutputs?: boolean;
+}

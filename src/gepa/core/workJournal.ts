@@ -1,0 +1,54 @@
+// What a run asks of its durable record (gepa-ai/gepa keeps its run state in core/ too): replay
+// completed paid work, record new work, the work earlier processes paid for that this one holds
+// against the budget, and (async schedule) the decisions an earlier process took.
+// storage/runJournal.ts implements it; its log validates against SCHEDULE_DECISION_KINDS. Types
+// and that list only; src/types.ts re-exports the types.
+import type { Candidate, Evaluation, ReflectiveDataset } from './adapter.js';
+import type { LmReply } from '../proposer/languageModel.js';
+
+/**
+ * Durable runs: completed paid work is recorded, and on resume replayed instead of paid again.
+ * Keys are `${candidateHash}:${exampleId}:${traces ? 1 : 0}` for metric calls and the prompt for
+ * reflections; a key may recur, so replays are consumed in recording order.
+ */
+export interface WorkJournal {
+  replayEvaluation(key: string): Evaluation | undefined;
+  recordEvaluation(key: string, evaluation: Evaluation): void;
+  replayReflection(prompt: string): LmReply | undefined;
+  recordReflection(prompt: string, reply: LmReply): void;
+  /**
+   * Async schedule: the next decision an earlier process took, while a resumed run walks the
+   * logged path (its order is what completion order was); undefined once past it.
+   */
+  expectedDecision?(): ScheduleDecision | undefined;
+  /** Async schedule: a decision taken (a verdict or a fold), logged once the run is past the logged path. */
+  recordDecision?(decision: ScheduleDecision): void;
+  /**
+   * Logged work of earlier processes not replayed, once the run is past the logged path (from the
+   * start in a run whose budget was raised on resume): it was paid, so it counts against the
+   * budgets. Zero before.
+   */
+  heldWork?(): { calls: number; usd: number };
+  /**
+   * Metric calls earlier processes paid whose answer was a failure. Resuming tries them again, so
+   * their answers are never reused; they are counted as spent from the start (metricCalls and the
+   * budget), and excluded from heldWork.
+   */
+  failedCalls?(): number;
+  /** Dollars earlier processes spent before their first call (preRunCostUsd): still part of the run's cost. */
+  earlierPreRunCostUsd?(): number;
+  recordPreRunCost?(costUsd: number): void;
+  /** An answer of the user's proposeNewTexts that an earlier process logged for these inputs. */
+  replayProposal?(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[]): { texts: unknown } | undefined;
+  recordProposal?(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[], texts: unknown): void;
+}
+
+/** An async proposal's two decisions: its child judged (a verdict), the proposal finished (a fold). */
+export const SCHEDULE_DECISION_KINDS = ['judged', 'finished'] as const;
+
+/** One decision of the async schedule, in the order the optimizer took it. */
+export interface ScheduleDecision {
+  kind: (typeof SCHEDULE_DECISION_KINDS)[number];
+  /** The proposal's id (`p<step>-<task>`, `merge-<step>`): launches are a function of the decisions before them. */
+  id: string;
+}

@@ -1,0 +1,16 @@
+// What a language model is to GEPA (gepa-ai/gepa's LanguageModel protocol, beside its reflective
+// proposer): an async function from a prompt to text, with its usage and cost when known. lm/
+// builds them (OpenAI-compatible, AI SDK, local GGUF). Types only; src/types.ts re-exports them.
+
+export interface LmReply {
+  text: string;
+  usage?: { promptTokens: number; completionTokens: number };
+  costUsd?: number;
+}
+
+/**
+ * A language model is just an async function; `openai:<model>` strings build one that talks
+ * to any OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY), `local:<path to a .gguf>`
+ * one that runs the file in this process (node-llama-cpp).
+ */
+export type LanguageModel = (prompt: string, ctx: { signal: AbortSignal }) => Promise<string | LmReply>;

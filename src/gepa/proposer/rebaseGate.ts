@@ -1,0 +1,44 @@
+// A rebased child's second minibatch gate, as its proposer runs it: the examples the gate judges
+// on, fixed once when the rebase is decided (staleChild.ts's rule, from the first gate's scores),
+// the evaluations of the rebased child and of the candidate it was rebased onto as they come, and
+// the outcome once both are in (the acceptance rule against the new base, childCandidate.ts).
+import type { MinibatchOutcome } from '../core/proposal.js';
+import { scoresOf } from '../core/scores.js';
+import { rebaseGateExamples } from '../core/staleChild.js';
+import type { AcceptanceRule, Candidate, Evaluation, RebaseGate } from '../../types.js';
+import { judgeChildOutcome } from './childCandidate.js';
+
+export interface RebaseGateRun {
+  onto: Candidate;
+  ontoHash: string;
+  /** Example-table ids the gate judges on (a subset of the minibatch, in its order). */
+  exampleIds: number[];
+  ontoEvaluations?: Evaluation[];
+  childEvaluations?: Evaluation[];
+  /** Set once both evaluations are in. */
+  outcome?: MinibatchOutcome;
+}
+
+/** The gate of a rebase onto `onto`, from the first gate's evaluations of the parent and of the child it replaces. */
+export function startRebaseGate(
+  rebase: { onto: Candidate; ontoHash: string; gate: RebaseGate },
+  minibatch: readonly number[],
+  parentEvaluations: readonly Evaluation[],
+  childEvaluations: readonly Evaluation[],
+): RebaseGateRun {
+  return { onto: rebase.onto, ontoHash: rebase.ontoHash, exampleIds: rebaseGateExamples(rebase.gate, minibatch, scoresOf(parentEvaluations), scoresOf(childEvaluations)) };
+}
+
+/** The gate with one side's evaluations in, and judged once both are. */
+export function rebaseGateAfter(
+  gate: RebaseGateRun,
+  side: 'child' | 'onto',
+  evaluations: Evaluation[],
+  proposal: { task: number; acceptance: AcceptanceRule; childHash: string },
+): RebaseGateRun {
+  const next = { ...gate, [side === 'child' ? 'childEvaluations' : 'ontoEvaluations']: evaluations };
+  if (!next.childEvaluations || !next.ontoEvaluations) return next;
+  const { task, acceptance } = proposal;
+  const outcome = judgeChildOutcome({ task, acceptance }, { childHash: proposal.childHash, evaluations: next.childEvaluations }, { against: 'rebase-onto', evaluations: next.ontoEvaluations });
+  return { ...next, outcome };
+}
