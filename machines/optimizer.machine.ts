@@ -7,11 +7,11 @@
 import { assign, emit, enqueueActions, sendTo, setup, type AnyActorRef, type CallbackActorLogic } from 'xstate';
 import { heldCalls } from '../src/budget/heldCalls.js';
 import { prepareRun, type PreparedRun, type RunSettings } from '../src/run/preparedRun.js';
-import { answerReleased } from '../src/gepa/core/childAnswers.js';
+import { answerReleased } from '../src/gepa/search/childAnswers.js';
 import type { ProposalId } from '../src/gepa/core/proposal.js';
-import { releasedFromWait } from '../src/gepa/core/proposalDecisions.js';
-import { planAsyncProposals, planBatchedStep, type Launch, type Plan, type PlanInput } from '../src/gepa/core/proposalPlanner.js';
-import { budgetEvent, cutShort, finalStopReason, finish, foldInto, foldSeed, foldStep, IDLE_STOP_REASON, judge, launchPlan, reserveSeed, runResult, seedFailed, startRun, stepFinished, stopReasonNow, type SearchRun } from '../src/gepa/core/searchRun.js';
+import { releasedFromWait } from '../src/gepa/search/proposalDecisions.js';
+import { planAsyncProposals, planBatchedStep, type Launch, type Plan, type PlanInput } from '../src/gepa/search/proposalPlanner.js';
+import { budgetEvent, cutShort, finalStopReason, finish, foldInto, foldSeed, foldStep, IDLE_STOP_REASON, judge, launchPlan, reserveSeed, runResult, seedFailed, startRun, stepFinished, stopReasonNow, type SearchRun } from '../src/gepa/search/searchRun.js';
 import { outOfTurn, recordDecision, type ResumeOrderView } from '../src/storage/resumeOrder.js';
 import type { OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
 import { evaluatorActor } from './evaluator.actor.js';

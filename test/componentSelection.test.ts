@@ -1,7 +1,8 @@
 // Component selection: round-robin per candidate pointer, all at once, and the pointer a child
 // inherits from its parents.
 import { describe, expect, it } from 'vitest';
-import { inheritedPointer, selectComponents } from '../src/gepa/strategies/componentSelection.js';
+import { inheritedPointer } from '../src/gepa/core/candidatePool.js';
+import { selectComponents } from '../src/gepa/strategies/componentSelection.js';
 
 const names = ['system', 'planner', 'answer'] as const;
 

@@ -2,7 +2,8 @@
 // on), frequency-weighted draws from it, current-best and epsilon-greedy.
 import { describe, expect, it } from 'vitest';
 import type { Fronts } from '../src/gepa/core/paretoFront.js';
-import { argmaxMean, EPSILON, paretoSamplingList, selectParent } from '../src/gepa/strategies/parentSelection.js';
+import { argmaxMean } from '../src/gepa/core/scores.js';
+import { EPSILON, paretoSamplingList, selectParent } from '../src/gepa/strategies/parentSelection.js';
 import { Rng } from '../src/gepa/core/rng.js';
 
 const tally = (draw: () => number, n: number, size: number): number[] => {

@@ -6,7 +6,7 @@ import { judgeChild } from '../src/gepa/strategies/acceptance.js';
 import { addCandidate, emptyPool, type CandidatePool } from '../src/gepa/core/candidatePool.js';
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
 import type { Proposal } from '../src/gepa/core/proposal.js';
-import { foldProposals } from '../src/gepa/core/proposalFold.js';
+import { foldProposals } from '../src/gepa/search/proposalFold.js';
 import type { Candidate } from '../src/types.js';
 
 /** Seed (index 0) and one earlier child (index 1); valset of 2. */

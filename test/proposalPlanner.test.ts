@@ -3,9 +3,9 @@
 // narrows a step to the reservations it grants, and a refusal names the limit that refused.
 import { describe, expect, it } from 'vitest';
 import { openLedger, remainingCalls, type BudgetLedger } from '../src/budget/budgetLedger.js';
-import { planAsyncProposals, planBatchedStep, type PlanInput } from '../src/gepa/core/proposalPlanner.js';
-import { addSeed, startProgress } from '../src/gepa/core/searchProgress.js';
-import { initialSearchState } from '../src/gepa/core/searchState.js';
+import { planAsyncProposals, planBatchedStep, type PlanInput } from '../src/gepa/search/proposalPlanner.js';
+import { addSeed, startProgress } from '../src/gepa/search/searchProgress.js';
+import { initialSearchState } from '../src/gepa/search/searchState.js';
 
 // Minibatch 2, valset 3: a reflective proposal's worst case is 2 * 2 + 3 = 7 calls.
 const TABLE = { trainIds: [0, 1, 2, 3, 4, 5], valIds: [6, 7, 8] };

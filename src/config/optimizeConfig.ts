@@ -7,7 +7,7 @@ import type { Adapter, Candidate } from '../gepa/core/adapter.js';
 import type { RunEvent } from '../gepa/core/runEvent.js';
 import type { WorkJournal } from '../gepa/core/workJournal.js';
 import type { ProposeNewTexts, ReflectionPromptTemplate, SampleMinibatch, SelectCandidate, SelectComponents } from '../gepa/strategies/hookSignatures.js';
-import type { LanguageModel } from '../gepa/proposer/languageModel.js';
+import type { LanguageModel } from '../gepa/core/languageModel.js';
 import type { AcceptanceRule, ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ProposalSelection, Schedule, SlotPolicy, StepMinibatches, TieOrder } from '../settingValues.js';
 
 export interface OptimizeConfig<Example> {

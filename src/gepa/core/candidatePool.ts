@@ -4,8 +4,7 @@
 // returns a new pool so a step can be folded in task order.
 import { mean } from './scores.js';
 import { candidateHash } from './candidateHash.js';
-import { inheritedPointer } from '../strategies/componentSelection.js';
-import { argmaxMean } from '../strategies/parentSelection.js';
+import { argmaxMean } from './scores.js';
 import { computeFronts, extendInstanceFronts, type Fronts, type Objectives } from './paretoFront.js';
 import { withCandidateOutputs } from './bestOutputs.js';
 import type { Candidate, FrontType, ValsetBestOutputs } from '../../types.js';
@@ -136,4 +135,8 @@ export function poolFronts(pool: CandidatePool, frontType: FrontType): Fronts {
     byType.set(frontType, fronts);
   }
   return fronts;
+}
+
+export function inheritedPointer(parentPointers: readonly number[]): number {
+  return parentPointers.length === 0 ? 0 : Math.max(...parentPointers);
 }

@@ -3,11 +3,17 @@
 // granted a valset evaluation, what that evaluation scored and what the proposal spent. The
 // optimizer keeps one Proposal per proposal in flight; a proposer's reports are patches to it.
 import type { Reservation } from '../../budget/budgetLedger.js';
-import type { AcceptanceVerdict } from '../strategies/acceptance.js';
 import type { Objectives } from './paretoFront.js';
 import type { Candidate, Evaluation } from '../../types.js';
 
 /** The minibatch gate's answer: the proposal was skipped (with why), or its child was judged. */
+export interface AcceptanceVerdict {
+  accepted: boolean;
+  parentSum: number;
+  childSum: number;
+  margin: number;
+}
+
 export type MinibatchOutcome =
   | { task: number; status: 'skipped'; reason: string }
   | { task: number; status: 'judged'; childHash: string; verdict: AcceptanceVerdict };

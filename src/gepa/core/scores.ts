@@ -11,3 +11,12 @@ export const scoresOf = (evaluations: readonly Evaluation[]): number[] => evalua
 
 /** True when there were calls and every one failed. */
 export const everyCallFailed = (evaluations: readonly Evaluation[]): boolean => evaluations.length > 0 && evaluations.every((e) => e.failure !== undefined);
+
+/** Index of the highest mean score; ties go to the earlier candidate. */
+export function argmaxMean(meanScores: ReadonlyArray<number>): number {
+  let best = 0;
+  meanScores.forEach((s, i) => {
+    if (s > (meanScores[best] ?? -Infinity)) best = i;
+  });
+  return best;
+}

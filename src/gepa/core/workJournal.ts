@@ -4,7 +4,7 @@
 // storage/runJournal.ts implements it; its log validates against SCHEDULE_DECISION_KINDS. Types
 // and that list only; src/types.ts re-exports the types.
 import type { Candidate, Evaluation, ReflectiveDataset } from './adapter.js';
-import type { LmReply } from '../proposer/languageModel.js';
+import type { LmReply } from './languageModel.js';
 
 /**
  * Durable runs: completed paid work is recorded, and on resume replayed instead of paid again.

@@ -3,7 +3,7 @@
 // component, the text of whichever parent changed it from the ancestor (both changed: the
 // better parent's). It is scored on a small valset subsample balanced between "first parent
 // better", "second parent better" and ties, and accepted when it matches the better parent.
-import type { AcceptanceVerdict } from '../strategies/acceptance.js';
+import type { AcceptanceVerdict } from '../core/proposal.js';
 import { sum } from '../core/scores.js';
 import { ancestorsOf, type CandidatePool } from '../core/candidatePool.js';
 import { DEFAULT_TIE_ORDER, nonDominatedCandidates, type Fronts } from '../core/paretoFront.js';

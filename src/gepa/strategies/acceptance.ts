@@ -1,14 +1,8 @@
 // The minibatch gate: a child is accepted when its score sum on its own task's minibatch beats
 // its own parent's there (strictly, or by improvement-or-equal).
+import type { AcceptanceVerdict } from '../core/proposal.js';
 import { sum } from '../core/scores.js';
 import type { AcceptanceRule } from '../../types.js';
-
-export interface AcceptanceVerdict {
-  accepted: boolean;
-  parentSum: number;
-  childSum: number;
-  margin: number;
-}
 
 export function judgeChild(rule: AcceptanceRule, parentScores: readonly number[], childScores: readonly number[]): AcceptanceVerdict {
   const parentSum = sum(parentScores);

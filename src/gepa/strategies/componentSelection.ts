@@ -18,7 +18,3 @@ export function selectComponents(
   const at = pointer % componentNames.length;
   return { components: [componentNames[at] as string], nextPointer: (at + 1) % componentNames.length };
 }
-
-export function inheritedPointer(parentPointers: readonly number[]): number {
-  return parentPointers.length === 0 ? 0 : Math.max(...parentPointers);
-}

@@ -3,18 +3,10 @@
 // epsilon-greedy. All draws go through the run's RNG.
 import { DEFAULT_TIE_ORDER, removeDominated, type Fronts } from '../core/paretoFront.js';
 import type { Rng } from '../core/rng.js';
+import { argmaxMean } from '../core/scores.js';
 import type { ParentSelectionStrategy, TieOrder } from '../../types.js';
 
 export const EPSILON = 0.1;
-
-/** Index of the highest mean score; ties go to the earlier candidate. */
-export function argmaxMean(meanScores: ReadonlyArray<number>): number {
-  let best = 0;
-  meanScores.forEach((s, i) => {
-    if (s > (meanScores[best] ?? -Infinity)) best = i;
-  });
-  return best;
-}
 
 // A pool's fronts and scores are fixed until a candidate joins: memoize the list on them.
 const listMemo = new WeakMap<Fronts, { meanScores: ReadonlyArray<number>; tieOrder: TieOrder; list: number[] }>();

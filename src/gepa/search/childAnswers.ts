@@ -4,10 +4,10 @@
 // if racing), a denial, or a rebase onto a newer candidate, whose extra calls are reserved first.
 import { enlarge, reserve, type BudgetLedger, type Reserved } from '../../budget/budgetLedger.js';
 import { valsetRaceFor, type ValsetRace } from '../strategies/valsetPolicy.js';
-import type { CandidatePool } from './candidatePool.js';
+import type { CandidatePool } from '../core/candidatePool.js';
 import { rebaseExtraCalls } from './proposalPlanner.js';
 import { decideGroup, type ChildAnswer } from './proposalDecisions.js';
-import type { Proposal } from './proposal.js';
+import type { Proposal } from '../core/proposal.js';
 import type { Candidate, ProposalSelection, RebaseGate, RebasePolicy, RebaseWait, ValsetPolicy } from '../../types.js';
 
 export interface AnswerSettings {

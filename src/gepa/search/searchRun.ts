@@ -4,13 +4,13 @@
 // optimizer machine holds a SearchRun in its context and assigns what these functions return.
 import { openLedger, reserveRegardless, settle, type BudgetLedger, type Reservation } from '../../budget/budgetLedger.js';
 import { answerAfterReport, type AnswerSettings, type Answers } from './childAnswers.js';
-import { valsetScoresOf, type MinibatchOutcome, type Proposal, type ProposalSpend } from './proposal.js';
+import { valsetScoresOf, type MinibatchOutcome, type Proposal, type ProposalSpend } from '../core/proposal.js';
 import { recordFinish, recordVerdict } from './proposalDecisions.js';
-import { buildResult } from './result.js';
+import { buildResult } from '../core/result.js';
 import { launchEvents, type Plan } from './proposalPlanner.js';
 import { addSeed, foldFinished, progressStop, recordPlanFailures, recordStopped, startProgress, type ProgressGoals, type SearchProgress } from './searchProgress.js';
 import { initialSearchState, type SearchSettings, type SearchState } from './searchState.js';
-import type { ExampleTable } from './exampleTable.js';
+import type { ExampleTable } from '../core/exampleTable.js';
 import type { Candidate, Evaluation, FailureCounts, FrontType, OptimizeResult, RunEvent, TieOrder } from '../../types.js';
 
 export interface SearchRun {

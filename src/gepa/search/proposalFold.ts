@@ -2,8 +2,8 @@
 // evaluation join in the order given (task order in a batched step), each after the fronts of
 // the ones before; every other proposal becomes a record with its reason.
 import { decideAlone, rejectionReason } from '../strategies/proposalSelection.js';
-import { addCandidate, poolLookup, type CandidatePool } from './candidatePool.js';
-import { outcomeOf, type Proposal } from './proposal.js';
+import { addCandidate, poolLookup, type CandidatePool } from '../core/candidatePool.js';
+import { outcomeOf, type Proposal } from '../core/proposal.js';
 import type { ProposalRecord } from '../../types.js';
 
 export interface FoldResult {

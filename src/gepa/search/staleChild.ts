@@ -3,10 +3,10 @@
 // saw, and lineages would stay shallow. With rebasing on, its edit is replayed onto a newer
 // candidate instead (proposer/rebase.ts), and the rebased child must pass the gate again, against
 // that candidate, before a valset evaluation is paid for. Which candidate is the policy's choice.
-import type { Candidate, RebaseGate, RebasePolicy } from '../../types.js';
+import type { Candidate, RebasePolicy } from '../../types.js';
 import { hashedChild } from '../proposer/childCandidate.js';
 import { rebaseEdit } from '../proposer/rebase.js';
-import { ancestorsOf, type CandidatePool } from './candidatePool.js';
+import { ancestorsOf, type CandidatePool } from '../core/candidatePool.js';
 
 export type { RebasePolicy };
 
@@ -50,19 +50,6 @@ function bestOf(pool: CandidatePool, indices: readonly number[]): number {
   return best;
 }
 
-/**
- * The examples a rebased child is judged on against its new base. 'where-it-helped': the
- * minibatch examples on which the child beat its own parent, the ones its edit showed an effect
- * on. Elsewhere the edit changed nothing there is to judge, and a pass is followed by a valset
- * evaluation that judges the whole. A third to a half of the gate's calls are saved, and the
- * verdict is sharper: on the examples that did not move, the new base's own strengths and
- * weaknesses would decide it (measured in bench/README.md). The whole minibatch when no example
- * improved (an improvement-or-equal acceptance) or with 'whole-minibatch'.
- */
-export function rebaseGateExamples(gate: RebaseGate, minibatch: readonly number[], parentScores: readonly number[], childScores: readonly number[]): number[] {
-  const helped = gate === 'where-it-helped' ? minibatch.filter((_, i) => (childScores[i] ?? 0) > (parentScores[i] ?? 0)) : [];
-  return helped.length > 0 ? helped : [...minibatch];
-}
 
 export type StaleChildPlan =
   | { kind: 'as-is' }

@@ -9,9 +9,9 @@ import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, Pa
 import { planMerge, tripleKey } from '../proposer/merge.js';
 import { planStep, type FailedTask, type StepShape } from '../strategies/proposalSampling.js';
 import { MAX_HOOK_FAILURES_IN_A_ROW, type PlanningHooks } from '../strategies/strategyHooks.js';
-import { poolFronts, withComponentPointers } from './candidatePool.js';
-import type { ExampleTable } from './exampleTable.js';
-import type { Proposal } from './proposal.js';
+import { poolFronts, withComponentPointers } from '../core/candidatePool.js';
+import type { ExampleTable } from '../core/exampleTable.js';
+import type { Proposal } from '../core/proposal.js';
 import type { SearchState } from './searchState.js';
 import type { Candidate, ProposalRecord, RunEvent } from '../../types.js';
 

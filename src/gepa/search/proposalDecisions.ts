@@ -6,8 +6,8 @@
 // group is decided when every member has its verdict, and each accepted child still waiting is
 // answered.
 import { mayStartValsetEarly, selectProposals } from '../strategies/proposalSelection.js';
-import { poolLookup, type CandidatePool } from './candidatePool.js';
-import { isAccepted, UNFINISHED_OUTCOME_REASON, type MinibatchOutcome, type Proposal, type ProposalId, type ProposalSpend } from './proposal.js';
+import { poolLookup, type CandidatePool } from '../core/candidatePool.js';
+import { isAccepted, UNFINISHED_OUTCOME_REASON, type MinibatchOutcome, type Proposal, type ProposalId, type ProposalSpend } from '../core/proposal.js';
 import { planStaleChild, type RebasePolicy } from './staleChild.js';
 import type { Candidate, ProposalSelection, RebaseWait } from '../../types.js';
 

@@ -2,9 +2,9 @@
 // sampler, the step counter and the merge schedule. The planner (proposalPlanner.ts) draws from
 // it in a fixed order; folds (searchProgress.ts) add to its pool. Made once per run from the settings.
 import { EpochShuffledSampler } from '../strategies/minibatchSampler.js';
-import { emptyPool, type CandidatePool } from './candidatePool.js';
-import type { ExampleTable } from './exampleTable.js';
-import { Rng } from './rng.js';
+import { emptyPool, type CandidatePool } from '../core/candidatePool.js';
+import type { ExampleTable } from '../core/exampleTable.js';
+import { Rng } from '../core/rng.js';
 
 /** Merges left to try, whether one is due (a candidate joined since the last), and those tried. */
 export interface MergeSchedule {

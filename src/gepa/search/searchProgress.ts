@@ -4,8 +4,8 @@
 // and every proposal leaves a record. Returns the run events each change makes.
 import { paretoFrontSize } from '../strategies/parentSelection.js';
 import { progressStopReason } from '../strategies/stopConditions.js';
-import { addCandidate, bestIndex, poolFronts } from './candidatePool.js';
-import type { ValsetScores, Proposal } from './proposal.js';
+import { addCandidate, bestIndex, poolFronts } from '../core/candidatePool.js';
+import type { ValsetScores, Proposal } from '../core/proposal.js';
 import { foldProposals } from './proposalFold.js';
 import type { SearchState } from './searchState.js';
 import type { Candidate, FrontType, ProposalRecord, RunEvent, TieOrder } from '../../types.js';
