@@ -11,11 +11,11 @@ import { answerReleased } from '../src/gepa/search/childAnswers.js';
 import type { ProposalId } from '../src/gepa/core/proposal.js';
 import { releasedFromWait } from '../src/gepa/search/proposalDecisions.js';
 import { planAsyncProposals, planBatchedStep, type Launch, type Plan, type PlanInput } from '../src/gepa/search/proposalPlanner.js';
-import { budgetEvent, cutShort, finalStopReason, finish, foldInto, foldSeed, foldStep, IDLE_STOP_REASON, judge, launchPlan, reserveSeed, runResult, seedFailed, startRun, stepFinished, stopReasonNow, type SearchRun } from '../src/gepa/search/searchRun.js';
+import { budgetEvent, cutShort, drainReason, finalStopReason, finish, foldInto, foldSeed, foldStep, IDLE_STOP_REASON, judge, launchPlan, reserveSeed, runResult, seedFailed, startRun, stepFinished, stopReasonNow, type SearchRun } from '../src/gepa/search/searchRun.js';
 import { outOfTurn, recordDecision, type ResumeOrderView } from '../src/storage/resumeOrder.js';
 import type { OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
 import { evaluatorActor } from './evaluator.actor.js';
-import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerDecision, ProposerReport } from './protocol.js';
+import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerDecision, ProposalUpdate } from './protocol.js';
 import { proposerMachine, type ProposerInput } from './proposer.machine.js';
 import { evaluatorInput, stopSignalsInput } from './runInputs.js';
 import { stopSignals } from './stopSignals.actor.js';
@@ -25,15 +25,15 @@ export interface OptimizerContext extends SearchRun {
   settings: RunSettings;
   /** Aborts every call in flight when the run stops early. */
   abort: AbortController;
-  /** Async resume: proposers' reports that came before their turn on the logged path. */
-  deferred: ProposerReport[];
+  /** Async resume: proposers' updates that came before their turn on the logged path. */
+  deferred: ProposalUpdate[];
   startedAt: number;
   stats?: EvaluatorStats;
 }
 
 export type OptimizerEvent =
   | EvaluatorReply
-  | ProposerReport
+  | ProposalUpdate
   | EvaluatorStats
   | DollarsExhausted
   /** graceful: start nothing new and let what is in flight finish; else stop now. */
@@ -121,13 +121,13 @@ export const optimizerMachine = setup({
     outOfTurn: ({ context, event }) => (event.type === 'proposal.judged' || event.type === 'proposal.finished') && outOfTurn(resumeView(context), event.id),
   },
   actions: {
-    /** Async resume: keep a report until its turn on the logged path. */
+    /** Async resume: keep an update until its turn on the logged path. */
     defer: assign({ deferred: ({ context, event }) => (event.type === 'proposal.judged' || event.type === 'proposal.finished' ? [...context.deferred, event] : context.deferred) }),
-    /** After a decision, the waiting reports are looked at again (one of them may be next). */
+    /** After a decision, the waiting updates are looked at again (one of them may be next). */
     releaseDeferred: enqueueActions(({ context, enqueue }) => {
       if (context.deferred.length === 0) return;
       enqueue.assign({ deferred: [] });
-      for (const report of context.deferred) enqueue.raise(report);
+      for (const update of context.deferred) enqueue.raise(update);
     }),
     /** A verdict: record it and answer whichever children of its group can be answered now. */
     judge: enqueueActions(({ context, event, enqueue }) => {
@@ -137,7 +137,7 @@ export const optimizerMachine = setup({
       enqueue.assign(update);
       for (const m of messages) enqueue.sendTo(m.id, m.message);
     }),
-    /** A proposal's end: settle its reservation, record its report, stop its proposer, decide its group. */
+    /** A proposal's end: settle its reservation, record its update, stop its proposer, decide its group. */
     finish: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'proposal.finished' || !context.proposals[event.id]) return;
       recordDecision(resumeView(context), 'finished', event.id);
@@ -185,7 +185,7 @@ export const optimizerMachine = setup({
   ],
   on: {
     stop: [
-      { guard: ({ event }) => event.graceful === true, actions: assign({ stopReason: ({ context, event }) => context.stopReason ?? event.reason }) },
+      { guard: ({ event }) => event.graceful === true, actions: assign({ stopReason: ({ context, event }) => drainReason(context, event.reason) }) },
       { target: '.stopping', actions: assign({ stopReason: ({ event }) => event.reason, error: ({ event }) => event.error }) },
     ],
     'dollars.exhausted': { actions: assign({ dollarsExhausted: true }) },

@@ -14,7 +14,7 @@ import { readProposedTexts, type ReflectionWork } from '../src/gepa/proposer/ref
 import { raceAfterChunk, raceResult, startRace, type ValsetRaceRun } from '../src/gepa/proposer/valsetRaceRun.js';
 import type { ValsetRace } from '../src/gepa/strategies/valsetPolicy.js';
 import type { Candidate, Evaluation, ReflectiveDataset, RunEvent } from '../src/types.js';
-import type { EvaluatorRef, EvaluatorReply, EvaluatorRequest, ProposerDecision, ProposerInput, ProposerReport, ReplyTo } from './protocol.js';
+import type { EvaluatorRef, EvaluatorReply, EvaluatorRequest, ProposerDecision, ProposerInput, ProposalUpdate, ReplyTo } from './protocol.js';
 
 export type { ProposerInput };
 
@@ -129,15 +129,15 @@ export const proposerMachine = setup({
   },
   actions: {
     pay: assign(({ context, event }) => (event.type === 'evaluated' || event.type === 'reflected' || event.type === 'evaluator.failed' ? { spend: addSpend(context.spend, event) } : {})),
-    finish: sendParent(({ context: { id, spend, outcome, child, valset, valsetStop, rebase } }): ProposerReport => ({
+    finish: sendParent(({ context: { id, spend, outcome, child, valset, valsetStop, rebase } }): ProposalUpdate => ({
       type: 'proposal.finished', id, spend, outcome, child, valset,
       ...(valsetStop ? { valsetStop } : {}),
       ...(rebase ? { rebaseGateExamples: rebase.exampleIds.length } : {}),
     })),
     /** Only an accepted child needs the optimizer's answer; every other verdict travels in 'finish'. */
-    reportJudged: enqueueActions(({ context, enqueue }) => {
+    sendJudged: enqueueActions(({ context, enqueue }) => {
       if (!isAccepted(context.outcome)) return;
-      enqueue.sendParent({ type: 'proposal.judged', id: context.id, outcome: context.outcome as MinibatchOutcome, child: context.child } satisfies ProposerReport);
+      enqueue.sendParent({ type: 'proposal.judged', id: context.id, outcome: context.outcome as MinibatchOutcome, child: context.child } satisfies ProposalUpdate);
     }),
   },
 }).createMachine({
@@ -222,7 +222,7 @@ export const proposerMachine = setup({
               outcome: judgeChildOutcome(context, { childHash: context.childHash as string, evaluations: event.evaluations }, { against: 'parent', evaluations: context.parentEvaluations }),
             })),
             childJudged,
-            'reportJudged',
+            'sendJudged',
           ],
         },
         'evaluator.failed': FAILED_REQUEST,
@@ -260,7 +260,7 @@ export const proposerMachine = setup({
         },
         'evaluator.failed': FAILED_REQUEST,
       },
-      always: { guard: ({ context }) => context.rebase?.outcome !== undefined, target: 'awaitingDecision', actions: [assign({ outcome: ({ context }) => context.rebase?.outcome }), childJudged, 'reportJudged'] },
+      always: { guard: ({ context }) => context.rebase?.outcome !== undefined, target: 'awaitingDecision', actions: [assign({ outcome: ({ context }) => context.rebase?.outcome }), childJudged, 'sendJudged'] },
     },
     evaluatingValset: {
       entry: [valsetStarted, evaluate('valset')],

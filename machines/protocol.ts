@@ -105,7 +105,7 @@ export interface ProposerInput {
 }
 
 /** Proposer -> optimizer (its parent): patches to the optimizer's record of the proposal. */
-export type ProposerReport =
+export type ProposalUpdate =
   /** An accepted child's verdict: the optimizer answers it with a grant or a denial. */
   | ({ type: 'proposal.judged'; id: string; outcome: MinibatchOutcome } & Pick<Proposal, 'child'>)
   /**
@@ -113,6 +113,9 @@ export type ProposerReport =
    * rejection; a failure leaves none), and the valset scores when the child was evaluated there.
    */
   | ({ type: 'proposal.finished'; id: string; spend: ProposalSpend } & Pick<Proposal, 'outcome' | 'child' | 'valset' | 'valsetStop' | 'rebaseGateExamples'>);
+
+/** @deprecated The old name of ProposalUpdate ("report" also named the HTML report and the evaluator's stats request). */
+export type ProposerReport = ProposalUpdate;
 
 /**
  * Optimizer -> proposer, answering an accepted child: evaluate it on the valset, drop it, or

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { assign, createActor, fromCallback, sendTo, setup, SimulatedClock, spawnChild } from 'xstate';
 import { proposerMachine, type ProposerInput } from '../machines/proposer.machine.js';
-import type { EvaluatorRequest, ProposerDecision, ProposerReport } from '../machines/protocol.js';
+import type { EvaluatorRequest, ProposerDecision, ProposalUpdate } from '../machines/protocol.js';
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
 import { planValsetRace, type ValsetRace } from '../src/gepa/strategies/valsetPolicy.js';
 import type { Candidate, RunEvent } from '../src/types.js';
@@ -64,9 +64,9 @@ interface HarnessInput {
 /** The parent: spawns one proposer, records what it reports, grants (or denies) an accepted child. */
 const harness = setup({
   types: {
-    context: {} as HarnessInput & { reports: ProposerReport[]; rebased: boolean },
+    context: {} as HarnessInput & { reports: ProposalUpdate[]; rebased: boolean },
     input: {} as HarnessInput,
-    events: {} as ProposerReport | { type: 'start' },
+    events: {} as ProposalUpdate | { type: 'start' },
     children: {} as { evaluator: 'evaluator'; proposer: 'proposer' },
   },
   actors: { evaluator: stubEvaluator, proposer: proposerMachine },

@@ -60,6 +60,9 @@ export const stepFinished = (run: Pick<SearchRun, 'stepIds' | 'proposals'>): boo
 /** The result's stopReason: the one set, or 'done'. */
 export const finalStopReason = (run: Pick<SearchRun, 'stopReason'>): string => run.stopReason ?? 'done';
 
+/** A graceful stop (drain) names the run's stop reason unless one was named first: the first reason wins. */
+export const drainReason = (run: Pick<SearchRun, 'stopReason'>, reason: string): string => run.stopReason ?? reason;
+
 /** The seed's valset evaluation is reserved before it is asked for (the run cannot do without it). */
 export function reserveSeed(run: Pick<SearchRun, 'ledger'>, valsetSize: number): Pick<SearchRun, 'ledger' | 'seedReservation'> {
   const { ledger, reservation } = reserveRegardless(run.ledger, valsetSize);
