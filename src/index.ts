@@ -55,7 +55,7 @@ export { installSignalHandlers, watchStopFile, STOP_FILE, type SignalHandlerOpti
 // Examples and embedding: the offline demo task, the evaluator protocol (for a custom evaluator
 // provided through optimizerMachine.provide), the runtime model, inspection records and the report.
 export { createDemoTask, DEMO_SEED_PROMPT, type DemoTask, type DemoTaskOptions, type DemoExample } from './demo/demoTask.js';
-export type { EvaluatorRequest, EvaluatorReply, EvaluatorStats, ProposalUpdate, ProposerReport, ProposerDecision, ReplyTo, SystemicFailure } from '../machines/protocol.js';
+export type { EvaluatorRequest, EvaluatorReply, EvaluatorStats, ProposalUpdate, ProposerReport, ProposerDecision, ProposerInput, ReplyTo, SystemicFailure } from '../machines/protocol.js';
 export type { EvaluatorInput } from '../machines/evaluator.actor.js';
 export { predictWallClock, recommendSchedule, type RecommendOptions, type ScheduleRecommendation, type WallClockPrediction } from './runtimeModel/index.js';
 export { createInspectionLog, parseInspectionLog, type InspectionLog, type InspectionRecord } from './report/inspectionLog.js';
