@@ -24,11 +24,13 @@ interface StubRun {
 // Valset of 2, minibatch of 1: a reflective proposal's worst case is 2 * 1 + 2 = 4 calls.
 const VALSET = toyExamples('v', KEYWORDS.slice(0, 2));
 
-async function runStubbed(run: StubRun): Promise<{ result: OptimizeResult; events: RunEvent[]; started: string[]; stopped: string[] }> {
+async function runStubbed(run: StubRun): Promise<{ result: OptimizeResult; events: RunEvent[]; started: string[]; stopped: string[]; timeline: string[] }> {
   const clock = steppingClock(new SimulatedClock());
   const task = toyTask({ clock });
   const started: string[] = [];
   const stopped: string[] = [];
+  /** Proposers' stops and the run's events, in the order they happened. */
+  const timeline: string[] = [];
   const evaluator = fromCallback<EvaluatorRequest, EvaluatorInput>(({ receive }) => {
     receive((request) => {
       if (request.type === 'evaluate') {
@@ -47,6 +49,7 @@ async function runStubbed(run: StubRun): Promise<{ result: OptimizeResult; event
     const timer = clock.setTimeout(() => sendBack({ type: 'proposal.finished', id: input.id, spend, outcome: { task: input.task, status: 'skipped', reason: 'stub' } }), ms);
     return () => {
       stopped.push(input.id);
+      timeline.push(`stopped ${input.id}`);
       clock.clearTimeout(timer);
     };
   });
@@ -63,11 +66,14 @@ async function runStubbed(run: StubRun): Promise<{ result: OptimizeResult; event
   };
   const actor = createActor(optimizerMachine.provide({ actors: { evaluator, proposer } }), { input: config as OptimizeConfig<unknown>, clock });
   const events: RunEvent[] = [];
-  actor.on('*', (event) => events.push(event as RunEvent));
+  actor.on('*', (event) => {
+    events.push(event as RunEvent);
+    timeline.push(event.type);
+  });
   const done = toPromise(actor);
   actor.start();
   const result = await runOnSimulatedClock(clock, done);
-  return { result, events, started, stopped };
+  return { result, events, started, stopped, timeline };
 }
 
 const abortAt = (clock: SteppingClock, ms: number): AbortSignal => {
@@ -88,11 +94,14 @@ describe('the optimizer machine, with stub actors', () => {
   });
 
   it("stop: the caller's signal stops at once; proposals in flight are stopped and recorded as skipped", async () => {
-    const { result, started, stopped } = await runStubbed({ config: (clock) => ({ schedule: { kind: 'async', inFlight: 2 }, maxMetricCalls: 1_000, signal: abortAt(clock, 25) }) });
+    const { result, started, stopped, timeline } = await runStubbed({ config: (clock) => ({ schedule: { kind: 'async', inFlight: 2 }, maxMetricCalls: 1_000, signal: abortAt(clock, 25) }) });
     expect(result.stopReason).toBe('aborted');
     expect(started).toEqual(['p1-0', 'p2-0', 'p3-0', 'p4-0', 'p5-0', 'p6-0']);
     expect(result.proposals.map((r) => `${r.step}:${r.reason}`)).toEqual(['1:stub', '2:stub', '3:stub', '4:stub', '5:stopped before it finished (aborted)', '6:stopped before it finished (aborted)']);
     expect(stopped.slice(-2)).toEqual(['p5-0', 'p6-0']);
+    // Stopped by the stop itself, before the run ends (not only when the finished run stops its children).
+    expect(timeline.indexOf('stopped p5-0')).toBeLessThan(timeline.indexOf('run.ended'));
+    expect(timeline.indexOf('stopped p6-0')).toBeLessThan(timeline.indexOf('run.ended'));
     expect(result.elapsedMs).toBe(25);
   });
 
