@@ -5,9 +5,9 @@ import type { ActorRef, EventObject, Snapshot } from 'xstate';
 import type { CallOrigin, EvaluateReply, ProposeReply, ReflectReply } from '../src/evaluation/evaluationService.js';
 import type { WorkKind } from '../src/evaluation/workerSlots.js';
 import type { MinibatchOutcome, Proposal, ProposalSpend } from '../src/gepa/core/proposal.js';
-import type { ValsetRace } from '../src/gepa/strategies/valsetPolicy.js';
+import type { ChildMessage } from '../src/gepa/search/childAnswers.js';
 import type { ReflectionStrategy } from '../src/gepa/proposer/reflectionStrategy.js';
-import type { AcceptanceRule, Candidate, EvaluatedExample, FailureCounts, RebaseGate, ReflectiveDataset, RunEvent } from '../src/types.js';
+import type { AcceptanceRule, Candidate, EvaluatedExample, FailureCounts, ReflectiveDataset, RunEvent } from '../src/types.js';
 
 /**
  * Where a reply goes: an actor that accepts exactly that reply, so tsc rejects a reply missing a
@@ -122,8 +122,4 @@ export type ProposerReport = ProposalUpdate;
  * (async rebasing) judge `child`, its edit replayed onto the newer candidate `onto`, against
  * `onto` first, on the examples of its minibatch that `gate` names.
  */
-export type ProposerDecision =
-  /** With `race`, the valset is evaluated chunk by chunk and may stop early (src/gepa/strategies/valsetPolicy.ts). */
-  | { type: 'valset.granted'; race?: ValsetRace }
-  | { type: 'valset.denied' }
-  | { type: 'rebase'; onto: Candidate; ontoHash: string; child: Candidate; childHash: string; gate: RebaseGate };
+export type ProposerDecision = ChildMessage;

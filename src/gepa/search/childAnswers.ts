@@ -26,7 +26,10 @@ export interface AnswerState {
   ledger: BudgetLedger;
 }
 
-/** The message a waiting proposer gets (machines/protocol.ts's ProposerDecision). */
+/**
+ * The answer an accepted child's proposer gets (the protocol's ProposerDecision). With `race`, the
+ * valset is evaluated chunk by chunk and may stop early (strategies/valsetPolicy.ts).
+ */
 export type ChildMessage =
   | { type: 'valset.granted'; race?: ValsetRace }
   | { type: 'valset.denied' }
