@@ -4,7 +4,7 @@
 // each accepted child with a valset grant or a denial, folds finished proposals into the pool
 // through the domain, and stops on a budget, a stop condition, the timeout or the caller's signal.
 // Its output is the OptimizeResult. Every GEPA rule it applies lives in src/gepa/.
-import { assign, emit, enqueueActions, sendTo, setup, type AnyActorRef, type CallbackActorLogic } from 'xstate';
+import { assign, emit, enqueueActions, sendTo, setup, type CallbackActorLogic } from 'xstate';
 import { heldCalls } from '../src/budget/heldCalls.js';
 import { prepareRun, type PreparedRun, type RunSettings } from '../src/run/preparedRun.js';
 import { answerReleased } from '../src/gepa/search/childAnswers.js';
@@ -199,7 +199,7 @@ export const optimizerMachine = setup({
         sendTo('evaluator', ({ context, self }): EvaluatorRequest => ({
           type: 'evaluate',
           requestId: SEED_REQUEST,
-          replyTo: self as AnyActorRef,
+          replyTo: self,
           candidate: context.settings.seedCandidate,
           hash: context.settings.seedHash,
           exampleIds: context.input.table.valIds,
@@ -276,7 +276,7 @@ export const optimizerMachine = setup({
       always: 'finishing',
     },
     finishing: {
-      entry: sendTo('evaluator', ({ self }): EvaluatorRequest => ({ type: 'stats', replyTo: self as AnyActorRef })),
+      entry: sendTo('evaluator', ({ self }): EvaluatorRequest => ({ type: 'stats', replyTo: self })),
       on: {
         // Too late to stop: the result is being assembled.
         stop: {},
