@@ -131,17 +131,22 @@ export const optimizerMachine = setup({
     }),
     /** A verdict: record it and answer whichever children of its group can be answered now. */
     judge: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'proposal.judged' || !context.proposals[event.id]) return;
+      if (event.type !== 'proposal.judged') return;
+      // null: not in flight (a late update from a proposal the run already let go).
+      const answered = judge(context, event, context.settings);
+      if (!answered) return;
       recordDecision(resumeView(context), 'judged', event.id);
-      const { messages, ...update } = judge(context, event, context.settings) as NonNullable<ReturnType<typeof judge>>;
+      const { messages, ...update } = answered;
       enqueue.assign(update);
       for (const m of messages) enqueue.sendTo(m.id, m.message);
     }),
     /** A proposal's end: settle its reservation, record its update, stop its proposer, decide its group. */
     finish: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'proposal.finished' || !context.proposals[event.id]) return;
+      if (event.type !== 'proposal.finished') return;
+      const answered = finish(context, event, context.settings);
+      if (!answered) return;
       recordDecision(resumeView(context), 'finished', event.id);
-      const { messages, ...update } = finish(context, event, context.settings) as NonNullable<ReturnType<typeof finish>>;
+      const { messages, ...update } = answered;
       enqueue.assign(update);
       for (const m of messages) enqueue.sendTo(m.id, m.message);
       // A finished proposer stays among the children until stopped; thousands would slow every step.

@@ -6,7 +6,7 @@ import type { DemoExample } from './demoDataset.js';
 import { plainReflectiveDataset } from './plainReflectiveDataset.js';
 import { combineHashes, hashString } from './hash32.js';
 import { parsePromptCached } from './promptRules.js';
-import { checkLatencyOptions, simulateLatency, type LatencyModel } from './simulatedLatency.js';
+import { checkLatencyOptions, latencyApplies, simulateLatency, type LatencyModel } from './simulatedLatency.js';
 import { answerTicket } from './taskModelAnswer.js';
 
 export const PROMPT_COMPONENT = 'system_prompt';
@@ -31,7 +31,7 @@ export function createDemoTaskModel(options: DemoTaskModelOptions): Adapter<Demo
   return {
     async evaluate(candidate: Candidate, example: DemoExample, ctx: EvalContext): Promise<Evaluation> {
       const prompt = parsePromptCached(promptTextOf(candidate));
-      if (options.meanMs > 0 || ctx.signal.aborted) {
+      if (latencyApplies(options, ctx.signal)) {
         await simulateLatency(options, combineHashes(prompt.hash, hashString(example.id, seed), seed), ctx.signal);
       }
       return answerTicket(prompt, example, seed, ctx.captureTraces);

@@ -18,6 +18,13 @@ export function latencyMs(model: LatencyModel, callHash: number): number {
   return model.meanMs * (lo + (hi - lo) * unitFromHash(combineHashes(callHash, LATENCY_SALT)));
 }
 
+/**
+ * Whether a call waits at all: it sleeps with a mean above zero, and rejects when its signal is
+ * already aborted. The task models skip simulateLatency otherwise, so a zero-latency call costs
+ * not even an await and zero-latency runs keep their exact interleaving of calls.
+ */
+export const latencyApplies = (model: LatencyModel, signal?: AbortSignal): boolean => model.meanMs > 0 || signal?.aborted === true;
+
 /** Rejects with the signal's reason if it is (or becomes) aborted. */
 export async function simulateLatency(model: LatencyModel, callHash: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) throw signal.reason;

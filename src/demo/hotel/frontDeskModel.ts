@@ -5,7 +5,7 @@
 import type { Adapter, Candidate, EvalContext, Evaluation, ReflectiveDataset } from '../../types.js';
 import { combineHashes, hashString } from '../hash32.js';
 import { plainReflectiveDataset } from '../plainReflectiveDataset.js';
-import { checkLatencyOptions, simulateLatency, type LatencyModel } from '../simulatedLatency.js';
+import { checkLatencyOptions, latencyApplies, simulateLatency, type LatencyModel } from '../simulatedLatency.js';
 import { parseFactPromptCached } from './factPrompt.js';
 import { answerGuest } from './frontDeskReply.js';
 import type { HotelExample } from './hotelDataset.js';
@@ -30,7 +30,7 @@ export function createFrontDeskModel(options: FrontDeskModelOptions): Adapter<Ho
   return {
     async evaluate(candidate: Candidate, example: HotelExample, ctx: EvalContext): Promise<Evaluation> {
       const prompt = parseFactPromptCached(promptText(candidate));
-      if (options.meanMs > 0 || ctx.signal.aborted) {
+      if (latencyApplies(options, ctx.signal)) {
         await simulateLatency(options, combineHashes(prompt.hash, hashString(example.id, seed), seed), ctx.signal);
       }
       return answerGuest(prompt, example, seed, ctx.captureTraces);

@@ -4,7 +4,7 @@
 // feedback, never the hidden family or expected-answer fields.
 import type { Adapter, Candidate, EvalContext, Evaluation, ReflectiveDataset } from '../../types.js';
 import { combineHashes, hashString } from '../hash32.js';
-import { checkLatencyOptions, simulateLatency, type LatencyModel } from '../simulatedLatency.js';
+import { checkLatencyOptions, latencyApplies, simulateLatency, type LatencyModel } from '../simulatedLatency.js';
 import type { MultistepExample } from './multistepDataset.js';
 import { parseStagePromptCached } from './stagePrompt.js';
 import { STAGES, type Stage } from './stageRules.js';
@@ -29,7 +29,7 @@ export function createTwoStageModel(options: TwoStageModelOptions): Adapter<Mult
     async evaluate(candidate: Candidate, example: MultistepExample, ctx: EvalContext): Promise<Evaluation> {
       const planner = parseStagePromptCached(componentText(candidate, 'planner'), 'planner');
       const answer = parseStagePromptCached(componentText(candidate, 'answer'), 'answer');
-      if (options.meanMs > 0 || ctx.signal.aborted) {
+      if (latencyApplies(options, ctx.signal)) {
         await simulateLatency(options, combineHashes(planner.hash, answer.hash ^ hashString(example.id, seed), seed), ctx.signal);
       }
       return solveTwoStage(planner, answer, example, seed, ctx.captureTraces);
