@@ -2,16 +2,14 @@
 // with a few facts far more common than the rest, a seed that leaves headroom, a score that
 // falls again once the prompt lists too many facts, feedback that names the facts, and a
 // reflection LM that adds the facts the feedback names (and cuts the ones it says were unasked).
-import { SimulatedClock } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
-import { optimize, type OptimizeResult } from '../src/index.js';
 import { parseFactPrompt } from '../src/demo/hotel/factPrompt.js';
 import { FOCUS_PHRASINGS, HOTEL_FACTS, VAGUE_SENTENCES, type FactId } from '../src/demo/hotel/hotelFacts.js';
 import { createHotelTask, HOTEL_SEED_CANDIDATE, type HotelExample, type HotelTask } from '../src/demo/hotel/hotelTask.js';
 import { extractInstruction } from '../src/gepa/proposer/extractInstruction.js';
 import { buildReflectionPrompt } from '../src/gepa/proposer/reflectionPrompt.js';
 import type { Candidate, LmReply } from '../src/types.js';
+import { batchedTaskRun } from './support/taskUnderOptimizer.js';
 
 const ctx = { captureTraces: false, signal: new AbortController().signal };
 const TASKS = [0, 1, 2].map((seed) => createHotelTask({ seed }));
@@ -157,16 +155,8 @@ describe('hotel reflection model', () => {
 });
 
 describe('hotel under the optimizer', () => {
-  async function run(workers: number): Promise<OptimizeResult> {
-    const clock = steppingClock(new SimulatedClock());
-    const task = createHotelTask({ seed: 4, metricCallMs: 20, reflectionMs: 100, clock });
-    const { seedCandidate, trainset, valset, adapter, reflectionLm } = task;
-    const work = optimize({ seedCandidate, trainset, valset, adapter, reflectionLm, schedule: { kind: 'batched', parents: 2, perParent: 2 }, workers, maxMetricCalls: 300, seed: 4, clock });
-    return runOnSimulatedClock(clock, work);
-  }
-
   it('improves on the seed and gives the same batched run for 2 and 16 workers', async () => {
-    const [two, sixteen] = [await run(2), await run(16)];
+    const [two, sixteen] = [await batchedTaskRun(createHotelTask, 2), await batchedTaskRun(createHotelTask, 16)];
     expect(sixteen.bestCandidate).toEqual(two.bestCandidate);
     expect(sixteen.valScores).toEqual(two.valScores);
     expect(two.bestScore).toBeGreaterThan((two.valScores[0] as number) + 0.15);

@@ -1,10 +1,7 @@
 // The two-stage (planner + answer) bench task: reproducible data and scores, a seed that leaves
 // headroom, partial credit, rules that only pay off together, clashing wordings and clutter that
 // hurt, feedback that names the stage, and a reflection LM that acts on the feedback it is shown.
-import { SimulatedClock } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
-import { optimize, type OptimizeResult } from '../src/index.js';
 import { createMultistepTask, MULTISTEP_SEED_CANDIDATE, type MultistepExample, type MultistepTask } from '../src/demo/multistep/multistepTask.js';
 import { overlookRate, parseStagePrompt } from '../src/demo/multistep/stagePrompt.js';
 import { ruleOf, STAGE_RULES, VAGUE_SENTENCES, type RuleId, type Stage } from '../src/demo/multistep/stageRules.js';
@@ -12,6 +9,7 @@ import type { FamilyName } from '../src/demo/multistep/problemFamilies.js';
 import { extractInstruction } from '../src/gepa/proposer/extractInstruction.js';
 import { buildReflectionPrompt } from '../src/gepa/proposer/reflectionPrompt.js';
 import type { Candidate, LmReply } from '../src/types.js';
+import { batchedTaskRun } from './support/taskUnderOptimizer.js';
 
 const ctx = { captureTraces: false, signal: new AbortController().signal };
 const SEEDS = [0, 1, 2];
@@ -177,16 +175,8 @@ describe('multistep reflection model', () => {
 });
 
 describe('multistep under the optimizer', () => {
-  async function run(workers: number): Promise<OptimizeResult> {
-    const clock = steppingClock(new SimulatedClock());
-    const task = createMultistepTask({ seed: 4, metricCallMs: 20, reflectionMs: 100, clock });
-    const { seedCandidate, trainset, valset, adapter, reflectionLm } = task;
-    const work = optimize({ seedCandidate, trainset, valset, adapter, reflectionLm, schedule: { kind: 'batched', parents: 2, perParent: 2 }, workers, maxMetricCalls: 300, seed: 4, clock });
-    return runOnSimulatedClock(clock, work);
-  }
-
   it('improves on the seed and gives the same batched run for 2 and 16 workers', async () => {
-    const [two, sixteen] = [await run(2), await run(16)];
+    const [two, sixteen] = [await batchedTaskRun(createMultistepTask, 2), await batchedTaskRun(createMultistepTask, 16)];
     expect(sixteen.bestCandidate).toEqual(two.bestCandidate);
     expect(sixteen.valScores).toEqual(two.valScores);
     expect(two.bestScore).toBeGreaterThan((two.valScores[0] as number) + 0.05);

@@ -11,6 +11,7 @@ import { resolveSettings } from '../src/config/runSettings.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
 import { optimize, type OptimizeConfig } from '../src/index.js';
 import type { DemoExample } from '../src/demo/demoTask.js';
+import { withCallHook } from './support/callHook.js';
 import { essence } from './support/demoRun.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gepa-step-minibatches-'));
@@ -27,13 +28,9 @@ function config(runDir: string | undefined, extra: Partial<OptimizeConfig<DemoEx
     seedCandidate: task.seedCandidate,
     trainset: task.trainset,
     valset: task.valset,
-    adapter: {
-      ...task.adapter,
-      evaluate: (candidate, example, ctx) => {
-        if (++calls === stopAfter) drain.abort();
-        return task.adapter.evaluate(candidate, example, ctx);
-      },
-    },
+    adapter: withCallHook(task.adapter, () => {
+      if (++calls === stopAfter) drain.abort();
+    }),
     reflectionLm: task.reflectionLm,
     runIdentity: { reflectionLm: 'demo' },
     schedule: { kind: 'batched', parents: 2, perParent: 2 },

@@ -2,6 +2,7 @@
 // schedule, on real time (a child process cannot share a simulated clock), a few seconds long.
 // `onCall` sees every adapter.evaluate call that actually starts, to count what was paid.
 import { createDemoTask } from '../../src/demo/demoTask.js';
+import { withCallHook } from './callHook.js';
 import type { OptimizeConfig } from '../../src/types.js';
 import type { DemoExample } from '../../src/demo/demoTask.js';
 
@@ -13,13 +14,7 @@ export function durableRunConfig(runDir: string, onCall: () => void = () => {}):
     seedCandidate: task.seedCandidate,
     trainset: task.trainset,
     valset: task.valset,
-    adapter: {
-      ...task.adapter,
-      evaluate: (candidate, example, ctx) => {
-        onCall();
-        return task.adapter.evaluate(candidate, example, ctx);
-      },
-    },
+    adapter: withCallHook(task.adapter, onCall),
     reflectionLm: task.reflectionLm,
     runIdentity: { reflectionLm: 'demo' },
     schedule: { kind: 'batched', parents: 2, perParent: 2 },
