@@ -11,7 +11,9 @@ import { answerReleased } from '../src/gepa/search/childAnswers.js';
 import type { ProposalId } from '../src/gepa/core/proposal.js';
 import { releasedFromWait } from '../src/gepa/search/proposalDecisions.js';
 import { planAsyncProposals, planBatchedStep, type Launch, type Plan, type PlanInput } from '../src/gepa/search/proposalPlanner.js';
-import { budgetEvent, cutShort, drainReason, finalStopReason, finish, foldInto, foldSeed, foldStep, IDLE_STOP_REASON, judge, launchPlan, reserveSeed, runResult, seedFailed, startRun, stepFinished, stopReasonNow, type SearchRun } from '../src/gepa/search/searchRun.js';
+import { budgetEvent, cutShort, finish, foldInto, foldSeed, foldStep, judge, launchPlan, reserveSeed, runResult, startRun, stepFinished, type SearchRun } from '../src/gepa/search/searchRun.js';
+import { decideStop, finalStopReason } from '../src/gepa/search/stopDecision.js';
+import type { StopReason } from '../src/gepa/strategies/stoppers.js';
 import { outOfTurn, recordDecision, type ResumeOrderView } from '../src/storage/resumeOrder.js';
 import type { OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
 import { evaluatorActor } from './evaluator.actor.js';
@@ -37,7 +39,7 @@ export type OptimizerEvent =
   | EvaluatorStats
   | DollarsExhausted
   /** graceful: start nothing new and let what is in flight finish; else stop now. */
-  | { type: 'stop'; reason: string; graceful?: boolean; error?: string };
+  | { type: 'stop'; reason: StopReason; graceful?: boolean; error?: string };
 
 type OptimizerChildren = { evaluator: 'evaluator' } & { [proposal: ProposalId]: 'proposer' };
 
@@ -189,9 +191,13 @@ export const optimizerMachine = setup({
     { src: 'stopSignals', input: ({ context }) => stopSignalsInput(context.input) },
   ],
   on: {
+    // The stop decision takes a drain's reason unless one is set, and an abort's in any case.
     stop: [
-      { guard: ({ event }) => event.graceful === true, actions: assign({ stopReason: ({ context, event }) => drainReason(context, event.reason) }) },
-      { target: '.stopping', actions: assign({ stopReason: ({ event }) => event.reason, error: ({ event }) => event.error }) },
+      { guard: ({ event }) => event.graceful === true, actions: assign(({ context, event }) => decideStop(context, { kind: 'request', reason: event.reason, graceful: true }, context.settings)) },
+      {
+        target: '.stopping',
+        actions: assign(({ context, event }) => decideStop(context, { kind: 'request', reason: event.reason, graceful: false, error: event.error }, context.settings)),
+      },
     ],
     'dollars.exhausted': { actions: assign({ dollarsExhausted: true }) },
   },
@@ -213,21 +219,24 @@ export const optimizerMachine = setup({
         })),
       ],
       on: {
-        // Every seed call failed: foldSeed sets stopReason 'error', so 'deciding' goes straight to the end.
+        // The first fold: foldSeed asks the stop decision (every seed call failed: 'error'), which 'deciding' follows.
         evaluated: {
           target: 'deciding',
           actions: enqueueActions(({ context, event, enqueue }) => {
-            const folded = foldSeed(context, context.settings, event);
+            const folded = foldSeed(context, context.settings, event, { elapsedMsNow: elapsedMs(context) });
             enqueue.assign(folded.update);
             for (const e of folded.events) enqueue.emit(e);
           }),
         },
         // A seed call the dollar budget could not pay even with nothing else in flight: the budget ends the run.
-        'evaluator.failed': { target: 'stopping', actions: assign(({ context, event }) => seedFailed(context, event.error)) },
+        'evaluator.failed': {
+          target: 'stopping',
+          actions: assign(({ context, event }) => decideStop(context, { kind: 'seed', error: event.error, refusedByDollars: context.dollarsExhausted }, context.settings)),
+        },
       },
     },
+    // The fold just made asked the stop decision; this follows its answer.
     deciding: {
-      entry: assign({ stopReason: ({ context }) => stopReasonNow(context, context.settings) }),
       always: [{ guard: 'hasStopReason', target: 'draining' }, { guard: 'isAsync', target: 'flowing' }, { target: 'planning' }],
     },
     // Batched schedule: plan a P x N step (or a merge), run it, fold it in task order.
@@ -259,7 +268,7 @@ export const optimizerMachine = setup({
       },
       always: [
         { guard: 'hasStopReason', target: 'draining' },
-        { guard: 'idle', target: 'finishing', actions: assign({ stopReason: IDLE_STOP_REASON }) },
+        { guard: 'idle', target: 'finishing', actions: assign(({ context }) => decideStop(context, { kind: 'idle' }, context.settings)) },
       ],
     },
     // Nothing new starts; proposals in flight finish and are folded.

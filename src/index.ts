@@ -30,8 +30,14 @@ export type {
   SelectCandidate,
   SelectComponents,
   ValsetBestOutputs,
+  // Stopping (docs/stopping.md): stopWhen's stop rules, what they see, why a run stopped.
+  KnownStopReason,
+  Stopper,
+  StopReason,
+  StopView,
 } from './types.js';
 export { optimize } from '../machines/optimize.js';
+export { stoppers } from './run/stoppers.js';
 export { optimizerMachine } from '../machines/optimizer.machine.js';
 export { proposerMachine } from '../machines/proposer.machine.js';
 export { evaluatorActor } from '../machines/evaluator.actor.js';

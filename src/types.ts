@@ -28,6 +28,10 @@ export type { ScheduleDecision, WorkJournal } from './gepa/core/workJournal.js';
 // One stretch of work on one worker slot.
 export type { SlotInterval } from './evaluation/workerSlots.js';
 
+// How a run stops: the user's stop rules, what they see, and the reasons a result gives.
+export type { KnownStopReason, StopReason } from './gepa/core/stopReason.js';
+export type { Stopper, StopView } from './gepa/strategies/stoppers.js';
+
 // What a run reports while it runs, and what it returns.
 export type { RunEvent } from './gepa/core/runEvent.js';
 export type { FailureCounts, OptimizeResult, ProposalRecord, ValsetBestOutputs } from './gepa/core/optimizeResult.js';

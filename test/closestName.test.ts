@@ -1,6 +1,6 @@
 // "Did you mean": a typo finds its field; another word does not.
 import { describe, expect, it } from 'vitest';
-import { closestName } from '../src/cli/closestName.js';
+import { closestName } from '../src/config/closestName.js';
 
 describe('closestName', () => {
   const fields = ['maxMetricCalls', 'maxCostUsd', 'reflectionModel', 'taskModel', 'seed', 'runDir'];

@@ -187,8 +187,8 @@ describe('the config takes optimize()\'s own fields from the library\'s schema',
     telemetry: false,
     executor: { kind: 'bullmq', connection: 'redis://127.0.0.1:1', queue: 'all-fields' },
   };
-  // The settings a JSON file cannot give as they are: datasets are paths; the CLI pays the endpoint check itself.
-  const NOT_FROM_JSON = ['trainset', 'valset', 'preRunCostUsd'];
+  // The settings a JSON file cannot give as they are: datasets are paths; the CLI pays the endpoint check itself; stoppers are functions.
+  const NOT_FROM_JSON = ['trainset', 'valset', 'preRunCostUsd', 'stopWhen'];
 
   it('every settings field is accepted (or deliberately not), and buildRunConfig forwards each one to optimize()', async () => {
     expect([...OPTIMIZER_FIELDS, ...NOT_FROM_JSON].sort()).toEqual(Object.keys(settingsFields).sort());

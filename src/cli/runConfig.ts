@@ -10,7 +10,7 @@ import { hasPrice, priceOverridesSchema } from '../lm/priceTable.js';
 import { settingsFields } from '../config/runSettings.js';
 import { loadAdapter, parseAdapterSpec } from '../worker/loadAdapter.js';
 import type { Adapter } from '../types.js';
-import { closestName } from './closestName.js';
+import { closestName } from '../config/closestName.js';
 import { UsageError } from './exitCodes.js';
 import { configModelName } from './configModels.js';
 import { errorMessage } from '../errorMessage.js';
@@ -19,10 +19,10 @@ const positiveInt = z.number().int().positive();
 
 /**
  * optimize()'s own fields, checked by the very schema optimize() uses, so a new library option is
- * a config field at once. Left out: the datasets (paths here, below) and preRunCostUsd (the
- * endpoint check's cost, which this command sets itself).
+ * a config field at once. Left out: the datasets (paths here, below), preRunCostUsd (the
+ * endpoint check's cost, which this command sets itself) and stopWhen (functions, not JSON).
  */
-const optimizerFields = z.object(settingsFields).omit({ trainset: true, valset: true, preRunCostUsd: true }).shape;
+const optimizerFields = z.object(settingsFields).omit({ trainset: true, valset: true, preRunCostUsd: true, stopWhen: true }).shape;
 export type OptimizerField = keyof typeof optimizerFields;
 export const OPTIMIZER_FIELDS = Object.keys(optimizerFields) as OptimizerField[];
 

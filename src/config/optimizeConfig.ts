@@ -8,6 +8,7 @@ import type { RunEvent } from '../gepa/core/runEvent.js';
 import type { WorkJournal } from '../gepa/core/workJournal.js';
 import type { ProposeNewTexts, ReflectionPromptTemplate, SampleMinibatch, SelectCandidate, SelectComponents } from '../gepa/strategies/hookSignatures.js';
 import type { LanguageModel } from '../gepa/core/languageModel.js';
+import type { Stopper } from '../gepa/strategies/stoppers.js';
 import type { AcceptanceRule, ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ProposalSelection, Schedule, SlotPolicy, StepMinibatches, TieOrder } from '../settingValues.js';
 
 export interface OptimizeConfig<Example> {
@@ -26,6 +27,14 @@ export interface OptimizeConfig<Example> {
   targetScore?: number;
   /** Stop after this many steps (batched) or proposals (async) in a row added no better candidate. */
   maxStepsWithoutImprovement?: number;
+  /**
+   * Your own stop rules (gepa's stop_callbacks), asked after the seed's evaluation and after each
+   * fold (a batched step, an async proposal) while the run goes on: `true` stops the run with
+   * stopReason 'stopWhen', a string stops it with that string; proposals in flight finish first.
+   * Built-ins: `stoppers` (docs/stopping.md). Counts as a stop condition. Not recorded in a run
+   * directory beyond their names: pass them again when you resume.
+   */
+  stopWhen?: Stopper | Stopper[];
   /** Default { kind: 'batched' } (1 x 1). */
   schedule?: Schedule;
   /** Default 8: ONE capacity budget shared by every metric call and every LM call of the run. */

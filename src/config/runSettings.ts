@@ -7,6 +7,8 @@ import { defaultTieOrder } from '../gepa/core/paretoFront.js';
 import { defaultStepMinibatches } from '../gepa/strategies/minibatchSampler.js';
 import { templateProblem } from '../gepa/proposer/reflectionStrategy.js';
 import type { PlanningHooks } from '../gepa/strategies/strategyHooks.js';
+import type { Stopper } from '../gepa/strategies/stoppers.js';
+import { closestName } from './closestName.js';
 import { ConfigError, formatZodError } from '../configError.js';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES } from '../evaluation/failureTally.js';
 import type { Adapter, Candidate, OptimizeConfig, ProposalSelection, ValsetPolicy } from '../types.js';
@@ -66,6 +68,8 @@ export const executorSchema = z.discriminatedUnion('kind', [
     .strict(),
 ]);
 
+const stopperSchema = z.custom<Stopper>((value) => typeof value === 'function', 'must be a function (view) => boolean | string, or an array of them');
+
 /** The checked fields of an OptimizeConfig, each naming itself in errors (the CLI's config file reuses them). */
 export const settingsFields = {
   seedCandidate: z.record(z.string(), z.string()).refine((c) => Object.keys(c).length > 0, 'needs at least one component'),
@@ -104,14 +108,66 @@ export const settingsFields = {
   trackBestOutputs: z.boolean().optional(),
   executor: executorSchema.optional(),
   telemetry: z.boolean().optional(),
+  stopWhen: z.union([stopperSchema, z.array(stopperSchema)]).optional(),
 };
+
+/** The user's stoppers as a list ([] without any). */
+const stopperList = (stopWhen: Stopper | Stopper[] | undefined): Stopper[] => (stopWhen === undefined ? [] : Array.isArray(stopWhen) ? [...stopWhen] : [stopWhen]);
 
 const settingsSchema = z
   .object(settingsFields)
   .refine(
-    (c) => c.maxMetricCalls !== undefined || c.maxCostUsd !== undefined || c.timeoutMs !== undefined || c.targetScore !== undefined || c.maxStepsWithoutImprovement !== undefined,
-    { message: 'at least one stop condition is required: maxMetricCalls, maxCostUsd, timeoutMs, targetScore or maxStepsWithoutImprovement' },
+    (c) =>
+      c.maxMetricCalls !== undefined ||
+      c.maxCostUsd !== undefined ||
+      c.timeoutMs !== undefined ||
+      c.targetScore !== undefined ||
+      c.maxStepsWithoutImprovement !== undefined ||
+      stopperList(c.stopWhen).length > 0,
+    { message: 'at least one stop condition is required: maxMetricCalls, maxCostUsd, timeoutMs, targetScore, maxStepsWithoutImprovement or stopWhen' },
   );
+
+/**
+ * OptimizeConfig's fields that settingsFields does not check: functions, signals, the clock and
+ * values passed through. Typed by the fields of OptimizeConfig missing from settingsFields, so tsc
+ * names a field added to OptimizeConfig that neither lists (and one a schema field now covers).
+ */
+const UNCHECKED_FIELDS: Record<Exclude<keyof OptimizeConfig<unknown>, keyof typeof settingsFields>, true> = {
+  adapter: true,
+  reflectionLm: true,
+  signal: true,
+  inspect: true,
+  clock: true,
+  onEvent: true,
+  drainSignal: true,
+  onSlotInterval: true,
+  runIdentity: true,
+  journal: true,
+  reflectionPromptTemplate: true,
+  proposeNewTexts: true,
+  selectCandidate: true,
+  selectComponents: true,
+  sampleMinibatch: true,
+};
+
+/** Every field optimize() takes: the schema's, and the unchecked ones. */
+const KNOWN_FIELDS: readonly string[] = [...Object.keys(settingsFields), ...Object.keys(UNCHECKED_FIELDS)];
+
+/**
+ * A JavaScript caller gets no type check: a field optimize() does not know (a typo, an option of
+ * another library) is refused with the nearest known name rather than silently ignored.
+ */
+function checkKnownFields(config: unknown): void {
+  // Not an object at all: the schema says so, naming what it expected.
+  if (typeof config !== 'object' || config === null) return;
+  const unknown = Object.entries(config).filter(([key, value]) => value !== undefined && !KNOWN_FIELDS.includes(key));
+  if (unknown.length === 0) return;
+  const problems = unknown.map(([key]) => {
+    const near = closestName(key, KNOWN_FIELDS);
+    return `${key}: unknown option (${near ? `did you mean "${near}"?` : 'check its spelling'})`;
+  });
+  throw new ConfigError(`invalid optimize config: ${problems.join('; ')}`);
+}
 
 /** The async schedule's default for stale children (measured in bench/README.md). */
 export const DEFAULT_REBASE: RebasePolicy = 'best';
@@ -150,6 +206,8 @@ export interface RunSettings {
   /** The user's planning hooks, only those given. */
   hooks: PlanningHooks;
   trackBestOutputs: boolean;
+  /** The user's stoppers, in the order given ([] without any); a run directory records only their names. */
+  stopWhen: Stopper[];
 }
 
 /** A race's defaults: chunks of 10 examples, stop as soon as the child trails its parent. */
@@ -178,6 +236,7 @@ function checkHooks<Example>(config: OptimizeConfig<Example>): PlanningHooks {
 
 /** `seedHash`: candidateHash(config.seedCandidate) when the caller has it already. */
 export function resolveSettings<Example>(config: OptimizeConfig<Example>, seedHash?: string): RunSettings {
+  checkKnownFields(config);
   const parsed = settingsSchema.safeParse(config);
   if (!parsed.success) throw new ConfigError(`invalid optimize config: ${formatZodError(parsed.error)}`);
   const adapter = config.adapter as Adapter<Example> | undefined;
@@ -224,5 +283,6 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>, seedHa
     maxConsecutiveFailures: c.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES,
     hooks,
     trackBestOutputs: c.trackBestOutputs ?? false,
+    stopWhen: stopperList(c.stopWhen),
   };
 }

@@ -9,6 +9,7 @@ import { datasetFingerprints, type DatasetFingerprint, type DatasetFingerprints 
 import { ConfigError } from '../configError.js';
 import type { RunSettings } from '../config/runSettings.js';
 import { REBASE_WAITS, STEP_MINIBATCHES, TIE_ORDERS } from '../settingValues.js';
+import { stopperName } from '../gepa/strategies/stoppers.js';
 import type { OptimizeConfig, RebaseWait } from '../types.js';
 import { RESUMABLE_BUDGETS, type RunBudgets } from './resumeBudgets.js';
 
@@ -17,8 +18,11 @@ export interface RunConfigRecord {
   /** Compared on resume. Names are the config's own (reflectionMinibatchSize, merge.maxMerges, ...). */
   settings: Record<string, unknown>;
   fingerprints: { seedCandidate: string; trainset: DatasetFingerprint; valset: DatasetFingerprint };
-  /** Recorded, not compared: they change how fast a batched run goes, never what it computes. */
-  operational: { workers: number; slotPolicy: string; executor: string };
+  /**
+   * Recorded, not compared: they change how fast a batched run goes, never what it computes; and
+   * the names of the user's stoppers (functions cannot be recorded: a resume passes them again).
+   */
+  operational: { workers: number; slotPolicy: string; executor: string; stopWhen?: string[] };
 }
 
 const fingerprintSchema = z.object({ size: z.number().int().nonnegative(), sha256: z.string().optional() });
@@ -27,7 +31,7 @@ export const runConfigRecordSchema = z.object({
   version: z.literal(1),
   settings: z.record(z.string(), z.unknown()),
   fingerprints: z.object({ seedCandidate: z.string(), trainset: fingerprintSchema, valset: fingerprintSchema }),
-  operational: z.object({ workers: z.number(), slotPolicy: z.string(), executor: z.string() }),
+  operational: z.object({ workers: z.number(), slotPolicy: z.string(), executor: z.string(), stopWhen: z.array(z.string()).optional() }),
 });
 
 
@@ -59,7 +63,8 @@ function identityFields(runIdentity: OptimizeConfig<unknown>['runIdentity']): Re
 export function runConfigRecord<Example>(config: OptimizeConfig<Example>, settings: RunSettings, datasets: DatasetFingerprints = datasetFingerprints(config.trainset, config.valset)): RunConfigRecord {
   // failFast and maxConsecutiveFailures decide when a failing run stops, never what it computes:
   // not compared, so a run stopped by a failure can be resumed with other values.
-  const { seedCandidate: _seed, seedHash, componentNames: _names, workers, slotPolicy, minibatchSize, maxMerges, failFast: _ff, maxConsecutiveFailures: _mcf, ...rest } = settings;
+  // The stoppers are functions: only their names are recorded (operational), never compared.
+  const { seedCandidate: _seed, seedHash, componentNames: _names, workers, slotPolicy, minibatchSize, maxMerges, failFast: _ff, maxConsecutiveFailures: _mcf, stopWhen, ...rest } = settings;
   const identity = identityFields(config.runIdentity);
   const compared = {
     ...rest,
@@ -78,7 +83,7 @@ export function runConfigRecord<Example>(config: OptimizeConfig<Example>, settin
       trainset: datasets.trainset,
       valset: datasets.valset,
     },
-    operational: { workers, slotPolicy, executor: config.executor?.kind ?? 'local' },
+    operational: { workers, slotPolicy, executor: config.executor?.kind ?? 'local', ...(stopWhen.length > 0 ? { stopWhen: stopWhen.map(stopperName) } : {}) },
   };
 }
 

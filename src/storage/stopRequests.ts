@@ -1,4 +1,5 @@
-// How an operator stops a run from outside: a STOP file in its run directory, or SIGINT/SIGTERM.
+// How an operator stops a run from outside: a STOP file in its run directory, or SIGINT/SIGTERM;
+// and the stopper that waits for a file of the user's choosing (stoppers.file).
 // The first request drains (nothing new starts, work in flight finishes, the result and the log
 // are complete), for at most abandonAfterMs; a second signal aborts what is in flight; a third
 // gets Node's default (exit).
@@ -6,8 +7,17 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock } from '../clock.js';
 import type { Clock } from '../types.js';
+import { namedStopper, type Stopper } from '../gepa/strategies/stoppers.js';
 
 export const STOP_FILE = 'STOP';
+
+/**
+ * gepa's FileStopper: stops the run once a file exists at `path` (reason 'file'), looked for at
+ * each fold; unlike the run directory's STOP file it is left in place.
+ */
+export function fileStopper(path: string): Stopper {
+  return namedStopper(`file(${JSON.stringify(path)})`, () => existsSync(path) && 'file');
+}
 
 /**
  * Calls `onStop` once when `dir/STOP` exists: checked at once, then every `intervalMs` on a real,

@@ -2,6 +2,7 @@
 // proposal with its outcome, the counters and why the run stopped. Types only (result.ts builds
 // one); src/types.ts re-exports them.
 import type { Candidate } from './adapter.js';
+import type { StopReason } from './stopReason.js';
 
 /** Failed calls of a run, by kind (HTTP ones as `http 404`, ...). */
 export interface FailureCounts {
@@ -62,13 +63,15 @@ export interface OptimizeResult {
   /** Milliseconds since the start of the run when candidate i was found (injected clock). */
   discoveryElapsedMs: number[];
   /**
-   * Why the run stopped: a budget ('maxMetricCalls', 'maxCostUsd', 'timeout'), 'targetScore',
-   * 'maxStepsWithoutImprovement', 'stopped' (STOP file, drain signal), 'aborted', or 'error': a
-   * systemic failure (every call of the seed's valset failed, or maxConsecutiveFailures failed
-   * calls in a row with one cause, or failFast); `error` then names the cause. A run that
+   * Why the run stopped (StopReason lists them): a budget ('maxMetricCalls', 'maxCostUsd',
+   * 'timeout'), 'targetScore', 'perfectScore', 'maxStepsWithoutImprovement', 'stopped' (STOP
+   * file, drain signal), 'aborted', a stopper's reason ('stopWhen', a built-in's name, your own
+   * string), or 'error': a systemic failure (every call of the seed's valset failed, or
+   * maxConsecutiveFailures failed calls in a row with one cause, or failFast), strategy hooks
+   * failing again and again, or a stopper that threw; `error` then names the cause. A run that
    * stopped with 'error' is resumable.
    */
-  stopReason: string;
+  stopReason: StopReason;
   /** With stopReason 'error': what failed, e.g. "HTTP 404 from ...: the model `x` does not exist". */
   error?: string;
   /** Failed metric and LM calls by kind (always set by optimize(); optional for results of older versions). */

@@ -1,13 +1,14 @@
 // The OptimizeResult, built from the final pool and the run's counters.
 import { bestIndex, type CandidatePool } from './candidatePool.js';
 import type { Candidate, FailureCounts, OptimizeResult, ProposalRecord } from '../../types.js';
+import type { StopReason } from './stopReason.js';
 
 export interface ResultInput {
   pool: CandidatePool;
   metricCalls: number;
   reflectionCalls: number;
   costUsd: number;
-  stopReason: string;
+  stopReason: StopReason;
   proposals: ProposalRecord[];
   elapsedMs: number;
   busySlotMs: number;

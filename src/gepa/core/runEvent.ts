@@ -2,6 +2,7 @@
 // receives. Types only; src/types.ts re-exports them.
 import type { Candidate, CallFailure, RetryNotice } from './adapter.js';
 import type { ProposalRecord } from './optimizeResult.js';
+import type { StopReason } from './stopReason.js';
 
 /** What a proposal evaluates: its parent and child on the minibatch, the child on the valset. */
 type EvaluationTarget = 'parent' | 'child' | 'valset';
@@ -31,4 +32,4 @@ export type RunEvent =
   | { type: 'warning'; message: string }
   /** A model call will be retried after `delayMs` (a capped Retry-After says what was asked for). */
   | ({ type: 'retry.scheduled' } & RetryNotice)
-  | { type: 'run.ended'; stopReason: string };
+  | { type: 'run.ended'; stopReason: StopReason };

@@ -3,7 +3,6 @@
 // or steps (batched) without a better one are kept, a merge becomes due when a candidate joins,
 // and every proposal leaves a record. Returns the run events each change makes.
 import { paretoFrontSize } from '../strategies/parentSelection.js';
-import { progressStopReason } from '../strategies/stopConditions.js';
 import { addCandidate, bestIndex, poolFronts } from '../core/candidatePool.js';
 import type { ValsetScores, Proposal } from '../core/proposal.js';
 import { foldProposals } from './proposalFold.js';
@@ -109,24 +108,4 @@ export function recordPlanFailures(progress: SearchProgress, failures: readonly 
     events.push({ type: 'error', message: `task ${r.step}/${r.task}: ${r.reason}` }, { type: 'proposal.ended', step: r.step, task: r.task, outcome: r.outcome, reason: r.reason, staleness: r.staleness });
   }
   return { progress, events };
-}
-
-export interface ProgressGoals {
-  targetScore?: number;
-  maxStepsWithoutImprovement?: number;
-  /** With skipPerfectScore, a perfect best stops the run ('perfectScore'). */
-  skipPerfectScore?: boolean;
-  perfectScore?: number;
-}
-
-/** 'targetScore', 'perfectScore' or 'maxStepsWithoutImprovement' once reached, else null. */
-export function progressStop(progress: SearchProgress, goals: ProgressGoals): string | null {
-  const { targetScore, maxStepsWithoutImprovement, skipPerfectScore, perfectScore } = goals;
-  return progressStopReason({
-    bestScore: progress.bestScore,
-    stepsWithoutImprovement: progress.stepsWithoutImprovement,
-    ...(targetScore !== undefined ? { targetScore } : {}),
-    ...(maxStepsWithoutImprovement !== undefined ? { maxStepsWithoutImprovement } : {}),
-    ...(skipPerfectScore === true && perfectScore !== undefined ? { perfectScore } : {}),
-  });
 }

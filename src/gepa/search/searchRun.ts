@@ -8,8 +8,10 @@ import { valsetScoresOf, type MinibatchOutcome, type Proposal, type ProposalSpen
 import { recordFinish, recordVerdict } from './proposalDecisions.js';
 import { buildResult } from '../core/result.js';
 import { launchEvents, type Plan } from './proposalPlanner.js';
-import { addSeed, foldFinished, progressStop, recordPlanFailures, recordStopped, startProgress, type ProgressGoals, type SearchProgress } from './searchProgress.js';
+import { addSeed, foldFinished, recordPlanFailures, recordStopped, startProgress, type SearchProgress } from './searchProgress.js';
 import { initialSearchState, type SearchSettings, type SearchState } from './searchState.js';
+import { decideStop, finalStopReason, type StopRules } from './stopDecision.js';
+import type { StopReason } from '../strategies/stoppers.js';
 import type { ExampleTable } from '../core/exampleTable.js';
 import type { Candidate, Evaluation, FailureCounts, FrontType, OptimizeResult, RunEvent, TieOrder } from '../../types.js';
 
@@ -25,14 +27,15 @@ export interface SearchRun {
   proposals: Record<string, Proposal>;
   /** Ids of the current batched step's proposals, in task order. */
   stepIds: string[];
-  stopReason?: string;
-  /** With stopReason 'error': the systemic failure's cause, as the evaluator named it. */
+  /** Set by the stop decision (stopDecision.ts) once the run stops. */
+  stopReason?: StopReason;
+  /** With stopReason 'error': what failed (a systemic failure as the evaluator named it, the hooks, a stopper). */
   error?: string;
   /** The seed's valset evaluation's reservation, settled when it is folded. */
   seedReservation?: Reservation;
 }
 
-export type RunSettingsView = AnswerSettings & ProgressGoals & { frontType: FrontType; tieOrder: TieOrder };
+export type RunSettingsView = AnswerSettings & StopRules & { frontType: FrontType; tieOrder: TieOrder };
 
 /**
  * A run before its seed is evaluated: the search state from the settings, an open ledger (with
@@ -45,23 +48,8 @@ export function startRun(settings: SearchSettings & { maxMetricCalls?: number },
 /** The run's budget as a run event. */
 export const budgetEvent = (run: Pick<SearchRun, 'ledger' | 'spentUsd'>): RunEvent => ({ type: 'budget.updated', metricCalls: run.ledger.spentCalls, reserved: run.ledger.reservedCalls, costUsd: run.spentUsd });
 
-/** Why the run stops of its own accord now: a reason already set, else a progress goal reached. */
-export const stopReasonNow = (run: Pick<SearchRun, 'stopReason' | 'progress'>, goals: ProgressGoals): string | undefined => run.stopReason ?? progressStop(run.progress, goals) ?? undefined;
-
-/**
- * The reason an async run that goes idle with none set reports: it could start nothing more. (The
- * planner names its refusals, so this is a fallback; the result has always called it the metric-call budget.)
- */
-export const IDLE_STOP_REASON = 'maxMetricCalls';
-
 /** A batched step is folded once every proposal in it has finished. */
 export const stepFinished = (run: Pick<SearchRun, 'stepIds' | 'proposals'>): boolean => run.stepIds.every((id) => run.proposals[id]?.spend !== undefined);
-
-/** The result's stopReason: the one set, or 'done'. */
-export const finalStopReason = (run: Pick<SearchRun, 'stopReason'>): string => run.stopReason ?? 'done';
-
-/** A graceful stop (drain) names the run's stop reason unless one was named first: the first reason wins. */
-export const drainReason = (run: Pick<SearchRun, 'stopReason'>, reason: string): string => run.stopReason ?? reason;
 
 /** The seed's valset evaluation is reserved before it is asked for (the run cannot do without it). */
 export function reserveSeed(run: Pick<SearchRun, 'ledger'>, valsetSize: number): Pick<SearchRun, 'ledger' | 'seedReservation'> {
@@ -71,24 +59,24 @@ export function reserveSeed(run: Pick<SearchRun, 'ledger'>, valsetSize: number):
 
 /**
  * The seed's evaluation folded in: its reservation settled, candidate 0 in the pool, its dollars
- * spent; every seed call failing stops the run with 'error'. Events: the budget, then the front.
+ * spent; every seed call failing stops the run with 'error', else the stop decision's first fold
+ * is asked. Events: the budget, then the front.
  */
 export function foldSeed(
   run: SearchRun,
-  seed: { seedCandidate: Candidate; seedHash: string },
+  settings: { seedCandidate: Candidate; seedHash: string } & StopRules,
   reply: { evaluations: readonly Evaluation[]; paidCalls: number; costUsd: number; systemic?: string },
+  moment: { elapsedMsNow: number },
 ): { update: Partial<SearchRun>; events: RunEvent[] } {
   if (!run.seedReservation) throw new Error('the seed was folded before it was reserved');
   const ledger = settle(run.ledger, run.seedReservation, reply.paidCalls);
-  const added = addSeed(run.search, run.progress, { candidate: seed.seedCandidate, hash: seed.seedHash, valset: valsetScoresOf(reply.evaluations) }, ledger.spentCalls);
+  const added = addSeed(run.search, run.progress, { candidate: settings.seedCandidate, hash: settings.seedHash, valset: valsetScoresOf(reply.evaluations) }, ledger.spentCalls);
   const spentUsd = run.spentUsd + reply.costUsd;
-  const failed = reply.systemic === undefined ? {} : { stopReason: 'error', error: reply.systemic };
-  return { update: { ledger, search: added.search, progress: added.progress, spentUsd, ...failed }, events: [budgetEvent({ ledger, spentUsd }), ...added.events] };
-}
-
-/** A seed call failed (aborted, or refused by the dollar budget with nothing else in flight): the run ends. */
-export function seedFailed(run: Pick<SearchRun, 'dollarsExhausted'>, error: string): Pick<SearchRun, 'stopReason' | 'error'> {
-  return run.dollarsExhausted ? { stopReason: 'maxCostUsd' } : { stopReason: 'error', error };
+  const folded = { ...run, ledger, search: added.search, progress: added.progress, spentUsd };
+  const stop = reply.systemic === undefined
+    ? decideStop(folded, { kind: 'fold', elapsedMs: moment.elapsedMsNow }, settings)
+    : decideStop(folded, { kind: 'seed', error: reply.systemic, refusedByDollars: false }, settings);
+  return { update: { ledger, search: added.search, progress: added.progress, spentUsd, ...stop }, events: [budgetEvent({ ledger, spentUsd }), ...added.events] };
 }
 
 /**
@@ -107,8 +95,7 @@ export function launchPlan(run: SearchRun, plan: Plan, batched: boolean): { upda
       progress: failed.progress,
       proposals: { ...run.proposals, ...launched },
       ...(batched ? { stepIds: plan.launches.map((l) => l.proposal.id) } : {}),
-      ...(plan.stopReason ? { stopReason: plan.stopReason } : {}),
-      ...(plan.error ? { error: plan.error } : {}),
+      ...(plan.stopReason === undefined ? {} : decideStop(run, { kind: 'plan', reason: plan.stopReason, error: plan.error }, {})),
     },
     events: [...stepStarted, ...failed.events, ...launchEvents(plan.launches)],
   };
@@ -133,7 +120,7 @@ export function finish(run: SearchRun, report: Parameters<typeof recordFinish>[1
 
 /**
  * Finished proposals folded in, in the order given: the pool, the progress and the records; their
- * dollars added; their records out of flight; the stop a progress goal now calls for. Events:
+ * dollars added; their records out of flight; the stop decision asked (once per fold). Events:
  * the fold's, then the budget.
  */
 export function foldInto(run: SearchRun, finished: readonly Proposal[], moment: { elapsedMsNow: number }, settings: RunSettingsView): { update: Partial<SearchRun>; events: RunEvent[] } {
@@ -141,8 +128,8 @@ export function foldInto(run: SearchRun, finished: readonly Proposal[], moment: 
   const proposals = { ...run.proposals };
   for (const p of finished) delete proposals[p.id];
   const spentUsd = run.spentUsd + finished.reduce((n, p) => n + (p.spend?.costUsd ?? 0), 0);
-  const stopReason = stopReasonNow({ stopReason: run.stopReason, progress: folded.progress }, settings);
-  return { update: { search: folded.search, progress: folded.progress, proposals, spentUsd, stopReason }, events: [...folded.events, budgetEvent({ ledger: run.ledger, spentUsd })] };
+  const stop = decideStop({ ...run, search: folded.search, progress: folded.progress, spentUsd }, { kind: 'fold', elapsedMs: moment.elapsedMsNow }, settings);
+  return { update: { search: folded.search, progress: folded.progress, proposals, spentUsd, ...stop }, events: [...folded.events, budgetEvent({ ledger: run.ledger, spentUsd })] };
 }
 
 /** A batched step folded in task order, once it has finished (stepFinished); nothing of it stays in flight. */
