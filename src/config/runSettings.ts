@@ -68,7 +68,11 @@ export const executorSchema = z.discriminatedUnion('kind', [
     .strict(),
 ]);
 
-const stopperSchema = z.custom<Stopper>((value) => typeof value === 'function', 'must be a function (view) => boolean | string, or an array of them');
+const isStopper = (value: unknown): value is Stopper => typeof value === 'function';
+const stopWhenSchema = z.custom<Stopper | Stopper[]>(
+  (value) => isStopper(value) || (Array.isArray(value) && value.every(isStopper)),
+  'must be a function (view) => boolean | string, or an array of them',
+);
 
 /** The checked fields of an OptimizeConfig, each naming itself in errors (the CLI's config file reuses them). */
 export const settingsFields = {
@@ -108,7 +112,7 @@ export const settingsFields = {
   trackBestOutputs: z.boolean().optional(),
   executor: executorSchema.optional(),
   telemetry: z.boolean().optional(),
-  stopWhen: z.union([stopperSchema, z.array(stopperSchema)]).optional(),
+  stopWhen: stopWhenSchema.optional(),
 };
 
 /** The user's stoppers as a list ([] without any). */
