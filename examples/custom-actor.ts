@@ -126,7 +126,8 @@ function batchingEvaluator(remote: RemoteScorer, options: { maxBatch: number; li
   });
 }
 
-const task = createDemoTask({ seed: 0 });
+// The held-out testset is not an option of optimize(), which refuses fields it does not know.
+const { testset: _heldOut, ...task } = createDemoTask({ seed: 0 });
 const remote = createRemoteScorer(task.adapter, 10);
 const machine = optimizerMachine.provide({ actors: { evaluator: batchingEvaluator(remote, { maxBatch: 16, lingerMs: 2 }) } });
 

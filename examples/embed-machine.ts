@@ -12,7 +12,8 @@ const { values } = parseArgs({
 const stopAfter = Number(values['stop-after']);
 
 // Small simulated latencies, so that there is a run in progress to watch and to stop.
-const task = createDemoTask({ metricCallMs: 5, reflectionMs: 20 });
+// The held-out testset is not an option of optimize(), which refuses fields it does not know.
+const { testset: _heldOut, ...task } = createDemoTask({ metricCallMs: 5, reflectionMs: 20 });
 const stop = new AbortController();
 
 const config: OptimizeConfig<DemoExample> = {

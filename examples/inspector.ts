@@ -60,7 +60,8 @@ async function statelyInspect<T>(load: () => Promise<T>): Promise<T> {
 const forward = (observer: Observer<InspectionEvent>) => (event: unknown) => observer.next?.(event as InspectionEvent);
 
 // Latencies slow enough to follow the run by eye.
-const task = createDemoTask({ metricCallMs: values.offline ? 2 : 40, reflectionMs: values.offline ? 5 : 300 });
+// The held-out testset is not an option of optimize(), which refuses fields it does not know.
+const { testset: _heldOut, ...task } = createDemoTask({ metricCallMs: values.offline ? 2 : 40, reflectionMs: values.offline ? 5 : 300 });
 const run = (inspect: (event: unknown) => void) =>
   optimize({ ...task, maxMetricCalls: Number(values.budget), schedule: { kind: 'async', inFlight: 4 }, workers: 8, inspect });
 

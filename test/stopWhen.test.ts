@@ -23,7 +23,7 @@ describe('a user stopper', () => {
     expect(result.candidates).toHaveLength(3);
     // Once per fold: the seed's, then one per step (a step is one proposal here).
     expect(views).toHaveLength(1 + result.proposals.length);
-    expect(views[0]).toEqual({ metricCalls: valset.length, reflectionCalls: 0, proposals: 0, candidates: 1, bestScore: result.valScores[0], elapsedMs: views[0]?.elapsedMs, costUsd: 0, stepsWithoutImprovement: 0 });
+    expect(views[0]).toEqual({ metricCalls: valset.length, reflectionCalls: 0, proposals: 0, candidates: 1, bestScore: result.valScores[0], elapsedMs: views[0]?.elapsedMs, costUsd: 0, reflectionCostUsd: 0, stepsWithoutImprovement: 0 });
     expect(views[0]?.elapsedMs).toBeGreaterThan(0);
     // The last view is the result: nothing was in flight after the last step.
     const last = views.at(-1) as StopView;

@@ -10,7 +10,7 @@ import { stoppers, type Stopper, type StopView } from '../src/index.js';
 import { optionStoppers, stopperName } from '../src/gepa/strategies/stoppers.js';
 import { decideStop, finalStopReason, stopView, type ViewedRun } from '../src/gepa/search/stopDecision.js';
 
-const VIEW: StopView = { metricCalls: 0, reflectionCalls: 0, proposals: 0, candidates: 1, bestScore: 0, elapsedMs: 0, costUsd: 0, stepsWithoutImprovement: 0 };
+const VIEW: StopView = { metricCalls: 0, reflectionCalls: 0, proposals: 0, candidates: 1, bestScore: 0, elapsedMs: 0, costUsd: 0, reflectionCostUsd: 0, stepsWithoutImprovement: 0 };
 const view = (over: Partial<StopView>): StopView => ({ ...VIEW, ...over });
 
 const scratch = mkdtempSync(join(tmpdir(), 'gepa-stoppers-'));
@@ -120,7 +120,7 @@ describe('the stop decision', () => {
   /** A run after a fold: 2 candidates, best 0.5, 14 calls, 3 proposals (one of them a skip), $0.25. */
   const run: ViewedRun = {
     search: { pool: { candidates: [{ a: 'x' }, { a: 'y' }] } as never },
-    progress: { bestScore: 0.5, stepsWithoutImprovement: 1, reflectionCalls: 2, records: [{}, {}, {}] as never },
+    progress: { bestScore: 0.5, stepsWithoutImprovement: 1, reflectionCalls: 2, reflectionCostUsd: 0.1, records: [{}, {}, {}] as never },
     ledger: { spentCalls: 14 },
     spentUsd: 0.25,
   };
@@ -128,7 +128,7 @@ describe('the stop decision', () => {
 
   it('shows the stoppers the run as plain numbers, frozen', () => {
     const seen = stopView(run, 1_234);
-    expect(seen).toEqual({ metricCalls: 14, reflectionCalls: 2, proposals: 3, candidates: 2, bestScore: 0.5, elapsedMs: 1_234, costUsd: 0.25, stepsWithoutImprovement: 1 });
+    expect(seen).toEqual({ metricCalls: 14, reflectionCalls: 2, proposals: 3, candidates: 2, bestScore: 0.5, elapsedMs: 1_234, costUsd: 0.25, reflectionCostUsd: 0.1, stepsWithoutImprovement: 1 });
     expect(Object.isFrozen(seen)).toBe(true);
   });
 

@@ -26,7 +26,7 @@ export interface StopState {
 /** What a fold's view is read from. */
 export interface ViewedRun {
   search: Pick<SearchState, 'pool'>;
-  progress: Pick<SearchProgress, 'bestScore' | 'stepsWithoutImprovement' | 'reflectionCalls' | 'records'>;
+  progress: Pick<SearchProgress, 'bestScore' | 'stepsWithoutImprovement' | 'reflectionCalls' | 'reflectionCostUsd' | 'records'>;
   ledger: Pick<BudgetLedger, 'spentCalls'>;
   spentUsd: number;
 }
@@ -57,6 +57,7 @@ export function stopView(run: ViewedRun, elapsedMs: number): StopView {
     bestScore: run.progress.bestScore,
     elapsedMs,
     costUsd: run.spentUsd,
+    reflectionCostUsd: run.progress.reflectionCostUsd,
     stepsWithoutImprovement: run.progress.stepsWithoutImprovement,
   });
 }

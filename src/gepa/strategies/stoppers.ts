@@ -28,6 +28,8 @@ export interface StopView {
   readonly elapsedMs: number;
   /** Dollars of the seed's evaluation and of the proposals folded so far. */
   readonly costUsd: number;
+  /** The part of costUsd the reflection (or proposeNewTexts) calls spent: gepa's max reflection cost reads this. */
+  readonly reflectionCostUsd: number;
   /** Folds in a row (batched steps, or async proposals) that found no better best. */
   readonly stepsWithoutImprovement: number;
 }
