@@ -2,7 +2,7 @@
 // nothing new, finish what is in flight) and the run's timeout on the injected clock into
 // 'stop' events for the optimizer, its parent.
 import { fromCallback, type EventObject } from 'xstate';
-import type { Clock } from '../src/types.js';
+import type { Clock, StopReason } from '../src/types.js';
 
 export interface StopSignalsInput {
   signal?: AbortSignal;
@@ -11,16 +11,23 @@ export interface StopSignalsInput {
   timeoutMs?: number;
 }
 
+/** What it sends: the reason the stop decision (src/gepa/search/stopDecision.ts) takes, and whether the work in flight may finish. */
+export interface StopRequest {
+  type: 'stop';
+  reason: StopReason;
+  graceful?: boolean;
+}
+
 export const stopSignals = fromCallback<EventObject, StopSignalsInput>(({ input, sendBack }) => {
-  const onAbort = () => sendBack({ type: 'stop', reason: 'aborted' });
-  const onDrain = () => sendBack({ type: 'stop', reason: 'stopped', graceful: true });
+  const onAbort = () => sendBack({ type: 'stop', reason: 'aborted' } satisfies StopRequest);
+  const onDrain = () => sendBack({ type: 'stop', reason: 'stopped', graceful: true } satisfies StopRequest);
   const listen = (signal: AbortSignal | undefined, handler: () => void) => {
     if (signal?.aborted) handler();
     else signal?.addEventListener('abort', handler, { once: true });
   };
   listen(input.signal, onAbort);
   listen(input.drainSignal, onDrain);
-  const timer = input.timeoutMs !== undefined ? input.clock.setTimeout(() => sendBack({ type: 'stop', reason: 'timeout' }), input.timeoutMs) : undefined;
+  const timer = input.timeoutMs !== undefined ? input.clock.setTimeout(() => sendBack({ type: 'stop', reason: 'timeout' } satisfies StopRequest), input.timeoutMs) : undefined;
   return () => {
     input.signal?.removeEventListener('abort', onAbort);
     input.drainSignal?.removeEventListener('abort', onDrain);

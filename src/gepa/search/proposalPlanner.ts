@@ -13,7 +13,7 @@ import { poolFronts, withComponentPointers } from '../core/candidatePool.js';
 import type { ExampleTable } from '../core/exampleTable.js';
 import type { Proposal } from '../core/proposal.js';
 import type { SearchState } from './searchState.js';
-import type { Candidate, ProposalRecord, RunEvent } from '../../types.js';
+import type { Candidate, ProposalRecord, RunEvent, StopReason } from '../../types.js';
 
 export interface PlannerSettings {
   schedule: { kind: 'batched' } | { kind: 'async'; rebase: RebasePolicy; parentWeighting: ParentWeighting };
@@ -57,7 +57,7 @@ export interface Plan {
   /** The ledger with every launch's reservation in it. */
   ledger: BudgetLedger;
   /** Set when the budget cannot pay for anything more (and nothing was launched), or 'error' when the planning hooks keep failing. */
-  stopReason?: string;
+  stopReason?: StopReason;
   /** With stopReason 'error': what failed. */
   error?: string;
 }
