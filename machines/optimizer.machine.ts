@@ -13,9 +13,8 @@ import { releasedFromWait } from '../src/gepa/search/proposalDecisions.js';
 import { planAsyncProposals, planBatchedStep, type Launch, type Plan, type PlanInput } from '../src/gepa/search/proposalPlanner.js';
 import { budgetEvent, cutShort, finish, foldInto, foldSeed, foldStep, judge, launchPlan, reserveSeed, runResult, startRun, stepFinished, type SearchRun } from '../src/gepa/search/searchRun.js';
 import { decideStop, finalStopReason } from '../src/gepa/search/stopDecision.js';
-import type { StopReason } from '../src/gepa/strategies/stoppers.js';
 import { outOfTurn, recordDecision, type ResumeOrderView } from '../src/storage/resumeOrder.js';
-import type { OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
+import type { OptimizeConfig, OptimizeResult, RunEvent, StopReason } from '../src/types.js';
 import { evaluatorActor } from './evaluator.actor.js';
 import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerDecision, ProposalUpdate } from './protocol.js';
 import { proposerMachine, type ProposerInput } from './proposer.machine.js';
@@ -193,10 +192,10 @@ export const optimizerMachine = setup({
   on: {
     // The stop decision takes a drain's reason unless one is set, and an abort's in any case.
     stop: [
-      { guard: ({ event }) => event.graceful === true, actions: assign(({ context, event }) => decideStop(context, { kind: 'request', reason: event.reason, graceful: true }, context.settings)) },
+      { guard: ({ event }) => event.graceful === true, actions: assign(({ context, event }) => decideStop(context, { kind: 'request', reason: event.reason, graceful: true })) },
       {
         target: '.stopping',
-        actions: assign(({ context, event }) => decideStop(context, { kind: 'request', reason: event.reason, graceful: false, error: event.error }, context.settings)),
+        actions: assign(({ context, event }) => decideStop(context, { kind: 'request', reason: event.reason, graceful: false, error: event.error })),
       },
     ],
     'dollars.exhausted': { actions: assign({ dollarsExhausted: true }) },
@@ -231,7 +230,7 @@ export const optimizerMachine = setup({
         // A seed call the dollar budget could not pay even with nothing else in flight: the budget ends the run.
         'evaluator.failed': {
           target: 'stopping',
-          actions: assign(({ context, event }) => decideStop(context, { kind: 'seed', error: event.error, refusedByDollars: context.dollarsExhausted }, context.settings)),
+          actions: assign(({ context, event }) => decideStop(context, { kind: 'seed', error: event.error, refusedByDollars: context.dollarsExhausted })),
         },
       },
     },
@@ -268,7 +267,7 @@ export const optimizerMachine = setup({
       },
       always: [
         { guard: 'hasStopReason', target: 'draining' },
-        { guard: 'idle', target: 'finishing', actions: assign(({ context }) => decideStop(context, { kind: 'idle' }, context.settings)) },
+        { guard: 'idle', target: 'finishing', actions: assign(({ context }) => decideStop(context, { kind: 'idle' })) },
       ],
     },
     // Nothing new starts; proposals in flight finish and are folded.

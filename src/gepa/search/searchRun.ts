@@ -11,7 +11,7 @@ import { launchEvents, type Plan } from './proposalPlanner.js';
 import { addSeed, foldFinished, recordPlanFailures, recordStopped, startProgress, type SearchProgress } from './searchProgress.js';
 import { initialSearchState, type SearchSettings, type SearchState } from './searchState.js';
 import { decideStop, finalStopReason, type StopRules } from './stopDecision.js';
-import type { StopReason } from '../strategies/stoppers.js';
+import type { StopReason } from '../core/stopReason.js';
 import type { ExampleTable } from '../core/exampleTable.js';
 import type { Candidate, Evaluation, FailureCounts, FrontType, OptimizeResult, RunEvent, TieOrder } from '../../types.js';
 
@@ -75,7 +75,7 @@ export function foldSeed(
   const folded = { ...run, ledger, search: added.search, progress: added.progress, spentUsd };
   const stop = reply.systemic === undefined
     ? decideStop(folded, { kind: 'fold', elapsedMs: moment.elapsedMsNow }, settings)
-    : decideStop(folded, { kind: 'seed', error: reply.systemic, refusedByDollars: false }, settings);
+    : decideStop(folded, { kind: 'seed', error: reply.systemic, refusedByDollars: false });
   return { update: { ledger, search: added.search, progress: added.progress, spentUsd, ...stop }, events: [budgetEvent({ ledger, spentUsd }), ...added.events] };
 }
 
@@ -95,7 +95,7 @@ export function launchPlan(run: SearchRun, plan: Plan, batched: boolean): { upda
       progress: failed.progress,
       proposals: { ...run.proposals, ...launched },
       ...(batched ? { stepIds: plan.launches.map((l) => l.proposal.id) } : {}),
-      ...(plan.stopReason === undefined ? {} : decideStop(run, { kind: 'plan', reason: plan.stopReason, error: plan.error }, {})),
+      ...(plan.stopReason === undefined ? {} : decideStop(run, { kind: 'plan', reason: plan.stopReason, error: plan.error })),
     },
     events: [...stepStarted, ...failed.events, ...launchEvents(plan.launches)],
   };

@@ -7,7 +7,8 @@
 // failed seed. The optimizer machine assigns what it answers; first reason wins, an abort excepted.
 import type { BudgetLedger } from '../../budget/budgetLedger.js';
 import { errorMessage } from '../../errorMessage.js';
-import { answerReason, optionStoppers, stopperName, type ProgressGoals, type Stopper, type StopReason, type StopView } from '../strategies/stoppers.js';
+import type { StopReason } from '../core/stopReason.js';
+import { answerReason, optionStoppers, stopperName, type ProgressGoals, type Stopper, type StopView } from '../strategies/stoppers.js';
 import type { SearchProgress } from './searchProgress.js';
 import type { SearchState } from './searchState.js';
 
@@ -82,11 +83,11 @@ function askStoppers(view: StopView, rules: StopRules): StopState {
 }
 
 /**
- * The run's stop state after `cause`: unchanged to go on. A reason once set stays (a fold asks no
+ * The run's stop state after `cause`: unchanged to go on. `rules` are read at a fold only. A reason once set stays (a fold asks no
  * stopper then, so each is asked once per fold while the run goes on), except that a stop that
  * cannot wait (an abort, the timeout, a systemic failure, a failed seed) takes the place of a drain's.
  */
-export function decideStop(run: ViewedRun & StopState, cause: StopCause, rules: StopRules): StopState {
+export function decideStop(run: ViewedRun & StopState, cause: StopCause, rules: StopRules = {}): StopState {
   const { stopReason, error } = run;
   const kept: StopState = { stopReason, error };
   switch (cause.kind) {

@@ -5,8 +5,6 @@
 // reads the disk, so it is built in src/storage/. The decision that asks them: search/stopDecision.ts.
 import type { StopReason } from '../core/stopReason.js';
 
-export type { KnownStopReason, StopReason } from '../core/stopReason.js';
-
 /**
  * What a stopper sees of the run when it is asked (after the seed's evaluation, after each batched
  * step, after each async proposal is folded). Plain numbers, frozen. In a resumed run the counts
