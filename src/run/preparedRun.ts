@@ -20,6 +20,8 @@ import { datasetFingerprints, type DatasetFingerprints, type InputHashes } from 
 import type { ExistingRun } from '../storage/runDirectory.js';
 import { resolveSettings, type RunSettings } from '../config/runSettings.js';
 import { createRunCallbacks, type RunCallbacks } from './runCallbacks.js';
+import type { EvaluationCachePolicy } from '../evaluation/evaluationStore.js';
+import { evaluationCacheDir } from '../storage/evaluationCacheDir.js';
 
 // The machines read the settings through the prepared run: they never import config/.
 export type { RunSettings };
@@ -47,6 +49,8 @@ export interface PreparedRun {
   onSlotInterval?: (interval: SlotInterval) => void;
   /** The run's event listener: proposers report their fine-grained events straight to it. */
   onEvent?: (event: RunEvent) => void;
+  /** How evaluations are reused (cacheEvaluation): within the run, not at all, or also from and into cacheDir. */
+  evaluationCache: EvaluationCachePolicy;
   /** The user's gepa callbacks, which onEvent feeds; optimize() hands them the result. Absent without callbacks. */
   callbacks?: RunCallbacks;
   /** Every metric and LM call that ran (telemetry spans); absent with `telemetry: false`. */
@@ -115,6 +119,7 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
     config: config as OptimizeConfig<unknown>,
     settings,
     table,
+    evaluationCache: evaluationCachePolicy(config, table),
     executor: executorFor(config, adapter),
     reflectionLm: reflectionModel(config.reflectionLm as OptimizeConfig<unknown>['reflectionLm'], settings.maxCostUsd),
     buildDataset: (candidate, results, components) => buildReflectiveDataset(adapter, candidate, results, components),
@@ -157,6 +162,14 @@ export function amendPreparedRun(prepared: PreparedRun, { runDirectory, preRunCo
     settings: { ...prepared.settings, ...resumed },
     ...(runDirectory ? { runDirectory } : {}),
   };
+}
+
+/** cacheEvaluation resolved (validated already): 'disk' keeps evaluations in cacheDir for runs of the same adapter identity. */
+function evaluationCachePolicy(config: OptimizeConfig<unknown>, table: ExampleTable<unknown>): EvaluationCachePolicy {
+  const mode = config.cacheEvaluation ?? 'memory';
+  if (mode !== 'disk' || config.cacheDir === undefined) return { reuse: mode !== false };
+  const { reflectionLm: _lm, ...adapterIdentity } = config.runIdentity ?? {};
+  return { reuse: true, store: evaluationCacheDir(config.cacheDir, adapterIdentity, table.examples) };
 }
 
 /** One listener that calls the user's, then telemetry's; either may be absent. */
