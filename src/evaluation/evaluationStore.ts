@@ -15,6 +15,7 @@ export interface EvaluationStore {
   keep(candidateHash: string, exampleId: number, captureTraces: boolean, occurrence: number, evaluation: Evaluation): void;
 }
 
+/** cacheEvaluation resolved: whether evaluations are shared within the run, and the store of 'disk'. */
 export interface EvaluationCachePolicy {
   /** false: every evaluation is a metric call, in-flight duplicates included (cacheEvaluation: false). */
   reuse: boolean;

@@ -56,6 +56,7 @@ function bestOf(scores: readonly number[]): number {
   return best;
 }
 
+/** The listener that calls `callbacks` from the run's events (prepareRun puts it beside onEvent). */
 export function createRunCallbacks(callbacks: ReadonlyArray<Partial<GepaCallbacks>>, context: RunCallbackContext): RunCallbacks {
   const candidates: Candidate[] = [];
   const parents: number[][] = [];
