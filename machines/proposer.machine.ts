@@ -109,13 +109,12 @@ function goOnOrSkip<T extends object>(context: ProposerContext, answer: SkipOrGo
 const skipReason = (context: ProposerContext) => (context.outcome?.status === 'skipped' ? context.outcome.reason : '');
 const valsetStarted = tell(() => ({ type: 'evaluation.started', target: 'valset' }));
 /** The child's minibatch sum, reported once it is judged. */
-const childJudged = tell((context) => ({
-  type: 'evaluation.ended',
-  target: 'child',
-  sum: context.outcome?.status === 'judged' ? context.outcome.verdict.childSum : 0,
-  // A rebased child is judged on its gate's examples, not on these.
-  ...(context.rebase || !context.childEvaluations ? {} : { evaluations: context.childEvaluations }),
-}));
+const childJudged = tell((context) => {
+  // A rebased child is judged on its gate's examples.
+  const evaluations = context.rebase ? context.rebase.childEvaluations : context.childEvaluations;
+  const sum = context.outcome?.status === 'judged' ? context.outcome.verdict.childSum : 0;
+  return { type: 'evaluation.ended', target: 'child', sum, ...(evaluations ? { evaluations } : {}) };
+});
 
 /** The evaluator could not serve a request: what it ran is paid, and the proposal ends without a verdict. */
 const FAILED_REQUEST = { target: 'failed', actions: 'pay' } as const;
