@@ -171,6 +171,23 @@ describe('gepa callbacks', () => {
     expect(calls.onOptimizationEnd[0]?.totalIterations).toBe(steps.length);
   });
 
+  it("takes a class instance, as gepa's callbacks are written: its methods are called on it", async () => {
+    class IterationCounter implements Partial<GepaCallbacks> {
+      started = 0;
+      onIterationStart(): void {
+        this.started++;
+      }
+    }
+    const counter = new IterationCounter();
+    const { result } = await mergeRun({ ...BATCHED, callbacks: [counter] });
+    expect(counter.started).toBe(new Set(result.proposals.map((p) => p.step)).size);
+  });
+
+  it('refuses callbacks that are not objects of functions, naming the field', async () => {
+    await expect(mergeRun({ ...BATCHED, callbacks: [{ onIterationEnd: 'log' } as never] })).rejects.toThrow('invalid optimize config: callbacks[0].onIterationEnd: must be a function');
+    await expect(mergeRun({ ...BATCHED, callbacks: {} as never })).rejects.toThrow(/callbacks: must be an array/);
+  });
+
   for (const options of [BATCHED, ASYNC]) {
     it(`a callback that throws is reported once per method and changes nothing (${options.schedule.kind})`, async () => {
       const plain = await mergeRun(options);
