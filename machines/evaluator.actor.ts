@@ -11,6 +11,7 @@ import { DollarGate } from '../src/budget/dollarGate.js';
 import { errorMessage } from '../src/errorMessage.js';
 import { EvaluationIncomplete, EvaluationService, type CallRecord } from '../src/evaluation/evaluationService.js';
 import { WorkerSlots, type SlotInterval } from '../src/evaluation/workerSlots.js';
+import type { EvaluationCachePolicy } from '../src/evaluation/evaluationStore.js';
 import type { PricedExecutor } from '../src/executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../src/lm/slotAwareModel.js';
 import type { Clock, ProposeNewTexts, RunEvent, SlotPolicy, WorkJournal } from '../src/types.js';
@@ -40,6 +41,8 @@ export interface EvaluatorInput {
   proposeNewTexts?: ProposeNewTexts;
   /** Receives every call that ran, once it ended (telemetry). */
   onCall?: (call: CallRecord) => void;
+  /** How evaluations are reused (cacheEvaluation); default within the run only. */
+  evaluationCache?: EvaluationCachePolicy;
 }
 
 /** The service's reply, handed to the machine in front of it to send on. */
@@ -81,6 +84,7 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput>(({ inpu
     },
     proposeNewTexts: input.proposeNewTexts,
     ...(input.onCall ? { onCall: { clock: input.clock, record: input.onCall } } : {}),
+    ...(input.evaluationCache ? { cache: input.evaluationCache } : {}),
   });
   function announceSystemic(error: string): void {
     input.onEvent?.({ type: 'error', message: error, systemic: true });

@@ -11,8 +11,9 @@ import { optimizerMachine } from './optimizer.machine.js';
 
 export async function optimize<Example>(config: OptimizeConfig<Example> | PreparedRun): Promise<OptimizeResult> {
   const prepared = prepareRun(config);
-  if (prepared.config.runDir !== undefined) return runInDirectory(prepared, launchOptimizer);
-  return launchOptimizer(prepared)();
+  const result = prepared.config.runDir !== undefined ? await runInDirectory(prepared, launchOptimizer) : await launchOptimizer(prepared)();
+  prepared.callbacks?.finish(result);
+  return result;
 }
 
 /** Creates the actor; the returned function starts it. */

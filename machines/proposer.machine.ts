@@ -10,7 +10,7 @@ import { addSpend, isAccepted, NOTHING_SPENT, valsetScoresOf, type MinibatchOutc
 import { hashedChild, judgeChildOutcome, readReflection, type ComponentReply } from '../src/gepa/proposer/childCandidate.js';
 import { afterDataset, afterParentEvaluation, afterReflection, type ReflectionStart, type SkipOrGoOn } from '../src/gepa/proposer/proposalSkips.js';
 import { rebaseGateAfter, startRebaseGate, type RebaseGateRun } from '../src/gepa/proposer/rebaseGate.js';
-import { readProposedTexts, type ReflectionWork } from '../src/gepa/proposer/reflectionStrategy.js';
+import { readProposedTexts, reflectionOutcome, type ReflectionWork } from '../src/gepa/proposer/reflectionStrategy.js';
 import { raceAfterChunk, raceResult, startRace, type ValsetRaceRun } from '../src/gepa/proposer/valsetRaceRun.js';
 import type { ValsetRace } from '../src/gepa/strategies/valsetPolicy.js';
 import type { Candidate, Evaluation, ReflectiveDataset, RunEvent } from '../src/types.js';
@@ -109,7 +109,12 @@ function goOnOrSkip<T extends object>(context: ProposerContext, answer: SkipOrGo
 const skipReason = (context: ProposerContext) => (context.outcome?.status === 'skipped' ? context.outcome.reason : '');
 const valsetStarted = tell(() => ({ type: 'evaluation.started', target: 'valset' }));
 /** The child's minibatch sum, reported once it is judged. */
-const childJudged = tell((context) => ({ type: 'evaluation.ended', target: 'child', sum: context.outcome?.status === 'judged' ? context.outcome.verdict.childSum : 0 }));
+const childJudged = tell((context) => {
+  // A rebased child is judged on its gate's examples.
+  const evaluations = context.rebase ? context.rebase.childEvaluations : context.childEvaluations;
+  const sum = context.outcome?.status === 'judged' ? context.outcome.verdict.childSum : 0;
+  return { type: 'evaluation.ended', target: 'child', sum, ...(evaluations ? { evaluations } : {}) };
+});
 
 /** The evaluator could not serve a request: what it ran is paid, and the proposal ends without a verdict. */
 const FAILED_REQUEST = { target: 'failed', actions: 'pay' } as const;
@@ -155,8 +160,12 @@ export const proposerMachine = setup({
         'evaluator.failed': FAILED_REQUEST,
       },
       always: [
-        { guard: 'skipped', target: 'finished', actions: tell((context) => ({ type: 'evaluation.skipped', reason: skipReason(context) })) },
-        { guard: ({ context }) => context.parentSum !== undefined, target: 'buildingDataset', actions: tell((context) => ({ type: 'evaluation.ended', target: 'parent', sum: context.parentSum as number })) },
+        { guard: 'skipped', target: 'finished', actions: tell((context) => ({ type: 'evaluation.skipped', reason: skipReason(context), scores: context.parentEvaluations.map((e) => e.score) })) },
+        {
+          guard: ({ context }) => context.parentSum !== undefined,
+          target: 'buildingDataset',
+          actions: tell((context) => ({ type: 'evaluation.ended', target: 'parent', sum: context.parentSum as number, evaluations: context.parentEvaluations })),
+        },
       ],
     },
     // The adapter's dataset builder may be async. Its promise reports back with an event rather
@@ -182,7 +191,10 @@ export const proposerMachine = setup({
       always: [{ guard: 'skipped', target: 'finished' }, { target: 'reflecting' }],
     },
     reflecting: {
-      entry: enqueueActions(({ context, self, system, enqueue }) => reflectionRequests(context, self).forEach((request) => enqueue.sendTo(evaluatorIn({ system }), request))),
+      entry: [
+        tell((context) => ({ type: 'reflection.started', components: context.components, dataset: context.dataset ?? {} })),
+        enqueueActions(({ context, self, system, enqueue }) => reflectionRequests(context, self).forEach((request) => enqueue.sendTo(evaluatorIn({ system }), request))),
+      ],
       on: {
         proposed: {
           actions: [
@@ -208,7 +220,14 @@ export const proposerMachine = setup({
       },
     },
     makingChild: {
-      always: [{ guard: 'hasChild', target: 'evaluatingChild' }, { target: 'finished' }],
+      always: [
+        {
+          guard: 'hasChild',
+          target: 'evaluatingChild',
+          actions: tell((context) => ({ type: 'reflection.ended', ...reflectionOutcome(context.work, context.parent, context.child as Candidate, context.components) })),
+        },
+        { target: 'finished' },
+      ],
     },
     evaluatingChild: {
       entry: [tell(() => ({ type: 'evaluation.started', target: 'child' })), evaluate('child')],

@@ -34,4 +34,6 @@ export type { Stopper, StopView } from './gepa/strategies/stoppers.js';
 
 // What a run reports while it runs, and what it returns.
 export type { RunEvent } from './gepa/core/runEvent.js';
+// gepa's callbacks and their payloads (every type of the module is public).
+export type * from './gepa/core/callbacks.js';
 export type { FailureCounts, OptimizeResult, ProposalRecord, ValsetBestOutputs } from './gepa/core/optimizeResult.js';

@@ -3,43 +3,19 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { optimize } from '../src/index.js';
-import { runOnSimulatedClock, sleep, steppingClock } from '../src/clock.js';
-import type { Adapter, LanguageModel } from '../src/types.js';
-
-interface Ex {
-  id: string;
-  word: string;
-  style: string;
-}
-
-// Each example needs its word in `content` and its style in `format`; half a point for each.
-const examples: Ex[] = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'].map((word, i) => ({ id: `e${i}`, word, style: i % 2 ? 'bullets' : 'table' }));
+import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
+import { mergeExamples, mergeTask } from './support/mergeTask.js';
 
 describe('merge proposals', () => {
   it('combine two lineages that changed different components', async () => {
     const clock = steppingClock(new SimulatedClock());
-    const adapter: Adapter<Ex> = {
-      evaluate: async (c, e, ctx) => {
-        await sleep(clock, 10, ctx.signal);
-        const hasWord = (c.content ?? '').includes(e.word);
-        const hasStyle = (c.format ?? '').includes(e.style);
-        const missing = [hasWord ? '' : `the content needs the word ${e.word}`, hasStyle ? '' : `the format needs the word ${e.style}`].filter(Boolean);
-        return { score: (hasWord ? 0.5 : 0) + (hasStyle ? 0.5 : 0), output: 'x', feedback: missing.join('; ') || 'correct' };
-      },
-    };
-    const reflectionLm: LanguageModel = async (prompt, ctx) => {
-      await sleep(clock, 50, ctx.signal);
-      const component = /the component `(\w+)`/.exec(prompt)?.[1] ?? '';
-      const current = prompt.split('```')[1]?.trim() ?? '';
-      const wanted = [...prompt.matchAll(new RegExp(`the ${component} needs the word (\\w+)`, 'g'))].map((m) => m[1]).find((w) => !current.includes(w as string));
-      return `\`\`\`\n${current}${wanted ? ` ${wanted}` : ''}\n\`\`\``;
-    };
+    const { adapter, reflectionLm } = mergeTask(clock);
     const events: string[] = [];
     const result = await runOnSimulatedClock(
       clock,
       optimize({
         seedCandidate: { content: 'Say:', format: 'Use:' },
-        trainset: examples,
+        trainset: mergeExamples,
         adapter,
         reflectionLm,
         maxMetricCalls: 400,

@@ -165,10 +165,17 @@ describe('proposerMachine, alone with a stub evaluator', () => {
     expect(t.events.map((e) => (e.type === 'evaluation.started' || e.type === 'evaluation.ended' ? `${e.type} ${e.target}` : e.type))).toEqual([
       'evaluation.started parent',
       'evaluation.ended parent',
+      'reflection.started',
+      'reflection.ended',
       'evaluation.started child',
       'evaluation.ended child',
       'evaluation.started valset',
     ]);
+    // What gepa's callbacks read: the evaluations, the dataset, the new text and its prompt.
+    const byType = <T extends RunEvent['type']>(type: T) => t.events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
+    expect(byType('evaluation.ended').map((e) => e.evaluations?.length)).toEqual([3, 3]);
+    expect(byType('reflection.started')[0]?.components).toEqual(['instructions']);
+    expect(byType('reflection.ended')[0]).toMatchObject({ newTexts: { instructions: BETTER }, prompts: { instructions: expect.stringContaining('instructions') } });
   });
 
   it('a denied child finishes without a valset evaluation', async () => {
@@ -233,7 +240,7 @@ describe('proposerMachine, alone with a stub evaluator', () => {
     expect(t.state()).toBe('finished');
     expect(t.requests).toHaveLength(1);
     expect(t.reports()).toEqual([expect.objectContaining({ outcome: { task: 1, status: 'skipped', reason: 'parent is perfect on its minibatch' }, spend: expect.objectContaining({ paidCalls: 3 }) })]);
-    expect(t.events.at(-1)).toEqual({ type: 'evaluation.skipped', step: 4, task: 1, reason: 'parent is perfect on its minibatch' });
+    expect(t.events.at(-1)).toEqual({ type: 'evaluation.skipped', step: 4, task: 1, reason: 'parent is perfect on its minibatch', scores: [1, 1, 1] });
   });
 
   it('a reflection that changes nothing, or fails, makes no child, with the reason per component', async () => {

@@ -186,7 +186,11 @@ describe('the config takes optimize()\'s own fields from the library\'s schema',
     trackBestOutputs: true,
     telemetry: false,
     executor: { kind: 'bullmq', connection: 'redis://127.0.0.1:1', queue: 'all-fields' },
+    cacheEvaluation: 'disk',
+    cacheDir: 'cache/all-fields',
   };
+  /** The paths the loader resolves against the config's folder. */
+  const RELATIVE_PATHS: Record<string, string> = { runDir: 'runs/all-fields', cacheDir: 'cache/all-fields' };
   // The settings a JSON file cannot give as they are: datasets are paths; the CLI pays the endpoint check itself; stoppers are functions.
   const NOT_FROM_JSON = ['trainset', 'valset', 'preRunCostUsd', 'stopWhen'];
 
@@ -197,7 +201,8 @@ describe('the config takes optimize()\'s own fields from the library\'s schema',
     const loaded = await loadRunConfig(configPath);
     const built = buildRunConfig(loaded, { baseURL: server.baseURL }) as unknown as Record<string, unknown>;
     for (const field of OPTIMIZER_FIELDS) {
-      expect(built[field], field).toEqual(field === 'runDir' ? resolve(runDir, 'runs/all-fields') : SAMPLES[field]);
+      const path = RELATIVE_PATHS[field];
+      expect(built[field], field).toEqual(path !== undefined ? resolve(runDir, path) : SAMPLES[field]);
     }
     // And optimize()'s own validation takes the whole of it.
     const settings = resolveSettings(built as never);

@@ -2,7 +2,7 @@
 // built-in chat task or the user's adapter module, metric calls here or on BullMQ workers. The
 // config is validated and the datasets loaded before anything is written; the endpoint is
 // checked before any paid work; then the run, its summary (or JSON), and report.html.
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { createChatAdapter } from '../adapters/chatAdapter.js';
 import { checkEndpoint, type EndpointOptions } from '../lm/openaiLanguageModel.js';
 import { disposeLocalModels } from '../lm/localLanguageModel.js';
@@ -70,6 +70,8 @@ export function buildRunConfig(loaded: LoadedRunConfig, endpoint: EndpointOption
     adapter,
     reflectionLm,
     ...(loaded.runDir ? { runDir: loaded.runDir } : {}),
+    // Like every path of the file, relative to it.
+    ...(file.cacheDir !== undefined ? { cacheDir: resolve(dirname(loaded.path), file.cacheDir) } : {}),
     // The models and the adapter live inside functions: what identifies them is checked on --resume.
     runIdentity: {
       reflectionLm: isLocalModel(file.reflectionModel) ? file.reflectionModel : `openai:${file.reflectionModel}`,

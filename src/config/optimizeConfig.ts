@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import type { SlotInterval } from '../evaluation/workerSlots.js';
 import type { Adapter, Candidate } from '../gepa/core/adapter.js';
 import type { RunEvent } from '../gepa/core/runEvent.js';
+import type { GepaCallbacks } from '../gepa/core/callbacks.js';
 import type { WorkJournal } from '../gepa/core/workJournal.js';
 import type { ProposeNewTexts, ReflectionPromptTemplate, SampleMinibatch, SelectCandidate, SelectComponents } from '../gepa/strategies/hookSignatures.js';
 import type { LanguageModel } from '../gepa/core/languageModel.js';
@@ -97,6 +98,22 @@ export interface OptimizeConfig<Example> {
   clock?: Clock;
   /** Called with every runtime event (candidate accepted, budget updated, ...). */
   onEvent?: (event: RunEvent) => void;
+  /**
+   * gepa's callbacks (GEPACallback), camelCased: each object implements any of its methods
+   * (`onOptimizationStart` ... `onError`), called with gepa's payload fields as the run goes
+   * (docs/callbacks-and-cache.md maps each to when it fires). A method that throws, or returns a
+   * promise that rejects, is reported once as an `error` event and never stops the run. Default: none.
+   */
+  callbacks?: Array<Partial<GepaCallbacks>>;
+  /**
+   * gepa's `cache_evaluation`: whether a (candidate, example) evaluation is served again instead
+   * of calling the adapter. `'memory'` (the default): within this run, in-flight duplicates
+   * shared; `'disk'`: also kept in `cacheDir` and served to later runs of the same adapter identity
+   * (`runIdentity`), a hit costing no metric call; `false`: every evaluation is a metric call.
+   */
+  cacheEvaluation?: false | 'memory' | 'disk';
+  /** The folder of the `'disk'` evaluation cache (required with it); created when missing. Runs may share it. */
+  cacheDir?: string;
   /** Abort = stop gracefully: start nothing new, let what is in flight finish, return the result. */
   drainSignal?: AbortSignal;
   /** Called with every finished interval of work on a worker slot (timelines, reports). */

@@ -113,6 +113,8 @@ export const settingsFields = {
   executor: executorSchema.optional(),
   telemetry: z.boolean().optional(),
   stopWhen: stopWhenSchema.optional(),
+  cacheEvaluation: z.union([z.literal(false), z.enum(['memory', 'disk'])]).optional(),
+  cacheDir: z.string().min(1, 'must name a directory').optional(),
 };
 
 /** The user's stoppers as a list ([] without any). */
@@ -143,6 +145,7 @@ const UNCHECKED_FIELDS: Record<Exclude<keyof OptimizeConfig<unknown>, keyof type
   inspect: true,
   clock: true,
   onEvent: true,
+  callbacks: true,
   drainSignal: true,
   onSlotInterval: true,
   runIdentity: true,
@@ -222,6 +225,29 @@ function resolveValsetPolicy(policy: 'full' | { kind: 'race'; chunk?: number; ma
 
 const HOOK_NAMES = ['proposeNewTexts', 'selectCandidate', 'selectComponents', 'sampleMinibatch'] as const;
 
+/** `callbacks` is an array of objects whose methods are functions. Throws ConfigError. */
+function checkCallbacks(callbacks: unknown): void {
+  if (callbacks === undefined) return;
+  if (!Array.isArray(callbacks)) throw new ConfigError('invalid optimize config: callbacks: must be an array of objects with gepa callback methods (onIterationEnd, ...)');
+  callbacks.forEach((callback: unknown, i) => {
+    if (typeof callback !== 'object' || callback === null) throw new ConfigError(`invalid optimize config: callbacks[${i}]: must be an object with gepa callback methods (onIterationEnd, ...)`);
+    for (const [name, value] of Object.entries(callback)) {
+      if (name.startsWith('on') && typeof value !== 'function') throw new ConfigError(`invalid optimize config: callbacks[${i}].${name}: must be a function`);
+    }
+  });
+}
+
+/** `'disk'` needs its folder, and a folder means `'disk'`. Throws ConfigError. */
+function checkCache(cacheEvaluation: false | 'memory' | 'disk' | undefined, cacheDir: string | undefined, runIdentity: OptimizeConfig<unknown>['runIdentity']): void {
+  if (cacheEvaluation === 'disk' && cacheDir === undefined) throw new ConfigError("invalid optimize config: cacheDir: required with cacheEvaluation 'disk' (the folder that keeps the evaluations)");
+  if (cacheDir !== undefined && cacheEvaluation !== 'disk') throw new ConfigError("invalid optimize config: cacheDir: only used with cacheEvaluation 'disk'");
+  // Evaluations on disk are served to later runs: only to runs that say they evaluate the same way.
+  const { reflectionLm: _lm, ...adapterIdentity } = runIdentity ?? {};
+  if (cacheEvaluation === 'disk' && Object.keys(adapterIdentity).length === 0) {
+    throw new ConfigError("invalid optimize config: runIdentity: cacheEvaluation 'disk' needs the adapter's identity, e.g. runIdentity: { adapter: 'my-task@v1' }: evaluations on disk are served only to runs with the same one");
+  }
+}
+
 /** The strategy hooks are functions; a string template holds both placeholders. Throws ConfigError. */
 function checkHooks<Example>(config: OptimizeConfig<Example>): PlanningHooks {
   for (const name of HOOK_NAMES) {
@@ -249,7 +275,9 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>, seedHa
     throw new ConfigError('invalid optimize config: reflectionLm: must be a function, an "openai:<model>" or a "local:<path to a .gguf>" string');
   }
   const hooks = checkHooks(config);
+  checkCallbacks(config.callbacks);
   const c = parsed.data;
+  checkCache(c.cacheEvaluation, c.cacheDir, config.runIdentity);
   const schedule = c.schedule ?? { kind: 'batched' as const };
   const valsetSize = (config.valset ?? config.trainset).length;
   if (c.maxMetricCalls !== undefined && c.maxMetricCalls < valsetSize) {

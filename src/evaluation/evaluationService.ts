@@ -1,6 +1,7 @@
 // Runs the run's paid work under the one worker budget: metric calls (through an executor, with
 // an evaluation cache so a (candidate, example) pair is paid once, in-flight duplicates
-// included; traced runs are shared only while in flight) and reflection calls. A thrown adapter
+// included; traced runs are shared only while in flight; cacheEvaluation false turns it off, and
+// 'disk' serves evaluations earlier runs kept, free) and reflection calls. A thrown adapter
 // error or an invalid score becomes a recorded score-0 call marked as a failure; a failed
 // reflection becomes an error reply. Every failure is counted (failureTally.ts), announced, and
 // may declare the run's failure systemic. Nothing here knows about actors.
@@ -10,6 +11,7 @@ import { failureOf, FailureTally, invalidScoreFailure, type CallChannel } from '
 import type { PricedExecutor } from '../executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { WorkerSlots, WorkKind } from './workerSlots.js';
+import type { EvaluationCachePolicy } from './evaluationStore.js';
 import type { CallFailure, Candidate, Clock, Evaluation, LmReply, ProposeNewTexts, ReflectiveDataset, RetryNotice, WorkJournal } from '../types.js';
 
 /** Whose work a call is: a proposal's (its step and task), or the run's own (the seed) when absent. */
@@ -94,6 +96,8 @@ export interface EvaluationServiceOptions<Example> {
   proposeNewTexts?: ProposeNewTexts;
   /** Every call that ran, once it ended, timed on `clock` (telemetry spans). */
   onCall?: { clock: Clock; record: (call: CallRecord) => void };
+  /** Default: reuse within the run, no store (cacheEvaluation 'memory'). */
+  cache?: EvaluationCachePolicy;
 }
 
 /** Dollars a failed call still cost (e.g. a reply with usage but no content). */
@@ -168,8 +172,10 @@ export class EvaluationService<Example> {
    */
   async evaluate(request: EvaluateRequest): Promise<EvaluateReply> {
     const paid = { calls: 0, usd: 0 };
+    const reuse = this.options.cache?.reuse ?? true;
     const pending = request.exampleIds.map((id) => {
       const key = `${request.hash}:${id}:${request.captureTraces ? 1 : 0}`;
+      if (!reuse) return this.runMetricCall(request, id, key, paid);
       let entry = this.cache.get(key);
       // A logged call is reused before an in-flight traced one is shared: the process that logged
       // it may have paid for both (resumed, the replayed twin finishes at once, the timing differs).
@@ -203,6 +209,10 @@ export class EvaluationService<Example> {
     if (replayed) return replayed;
     const occurrence = this.occurrences.get(key) ?? 0;
     this.occurrences.set(key, occurrence + 1);
+    // Kept by an earlier run (cacheEvaluation 'disk'): no metric call, nothing paid.
+    const store = this.options.cache?.store;
+    const kept = store?.find(request.hash, exampleId, request.captureTraces, occurrence);
+    if (kept) return Promise.resolve(kept);
     // Dollars first, then a slot: a call waiting for dollars holds no slot, so the calls in
     // flight that will give dollars back can always finish. One the budget cannot pay is not made.
     return this.acquireDollars(executor.estimateMaxCostUsd?.(request.candidate, example) ?? 0).then((reserved) => {
@@ -234,6 +244,7 @@ export class EvaluationService<Example> {
           this.costUsd += evaluation.costUsd ?? 0;
           paid.usd += evaluation.costUsd ?? 0;
           journal?.recordEvaluation(key, evaluation);
+          if (!evaluation.failure) store?.keep(request.hash, exampleId, request.captureTraces, occurrence, evaluation);
           this.recordCall((endMs) => ({
             channel: 'metric', kind: request.kind, ...originOf(request), startMs, endMs, exampleId, score: evaluation.score, failed: evaluation.failure !== undefined, costUsd: evaluation.costUsd ?? 0,
           }));

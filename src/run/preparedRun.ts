@@ -19,6 +19,9 @@ import { ConfigError } from '../configError.js';
 import { datasetFingerprints, type DatasetFingerprints, type InputHashes } from '../contentHash.js';
 import type { ExistingRun } from '../storage/runDirectory.js';
 import { resolveSettings, type RunSettings } from '../config/runSettings.js';
+import { createRunCallbacks, type RunCallbacks } from './runCallbacks.js';
+import type { EvaluationCachePolicy } from '../evaluation/evaluationStore.js';
+import { evaluationCacheDir } from '../storage/evaluationCacheDir.js';
 
 // The machines read the settings through the prepared run: they never import config/.
 export type { RunSettings };
@@ -46,6 +49,10 @@ export interface PreparedRun {
   onSlotInterval?: (interval: SlotInterval) => void;
   /** The run's event listener: proposers report their fine-grained events straight to it. */
   onEvent?: (event: RunEvent) => void;
+  /** How evaluations are reused (cacheEvaluation): within the run, not at all, or also from and into cacheDir. */
+  evaluationCache: EvaluationCachePolicy;
+  /** The user's gepa callbacks, which onEvent feeds; optimize() hands them the result. Absent without callbacks. */
+  callbacks?: RunCallbacks;
   /** Every metric and LM call that ran (telemetry spans); absent with `telemetry: false`. */
   onCall?: (call: CallRecord) => void;
   /** Durable runs: completed paid work is recorded here and replayed on resume. */
@@ -87,11 +94,32 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
   const adapter = config.adapter as Adapter<unknown>;
   const clock = config.clock ?? systemClock;
   const telemetry = config.telemetry === false ? undefined : createRunTelemetry(clock);
+  const table = buildExampleTable<unknown>(config.trainset, config.valset ?? config.trainset);
+  const listeners = both(config.onEvent, telemetry?.onEvent);
+  const callbacks = config.callbacks?.length
+    ? createRunCallbacks(config.callbacks, {
+        seedCandidate: config.seedCandidate,
+        table,
+        // Through JSON: the settings that are data (the hooks are functions).
+        config: JSON.parse(JSON.stringify({ ...settings, hooks: undefined })) as Record<string, unknown>,
+        maxMetricCalls: settings.maxMetricCalls,
+        ...(config.runDir === undefined ? {} : { runDir: config.runDir }),
+        report: (event) => onEvent?.(event),
+      })
+    : undefined;
+  // The user's listener and telemetry first, then the callbacks (a callback's failure reaches all of them).
+  const onEvent = callbacks
+    ? (event: RunEvent) => {
+        listeners?.(event);
+        callbacks.onEvent(event);
+      }
+    : listeners;
   return {
     [PREPARED]: true,
     config: config as OptimizeConfig<unknown>,
     settings,
-    table: buildExampleTable<unknown>(config.trainset, config.valset ?? config.trainset),
+    table,
+    evaluationCache: evaluationCachePolicy(config, table),
     executor: executorFor(config, adapter),
     reflectionLm: reflectionModel(config.reflectionLm as OptimizeConfig<unknown>['reflectionLm'], settings.maxCostUsd),
     buildDataset: (candidate, results, components) => buildReflectiveDataset(adapter, candidate, results, components),
@@ -101,7 +129,8 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
     signal: config.signal,
     drainSignal: config.drainSignal,
     onSlotInterval: both(config.onSlotInterval, telemetry?.onSlotInterval),
-    onEvent: both(config.onEvent, telemetry?.onEvent),
+    onEvent,
+    ...(callbacks ? { callbacks } : {}),
     ...(telemetry ? { onCall: telemetry.onCall } : {}),
     journal: config.journal,
     inspect: config.inspect,
@@ -133,6 +162,14 @@ export function amendPreparedRun(prepared: PreparedRun, { runDirectory, preRunCo
     settings: { ...prepared.settings, ...resumed },
     ...(runDirectory ? { runDirectory } : {}),
   };
+}
+
+/** cacheEvaluation resolved (validated already): 'disk' keeps evaluations in cacheDir for runs of the same adapter identity. */
+function evaluationCachePolicy(config: OptimizeConfig<unknown>, table: ExampleTable<unknown>): EvaluationCachePolicy {
+  const mode = config.cacheEvaluation ?? 'memory';
+  if (mode !== 'disk' || config.cacheDir === undefined) return { reuse: mode !== false };
+  const { reflectionLm: _lm, ...adapterIdentity } = config.runIdentity ?? {};
+  return { reuse: true, store: evaluationCacheDir(config.cacheDir, adapterIdentity, table.examples) };
 }
 
 /** One listener that calls the user's, then telemetry's; either may be absent. */

@@ -74,3 +74,11 @@ export function readProposedTexts(components: readonly string[], answer: { ok: t
     return text === undefined || text.trim() === '' ? { text: null, note: 'no text proposed' } : { text, note: 'unchanged text' };
   });
 }
+
+/** What a reflection produced, as gepa's `on_proposal_end` reports it: the texts that changed, and the prompt sent per component. */
+export function reflectionOutcome(work: ReflectionWork | undefined, parent: Candidate, child: Candidate, components: readonly string[]): { newTexts: Record<string, string>; prompts?: Record<string, string> } {
+  const newTexts: Record<string, string> = {};
+  for (const name of components) if (child[name] !== undefined && child[name] !== parent[name]) newTexts[name] = child[name];
+  if (work?.kind !== 'prompts') return { newTexts };
+  return { newTexts, prompts: Object.fromEntries(components.map((name, i) => [name, work.prompts[i] ?? ''])) };
+}

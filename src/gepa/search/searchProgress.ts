@@ -2,7 +2,7 @@
 // proposals are folded (in the order given), the best score and the count of proposals (async)
 // or steps (batched) without a better one are kept, a merge becomes due when a candidate joins,
 // and every proposal leaves a record. Returns the run events each change makes.
-import { paretoFrontSize } from '../strategies/parentSelection.js';
+import { paretoFrontMembers } from '../strategies/parentSelection.js';
 import { addCandidate, bestIndex, poolFronts } from '../core/candidatePool.js';
 import type { ValsetScores, Proposal } from '../core/proposal.js';
 import { foldProposals } from './proposalFold.js';
@@ -39,7 +39,11 @@ export function addSeed(search: SearchState, progress: SearchProgress, seed: { c
     metricCallsAtDiscovery: metricCallsNow,
   });
   const bestScore = pool.valScores[0] ?? 0;
-  return { search: { ...search, pool }, progress: { ...progress, bestScore }, events: [{ type: 'front.updated', bestIndex: 0, bestScore, frontSize: 1 }] };
+  const events: RunEvent[] = [
+    { type: 'seed.evaluated', valScore: bestScore, valSubscores: pool.valSubscores[0] ?? [] },
+    { type: 'front.updated', bestIndex: 0, bestScore, frontSize: 1, front: [0] },
+  ];
+  return { search: { ...search, pool }, progress: { ...progress, bestScore }, events };
 }
 
 /** What a fold needs besides the proposals: the moment it happens (calls spent, time elapsed) and how fronts are read. */
@@ -59,14 +63,17 @@ export function foldFinished(search: SearchState, progress: SearchProgress, fini
   for (const r of folded.records) {
     events.push({ type: 'proposal.ended', step: r.step, task: r.task, outcome: r.outcome, reason: r.reason, staleness: r.staleness });
     if (r.outcome === 'accepted' && r.candidateIndex !== undefined) {
-      events.push({ type: 'candidate.accepted', index: r.candidateIndex, parents: r.parents, valScore: folded.pool.valScores[r.candidateIndex] ?? 0, candidate: folded.pool.candidates[r.candidateIndex] });
+      const index = r.candidateIndex;
+      const { valScores, candidates, valSubscores } = folded.pool;
+      events.push({ type: 'candidate.accepted', index, parents: r.parents, valScore: valScores[index] ?? 0, candidate: candidates[index], step: r.step, task: r.task, valSubscores: valSubscores[index] ?? [] });
     } else if (r.outcome === 'rejected') {
       events.push({ type: 'candidate.rejected', step: r.step, task: r.task, reason: r.reason });
     }
   }
   if (folded.added.length > 0) {
     const fronts = poolFronts(folded.pool, at.frontType);
-    events.push({ type: 'front.updated', bestIndex: best, bestScore, frontSize: paretoFrontSize(fronts, folded.pool.valScores, at.tieOrder) });
+    const front = paretoFrontMembers(fronts, folded.pool.valScores, at.tieOrder);
+    events.push({ type: 'front.updated', bestIndex: best, bestScore, frontSize: front.length, front });
   }
   for (const r of folded.records) progress.records.push(r);
   const spent = (key: 'reflectionCalls' | 'reflectionCostUsd') => finished.reduce((n, p) => n + (p.spend?.[key] ?? 0), 0);

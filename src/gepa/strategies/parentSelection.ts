@@ -21,11 +21,12 @@ export function paretoSamplingList(fronts: Fronts, meanScores: ReadonlyArray<num
 }
 
 /**
- * How many candidates Pareto sampling draws from (the non-dominated ones on some front). Reads
- * the memoized sampling list, which the next plan reuses.
+ * The candidates Pareto sampling draws from (the non-dominated ones on some front), ascending,
+ * each once: gepa's `new_front`. Reads the memoized sampling list, which the next plan reuses.
  */
-export function paretoFrontSize(fronts: Fronts, meanScores: ReadonlyArray<number>, tieOrder: TieOrder = DEFAULT_TIE_ORDER): number {
-  return new Set(paretoSamplingList(fronts, meanScores, tieOrder)).size;
+export function paretoFrontMembers(fronts: Fronts, meanScores: ReadonlyArray<number>, tieOrder: TieOrder = DEFAULT_TIE_ORDER): number[] {
+  // The sampling list is ascending, so its distinct values are too.
+  return [...new Set(paretoSamplingList(fronts, meanScores, tieOrder))];
 }
 
 function buildSamplingList(fronts: Fronts, meanScores: ReadonlyArray<number>, tieOrder: TieOrder): number[] {
