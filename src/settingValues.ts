@@ -6,9 +6,10 @@
  * Async with rebasing: where the rebased child must beat the candidate it was rebased onto before
  * a valset evaluation is paid for. 'where-it-helped' (default): on the minibatch examples where
  * the child beat its own parent, the ones its edit showed an effect on. 'whole-minibatch': on all
- * of its minibatch (see README, "Schedules", and bench/README.md for the measurements).
+ * of its minibatch (see docs/schedules.md, and bench/README.md for the measurements).
  */
 export const REBASE_GATES = ['where-it-helped', 'whole-minibatch'] as const;
+/** One of REBASE_GATES (see there). */
 export type RebaseGate = (typeof REBASE_GATES)[number];
 
 /**
@@ -18,10 +19,11 @@ export type RebaseGate = (typeof REBASE_GATES)[number];
  * pool that holds the outcome of every earlier proposal. 'none': at once. 'valsets-in-flight': after the valset evaluations in flight at that moment
  * have joined the pool, so a child is rebased onto a candidate that was about to join instead of
  * joining beside it. 'ahead-in-flight': after those and the rebase gates in flight (children
- * rebased a moment earlier, often with the same edit) (see README, "Schedules", and
+ * rebased a moment earlier, often with the same edit) (see docs/schedules.md, and
  * bench/README.md for the measurements).
  */
 export const REBASE_WAITS = ['launched-before', 'ahead-in-flight', 'valsets-in-flight', 'none'] as const;
+/** One of REBASE_WAITS (see there). */
 export type RebaseWait = (typeof REBASE_WAITS)[number];
 
 /**
@@ -33,6 +35,7 @@ export type RebaseWait = (typeof REBASE_WAITS)[number];
  * GEPA's selection, not only staleness); 'off': the child is judged as it is.
  */
 export const REBASE_POLICIES = ['off', 'newest-descendant', 'best-descendant', 'best', 'pool-best'] as const;
+/** One of REBASE_POLICIES (see there). */
 export type RebasePolicy = (typeof REBASE_POLICIES)[number];
 
 /**
@@ -40,9 +43,16 @@ export type RebasePolicy = (typeof REBASE_POLICIES)[number];
  * 'in-flight' divides each candidate's weight by 1 + its proposals in flight.
  */
 export const PARENT_WEIGHTINGS = ['front', 'in-flight'] as const;
+/** One of PARENT_WEIGHTINGS (see there). */
 export type ParentWeighting = (typeof PARENT_WEIGHTINGS)[number];
 
+/**
+ * What the Pareto fronts are kept over (gepa's frontier_type): 'instance', per valset example;
+ * 'objective', per objective of Evaluation.objectives; 'hybrid', both; 'cartesian', per example
+ * and objective.
+ */
 export const FRONT_TYPES = ['instance', 'objective', 'hybrid', 'cartesian'] as const;
+/** One of FRONT_TYPES (see there). */
 export type FrontType = (typeof FRONT_TYPES)[number];
 
 /**
@@ -54,6 +64,7 @@ export type FrontType = (typeof FRONT_TYPES)[number];
  * first (the parent stays).
  */
 export const TIE_ORDERS = ['reference', 'newest-survives', 'oldest-survives'] as const;
+/** One of TIE_ORDERS (see there). Default: 'reference' for batched steps, 'oldest-survives' for async. */
 export type TieOrder = (typeof TIE_ORDERS)[number];
 
 /**
@@ -63,32 +74,69 @@ export type TieOrder = (typeof TIE_ORDERS)[number];
  * so consecutive steps share all but one minibatch.
  */
 export const STEP_MINIBATCHES = ['fresh', 'sliding'] as const;
+/** One of STEP_MINIBATCHES (see there). Default: 'sliding' for batched steps, 'fresh' for async. */
 export type StepMinibatches = (typeof STEP_MINIBATCHES)[number];
 
+/**
+ * How a parent is drawn: 'pareto', frequency-weighted from the Pareto fronts (GEPA's rule);
+ * 'current-best', the best mean; 'epsilon-greedy', the best except for a random pick now and then.
+ */
 export const PARENT_SELECTIONS = ['pareto', 'current-best', 'epsilon-greedy'] as const;
+/** One of PARENT_SELECTIONS (see there). */
 export type ParentSelectionStrategy = (typeof PARENT_SELECTIONS)[number];
 
+/** Which components a proposal rewrites: 'round-robin', one at a time in turn per candidate; 'all', every one. */
 export const COMPONENT_SELECTIONS = ['round-robin', 'all'] as const;
+/** One of COMPONENT_SELECTIONS (see there). */
 export type ComponentSelectionStrategy = (typeof COMPONENT_SELECTIONS)[number];
 
+/** When a child passes its minibatch gate: its minibatch sum above the parent's ('strict-improvement'), or not below it. */
 export const ACCEPTANCE_RULES = ['strict-improvement', 'improvement-or-equal'] as const;
+/** One of ACCEPTANCE_RULES (see there). */
 export type AcceptanceRule = (typeof ACCEPTANCE_RULES)[number];
 
 /** Order in which queued work takes free worker slots (see machines/README.md). */
 export const SLOT_POLICIES = ['finish-first', 'start-first', 'fifo'] as const;
+/**
+ * One of SLOT_POLICIES: 'finish-first' (default), work that unblocks a decision (valset, child
+ * evaluations) takes a free slot first; 'start-first', work that leads to a long call (a parent
+ * evaluation leads to a reflection) first; 'fifo', in arrival order.
+ */
 export type SlotPolicy = (typeof SLOT_POLICIES)[number];
 
+/** What the worker slots are kept busy with (docs/schedules.md). Default { kind: 'batched' }, 1 x 1: classic GEPA. */
 export type Schedule =
   /** The paper's P x N; default 1 x 1 = classic GEPA. */
-  | { kind: 'batched'; parents?: number; perParent?: number }
+  | {
+      /** Steps of P x N proposals folded at the step's end: the same result for a seed whatever `workers` is. */
+      kind: 'batched';
+      /** P, parents sampled per step. Default 1. */
+      parents?: number;
+      /** N, children per parent. Default 1. */
+      perParent?: number;
+    }
   /**
    * K proposals always in flight, no step barrier. `rebase`: what a child whose parent moved on
-   * while it ran is judged as (see README, "Schedules").
+   * while it ran is judged as (see docs/schedules.md).
    */
-  | { kind: 'async'; inFlight: number; rebase?: RebasePolicy; parentWeighting?: ParentWeighting; rebaseGate?: RebaseGate; rebaseWait?: RebaseWait };
+  | {
+      /** No step barrier: each result is folded as it arrives and a new proposal takes its place. */
+      kind: 'async';
+      /** K, proposals in flight. */
+      inFlight: number;
+      /** Onto which newer candidate a stale child's edit is replayed. Default 'best'. */
+      rebase?: RebasePolicy;
+      /** How parents are drawn. Default 'front'. */
+      parentWeighting?: ParentWeighting;
+      /** Where a rebased child must beat its new base. Default 'where-it-helped'. */
+      rebaseGate?: RebaseGate;
+      /** When a rebase is decided. Default 'launched-before'. */
+      rebaseWait?: RebaseWait;
+    };
 
 /** Which of a step's accepted proposals go on to the valset. */
 export const PROPOSAL_SELECTIONS = ['all', 'best'] as const;
+/** 'all' (default), 'best' (the best accepted child of the step), or { topK } (the K best). */
 export type ProposalSelection = (typeof PROPOSAL_SELECTIONS)[number] | { topK: number };
 
 /**

@@ -17,6 +17,7 @@ import type { OptimizeConfig, OptimizeResult } from '../types.js';
 import type { RunSettings } from '../config/runSettings.js';
 import { errorMessage } from '../errorMessage.js';
 
+/** The names of the files a run directory holds (docs/durable-runs.md). */
 export const RUN_FILES = { config: 'config.json', log: 'log.jsonl', state: 'state.json', lock: LOCK_FILE, stop: STOP_FILE } as const;
 
 export interface ExistingRun {

@@ -6,29 +6,169 @@ import type { ProposalRecord } from './optimizeResult.js';
 /** What a proposal evaluates: its parent and child on the minibatch, the child on the valset. */
 type EvaluationTarget = 'parent' | 'child' | 'valset';
 
-/** Events the runtime reports while it runs (the reference's callbacks, as data). */
+/**
+ * Events the runtime reports while it runs (the reference's callbacks, as data): what onEvent
+ * receives, and what optimizerMachine emits (`actor.on(type, ...)`).
+ */
 export type RunEvent =
-  | { type: 'run.started'; workers: number; valsetSize: number }
-  | { type: 'step.started'; step: number; tasks: number }
-  | { type: 'candidate.selected'; step: number; task: number; parent: number }
-  | { type: 'minibatch.sampled'; step: number; task: number; ids: number[] }
-  | { type: 'evaluation.started'; step: number; task: number; target: EvaluationTarget }
-  | { type: 'evaluation.ended'; step: number; task: number; target: EvaluationTarget; sum: number }
-  | { type: 'evaluation.skipped'; step: number; task: number; reason: string }
-  | { type: 'proposal.started'; step: number; task: number }
-  /** `staleness`: pool additions between its parent's sampling and its end (ProposalRecord's). */
-  | { type: 'proposal.ended'; step: number; task: number; outcome: ProposalRecord['outcome']; reason: string; staleness: number }
-  | { type: 'candidate.accepted'; index: number; parents: number[]; valScore: number; candidate?: Candidate }
-  | { type: 'candidate.rejected'; step: number; task: number; reason: string }
-  | { type: 'front.updated'; bestIndex: number; bestScore: number; frontSize: number }
-  | { type: 'budget.updated'; metricCalls: number; reserved: number; costUsd: number }
-  /**
-   * Something failed: a reflection, or a metric call (then `failure` says how); `systemic` when
-   * it stops the run (stopReason 'error').
-   */
-  | { type: 'error'; message: string; failure?: CallFailure; systemic?: boolean }
-  /** Something to know that is not a failure, e.g. no worker serving the BullMQ queue. */
-  | { type: 'warning'; message: string }
-  /** A model call will be retried after `delayMs` (a capped Retry-After says what was asked for). */
-  | ({ type: 'retry.scheduled' } & RetryNotice)
-  | { type: 'run.ended'; stopReason: string };
+  | {
+      /** The run began (after its config was validated). */
+      type: 'run.started';
+      /** The worker slots of the run. */
+      workers: number;
+      /** Examples in the valset. */
+      valsetSize: number;
+    }
+  | {
+      /** A batched step was planned. */
+      type: 'step.started';
+      /** Proposals in the step (P x N, fewer when the budget narrowed it). */
+      tasks: number;
+      /** Step number (batched) or proposal number (async). */
+      step: number;
+    }
+  | {
+      /** A proposal's parent was drawn. */
+      type: 'candidate.selected';
+      /** Pool index of the parent. */
+      parent: number;
+      /** Step number (batched) or proposal number (async). */
+      step: number;
+      /** The proposal's place in its step (batched: 0 to P x N - 1; async: 0). */
+      task: number;
+    }
+  | {
+      /** A proposal's minibatch was drawn. */
+      type: 'minibatch.sampled';
+      /** Trainset indices of the minibatch. */
+      ids: number[];
+      /** Step number (batched) or proposal number (async). */
+      step: number;
+      /** The proposal's place in its step (batched: 0 to P x N - 1; async: 0). */
+      task: number;
+    }
+  | {
+      /** A proposal started evaluating its parent, its child, or the child on the valset. */
+      type: 'evaluation.started';
+      /** What is evaluated. */
+      target: EvaluationTarget;
+      /** Step number (batched) or proposal number (async). */
+      step: number;
+      /** The proposal's place in its step (batched: 0 to P x N - 1; async: 0). */
+      task: number;
+    }
+  | {
+      /** That evaluation ended. */
+      type: 'evaluation.ended';
+      /** What was evaluated. */
+      target: EvaluationTarget;
+      /** The scores summed over the examples evaluated. */
+      sum: number;
+      /** Step number (batched) or proposal number (async). */
+      step: number;
+      /** The proposal's place in its step (batched: 0 to P x N - 1; async: 0). */
+      task: number;
+    }
+  | {
+      /** A proposal skipped an evaluation (e.g. its parent is perfect on the minibatch). */
+      type: 'evaluation.skipped';
+      /** Why. */
+      reason: string;
+      /** Step number (batched) or proposal number (async). */
+      step: number;
+      /** The proposal's place in its step (batched: 0 to P x N - 1; async: 0). */
+      task: number;
+    }
+  | {
+      /** A proposal started. */
+      type: 'proposal.started';
+      /** Step number (batched) or proposal number (async). */
+      step: number;
+      /** The proposal's place in its step (batched: 0 to P x N - 1; async: 0). */
+      task: number;
+    }
+  | {
+      /** A proposal ended, with its outcome (ProposalRecord's). */
+      type: 'proposal.ended';
+      /** Whether its child joined the pool. */
+      outcome: ProposalRecord['outcome'];
+      /** Why, in words. */
+      reason: string;
+      /** Pool additions between its parent's sampling and its end. */
+      staleness: number;
+      /** Step number (batched) or proposal number (async). */
+      step: number;
+      /** The proposal's place in its step (batched: 0 to P x N - 1; async: 0). */
+      task: number;
+    }
+  | {
+      /** A candidate joined the pool. */
+      type: 'candidate.accepted';
+      /** Its pool index. */
+      index: number;
+      /** Pool indices of its parents. */
+      parents: number[];
+      /** Its mean valset score. */
+      valScore: number;
+      /** The candidate itself. */
+      candidate?: Candidate;
+    }
+  | {
+      /** A proposal's child did not join the pool. */
+      type: 'candidate.rejected';
+      /** Why. */
+      reason: string;
+      /** Step number (batched) or proposal number (async). */
+      step: number;
+      /** The proposal's place in its step (batched: 0 to P x N - 1; async: 0). */
+      task: number;
+    }
+  | {
+      /** The Pareto fronts changed. */
+      type: 'front.updated';
+      /** Pool index of the best candidate. */
+      bestIndex: number;
+      /** Its mean valset score. */
+      bestScore: number;
+      /** Candidates on at least one front. */
+      frontSize: number;
+    }
+  | {
+      /** What was spent changed. */
+      type: 'budget.updated';
+      /** Metric calls paid so far. */
+      metricCalls: number;
+      /** Metric calls reserved for work planned or in flight. */
+      reserved: number;
+      /** Dollars spent so far. */
+      costUsd: number;
+    }
+  | {
+      /**
+       * Something failed: a reflection, or a metric call (then `failure` says how); `systemic` when
+       * it stops the run (stopReason 'error').
+       */
+      type: 'error';
+      /** What failed, readable. */
+      message: string;
+      /** How a metric call failed. */
+      failure?: CallFailure;
+      /** True when this failure stops the run. */
+      systemic?: boolean;
+    }
+  | {
+      /** Something to know that is not a failure, e.g. no worker serving the BullMQ queue. */
+      type: 'warning';
+      /** What to know, readable. */
+      message: string;
+    }
+  | ({
+      /** A model call will be retried after `delayMs` (a capped Retry-After says what was asked for). */
+      type: 'retry.scheduled';
+    } & RetryNotice)
+  | {
+      /** The run ended. */
+      type: 'run.ended';
+      /** OptimizeResult's stopReason. */
+      stopReason: string;
+    };
