@@ -39,6 +39,7 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<v
 
 /** A clock that can be set forward, as XState's SimulatedClock can (its public part). */
 export interface SettableClock extends Clock {
+  /** Moves the clock to `time`, firing the timers due by then. */
   set(time: number): void;
 }
 

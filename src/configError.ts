@@ -6,6 +6,7 @@ import type { z } from 'zod';
 
 /** A config that cannot run, thrown before anything is written or paid for; the message names the field at fault. */
 export class ConfigError extends Error {
+  /** 'ConfigError'. */
   override name = 'ConfigError';
 }
 

@@ -176,7 +176,7 @@ export interface OptimizeConfig<Example> {
    */
   journal?: WorkJournal;
 
-  // Strategy hooks: plain functions that replace one rule of GEPA (README, "Strategy hooks").
+  // Strategy hooks: plain functions that replace one rule of GEPA (docs/hooks.md).
   /** Default: the built-in prompt (buildReflectionPrompt). */
   reflectionPromptTemplate?: ReflectionPromptTemplate;
   /** Replaces the reflection LM call of each proposal; runs in a worker slot as a reflection would. */

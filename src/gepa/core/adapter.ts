@@ -52,7 +52,13 @@ export interface CallFailure {
  * local model's context), 'other'.
  */
 export const FAILURE_KINDS = ['http', 'timeout', 'connection', 'malformed', 'empty', 'refusal', 'adapter', 'invalid-score', 'context-length', 'other'] as const;
-/** The kind of a failed call: one of FAILURE_KINDS (see there). */
+/**
+ * The kind of a failed call: 'http' (an error status), 'timeout', 'connection', 'malformed' (a
+ * reply that is not a chat completion), 'empty' / 'refusal' (a reply with no usable text),
+ * 'adapter' (the adapter threw), 'invalid-score' (a score that is not a finite number),
+ * 'context-length' (a prompt longer than a local model's context), 'other'.
+ * @useDeclaredType
+ */
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
 /** What a metric call is handed beside the candidate and the example. */

@@ -32,7 +32,12 @@ export interface WorkJournal {
    * start in a run whose budget was raised on resume): it was paid, so it counts against the
    * budgets. Zero before.
    */
-  heldWork?(): { calls: number; usd: number };
+  heldWork?(): {
+    /** Metric calls held. */
+    calls: number;
+    /** Dollars held. */
+    usd: number;
+  };
   /**
    * Metric calls earlier processes paid whose answer was a failure. Resuming tries them again, so
    * their answers are never reused; they are counted as spent from the start (metricCalls and the
@@ -44,7 +49,16 @@ export interface WorkJournal {
   /** Records dollars spent before the first call (preRunCostUsd). */
   recordPreRunCost?(costUsd: number): void;
   /** An answer of the user's proposeNewTexts that an earlier process logged for these inputs. */
-  replayProposal?(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[]): { texts: unknown } | undefined;
+  replayProposal?(
+    candidate: Candidate,
+    dataset: ReflectiveDataset,
+    components: readonly string[],
+  ):
+    | {
+        /** What proposeNewTexts returned. */
+        texts: unknown;
+      }
+    | undefined;
   /** Records an answer of the user's proposeNewTexts, keyed by its inputs. */
   recordProposal?(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[], texts: unknown): void;
 }
