@@ -17,13 +17,21 @@ import type { SlotAwareLanguageModel } from '../src/lm/slotAwareModel.js';
 import type { Clock, ProposeNewTexts, RunEvent, SlotPolicy, WorkJournal } from '../src/types.js';
 import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ReplyTo, SystemicFailure } from './protocol.js';
 
+/** What the optimizer hands the evaluator it spawns (a custom evaluator receives the same). */
 export interface EvaluatorInput {
+  /** The run's example table; 'evaluate' requests name examples by their index here. */
   examples: readonly unknown[];
+  /** Where metric calls run (in this process, or BullMQ jobs), with their prices. */
   executor: PricedExecutor<unknown>;
+  /** The reflection model: call it with (prompt, { signal }). */
   reflectionLm: SlotAwareLanguageModel;
+  /** The worker slots: the most calls in flight at once. */
   workers: number;
+  /** Which queued work takes a free slot first. */
   slotPolicy: SlotPolicy;
+  /** The run's clock. */
   clock: Clock;
+  /** Aborted when the run stops: stop the calls in flight. */
   signal: AbortSignal;
   /** Receives every finished slot interval, when given (reports, timelines). */
   onSlotInterval?: (interval: SlotInterval) => void;
@@ -33,7 +41,9 @@ export interface EvaluatorInput {
   maxCostUsd?: number;
   /** Receives an 'error' event per failed metric call (reflection failures are the proposers' to report). */
   onEvent?: (event: RunEvent) => void;
+  /** Stop the run on the first adapter exception (OptimizeConfig.failFast). */
   failFast?: boolean;
+  /** Failed calls in a row with one cause that stop the run (OptimizeConfig.maxConsecutiveFailures). */
   maxConsecutiveFailures?: number;
   /** Dollars spent before the run (the endpoint check): counted once, at the start. */
   preRunCostUsd?: number;

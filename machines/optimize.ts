@@ -9,6 +9,12 @@ import { runInDirectory } from '../src/run/durableRun.js';
 import type { OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
 import { optimizerMachine } from './optimizer.machine.js';
 
+/**
+ * Runs GEPA on `config` until a stop condition holds and returns the result: the pool, the best
+ * candidate, what was spent and why it stopped. The config is validated first (a ConfigError
+ * names the field). With `runDir` the run is durable: calling it again with the same config
+ * resumes it, paying nothing twice.
+ */
 export async function optimize<Example>(config: OptimizeConfig<Example> | PreparedRun): Promise<OptimizeResult> {
   const prepared = prepareRun(config);
   const result = prepared.config.runDir !== undefined ? await runInDirectory(prepared, launchOptimizer) : await launchOptimizer(prepared)();

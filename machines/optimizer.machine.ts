@@ -99,6 +99,13 @@ function initialContext(config: OptimizeConfig<unknown> | PreparedRun): Optimize
   };
 }
 
+/**
+ * The optimizer as an XState machine, to embed with `createActor(optimizerMachine, { input })`:
+ * input an OptimizeConfig, output the OptimizeResult, emitted events the RunEvents
+ * (`actor.on('candidate.accepted', ...)`). It spawns one proposerMachine per proposal and the
+ * evaluator, which `optimizerMachine.provide({ actors: { evaluator } })` replaces (the messages
+ * are the EvaluatorRequest and EvaluatorReply types). optimize() adds the run directory on top.
+ */
 export const optimizerMachine = setup({
   types: {
     context: {} as OptimizerContext,

@@ -119,6 +119,11 @@ const childJudged = tell((context) => {
 /** The evaluator could not serve a request: what it ran is paid, and the proposal ends without a verdict. */
 const FAILED_REQUEST = { target: 'failed', actions: 'pay' } as const;
 
+/**
+ * One proposal as an XState machine, spawned by the optimizer with a ProposerInput: evaluate the
+ * parent on the minibatch, reflect, evaluate the child, report its verdict (ProposalUpdate) and,
+ * when told (ProposerDecision), evaluate it on the valset. It talks to the evaluator only.
+ */
 export const proposerMachine = setup({
   types: {
     context: {} as ProposerContext,

@@ -18,41 +18,112 @@ export type ReplyTo<Reply extends EventObject> = ActorRef<Snapshot<unknown>, Rep
 /** Proposer or optimizer -> evaluator (systemId 'evaluator'). */
 export type EvaluatorRequest =
   | {
+      /** Run `candidate` on these examples (metric calls); answered with 'evaluated'. */
       type: 'evaluate';
+      /** The requester's id for this request, echoed in the reply. */
       requestId: number;
+      /** Where the reply goes. */
       replyTo: ReplyTo<EvaluatorReply>;
+      /** The candidate to run. */
       candidate: Candidate;
+      /** candidateHash(candidate): the cache and the journal key on it. */
       hash: string;
       /** Ids in the run's example table. */
       exampleIds: readonly number[];
+      /** Whether the evaluations' traces will be read (EvalContext.captureTraces). */
       captureTraces: boolean;
+      /** What the work is for ('seed', 'parent', 'child', 'valset', 'merge'): the slot policy orders by it. */
       kind: WorkKind;
       /** The proposal it is for (absent: the run's own, the seed); telemetry nests its spans there. */
       origin?: CallOrigin;
     }
-  | { type: 'reflect'; requestId: number; replyTo: ReplyTo<EvaluatorReply>; prompt: string; origin?: CallOrigin }
+  | {
+      /** Call the reflection model with `prompt`; answered with 'reflected'. */
+      type: 'reflect';
+      /** The requester's id for this request, echoed in the reply. */
+      requestId: number;
+      /** Where the reply goes. */
+      replyTo: ReplyTo<EvaluatorReply>;
+      /** The reflection prompt. */
+      prompt: string;
+      /** The proposal it is for; telemetry nests its span there. */
+      origin?: CallOrigin;
+    }
   /** Run the configured proposeNewTexts (in a reflection slot); answered with 'proposed'. */
-  | { type: 'propose'; requestId: number; replyTo: ReplyTo<EvaluatorReply>; candidate: Candidate; dataset: ReflectiveDataset; components: readonly string[]; origin?: CallOrigin }
+  | {
+      /** Run the configured proposeNewTexts; answered with 'proposed'. */
+      type: 'propose';
+      /** The requester's id for this request, echoed in the reply. */
+      requestId: number;
+      /** Where the reply goes. */
+      replyTo: ReplyTo<EvaluatorReply>;
+      /** The parent whose texts are rewritten. */
+      candidate: Candidate;
+      /** Its reflective records, per component. */
+      dataset: ReflectiveDataset;
+      /** The components to rewrite. */
+      components: readonly string[];
+      /** The proposal it is for; telemetry nests its span there. */
+      origin?: CallOrigin;
+    }
   /** Optimizer -> evaluator at the end of a run: send your counts; answered with 'evaluator.stats'. */
-  | { type: 'stats'; replyTo: ReplyTo<EvaluatorStats> };
+  | {
+      /** Send your counts; answered with 'evaluator.stats'. */
+      type: 'stats';
+      /** Where the counts go. */
+      replyTo: ReplyTo<EvaluatorStats>;
+    };
 
 /** The evaluator as its requesters see it. */
 export type EvaluatorRef = ActorRef<Snapshot<unknown>, EvaluatorRequest>;
 
 /** Evaluator -> requester. */
 export type EvaluatorReply =
-  | ({ type: 'evaluated'; requestId: number } & EvaluateReply)
-  | ({ type: 'reflected'; requestId: number } & ReflectReply)
-  | ({ type: 'proposed'; requestId: number } & ProposeReply)
+  | ({
+      /** An 'evaluate' request's evaluations. */
+      type: 'evaluated';
+      /** The request's id. */
+      requestId: number;
+    } & EvaluateReply)
+  | ({
+      /** A 'reflect' request's reply. */
+      type: 'reflected';
+      /** The request's id. */
+      requestId: number;
+    } & ReflectReply)
+  | ({
+      /** A 'propose' request's new texts. */
+      type: 'proposed';
+      /** The request's id. */
+      requestId: number;
+    } & ProposeReply)
   /** The request could not be completed (aborted, or refused by the dollar budget); what ran is paid. */
-  | { type: 'evaluator.failed'; requestId: number; error: string; paidCalls: number; costUsd: number };
+  | {
+      /** The request could not be completed; what ran is paid. */
+      type: 'evaluator.failed';
+      /** The request's id. */
+      requestId: number;
+      /** Why, readable. */
+      error: string;
+      /** Metric calls that ran for it before it failed: paid, so counted. */
+      paidCalls: number;
+      /** Dollars they cost. */
+      costUsd: number;
+    };
 
+/** The evaluator's counts at the end of a run (the reply to 'stats'). */
 export interface EvaluatorStats {
+  /** The reply to 'stats'. */
   type: 'evaluator.stats';
+  /** Metric calls paid (cache hits and replays excluded). */
   metricCalls: number;
+  /** Reflection calls made. */
   reflectionCalls: number;
+  /** Dollars spent. */
   costUsd: number;
+  /** Sum of the time slots were busy, in ms (workerUtilization's numerator). */
   busySlotMs: number;
+  /** The most calls in flight at once. */
   maxInFlight: number;
   /** Failed calls by kind; absent = none counted. */
   failures?: FailureCounts;
@@ -71,8 +142,11 @@ export interface DollarsExhausted {
  * the run stops now with stopReason 'error' and `error` naming the cause.
  */
 export interface SystemicFailure {
+  /** Stop the run. */
   type: 'stop';
+  /** The stopReason it ends with. */
   reason: 'error';
+  /** The cause, readable (result.error). */
   error: string;
 }
 
@@ -81,38 +155,68 @@ export interface SystemicFailure {
  * the replies it receives (every random choice was drawn by the optimizer).
  */
 export interface ProposerInput {
+  /** The proposal's id (`p<step>-<task>`, `merge-<step>`). */
   id: string;
+  /** Step number (batched) or proposal number (async). */
   step: number;
+  /** The proposal's place in its step. */
   task: number;
+  /** The parent candidate. */
   parent: Candidate;
+  /** candidateHash(parent). */
   parentHash: string;
   /** Example-table ids of the task's minibatch. */
   minibatch: number[];
   /** Example-table ids of the valset. */
   valIds: number[];
+  /** The components the proposal rewrites. */
   components: string[];
+  /** The run's example table (trainset, then the valset's examples not in it), indexed by the ids above. */
   examples: readonly unknown[];
+  /** When the child passes its minibatch gate (OptimizeConfig.acceptance). */
   acceptance: AcceptanceRule;
+  /** Skip the proposal when the parent is perfect on its minibatch. */
   skipPerfectScore: boolean;
+  /** The score that counts as perfect. */
   perfectScore: number;
+  /** Builds the reflective records (the adapter's makeReflectiveDataset, or the default). */
   buildDataset: (candidate: Candidate, results: EvaluatedExample<unknown>[], components: string[]) => Promise<ReflectiveDataset>;
   /** How the new texts are asked for (default: the built-in reflection prompt per component). */
   reflection?: ReflectionStrategy;
   /** The run's listener: receives this task's fine-grained run events (evaluation started, ended, skipped; errors). */
   onEvent?: (event: RunEvent) => void;
   /** Present for a merge proposal: the merged child and its parents' sums on the subsample (`minibatch`). */
-  merge?: { child: Candidate; parentSums: [number, number] };
+  merge?: {
+    /** The merged child. */
+    child: Candidate;
+    /** Its two parents' score sums on the subsample. */
+    parentSums: [number, number];
+  };
 }
 
 /** Proposer -> optimizer (its parent): patches to the optimizer's record of the proposal. */
 export type ProposalUpdate =
   /** An accepted child's verdict: the optimizer answers it with a grant or a denial. */
-  | ({ type: 'proposal.judged'; id: string; outcome: MinibatchOutcome } & Pick<Proposal, 'child'>)
+  | ({
+      /** An accepted child's verdict, awaiting the optimizer's answer. */
+      type: 'proposal.judged';
+      /** The proposal's id. */
+      id: string;
+      /** The minibatch verdict. */
+      outcome: MinibatchOutcome;
+    } & Pick<Proposal, 'child'>)
   /**
    * The end: what it spent, and the verdict when no 'proposal.judged' carried it (a skip, a
    * rejection; a failure leaves none), and the valset scores when the child was evaluated there.
    */
-  | ({ type: 'proposal.finished'; id: string; spend: ProposalSpend } & Pick<Proposal, 'outcome' | 'child' | 'valset' | 'valsetStop' | 'rebaseGateExamples'>);
+  | ({
+      /** The proposal is over. */
+      type: 'proposal.finished';
+      /** The proposal's id. */
+      id: string;
+      /** What it spent. */
+      spend: ProposalSpend;
+    } & Pick<Proposal, 'outcome' | 'child' | 'valset' | 'valsetStop' | 'rebaseGateExamples'>);
 
 /** @deprecated The old name of ProposalUpdate ("report" also named the HTML report and the evaluator's stats request). */
 export type ProposerReport = ProposalUpdate;

@@ -6,11 +6,15 @@ import { performance } from 'node:perf_hooks';
 
 /** A clock the runtime reads and schedules on; XState's SimulatedClock fits it. */
 export interface Clock {
+  /** The current time in ms (any origin; only differences are read). */
   now(): number;
+  /** Calls `fn` once after `ms`; returns an id for clearTimeout. */
   setTimeout(fn: () => void, ms: number): unknown;
+  /** Cancels a pending setTimeout. */
   clearTimeout(id: unknown): void;
 }
 
+/** The real clock: performance.now() and the host's timers. The default of every `clock` option. */
 export const systemClock: Clock = {
   now: () => performance.now(),
   setTimeout: (fn, ms) => setTimeout(fn, ms),
@@ -35,6 +39,7 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<v
 
 /** A clock that can be set forward, as XState's SimulatedClock can (its public part). */
 export interface SettableClock extends Clock {
+  /** Moves the clock to `time`, firing the timers due by then. */
   set(time: number): void;
 }
 

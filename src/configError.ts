@@ -4,7 +4,9 @@
 // in executors/, a changed config found in storage/, the worker's options, a report's input).
 import type { z } from 'zod';
 
+/** A config that cannot run, thrown before anything is written or paid for; the message names the field at fault. */
 export class ConfigError extends Error {
+  /** 'ConfigError'. */
   override name = 'ConfigError';
 }
 

@@ -46,7 +46,20 @@ export type {
   ErrorEvent,
   StepMinibatches,
   TieOrder,
-  // Strategy hooks and trackBestOutputs (README, "Strategy hooks").
+  // The enumerated settings' types (docs/options.md), and a slot's stretch of work (onSlotInterval).
+  AcceptanceRule,
+  ComponentSelectionStrategy,
+  FrontType,
+  ParentSelectionStrategy,
+  ParentWeighting,
+  ProposalSelection,
+  RebaseGate,
+  RebasePolicy,
+  RebaseWait,
+  SlotInterval,
+  SlotPolicy,
+  ValsetPolicy,
+  // Strategy hooks and trackBestOutputs (docs/hooks.md).
   PoolView,
   ProposeNewTexts,
   RandomSource,
@@ -68,9 +81,9 @@ export { proposerMachine } from '../machines/proposer.machine.js';
 export { evaluatorActor } from '../machines/evaluator.actor.js';
 export { ConfigError } from './configError.js';
 export { MissingDependencyError } from './optionalDependency.js';
-export { Rng } from './gepa/core/rng.js';
+export { Rng, type RngState } from './gepa/core/rng.js';
 export { candidateHash } from './gepa/core/candidateHash.js';
-export { systemClock, steppingClock, runOnSimulatedClock } from './clock.js';
+export { systemClock, steppingClock, runOnSimulatedClock, type SettableClock, type SteppingClock } from './clock.js';
 export { extractInstruction } from './gepa/proposer/extractInstruction.js';
 export { buildReflectionPrompt } from './gepa/proposer/reflectionPrompt.js';
 export { summarizeStaleness, formatStaleness, type StalenessSummary } from './report/stalenessSummary.js';
@@ -88,14 +101,25 @@ export { installSignalHandlers, watchStopFile, STOP_FILE, type SignalHandlerOpti
 export { createDemoTask, DEMO_SEED_PROMPT, type DemoTask, type DemoTaskOptions, type DemoExample } from './demo/demoTask.js';
 export type { EvaluatorRequest, EvaluatorReply, EvaluatorStats, ProposalUpdate, ProposerReport, ProposerDecision, ProposerInput, ReplyTo, SystemicFailure } from '../machines/protocol.js';
 export type { EvaluatorInput } from '../machines/evaluator.actor.js';
-export { predictWallClock, recommendSchedule, type RecommendOptions, type ScheduleRecommendation, type WallClockPrediction } from './runtimeModel/index.js';
-export { createInspectionLog, parseInspectionLog, type InspectionLog, type InspectionRecord } from './report/inspectionLog.js';
+export {
+  predictWallClock,
+  recommendSchedule,
+  type ModelSchedule,
+  type PredictParams,
+  type RankedSchedule,
+  type RecommendOptions,
+  type ScheduleRecommendation,
+  type WallClockPrediction,
+  type WorkloadParams,
+} from './runtimeModel/index.js';
+export { createInspectionLog, parseInspectionLog, type InspectionLog, type InspectionRecord, type StateValue } from './report/inspectionLog.js';
 export { renderReport, writeReport, type ReportInput } from './report/renderReport.js';
-export { observeRun, type ModelNames, type RunObservation, type ValsetAnswer } from './report/runObserver.js';
-export type { ModelUsage } from './report/modelUsage.js';
+export { observeRun, type ModelNames, type ObservationSource, type RunObservation, type ValsetAnswer } from './report/runObserver.js';
+export type { ModelRole, ModelUsage } from './report/modelUsage.js';
 // Evaluations on BullMQ workers over Redis: the executor, the worker and its command.
 export { createBullmqExecutor, runIdForDirectory, RedisUnavailableError, type BullmqExecutor, type BullmqExecutorOptions } from './executors/bullmqExecutor.js';
-export type { MetricCallExecutor } from './executors/metricCallExecutor.js';
+export type { MetricCallExecutor, MetricCallIdentity } from './executors/metricCallExecutor.js';
+export type { RedisConnectionSpec } from './executors/redisConnection.js';
 export { runWorker, type RunningWorker, type RunWorkerOptions } from './worker/runWorker.js';
 export { workerCommand, WORKER_USAGE } from './worker/workerCommand.js';
 // The building blocks of `gepa-actors run`: the chat adapter, the OpenAI-compatible models
@@ -132,7 +156,8 @@ export {
   type LocalModelErrorKind,
   type LocalModelOptions,
 } from './lm/localLanguageModel.js';
-export type { ModelPrice, PriceOverrides } from './lm/priceTable.js';
+export type { ModelPrice, PriceOverrides, TokenUsage } from './lm/priceTable.js';
+export type { PromptTemplate } from './lm/localModelEngine.js';
 export { createResponseCache, type ResponseCache, type CachedReply, type ResponseCacheStats } from './lm/responseCache.js';
 // AI SDK models (the `ai` package, an optional peer): any provider's model as the chat adapter's
 // task model or the reflection model, and an adapter around an app's own generateText call.

@@ -17,7 +17,9 @@ export const BULLMQ_WORKER: OptionalIntegration = { feature: 'the gepa-actors wo
 
 /** A feature was used whose packages are not installed; the message says what to install. */
 export class MissingDependencyError extends Error {
+  /** 'MissingDependencyError'. */
   override name = 'MissingDependencyError';
+  /** The feature that was used, e.g. 'the bullmq executor'. */
   readonly feature: string;
   /** Every package the feature needs (installing all of them is the fix). */
   readonly packages: readonly string[];

@@ -2,15 +2,19 @@
 // src/types.ts, the public vocabulary) derive from these lists, and the config schema
 // (src/config/runSettings.ts) validates against the same lists. Imports nothing.
 
+/** Every RebaseGate, in one list: the config schema validates against it. */
+export const REBASE_GATES = ['where-it-helped', 'whole-minibatch'] as const;
 /**
  * Async with rebasing: where the rebased child must beat the candidate it was rebased onto before
  * a valset evaluation is paid for. 'where-it-helped' (default): on the minibatch examples where
  * the child beat its own parent, the ones its edit showed an effect on. 'whole-minibatch': on all
- * of its minibatch (see README, "Schedules", and bench/README.md for the measurements).
+ * of its minibatch (see docs/schedules.md, and bench/README.md for the measurements).
+ * @useDeclaredType
  */
-export const REBASE_GATES = ['where-it-helped', 'whole-minibatch'] as const;
 export type RebaseGate = (typeof REBASE_GATES)[number];
 
+/** Every RebaseWait, in one list: the config schema validates against it. */
+export const REBASE_WAITS = ['launched-before', 'ahead-in-flight', 'valsets-in-flight', 'none'] as const;
 /**
  * Async with rebasing: when a child that passed its minibatch gate is told whether to rebase.
  * 'launched-before' (the default): after every proposal launched before it that is still in
@@ -18,12 +22,14 @@ export type RebaseGate = (typeof REBASE_GATES)[number];
  * pool that holds the outcome of every earlier proposal. 'none': at once. 'valsets-in-flight': after the valset evaluations in flight at that moment
  * have joined the pool, so a child is rebased onto a candidate that was about to join instead of
  * joining beside it. 'ahead-in-flight': after those and the rebase gates in flight (children
- * rebased a moment earlier, often with the same edit) (see README, "Schedules", and
+ * rebased a moment earlier, often with the same edit) (see docs/schedules.md, and
  * bench/README.md for the measurements).
+ * @useDeclaredType
  */
-export const REBASE_WAITS = ['launched-before', 'ahead-in-flight', 'valsets-in-flight', 'none'] as const;
 export type RebaseWait = (typeof REBASE_WAITS)[number];
 
+/** Every RebasePolicy, in one list: the config schema validates against it. */
+export const REBASE_POLICIES = ['off', 'newest-descendant', 'best-descendant', 'best', 'pool-best'] as const;
 /**
  * Async: onto which newer candidate a stale child's edit is replayed, when candidates joined the
  * pool while it ran. 'best' (the default): the best-scoring of those that joined (unless it is
@@ -31,20 +37,31 @@ export type RebaseWait = (typeof REBASE_WAITS)[number];
  * newest / best of the parent's descendants among them; 'pool-best': the pool's best whenever
  * the parent is not it, joined meanwhile or not (also with one proposal in flight, so it changes
  * GEPA's selection, not only staleness); 'off': the child is judged as it is.
+ * @useDeclaredType
  */
-export const REBASE_POLICIES = ['off', 'newest-descendant', 'best-descendant', 'best', 'pool-best'] as const;
 export type RebasePolicy = (typeof REBASE_POLICIES)[number];
 
+/** Every ParentWeighting, in one list: the config schema validates against it. */
+export const PARENT_WEIGHTINGS = ['front', 'in-flight'] as const;
 /**
  * Async parent choice: 'front' draws as GEPA does (frequency-weighted Pareto sampling);
  * 'in-flight' divides each candidate's weight by 1 + its proposals in flight.
+ * @useDeclaredType
  */
-export const PARENT_WEIGHTINGS = ['front', 'in-flight'] as const;
 export type ParentWeighting = (typeof PARENT_WEIGHTINGS)[number];
 
+/** Every FrontType, in one list: the config schema validates against it. */
 export const FRONT_TYPES = ['instance', 'objective', 'hybrid', 'cartesian'] as const;
+/**
+ * What the Pareto fronts are kept over (gepa's frontier_type): 'instance', per valset example;
+ * 'objective', per objective of Evaluation.objectives; 'hybrid', both; 'cartesian', per example
+ * and objective.
+ * @useDeclaredType
+ */
 export type FrontType = (typeof FRONT_TYPES)[number];
 
+/** Every TieOrder, in one list: the config schema validates against it. */
+export const TIE_ORDERS = ['reference', 'newest-survives', 'oldest-survives'] as const;
 /**
  * Dominated removal tries candidates in ascending mean score; among equal means, which is tried
  * (and removed) first. 'reference' is gepa 0.1.4's exact order: the order the candidates are
@@ -52,48 +69,114 @@ export type FrontType = (typeof FRONT_TYPES)[number];
  * set (nearly always the older first). 'newest-survives' tries the older first (so a child that
  * scores exactly like its parent replaces it on the fronts); 'oldest-survives' tries the newer
  * first (the parent stays).
+ * Default: 'reference' for batched steps, 'oldest-survives' for async.
+ * @useDeclaredType
  */
-export const TIE_ORDERS = ['reference', 'newest-survives', 'oldest-survives'] as const;
 export type TieOrder = (typeof TIE_ORDERS)[number];
 
+/** Every StepMinibatches, in one list: the config schema validates against it. */
+export const STEP_MINIBATCHES = ['fresh', 'sliding'] as const;
 /**
  * Which minibatches the tasks of one batched step reflect on. 'fresh': each task takes the next
  * chunk of the epoch order, so a P x N step moves P x N chunks on. 'sliding', the reference's
  * rule: the epoch moves one chunk a step and task j takes the j-th chunk after the step's first,
  * so consecutive steps share all but one minibatch.
+ * Default: 'sliding' for batched steps, 'fresh' for async.
+ * @useDeclaredType
  */
-export const STEP_MINIBATCHES = ['fresh', 'sliding'] as const;
 export type StepMinibatches = (typeof STEP_MINIBATCHES)[number];
 
+/** Every ParentSelectionStrategy, in one list: the config schema validates against it. */
 export const PARENT_SELECTIONS = ['pareto', 'current-best', 'epsilon-greedy'] as const;
+/**
+ * How a parent is drawn: 'pareto', frequency-weighted from the Pareto fronts (GEPA's rule);
+ * 'current-best', the best mean; 'epsilon-greedy', the best except for a random pick now and then.
+ * @useDeclaredType
+ */
 export type ParentSelectionStrategy = (typeof PARENT_SELECTIONS)[number];
 
+/** Every ComponentSelectionStrategy, in one list: the config schema validates against it. */
 export const COMPONENT_SELECTIONS = ['round-robin', 'all'] as const;
+/**
+ * Which components a proposal rewrites: 'round-robin', one at a time in turn per candidate; 'all', every one.
+ * @useDeclaredType
+ */
 export type ComponentSelectionStrategy = (typeof COMPONENT_SELECTIONS)[number];
 
+/** Every AcceptanceRule, in one list: the config schema validates against it. */
 export const ACCEPTANCE_RULES = ['strict-improvement', 'improvement-or-equal'] as const;
+/**
+ * When a child passes its minibatch gate: its minibatch sum above the parent's ('strict-improvement'), or not below it.
+ * @useDeclaredType
+ */
 export type AcceptanceRule = (typeof ACCEPTANCE_RULES)[number];
 
-/** Order in which queued work takes free worker slots (see machines/README.md). */
+/** Every SlotPolicy, in one list (see machines/README.md): the config schema validates against it. */
 export const SLOT_POLICIES = ['finish-first', 'start-first', 'fifo'] as const;
+/**
+ * Which queued work takes a free worker slot: 'finish-first' (default), work that unblocks a
+ * decision (valset, child evaluations) first; 'start-first', work that leads to a long call (a
+ * parent evaluation leads to a reflection) first; 'fifo', in arrival order.
+ * @useDeclaredType
+ */
 export type SlotPolicy = (typeof SLOT_POLICIES)[number];
 
+/** What the worker slots are kept busy with (docs/schedules.md). Default { kind: 'batched' }, 1 x 1: classic GEPA. */
 export type Schedule =
   /** The paper's P x N; default 1 x 1 = classic GEPA. */
-  | { kind: 'batched'; parents?: number; perParent?: number }
+  | {
+      /** Steps of P x N proposals folded at the step's end: the same result for a seed whatever `workers` is. */
+      kind: 'batched';
+      /** P, parents sampled per step. Default 1. */
+      parents?: number;
+      /** N, children per parent. Default 1. */
+      perParent?: number;
+    }
   /**
    * K proposals always in flight, no step barrier. `rebase`: what a child whose parent moved on
-   * while it ran is judged as (see README, "Schedules").
+   * while it ran is judged as (see docs/schedules.md).
    */
-  | { kind: 'async'; inFlight: number; rebase?: RebasePolicy; parentWeighting?: ParentWeighting; rebaseGate?: RebaseGate; rebaseWait?: RebaseWait };
+  | {
+      /** No step barrier: each result is folded as it arrives and a new proposal takes its place. */
+      kind: 'async';
+      /** K, proposals in flight. */
+      inFlight: number;
+      /** Onto which newer candidate a stale child's edit is replayed. Default 'best'. */
+      rebase?: RebasePolicy;
+      /** How parents are drawn. Default 'front'. */
+      parentWeighting?: ParentWeighting;
+      /** Where a rebased child must beat its new base. Default 'where-it-helped'. */
+      rebaseGate?: RebaseGate;
+      /** When a rebase is decided. Default 'launched-before'. */
+      rebaseWait?: RebaseWait;
+    };
 
 /** Which of a step's accepted proposals go on to the valset. */
 export const PROPOSAL_SELECTIONS = ['all', 'best'] as const;
-export type ProposalSelection = (typeof PROPOSAL_SELECTIONS)[number] | { topK: number };
+/**
+ * Which of a step's accepted children go on to the valset: 'all' (default), 'best' (the best
+ * accepted child of the step), or { topK } (the K best).
+ * @useDeclaredType
+ */
+export type ProposalSelection =
+  | (typeof PROPOSAL_SELECTIONS)[number]
+  | {
+      /** How many of the best accepted children go on. */
+      topK: number;
+    };
 
 /**
  * How much of the valset an accepted child is evaluated on: all of it ('full', GEPA's rule), or a
  * race in chunks of `chunk` examples that stops once the child trails its parent by more than
  * `margin` and has beaten the pool's best on none of the examples seen (it then stays out of the pool).
  */
-export type ValsetPolicy = 'full' | { kind: 'race'; chunk: number; margin: number };
+export type ValsetPolicy =
+  | 'full'
+  | {
+      /** Evaluate in chunks and stop a child that trails its parent. */
+      kind: 'race';
+      /** Examples per chunk. */
+      chunk: number;
+      /** How far (mean score) the child may trail its parent before it is stopped. */
+      margin: number;
+    };

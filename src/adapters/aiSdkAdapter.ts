@@ -9,34 +9,61 @@ import { usageOf } from '../lm/aiSdkLanguageModel.js';
 import { costOf, priceFor, type PriceOverrides } from '../lm/priceTable.js';
 import { errorMessage } from '../errorMessage.js';
 
+/** Token counts as the AI SDK reports them. */
 interface TokenCounts {
+  /** Prompt tokens. */
   inputTokens?: number | undefined;
+  /** Completion tokens. */
   outputTokens?: number | undefined;
 }
 
 /** What we read of a generateText or generateObject result (any of its other fields may be there too). */
 export interface AiSdkCallResult {
+  /** generateText's text (the output when there is no `object`). */
   text?: string;
   /** generateObject's value. */
   object?: unknown;
+  /** Tokens of the call (of its last step, for generateText). */
   usage?: TokenCounts;
   /** generateText's sum over steps. */
   totalUsage?: TokenCounts;
+  /** generateText's steps: their tool calls go into the reflective dataset. */
   steps?: ReadonlyArray<{
-    toolCalls?: ReadonlyArray<{ toolCallId: string; toolName: string; input?: unknown }>;
-    toolResults?: ReadonlyArray<{ toolCallId: string; output?: unknown }>;
+    /** The tool calls the model made in the step. */
+    toolCalls?: ReadonlyArray<{
+      /** Pairs the call with its result. */
+      toolCallId: string;
+      /** The tool's name. */
+      toolName: string;
+      /** The arguments it was called with. */
+      input?: unknown;
+    }>;
+    /** What the tools returned. */
+    toolResults?: ReadonlyArray<{
+      /** The call it answers. */
+      toolCallId: string;
+      /** The tool's output. */
+      output?: unknown;
+    }>;
   }>;
   /** The model id the provider reported: what `prices` is keyed by. */
-  response?: { modelId?: string };
+  response?: {
+    /** The model id. */
+    modelId?: string;
+  };
 }
 
 /** A metric's verdict: the score, and feedback the reflection model can act on. */
 export interface AiSdkScore {
+  /** Higher is better, usually in [0, 1]. */
   score: number;
+  /** What the reflection model reads about this example. */
   feedback?: string;
+  /** Optional per-objective scores (multi-objective fronts). */
   objectives?: Record<string, number>;
 }
 
+/** Options of createAiSdkAdapter. */
 export interface AiSdkAdapterOptions<Example, Result extends AiSdkCallResult = AiSdkCallResult> {
   /**
    * The app's own call for one example, with the candidate's texts (e.g. `texts.system_prompt`).
@@ -55,7 +82,9 @@ export interface AiSdkAdapterOptions<Example, Result extends AiSdkCallResult = A
   maxQuotedChars?: number;
 }
 
+/** An adapter around an app's own AI SDK call (createAiSdkAdapter). */
 export type AiSdkAdapter<Example> = Adapter<Example> & {
+  /** Worst-case dollars of one call, from the options' estimateMaxCostUsd. */
   estimateMaxCostUsd?: (candidate: Candidate, example: Example) => number;
 };
 
@@ -84,6 +113,11 @@ function toolCallsOf(result: AiSdkCallResult, maxChars: number): string[] {
 
 const NO_OUTPUT = '(no output: the call failed)';
 
+/**
+ * An adapter that runs the app's own AI SDK call (generateText or generateObject, tools and all)
+ * with the candidate's texts for one example, and scores its output with the app's metric; the
+ * reflective dataset shows inputs, outputs, tool calls and feedback. Needs no import of `ai`.
+ */
 export function createAiSdkAdapter<Example, Result extends AiSdkCallResult = AiSdkCallResult>(
   options: AiSdkAdapterOptions<Example, Result>,
 ): AiSdkAdapter<Example> {

@@ -10,20 +10,34 @@ import type { SlotAwareContext } from '../lm/slotAwareModel.js';
 import { errorMessage } from '../errorMessage.js';
 import { failureOf } from '../evaluation/failureTally.js';
 
-export const datasetRowSchema = z.object({ input: z.string(), answer: z.string() });
+export const datasetRowSchema = z.object({
+  /** The user message the task model answers. */
+  input: z.string(),
+  /** The answer the metric expects. */
+  answer: z.string(),
+});
+/**
+ * A row of the chat task: JSONL `{ "input": string, "answer": string }`.
+ * @interface
+ */
 export type ChatExample = z.infer<typeof datasetRowSchema>;
 
+/** How the chat adapter scores a reply: 'exact-match' (after normalizing case, spaces and numbers) or 'contains-answer'. */
 export type ChatMetric = 'exact-match' | 'contains-answer';
 
 /** System prompt + user message in, a reply out: createOpenAIChatModel fits, so does a stub. */
 export type ChatTaskModel = ((messages: ChatMessages, ctx: SlotAwareContext) => Promise<string | LmReply>) & {
+  /** Worst-case dollars of one call, reserved under maxCostUsd (the factories set it when the model is priced). */
   estimateMaxCostUsd?: (messages: ChatMessages) => number;
 };
 
+/** Options of createChatAdapter. */
 export interface ChatAdapterOptions {
+  /** The model that answers: the candidate's component as system prompt, the row's input as user message. */
   taskModel: ChatTaskModel;
   /** The candidate component used as the system prompt. Default 'system_prompt'. */
   component?: string;
+  /** How a reply is scored against the row's answer. */
   metric: ChatMetric;
   /** Pulls the answer out of a reply before scoring (e.g. after "Answer:"); default the whole reply. */
   extractAnswer?: (output: string) => string;
@@ -31,6 +45,7 @@ export interface ChatAdapterOptions {
   maxQuotedChars?: number;
 }
 
+/** The chat task's adapter (createChatAdapter). */
 export type ChatAdapter = Adapter<ChatExample> & {
   /** Worst-case dollars of one evaluate call; present when the task model is priced. */
   estimateMaxCostUsd?: (candidate: Candidate, example: ChatExample) => number;
@@ -125,6 +140,11 @@ function feedbackFor(metric: ChatMetric, output: string, answer: string, correct
 
 const NO_OUTPUT = '(no output: the task model call failed)';
 
+/**
+ * The adapter of `gepa-actors run`'s chat task: the task model answers each row's input with the
+ * candidate's component as system prompt; the metric scores the reply against the row's answer,
+ * and the feedback says what was expected. A failed model call scores 0 and is counted by kind.
+ */
 export function createChatAdapter(options: ChatAdapterOptions): ChatAdapter {
   const { taskModel, metric } = options;
   const component = options.component ?? 'system_prompt';
@@ -208,6 +228,7 @@ export function createChatAdapter(options: ChatAdapterOptions): ChatAdapter {
 
 const MAX_REPORTED_ROW_ERRORS = 20;
 
+/** Options of loadJsonlDataset. */
 export interface JsonlDatasetOptions {
   /**
    * Any JSON value per line, as it is (for a user's own adapter); default false: chat rows

@@ -1,4 +1,4 @@
-// The CLI's exit codes (as the README lists them) and the error that means "the user asked for something
+// The CLI's exit codes (as docs/cli.md lists them) and the error that means "the user asked for something
 // invalid": a bad flag, a bad config, a run directory in use. Everything else is a runtime failure.
 
 export const EXIT_OK = 0;

@@ -1,6 +1,6 @@
 // The gepa-actors command line: commander parses flags and routes to the commands; every
 // outcome becomes an exit code (0 done, 1 runtime failure, 2 invalid arguments or config; 130
-// after Ctrl-C is the process's own, see the README).
+// after Ctrl-C is the process's own, see docs/cli.md).
 // runCli never exits the process itself, so tests run it in-process with their own io.
 import { resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';

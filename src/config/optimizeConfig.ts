@@ -12,17 +12,28 @@ import type { LanguageModel } from '../gepa/core/languageModel.js';
 import type { Stopper } from '../gepa/strategies/stoppers.js';
 import type { AcceptanceRule, ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ProposalSelection, Schedule, SlotPolicy, StepMinibatches, TieOrder } from '../settingValues.js';
 
+/**
+ * What optimize() takes (and optimizerMachine's input): the data, the adapter and models, the stop
+ * conditions, the schedule, the algorithm's knobs and the hooks. At least one stop condition is
+ * required. Invalid values are a ConfigError naming the field.
+ */
 export interface OptimizeConfig<Example> {
+  /** The candidate to start from: component name -> text (candidate 0). */
   seedCandidate: Candidate;
+  /** The examples proposals reflect on (minibatches are drawn from it). */
   trainset: readonly Example[];
   /** Default: trainset. */
   valset?: readonly Example[];
+  /** Runs a candidate on one example and scores it. */
   adapter: Adapter<Example>;
   /** A function, `"openai:<model>"` or `"local:<path to a .gguf>"` (see LanguageModel). */
   reflectionLm: LanguageModel | string;
   // Stop conditions: at least one is required. Budgets are never exceeded.
+  /** Stop before this many metric calls (adapter.evaluate calls, cache hits excluded) would be passed. */
   maxMetricCalls?: number;
+  /** Stop before this many dollars would be passed (each call reserves its worst case first). */
   maxCostUsd?: number;
+  /** Stop after this long on the run's clock, in ms. */
   timeoutMs?: number;
   /** Stop once the best valset mean reaches it. */
   targetScore?: number;
@@ -52,10 +63,23 @@ export interface OptimizeConfig<Example> {
   inspect?: (inspectionEvent: unknown) => void;
   /** Default: metric calls run in this process. */
   executor?:
-    | { kind: 'local' }
     | {
+        /** In this process. */
+        kind: 'local';
+      }
+    | {
+        /** Every metric call a BullMQ job, served by `gepa-actors worker` processes. */
         kind: 'bullmq';
-        connection: string | { host: string; port: number };
+        /** A `redis://` or `rediss://` URL, or host and port. */
+        connection:
+          | string
+          | {
+              /** Redis host. */
+              host: string;
+              /** Redis port. */
+              port: number;
+            };
+        /** The queue's name; the workers must serve the same one. */
         queue?: string;
         /** Tries per job before it is recorded as a failed call (score 0, the error). Default 3. */
         attempts?: number;
@@ -68,18 +92,27 @@ export interface OptimizeConfig<Example> {
       };
 
   // Algorithm knobs; defaults follow the reference implementation.
+  /** What the Pareto fronts are kept over (gepa's frontier_type). Default 'instance'. */
   frontType?: FrontType;
   /**
-   * Which of two equal-mean candidates dominated removal keeps. Default 'newest-survives' (the
-   * reference's order) for the batched schedule, 'oldest-survives' for async (bench/README.md,
-   * "The reference bridge").
+   * Which of two equal-mean candidates dominated removal keeps. Default 'reference' (gepa 0.1.4's
+   * exact order) for the batched schedule, 'oldest-survives' for async (bench/README.md, "The
+   * reference bridge").
    */
   tieOrder?: TieOrder;
-  /** Default 'fresh' (see bench/README.md, "The reference bridge"). */
+  /**
+   * Which minibatches the tasks of one batched step reflect on. Default 'sliding' (the reference's
+   * rule) for the batched schedule, 'fresh' for async, where the two give the same minibatch
+   * (bench/README.md, "Sliding minibatches").
+   */
   stepMinibatches?: StepMinibatches;
+  /** How a proposal's parent is drawn. Default 'pareto' (frequency-weighted from the fronts). */
   parentSelection?: ParentSelectionStrategy;
+  /** Which components a proposal rewrites. Default 'round-robin'. */
   componentSelection?: ComponentSelectionStrategy;
+  /** When a child passes its minibatch gate. Default 'strict-improvement' (its sum beats the parent's). */
   acceptance?: AcceptanceRule;
+  /** Which of a step's accepted children go on to the valset. Default 'all'. */
   proposalSelection?: ProposalSelection;
   /**
    * Skip a proposal whose parent is already perfect on its minibatch, and stop the run
@@ -89,11 +122,23 @@ export interface OptimizeConfig<Example> {
   /** Default 1. */
   perfectScore?: number;
   /** Merge (system-aware crossover): off by default. */
-  merge?: { maxMerges?: number };
+  merge?: {
+    /** The most merge proposals of the run. Default 5. */
+    maxMerges?: number;
+  };
   /** Default 'finish-first'. */
   slotPolicy?: SlotPolicy;
   /** Default 'full'; a race's chunk defaults to 10 and its margin to 0. */
-  valsetPolicy?: 'full' | { kind: 'race'; chunk?: number; margin?: number };
+  valsetPolicy?:
+    | 'full'
+    | {
+        /** Evaluate in chunks and stop a child that trails its parent. */
+        kind: 'race';
+        /** Examples per chunk. Default 10. */
+        chunk?: number;
+        /** How far (mean score) the child may trail its parent before it is stopped. Default 0. */
+        margin?: number;
+      };
   /** Injected clock; default the system clock. Tests pass steppingClock(new SimulatedClock()) and run it with runOnSimulatedClock. */
   clock?: Clock;
   /** Called with every runtime event (candidate accepted, budget updated, ...). */
@@ -147,14 +192,17 @@ export interface OptimizeConfig<Example> {
    * reflection model is a function without that name cannot be resumed. Values must be JSON. The
    * CLI records taskModel, reflectionModel, metric, prices, temperature, maxTokens and component.
    */
-  runIdentity?: { reflectionLm?: string } & Record<string, unknown>;
+  runIdentity?: {
+    /** The name of a function reflection model (e.g. 'my-proxy/gpt-5-mini@2'). */
+    reflectionLm?: string;
+  } & Record<string, unknown>;
   /**
    * Records completed paid work and replays it on resume. optimize() sets it from runDir; set it
    * yourself only when embedding optimizerMachine with your own storage.
    */
   journal?: WorkJournal;
 
-  // Strategy hooks: plain functions that replace one rule of GEPA (README, "Strategy hooks").
+  // Strategy hooks: plain functions that replace one rule of GEPA (docs/hooks.md).
   /** Default: the built-in prompt (buildReflectionPrompt). */
   reflectionPromptTemplate?: ReflectionPromptTemplate;
   /** Replaces the reflection LM call of each proposal; runs in a worker slot as a reflection would. */

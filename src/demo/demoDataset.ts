@@ -8,7 +8,9 @@ import type { SkillKey } from './conventions.js';
 import { combineHashes, hashString } from './hash32.js';
 import { PROBLEM_KINDS, PROBLEMS, type ProblemKind } from './shopProblems.js';
 
+/** One support ticket of the demo task. */
 export interface DemoExample {
+  /** A stable id, e.g. for reports. */
   id: string;
   /** The ticket as the task model sees it. */
   input: string;
@@ -16,6 +18,7 @@ export interface DemoExample {
   answer: string;
   /** Hidden: the kind of ticket and the numbers the answer is computed from. */
   kind: ProblemKind;
+  /** Hidden: the numbers the answer is computed from. */
   params: Record<string, number>;
   /** Hidden: the conventions ("slot:option") the answer depends on. */
   skills: SkillKey[];

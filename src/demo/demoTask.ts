@@ -9,6 +9,7 @@ import { createDemoTaskModel } from './demoTaskModel.js';
 
 export type { DemoExample } from './demoDataset.js';
 
+/** Options of createDemoTask. */
 export interface DemoTaskOptions {
   /** Default 0; the whole task (dataset and model behaviour) is a function of it. */
   seed?: number;
@@ -28,17 +29,30 @@ export interface DemoTaskOptions {
   clock?: Clock;
 }
 
+/** The demo task: spread it into optimize()'s config (`{ ...task, maxMetricCalls }`). */
 export interface DemoTask {
+  /** `{ system_prompt: DEMO_SEED_PROMPT }`. */
   seedCandidate: Candidate;
+  /** The tickets proposals reflect on. */
   trainset: DemoExample[];
+  /** The tickets candidates are scored on. */
   valset: DemoExample[];
+  /** Held out: for scoring the best candidate after the run. */
   testset: DemoExample[];
+  /** A simulated task model answering tickets, graded exactly. */
   adapter: Adapter<DemoExample>;
+  /** A simulated reflection model that proposes the shop's conventions from the feedback. */
   reflectionLm: LanguageModel;
 }
 
+/** The demo's seed prompt: it knows none of the shop's conventions. */
 export const DEMO_SEED_PROMPT = "You are a helpful assistant for an online shop. Answer the customer's question.";
 
+/**
+ * The offline demo task (the CLI's `demo`): support tickets of an online shop, a seed prompt that
+ * knows none of its conventions, and simulated task and reflection models; no network, no key.
+ * The whole task is a function of `options.seed`.
+ */
 export function createDemoTask(options: DemoTaskOptions = {}): DemoTask {
   const seed = options.seed ?? 0;
   if (!Number.isInteger(seed)) throw new RangeError(`seed must be an integer, got ${seed}`);

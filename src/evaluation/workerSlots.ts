@@ -8,9 +8,13 @@ import { WorkHeap, type Ordered } from './workHeap.js';
 
 /** One stretch of work on one worker slot, on the run's clock. */
 export interface SlotInterval {
+  /** The slot, 0 to workers - 1. */
   slot: number;
+  /** What the work was for. */
   kind: 'valset' | 'child' | 'merge' | 'reflection' | 'parent' | 'seed';
+  /** When it started, on the run's clock (ms). */
   start: number;
+  /** When it ended, on the run's clock (ms). */
   end: number;
 }
 

@@ -17,6 +17,7 @@ import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, type MetricCallJobData 
 import { bullmqConnection, waitUntilReachable, type RedisConnectionSpec } from './redisConnection.js';
 import { BULLMQ_EXECUTOR, checkInstalled, importIntegration } from '../optionalDependency.js';
 
+/** Options of createBullmqExecutor. */
 export interface BullmqExecutorOptions {
   /** `redis://host:port` or { host, port }. */
   connection: RedisConnectionSpec;
@@ -36,6 +37,7 @@ export interface BullmqExecutorOptions {
    * submission, e.g. by a resumed run, finds the result instead of paying again. Default 1 day, 10000.
    */
   keepFinishedSeconds?: number;
+  /** See keepFinishedSeconds. Default 10000. */
   keepFinishedJobs?: number;
   /**
    * Every pollMs, outstanding jobs are checked directly: a finish whose event was missed is
@@ -60,14 +62,19 @@ export interface BullmqExecutorOptions {
 
 /** Redis could not be reached for maxRedisDownMs: the run cannot go on until it is back. */
 export class RedisUnavailableError extends Error {
+  /** 'RedisUnavailableError'. */
   override readonly name = 'RedisUnavailableError';
   /** Counted as a connection failure (src/evaluation/failureTally.ts). */
   readonly kind = 'connection';
 }
 
+/** Metric calls as BullMQ jobs (createBullmqExecutor). */
 export interface BullmqExecutor extends MetricCallExecutor<unknown> {
+  /** The queue its jobs go to. */
   readonly queueName: string;
+  /** The id its jobs are named by. */
   readonly runId: string;
+  /** Closes its Redis connections. */
   close(): Promise<void>;
 }
 

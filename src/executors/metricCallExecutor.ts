@@ -8,11 +8,15 @@ import type { Candidate, EvalContext, Evaluation } from '../types.js';
  * remote executor derives stable job ids from it.
  */
 export interface MetricCallIdentity {
+  /** How many times this same call was made before in the run (0 the first time). */
   occurrence: number;
 }
 
+/** Where a metric call runs: in this process, or as a job on remote workers. */
 export interface MetricCallExecutor<Example> {
+  /** Runs one metric call (the adapter's evaluate, here or elsewhere). */
   evaluate(candidate: Candidate, example: Example, exampleId: number, ctx: EvalContext, call?: MetricCallIdentity): Promise<Evaluation>;
+  /** Releases connections when the run ends. */
   close?(): Promise<void>;
 }
 

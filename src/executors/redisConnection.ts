@@ -8,7 +8,15 @@ import { sleep, systemClock } from '../clock.js';
 import { maskUrlCredentials } from '../lm/secretRedactor.js';
 import { BULLMQ_EXECUTOR, importIntegration } from '../optionalDependency.js';
 
-export type RedisConnectionSpec = string | { host: string; port: number };
+/** Where Redis is: a `redis://` / `rediss://` URL (user and password percent-encoded) or host and port. */
+export type RedisConnectionSpec =
+  | string
+  | {
+      /** Redis host. */
+      host: string;
+      /** Redis port. */
+      port: number;
+    };
 
 /** The part of ioredis's RedisOptions we set (BullMQ passes them on to ioredis). */
 export interface RedisOptions {

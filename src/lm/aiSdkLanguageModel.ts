@@ -33,8 +33,11 @@ export const AI_SDK_MODELS: OptionalIntegration = { feature: 'AI SDK models (cre
  * Described by shape, so that our public types name no AI SDK package.
  */
 export interface AiSdkModel {
+  /** The provider's name, e.g. 'anthropic.messages'. */
   readonly provider: string;
+  /** The model's id, e.g. 'claude-sonnet-4-5' (the key of `prices`). */
   readonly modelId: string;
+  /** The provider specification it implements ('v2', 'v3', ...). */
   readonly specificationVersion?: string;
 }
 
@@ -47,7 +50,9 @@ export interface NamedModel {
   readonly modelIdentity: string;
 }
 
+/** A reflection model over an AI SDK provider's model (createAiSdkLanguageModel). */
 export type AiSdkLanguageModel = OpenAILanguageModel & NamedModel;
+/** A task model over an AI SDK provider's model (createAiSdkChatModel), for createChatAdapter. */
 export type AiSdkChatModel = OpenAIChatModel & NamedModel;
 
 // The part of `ai` we call, as it is in versions 6 and 7.

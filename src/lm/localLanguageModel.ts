@@ -16,6 +16,7 @@ export { disposeLocalModels } from './localModelEngine.js';
 export const DEFAULT_LOCAL_CONTEXT_SIZE = 4096;
 export const DEFAULT_LOCAL_MAX_TOKENS = 512;
 
+/** Options of createLocalLanguageModel and createLocalChatModel. */
 export interface LocalModelOptions {
   /** A .gguf file (a relative path is taken from the working directory). */
   modelPath: string;
@@ -23,6 +24,7 @@ export interface LocalModelOptions {
   system?: string;
   /** Sampling; unset = greedy decoding (temperature 0), the same reply for the same prompt. */
   temperature?: number;
+  /** Nucleus sampling: only the most likely tokens whose probabilities add up to topP (with temperature > 0). */
   topP?: number;
   /** Reply tokens at most. Default 512; a reply never runs past the context either. */
   maxTokens?: number;
@@ -57,11 +59,24 @@ export type LocalModelErrorKind = 'missing-file' | 'not-gguf' | 'load' | 'contex
 
 /** Why a local model could not be built or a call failed; `kind` classifies it as the tally counts it. */
 export class LocalModelError extends Error {
+  /** 'LocalModelError'. */
   override readonly name = 'LocalModelError';
   constructor(
     message: string,
+    /** What failed. */
     readonly kind: LocalModelErrorKind,
-    readonly details: { usage?: { promptTokens: number; completionTokens: number }; costUsd?: number } = {},
+    /** What the failed call used, when it got that far. */
+    readonly details: {
+      /** Tokens read and generated. */
+      usage?: {
+        /** Tokens read (the prompt). */
+        promptTokens: number;
+        /** Tokens generated (the reply). */
+        completionTokens: number;
+      };
+      /** Dollars they cost (a priced model). */
+      costUsd?: number;
+    } = {},
   ) {
     super(message);
   }
@@ -166,17 +181,23 @@ function localCaller(options: LocalModelOptions) {
   };
 }
 
+/** A reflection model running a GGUF file in this process (createLocalLanguageModel). */
 export type LocalLanguageModel = ((prompt: string, ctx?: Ctx) => Promise<LmReply>) & {
   /** The name usage is counted under. */
   readonly model: string;
   /** Loads the weights now (a missing package or a bad file fails here, before any work). */
   load(): Promise<void>;
+  /** Worst-case dollars for one call (a full context), when the model is priced. */
   readonly estimateMaxCostUsd?: (prompt: string) => number;
 };
 
+/** A task model running a GGUF file in this process (createLocalChatModel), for createChatAdapter. */
 export type LocalChatModel = ((messages: ChatMessages, ctx?: Ctx) => Promise<LmReply>) & {
+  /** The name usage is counted under. */
   readonly model: string;
+  /** Loads the weights now (a missing package or a bad file fails here, before any work). */
   load(): Promise<void>;
+  /** Worst-case dollars for one call (a full context), when the model is priced. */
   readonly estimateMaxCostUsd?: (messages: ChatMessages) => number;
 };
 

@@ -42,6 +42,7 @@ export const DEFAULT_TIMEOUT_MS = 120_000;
 /** Sent when no key is configured and the endpoint is not OpenAI's: local servers ignore it. */
 export const PLACEHOLDER_API_KEY = 'not-needed';
 
+/** Where an OpenAI-compatible server is, and its key. */
 export interface EndpointOptions {
   /** Default OPENAI_BASE_URL, else https://api.openai.com/v1. */
   baseURL?: string;
@@ -49,49 +50,61 @@ export interface EndpointOptions {
   apiKey?: string;
 }
 
+/** Options of createOpenAILanguageModel and createOpenAIChatModel. */
 export interface OpenAIModelOptions extends EndpointOptions {
+  /** The model's name on the server (also the key of `prices`). */
   model: string;
   /** Optional system message sent before every prompt (LanguageModel only). */
   system?: string;
   /** Sent only when set: reasoning models reject anything but their default. */
   temperature?: number;
+  /** The most tokens of a reply; also bounds what a call reserves under maxCostUsd. Default: not sent. */
   maxTokens?: number;
   /**
    * The request field that carries maxTokens. Default: `max_completion_tokens` on openai.com
    * (reasoning models require it), `max_tokens` elsewhere (what compatible servers know).
    */
   maxTokensParam?: 'max_tokens' | 'max_completion_tokens';
-  /** Per attempt, real time (it bounds socket I/O, so it is not on the injected clock). */
+  /** Per attempt, real time (it bounds socket I/O, so it is not on the injected clock). Default 120,000. */
   timeoutMs?: number;
   /** Retries after the first attempt. Default 6. */
   maxRetries?: number;
-  /** First backoff; doubles each retry up to retryMaxDelayMs. Tests pass a few ms. */
+  /** First backoff; doubles each retry up to retryMaxDelayMs. Default 1,000. Tests pass a few ms. */
   retryBaseDelayMs?: number;
+  /** The longest wait between attempts, a server's Retry-After included. Default 60,000. */
   retryMaxDelayMs?: number;
   /** Client-side limits per minute, over a sliding window on the injected clock. */
   rpm?: number;
+  /** Client-side limit of tokens per minute (estimated before the call). */
   tpm?: number;
   /** Override or extend the built-in price table. */
   prices?: PriceOverrides;
   /** Every wait (backoff, rate limiting) goes through it. Default: the system clock. */
   clock?: Clock;
+  /** Replies kept on disk (createResponseCache): a request seen before is answered from it, at no cost. */
   cache?: ResponseCache;
 }
 
 
+/** A reflection model on an OpenAI-compatible endpoint (createOpenAILanguageModel). */
 export type OpenAILanguageModel = ((prompt: string, ctx?: SlotAwareContext) => Promise<LmReply>) &
   ManagesSlots & {
     /** Worst-case dollars for one call, for reservation; absent when the model is unpriced. */
     readonly estimateMaxCostUsd?: (prompt: string) => number;
   };
 
+/** A chat task model's input: the candidate's system prompt and the example's user message. */
 export interface ChatMessages {
+  /** The system message. */
   system: string;
+  /** The user message. */
   user: string;
 }
 
+/** A task model on an OpenAI-compatible endpoint (createOpenAIChatModel), for createChatAdapter. */
 export type OpenAIChatModel = ((messages: ChatMessages, ctx?: SlotAwareContext) => Promise<LmReply>) &
   ManagesSlots & {
+    /** Worst-case dollars for one call, for reservation; absent when the model is unpriced. */
     readonly estimateMaxCostUsd?: (messages: ChatMessages) => number;
   };
 
@@ -100,18 +113,31 @@ export type LanguageModelErrorKind = FailureKind | 'empty' | 'refusal';
 
 /** Why a call failed; carries the dollars already spent when the server reported usage. */
 export class LanguageModelError extends Error {
+  /** 'LanguageModelError'. */
   override readonly name = 'LanguageModelError';
   constructor(
     message: string,
+    /** What kind of failure (counted by kind in result.failures). */
     readonly kind: LanguageModelErrorKind,
+    /** Attempts made before giving up. */
     readonly attempts: number,
-    readonly details: { status?: number; usage?: TokenUsage; costUsd?: number } = {},
+    /** What the server reported with the failure. */
+    readonly details: {
+      /** The HTTP status, for kind 'http'. */
+      status?: number;
+      /** Tokens the server reported, when it did. */
+      usage?: TokenUsage;
+      /** Dollars those tokens cost: paid even though the call failed. */
+      costUsd?: number;
+    } = {},
   ) {
     super(message);
   }
+  /** The HTTP status, for kind 'http'. */
   get status(): number | undefined {
     return this.details.status;
   }
+  /** Dollars the failed call cost, when the server reported usage. */
   get costUsd(): number | undefined {
     return this.details.costUsd;
   }

@@ -5,17 +5,27 @@
 import { z } from 'zod';
 
 export const modelPriceSchema = z.object({
+  /** USD per million prompt tokens. */
   inputPerMTok: z.number().nonnegative(),
+  /** USD per million completion tokens. */
   outputPerMTok: z.number().nonnegative(),
 });
+/**
+ * A model's price in USD per million tokens, as `prices` entries give it.
+ * @interface
+ */
 export type ModelPrice = z.infer<typeof modelPriceSchema>;
 
 /** Model name -> price; entries here win over the built-in table. */
 export const priceOverridesSchema = z.record(z.string(), modelPriceSchema);
+/** Model name -> price (`prices`): entries win over the built-in table. */
 export type PriceOverrides = Readonly<Record<string, ModelPrice>>;
 
+/** Tokens one call used. */
 export interface TokenUsage {
+  /** Tokens read (the prompt). */
   promptTokens: number;
+  /** Tokens generated (the reply). */
   completionTokens: number;
 }
 

@@ -8,23 +8,33 @@ import { z } from 'zod';
 import { contentHash } from '../contentHash.js';
 import type { TokenUsage } from './priceTable.js';
 
+/** A reply as the cache keeps it. */
 export interface CachedReply {
+  /** The reply's text. */
   text: string;
   /** What the server reported when the reply was first paid for. */
   usage?: TokenUsage;
 }
 
+/** What a response cache did so far. */
 export interface ResponseCacheStats {
+  /** Requests answered from the cache. */
   hits: number;
+  /** Requests not found (then sent to the server). */
   misses: number;
+  /** Replies stored. */
   writes: number;
+  /** Replies that could not be stored (the run went on). */
   writeErrors: number;
 }
 
+/** Model replies kept on disk, one JSON file per request (createResponseCache); a model's `cache` option. */
 export interface ResponseCache {
+  /** The reply stored for this request key, if any. */
   get(key: string): Promise<CachedReply | undefined>;
   /** Never throws: losing a cache entry must not lose a reply that was already paid for. */
   set(key: string, reply: CachedReply, request?: unknown): Promise<void>;
+  /** Its counts so far. */
   stats(): ResponseCacheStats;
 }
 

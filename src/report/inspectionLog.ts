@@ -6,10 +6,56 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Clock } from '../types.js';
 
+/** One line of inspect.jsonl: an actor started, an event was received, or a machine's state changed. */
 export type InspectionRecord =
-  | { kind: 'actor'; seq: number; atMs: number; actor: string; id: string; parent?: string; systemId?: string; logic?: string }
-  | { kind: 'event'; seq: number; atMs: number; actor: string; source?: string; event: string }
-  | { kind: 'snapshot'; seq: number; atMs: number; actor: string; event: string; status?: string; value?: StateValue };
+  | {
+      /** An actor started. */
+      kind: 'actor';
+      /** Order of the record in the run, from 1. */
+      seq: number;
+      /** When, in ms since the log was created (the run's clock). */
+      atMs: number;
+      /** The actor's session id. */
+      actor: string;
+      /** Its id (e.g. the proposal's id). */
+      id: string;
+      /** The session id of the actor that spawned it. */
+      parent?: string;
+      /** Its system id ('evaluator'). */
+      systemId?: string;
+      /** Its logic's name ('optimizer', 'proposer', 'evaluator'). */
+      logic?: string;
+    }
+  | {
+      /** An event reached `actor`. */
+      kind: 'event';
+      /** Order of the record in the run, from 1. */
+      seq: number;
+      /** When, in ms since the log was created (the run's clock). */
+      atMs: number;
+      /** The actor's session id. */
+      actor: string;
+      /** The session id of the actor that sent it, when known. */
+      source?: string;
+      /** The event's type. */
+      event: string;
+    }
+  | {
+      /** A machine's state changed. */
+      kind: 'snapshot';
+      /** Order of the record in the run, from 1. */
+      seq: number;
+      /** When, in ms since the log was created (the run's clock). */
+      atMs: number;
+      /** The actor's session id. */
+      actor: string;
+      /** The type of the event that changed it. */
+      event: string;
+      /** The actor's status ('active', 'done', ...). */
+      status?: string;
+      /** The new state value. */
+      value?: StateValue;
+    };
 
 /** XState's state value: a state name, or parent state -> child value. */
 export type StateValue = string | { [state: string]: StateValue };
@@ -45,9 +91,11 @@ export function safeStateValue(value: unknown, depth = 0): StateValue | undefine
   return Object.fromEntries(entries);
 }
 
+/** Inspection records of a run (createInspectionLog), kept in memory and optionally written to a file. */
 export interface InspectionLog {
   /** Pass as OptimizeConfig.inspect (XState's createActor inspect option). */
   inspect: (inspectionEvent: unknown) => void;
+  /** The records so far. */
   readonly records: readonly InspectionRecord[];
   /** Flushes and closes the file, if any. */
   close(): Promise<void>;

@@ -4,15 +4,22 @@
 // "unpriced" in the report, never "$0".
 import type { TokenUsage } from '../lm/priceTable.js';
 
+/** Which model a usage row is: the task model (inside the adapter) or the reflection model. */
 export type ModelRole = 'task' | 'reflection';
 
+/** One model's calls, tokens and dollars in a run (report.html's tokens per model). */
 export interface ModelUsage {
+  /** The task model (inside the adapter) or the reflection model. */
   role: ModelRole;
+  /** The model's name. */
   model: string;
+  /** Calls made. */
   calls: number;
   /** Calls that reported token usage; the token sums cover only those. */
   callsWithTokens: number;
+  /** Prompt tokens of those calls. */
   inputTokens: number;
+  /** Completion tokens of those calls. */
   outputTokens: number;
   /** Dollars of the calls that reported a cost. */
   costUsd: number;

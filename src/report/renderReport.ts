@@ -30,21 +30,35 @@ import { formatFailureCounts } from '../evaluation/failureTally.js';
 
 export const REPORT_FILE = 'report.html';
 
+/** What report.html is drawn from (renderReport, writeReport). */
 export interface ReportInput {
+  /** The page's title. */
   title: string;
+  /** The run's result. */
   result: OptimizeResult;
+  /** The run's worker slots. */
   workers: number;
+  /** The run's schedule (the runtime model predicts it beside the measured wall-clock). */
   schedule: ModelSchedule;
+  /** The run's reflectionMinibatchSize. */
   minibatchSize: number;
   /** maxMetricCalls, when the run had one. */
   budget?: number;
+  /** What each worker slot ran, when (onSlotInterval): the timeline. */
   slotIntervals: readonly SlotInterval[];
   /** Clock time at the start of the run (the slot intervals are on the same clock). */
   runStartedAt: number;
   /** XState inspection records, when the run was inspected: the actor tree is drawn from them. */
   inspection?: readonly InspectionRecord[];
   /** More facts for the summary, e.g. the held-out test score. */
-  facts?: ReadonlyArray<{ label: string; value: string; sub?: string }>;
+  facts?: ReadonlyArray<{
+    /** The card's label. */
+    label: string;
+    /** Its value. */
+    value: string;
+    /** A line under the value. */
+    sub?: string;
+  }>;
   /** Tokens and dollars per model (runObserver.ts); without it the panel says "not recorded". */
   modelUsage?: readonly ModelUsage[];
   /** The best candidate on each valset example, in valset order (runObserver.ts). */

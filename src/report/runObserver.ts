@@ -22,8 +22,11 @@ export interface ValsetAnswer {
 /** Where an observation's figures come from: the calls made by this process, or a durable run's log (every process's, workers' included). */
 export type ObservationSource = 'this process' | 'the run log';
 
+/** What observeRun saw of a run: tokens and dollars per model, and the valset answers. */
 export interface RunObservation {
+  /** Where the figures come from. */
   readonly source: ObservationSource;
+  /** Tokens, calls and dollars per model (task and reflection). */
   usage(): ModelUsage[];
   /** `candidate`'s evaluation on each valset example, in valset order. */
   valsetAnswers(candidate: Candidate): ValsetAnswer[];
@@ -34,8 +37,11 @@ export interface RunObservation {
   fromLog(records: readonly RunLogRecord[], valIds: readonly number[]): RunObservation;
 }
 
+/** How observeRun names the models when they do not name themselves. */
 export interface ModelNames {
+  /** The task model's name. */
   task?: string;
+  /** The reflection model's name. */
   reflection?: string;
 }
 
@@ -62,7 +68,15 @@ function exampleText(example: unknown): string {
 }
 
 /** The config with its adapter and (function) reflection model observed; everything else as given. */
-export function observeRun<Example>(config: OptimizeConfig<Example>, names: ModelNames = {}): { config: OptimizeConfig<Example>; observation: RunObservation } {
+export function observeRun<Example>(
+  config: OptimizeConfig<Example>,
+  names: ModelNames = {},
+): {
+  /** Pass this config to optimize(). */
+  config: OptimizeConfig<Example>;
+  /** Read it during and after the run. */
+  observation: RunObservation;
+} {
   const tally = new ModelUsageTally();
   const valset = config.valset ?? config.trainset;
   const valsetIndex = new Map<unknown, number>(valset.map((example, i) => [example, i]));

@@ -4,11 +4,17 @@
 // progress a proposal could not see, the price of having no barrier.
 import type { ProposalRecord } from '../types.js';
 
+/** The distribution of proposals' staleness (ProposalRecord.staleness) over a run. */
 export interface StalenessSummary {
+  /** Proposals counted. */
   proposals: number;
+  /** Mean staleness. */
   mean: number;
+  /** Median (nearest rank). */
   median: number;
+  /** 90th percentile (nearest rank). */
   p90: number;
+  /** Largest staleness. */
   max: number;
   /** counts[s] = proposals with staleness s. */
   counts: number[];
@@ -20,6 +26,7 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
 }
 
+/** How stale a run's proposals were: 0 for every batched proposal; in an async run, pool additions it could not see. */
 export function summarizeStaleness(proposals: readonly Pick<ProposalRecord, 'staleness'>[]): StalenessSummary {
   const values = proposals.map((p) => p.staleness).sort((a, b) => a - b);
   const counts: number[] = [];

@@ -6,17 +6,23 @@ import { drainBudget, type WidthRun } from './budgetDrain.js';
 import { binomialPmf, meanJitterFactor, stageMs } from './stageLatency.js';
 import { proposalCost, requireValidSchedule, resolveWorkload, type ModelSchedule, type PredictParams, type Workload } from './workload.js';
 
+/** The runtime model's prediction for one schedule. */
 export interface WallClockPrediction {
+  /** The schedule predicted. */
   schedule: ModelSchedule;
+  /** Predicted wall-clock of the run, in ms. */
   wallClockMs: number;
   /** The seed's valset evaluation, before the first proposal. */
   seedMs: number;
   /** Batched: steps; async: one step per proposal, as the optimizer numbers them. */
   steps: number;
+  /** Proposals the budget pays for. */
   proposals: number;
   /** Never above the budget: every proposal reserves its worst case first. */
   expectedMetricCalls: number;
+  /** Reflection calls expected. */
   expectedReflections: number;
+  /** Predicted sum of slot-busy time, in ms. */
   busySlotMs: number;
   /** Predicted busy fraction of the slots: busySlotMs / (W wallClockMs). */
   utilization: number;
@@ -28,6 +34,7 @@ export interface WallClockPrediction {
   bottleneck: 'latency' | 'workers';
 }
 
+/** Predicts the wall-clock of a run of `params.schedule` from measured latencies and rates (src/runtimeModel/). */
 export function predictWallClock(params: PredictParams): WallClockPrediction {
   requireValidSchedule(params.schedule);
   const w = resolveWorkload(params);

@@ -45,22 +45,29 @@ export const MIN_GENERATIONS = 24;
  */
 export const ASYNC_WIDTH_FACTOR = 0.125;
 
+/** One schedule in recommendSchedule's ranking. */
 export interface RankedSchedule {
   /** "2x2" or "async 8". */
   label: string;
+  /** The schedule. */
   schedule: ModelSchedule;
+  /** Its predicted run. */
   prediction: WallClockPrediction;
   /** Expected proposals / effective width: how many rounds of proposals build on earlier results. */
   generations: number;
 }
 
+/** Options of recommendSchedule. */
 export interface RecommendOptions {
   /** Default MIN_GENERATIONS; 0 ranks on speed alone. */
   minGenerations?: number;
 }
 
+/** recommendSchedule's answer. */
 export interface ScheduleRecommendation {
+  /** The recommended schedule with its prediction. */
   best: RankedSchedule;
+  /** Why, in a sentence (e.g. "async 16: predicted 6.8 min, 4.5x faster than single ..."). */
   reason: string;
   /** Every candidate, fastest first. */
   ranked: RankedSchedule[];
@@ -83,6 +90,11 @@ export function scheduleLabel(schedule: ModelSchedule): string {
   return schedule.kind === 'batched' ? `${schedule.parents}x${schedule.perParent}` : `async ${schedule.inFlight}`;
 }
 
+/**
+ * Ranks the batched and async schedules for a workload by predicted wall-clock and recommends the
+ * simplest within 5% of the fastest among those leaving at least `minGenerations` (default 24)
+ * generations of proposals (docs/schedules.md).
+ */
 export function recommendSchedule(params: WorkloadParams, options: RecommendOptions = {}): ScheduleRecommendation {
   const minGenerations = options.minGenerations ?? MIN_GENERATIONS;
   const candidates = candidateSchedules(params.workers).map((schedule): RankedSchedule => {

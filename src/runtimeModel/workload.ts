@@ -5,8 +5,24 @@ import { requireProbability } from './paperFormulas.js';
 import { meanJitterFactor, NO_JITTER, type Jitter } from './stageLatency.js';
 
 /** The schedules the optimizer runs, with every field required (see Schedule in types.ts). */
-export type ModelSchedule = { kind: 'batched'; parents: number; perParent: number } | { kind: 'async'; inFlight: number };
+/** A schedule as the runtime model sees it: every number given. */
+export type ModelSchedule =
+  | {
+      /** P x N steps. */
+      kind: 'batched';
+      /** P. */
+      parents: number;
+      /** N. */
+      perParent: number;
+    }
+  | {
+      /** K proposals in flight. */
+      kind: 'async';
+      /** K. */
+      inFlight: number;
+    };
 
+/** A workload's measured numbers, what the runtime model predicts from (recommendSchedule). */
 export interface WorkloadParams {
   /** T_e: mean latency of one metric call (one rollout on one example). */
   metricCallMs: number;
@@ -39,7 +55,9 @@ export interface WorkloadParams {
   jitter?: Jitter;
 }
 
+/** A workload and the schedule to predict (predictWallClock). */
 export interface PredictParams extends WorkloadParams {
+  /** The schedule to predict. */
   schedule: ModelSchedule;
 }
 

@@ -13,16 +13,35 @@ import { stopperName } from '../gepa/strategies/stoppers.js';
 import type { OptimizeConfig, RebaseWait } from '../types.js';
 import { RESUMABLE_BUDGETS, type RunBudgets } from './resumeBudgets.js';
 
+/** config.json of a run directory: what a resumed run must match. */
 export interface RunConfigRecord {
+  /** The file's format version. */
   version: 1;
   /** Compared on resume. Names are the config's own (reflectionMinibatchSize, merge.maxMerges, ...). */
   settings: Record<string, unknown>;
-  fingerprints: { seedCandidate: string; trainset: DatasetFingerprint; valset: DatasetFingerprint };
+  /** What the seed candidate and the datasets were, compared on resume. */
+  fingerprints: {
+    /** candidateHash of the seed. */
+    seedCandidate: string;
+    /** The trainset's size and content hash. */
+    trainset: DatasetFingerprint;
+    /** The valset's size and content hash. */
+    valset: DatasetFingerprint;
+  };
   /**
    * Recorded, not compared: they change how fast a batched run goes, never what it computes; and
    * the names of the user's stoppers (functions cannot be recorded: a resume passes them again).
    */
-  operational: { workers: number; slotPolicy: string; executor: string; stopWhen?: string[] };
+  operational: {
+    /** The run's worker slots. */
+    workers: number;
+    /** Its slot policy. */
+    slotPolicy: string;
+    /** Its executor's kind. */
+    executor: string;
+    /** The names of the user's stoppers (stopWhen), when it has any. */
+    stopWhen?: string[];
+  };
 }
 
 const fingerprintSchema = z.object({ size: z.number().int().nonnegative(), sha256: z.string().optional() });

@@ -17,7 +17,19 @@ import type { OptimizeConfig, OptimizeResult } from '../types.js';
 import type { RunSettings } from '../config/runSettings.js';
 import { errorMessage } from '../errorMessage.js';
 
-export const RUN_FILES = { config: 'config.json', log: 'log.jsonl', state: 'state.json', lock: LOCK_FILE, stop: STOP_FILE } as const;
+/** The names of the files a run directory holds (docs/durable-runs.md). */
+export const RUN_FILES = {
+  /** The run's settings and fingerprints, compared on resume. */
+  config: 'config.json',
+  /** The append-only record of paid work and decisions. */
+  log: 'log.jsonl',
+  /** Where the run stands, for people and reports. */
+  state: 'state.json',
+  /** Held by the process running the directory. */
+  lock: LOCK_FILE,
+  /** Created to ask the run to stop gracefully. */
+  stop: STOP_FILE,
+} as const;
 
 export interface ExistingRun {
   dir: string;

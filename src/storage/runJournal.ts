@@ -50,7 +50,12 @@ export class RunJournal implements WorkJournal {
   private readonly reflections = new ReplayQueues<LmReply>();
   private readonly proposals = new ReplayQueues<{ texts: unknown; costUsd?: number }>();
   /** Calls answered from the log in this process. */
-  replayed = { evaluations: 0, reflections: 0 };
+  replayed: {
+    /** Metric calls. */
+    evaluations: number;
+    /** Reflections. */
+    reflections: number;
+  } = { evaluations: 0, reflections: 0 };
   /** Logged metric calls whose answer was a failure: paid, never reused (resuming tries them again). */
   private readonly failures: number;
   /** Those of them not yet passed over by a replay (they are in `evaluations` still). */
@@ -106,7 +111,14 @@ export class RunJournal implements WorkJournal {
    * Logged calls not replayed (yet): after a full resume, work the schedule no longer asks for.
    * Failed calls are not among the evaluations: they are counted from the start (failedCalls).
    */
-  get unreplayed(): { evaluations: number; reflections: number; usd: number } {
+  get unreplayed(): {
+    /** Metric calls. */
+    evaluations: number;
+    /** Reflections. */
+    reflections: number;
+    /** Their dollars. */
+    usd: number;
+  } {
     return { evaluations: this.evaluations.size - this.failuresLeft, reflections: this.reflections.size, usd: this.evaluations.usd + this.reflections.usd };
   }
 
@@ -126,7 +138,12 @@ export class RunJournal implements WorkJournal {
     this.append({ t: 'decision', n: this.position++, ...decision });
   }
 
-  heldWork(): { calls: number; usd: number } {
+  heldWork(): {
+    /** Metric calls held. */
+    calls: number;
+    /** Dollars held. */
+    usd: number;
+  } {
     return this.pastPath || this.holdAll ? { calls: this.evaluations.size - this.failuresLeft, usd: this.evaluations.usd + this.reflections.usd } : { calls: 0, usd: 0 };
   }
 
@@ -151,7 +168,16 @@ export class RunJournal implements WorkJournal {
     this.append({ t: 'reflect', promptHash: promptHash(prompt), reply });
   }
 
-  replayProposal(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[]): { texts: unknown } | undefined {
+  replayProposal(
+    candidate: Candidate,
+    dataset: ReflectiveDataset,
+    components: readonly string[],
+  ):
+    | {
+        /** What proposeNewTexts returned. */
+        texts: unknown;
+      }
+    | undefined {
     return this.proposals.shift(proposalInputHash(candidate, dataset, components));
   }
 

@@ -10,25 +10,80 @@ import { SCHEDULE_DECISION_KINDS } from '../gepa/core/workJournal.js';
 import type { Candidate, Evaluation, LmReply, OptimizeResult, ScheduleDecision } from '../types.js';
 import { errorMessage } from '../errorMessage.js';
 
+/** One line of log.jsonl, told apart by `t` (docs/durable-runs.md). */
 export type RunLogRecord =
   /** A metric call; key = `${candidateHash}:${exampleId}:${traces ? 1 : 0}`. */
-  | { t: 'eval'; key: string; evaluation: Evaluation }
+  | {
+      /** A metric call. */
+      t: 'eval';
+      /** `${candidateHash}:${exampleId}:${traces ? 1 : 0}`. */
+      key: string;
+      /** What it returned (a non-JSON output or trace left out). */
+      evaluation: Evaluation;
+    }
   /** A reflection call, keyed by the SHA-256 of its prompt (prompts are long). */
-  | { t: 'reflect'; promptHash: string; reply: LmReply }
+  | {
+      /** A reflection call. */
+      t: 'reflect';
+      /** SHA-256 of the prompt. */
+      promptHash: string;
+      /** The model's reply. */
+      reply: LmReply;
+    }
   /** Dollars a process spent before its first call (the CLI's endpoint check): a resumed run still counts them. */
-  | { t: 'prerun'; costUsd: number }
+  | {
+      /** Dollars spent before the first call. */
+      t: 'prerun';
+      /** How many. */
+      costUsd: number;
+    }
   /** An answer of the user's proposeNewTexts (as it returned it), keyed by the SHA-256 of its inputs' canonical JSON. */
-  | { t: 'propose'; inputHash: string; texts: unknown }
+  | {
+      /** An answer of proposeNewTexts. */
+      t: 'propose';
+      /** SHA-256 of its inputs' canonical JSON. */
+      inputHash: string;
+      /** What it returned. */
+      texts: unknown;
+    }
   /**
    * An async decision, number `n` of the run's path: a resumed run walks the path in this order.
    * A record for an `n` already logged replaces it and everything after (the run left the path there).
    */
-  | ({ t: 'decision'; n: number } & ScheduleDecision)
+  | ({
+      /** An async decision. */
+      t: 'decision';
+      /** Its number on the run's path, from 0. */
+      n: number;
+    } & ScheduleDecision)
   /** A candidate joined the pool (for readers of the log; replay does not need it). */
-  | { t: 'candidate'; index: number; parents: number[]; valScore: number; candidate?: Candidate }
+  | {
+      /** A pool addition. */
+      t: 'candidate';
+      /** Its pool index. */
+      index: number;
+      /** Pool indices of its parents. */
+      parents: number[];
+      /** Its mean valset score. */
+      valScore: number;
+      /** The candidate's texts. */
+      candidate?: Candidate;
+    }
   /** A resume raised the run's budgets (null: no limit) from here on; later resumes keep them. */
-  | { t: 'budget'; maxMetricCalls: number | null; maxCostUsd: number | null }
-  | { t: 'result'; result: OptimizeResult };
+  | {
+      /** A budget raised on resume. */
+      t: 'budget';
+      /** The new metric-call budget, null for none. */
+      maxMetricCalls: number | null;
+      /** The new dollar budget, null for none. */
+      maxCostUsd: number | null;
+    }
+  | {
+      /** The run's result (the run is finished unless its stopReason is resumable). */
+      t: 'result';
+      /** The result as optimize() returned it. */
+      result: OptimizeResult;
+    };
 
 const candidateSchema = z.record(z.string(), z.string());
 
@@ -59,7 +114,9 @@ const recordSchema = z.discriminatedUnion('t', [
   }),
 ]);
 
+/** A run log as read: its records, and where a torn last line begins. */
 export interface RunLogContents {
+  /** The valid records, in order. */
   records: RunLogRecord[];
   /** Bytes of whole, valid lines; anything after them is a torn tail to cut off. */
   validBytes: number;
@@ -104,6 +161,7 @@ export function parseRunLog(bytes: Buffer, name = 'log.jsonl'): RunLogContents {
   return { records, validBytes: start };
 }
 
+/** Reads a run log file (none yet: no records). A torn last line is reported, damage elsewhere is a RunDirectoryError naming its line. */
 export function readRunLog(path: string, name?: string): RunLogContents {
   if (!existsSync(path)) return { records: [], validBytes: 0 };
   return parseRunLog(readFileSync(path), name);

@@ -3,24 +3,39 @@
 // emits. Resuming never reads it: the log is the truth, this is its summary.
 import type { Candidate, OptimizeResult, RunEvent } from '../types.js';
 
+/** A pool candidate as state.json shows it. */
 export interface SnapshotCandidate {
+  /** Its pool index. */
   index: number;
+  /** Pool indices of its parents. */
   parents: number[];
   /** Absent until the seed's valset evaluation is in. */
   valScore?: number;
+  /** Its texts. */
   candidate?: Candidate;
 }
 
+/** state.json: where a run stands, for people and reports (resuming reads the log, never this). */
 export interface RunSnapshot {
+  /** The file's format version. */
   version: 1;
+  /** 'finished' once the run's result is logged. */
   status: 'running' | 'finished';
+  /** The pool so far. */
   candidates: SnapshotCandidate[];
+  /** Pool index of the best candidate. */
   bestIndex: number;
+  /** Its mean valset score, once known. */
   bestScore?: number;
+  /** Candidates on at least one Pareto front. */
   frontSize: number;
+  /** Metric calls paid so far. */
   metricCalls: number;
+  /** Dollars spent so far. */
   costUsd: number;
+  /** Reflection calls, once the run has ended. */
   reflectionCalls?: number;
+  /** Why the run stopped, once it has. */
   stopReason?: string;
 }
 

@@ -9,6 +9,7 @@ import { systemClock } from '../clock.js';
 import type { Clock } from '../types.js';
 import { namedStopper, type Stopper } from '../gepa/strategies/stoppers.js';
 
+/** The file whose presence in a run directory asks the run to stop gracefully (then it is removed). */
 export const STOP_FILE = 'STOP';
 
 /**
@@ -44,6 +45,7 @@ export function watchStopFile(dir: string, onStop: () => void, intervalMs = 1000
   return stopWatching;
 }
 
+/** Options of installSignalHandlers. */
 export interface SignalHandlerOptions {
   /** Default SIGINT and SIGTERM. */
   signals?: NodeJS.Signals[];

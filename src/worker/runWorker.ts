@@ -12,6 +12,7 @@ import { loadAdapter } from './loadAdapter.js';
 import { errorMessage } from '../errorMessage.js';
 import { BULLMQ_WORKER, importIntegration } from '../optionalDependency.js';
 
+/** Options of runWorker (the `gepa-actors worker` command's flags). */
 export interface RunWorkerOptions {
   /** Path of the ES module that exports the adapter. */
   adapterPath?: string;
@@ -19,6 +20,7 @@ export interface RunWorkerOptions {
   exportName?: string;
   /** An adapter object instead of a module path (in-process workers, tests, benchmarks). */
   adapter?: Adapter<unknown>;
+  /** The Redis the run's executor uses: a `redis://` / `rediss://` URL or { host, port }. */
   redis: RedisConnectionSpec;
   /** Default 'gepa-actors'. */
   queue?: string;
@@ -36,8 +38,11 @@ export interface RunWorkerOptions {
   log?: (line: string) => void;
 }
 
+/** A started worker. */
 export interface RunningWorker {
+  /** The queue it serves. */
   readonly queueName: string;
+  /** Jobs it runs at once. */
   readonly concurrency: number;
   /** Finishes the jobs in hand, then disconnects. */
   close(): Promise<void>;
@@ -50,6 +55,10 @@ function checkCount(value: number | undefined, fallback: number, field: string, 
   return value;
 }
 
+/**
+ * Starts a worker that serves the metric-call jobs of a bullmq executor with the adapter (loaded
+ * from `adapterPath#exportName`, or given). Throws MissingDependencyError without bullmq and ioredis.
+ */
 export async function runWorker(options: RunWorkerOptions): Promise<RunningWorker> {
   const queueName = options.queue ?? DEFAULT_QUEUE;
   const badName = checkQueueName(queueName);

@@ -10,6 +10,7 @@ import { AdapterLoadError, parseAdapterSpec } from './loadAdapter.js';
 import { runWorker } from './runWorker.js';
 import { errorMessage } from '../errorMessage.js';
 
+/** The `gepa-actors worker` command's usage text. */
 export const WORKER_USAGE = `Usage: gepa-actors worker --adapter PATH[#EXPORT] --redis URL [options]
 
 Serve metric-call jobs of runs that use the bullmq executor. The adapter is the export EXPORT

@@ -10,6 +10,7 @@ export type Candidate = Readonly<Record<string, string>>;
 export interface Evaluation {
   /** Higher is better, usually in [0, 1]. */
   score: number;
+  /** What the candidate produced (report.html shows it; trackBestOutputs keeps it). JSON data survives a resume. */
   output?: unknown;
   /** Textual feedback the reflection LM reads. */
   feedback?: string;
@@ -20,7 +21,12 @@ export interface Evaluation {
   /** Optional: dollars this call spent (e.g. task-model tokens); counted against maxCostUsd. */
   costUsd?: number;
   /** Optional: the task model's tokens for this call (report.html's tokens per model). */
-  usage?: { promptTokens: number; completionTokens: number };
+  usage?: {
+    /** Tokens read (the prompt). */
+    promptTokens: number;
+    /** Tokens generated (the reply). */
+    completionTokens: number;
+  };
   /**
    * Set when the call failed (the runtime sets it for a thrown adapter error or an invalid score;
    * the chat adapter for a failed task-model call). A failed call scores 0, is counted by kind,
@@ -31,9 +37,11 @@ export interface Evaluation {
 
 /** Why a metric or LM call failed. */
 export interface CallFailure {
+  /** What kind of failure (counted by kind in result.failures). */
   kind: FailureKind;
   /** The HTTP status, for kind 'http'. */
   status?: number;
+  /** What failed, readable (secrets redacted). */
   message: string;
 }
 
@@ -44,10 +52,20 @@ export interface CallFailure {
  * local model's context), 'other'.
  */
 export const FAILURE_KINDS = ['http', 'timeout', 'connection', 'malformed', 'empty', 'refusal', 'adapter', 'invalid-score', 'context-length', 'other'] as const;
+/**
+ * The kind of a failed call: 'http' (an error status), 'timeout', 'connection', 'malformed' (a
+ * reply that is not a chat completion), 'empty' / 'refusal' (a reply with no usable text),
+ * 'adapter' (the adapter threw), 'invalid-score' (a score that is not a finite number),
+ * 'context-length' (a prompt longer than a local model's context), 'other'.
+ * @useDeclaredType
+ */
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
+/** What a metric call is handed beside the candidate and the example. */
 export interface EvalContext {
+  /** True when the evaluation's `trace` will be read (the minibatches a reflection reads). */
   captureTraces: boolean;
+  /** Aborted when the run stops: pass it on to the model call, so a stopped run stops it. */
   signal: AbortSignal;
   /** Pass it to a model that retries (the chat adapter does): each wait becomes a 'retry.scheduled' event. */
   onRetry?: (notice: RetryNotice) => void;
@@ -55,10 +73,13 @@ export interface EvalContext {
 
 /** A model call that failed and will be tried again after `delayMs`. */
 export interface RetryNotice {
+  /** The model's name. */
   model: string;
   /** The attempt that failed (1 = the first), of at most `maxAttempts`. */
   attempt: number;
+  /** The most attempts the model makes (maxRetries + 1). */
   maxAttempts: number;
+  /** How long it waits before the next attempt, in ms. */
   delayMs: number;
   /** What failed, e.g. "HTTP 429: Rate limit reached". */
   reason: string;
@@ -69,11 +90,18 @@ export interface RetryNotice {
 /** Per component, the records the reflection LM reads. */
 export type ReflectiveDataset = Record<string, Array<Record<string, unknown>>>;
 
+/** One example and its evaluation, as makeReflectiveDataset receives them. */
 export interface EvaluatedExample<Example> {
+  /** The example as it is in the dataset. */
   example: Example;
+  /** What the metric call returned for it. */
   evaluation: Evaluation;
 }
 
+/**
+ * What a user writes to optimize their system: how a candidate runs on one example and is scored
+ * (gepa's GEPAAdapter). Examples are any type; the runtime never looks inside them.
+ */
 export interface Adapter<Example> {
   /**
    * One metric call: run `candidate` on one example. A bad example must not throw: return a

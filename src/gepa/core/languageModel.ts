@@ -2,9 +2,18 @@
 // proposer): an async function from a prompt to text, with its usage and cost when known. lm/
 // builds them (OpenAI-compatible, AI SDK, local GGUF). Types only; src/types.ts re-exports them.
 
+/** A language model's reply with what it cost, when known. */
 export interface LmReply {
+  /** The reply's text. */
   text: string;
-  usage?: { promptTokens: number; completionTokens: number };
+  /** Tokens the call used, as the server reported them. */
+  usage?: {
+    /** Tokens read (the prompt). */
+    promptTokens: number;
+    /** Tokens generated (the reply). */
+    completionTokens: number;
+  };
+  /** Dollars the call cost; counted in costUsd and against maxCostUsd. */
   costUsd?: number;
 }
 

@@ -6,29 +6,44 @@ import type { StopReason } from './stopReason.js';
 
 /** Failed calls of a run, by kind (HTTP ones as `http 404`, ...). */
 export interface FailureCounts {
+  /** All failed calls. */
   total: number;
+  /** Failed calls per kind: `adapter`, `timeout`, `http 404`, ... */
   byKind: Record<string, number>;
 }
 
 /** trackBestOutputs: per valset example, the best score in the pool and the outputs that scored it. */
 export interface ValsetBestOutputs {
+  /** The best score any pool candidate reached on this example. */
   score: number;
   /** Candidates (pool indices, ascending) that reached `score` and returned an output. */
-  outputs: Array<{ candidate: number; output: unknown }>;
+  outputs: Array<{
+    /** The candidate's index in the pool. */
+    candidate: number;
+    /** What it returned as its evaluation's `output`. */
+    output: unknown;
+  }>;
 }
 
-/** A proposal that did not make it into the pool, kept for analysis. */
+/** One proposal of the run and what became of it (result.proposals, report.html's proposal table). */
 export interface ProposalRecord {
   /** Step number (batched) or proposal number (async). */
   step: number;
+  /** The proposal's place in its step (batched: 0 to P x N - 1; async: 0). */
   task: number;
+  /** A reflective mutation, or a merge of two candidates. */
   kind: 'reflective' | 'merge';
+  /** Pool indices of the parents its child was made from (one, two for a merge). */
   parents: number[];
+  /** Whether its child joined the pool. */
   outcome: 'accepted' | 'rejected' | 'skipped';
+  /** Why, in words (e.g. 'accepted', 'parent is perfect on its minibatch'). */
   reason: string;
   /** Index in the pool when accepted. */
   candidateIndex?: number;
+  /** The parent's score summed over the proposal's minibatch. */
   parentMinibatchSum?: number;
+  /** The child's score summed over the same minibatch. */
   childMinibatchSum?: number;
   /** Pool additions between parent sampling and completion (async staleness). */
   staleness: number;
@@ -43,7 +58,9 @@ export interface ProposalRecord {
   reflectionCostUsd: number;
 }
 
+/** What optimize() returns: the pool with its scores and lineage, the best, what was spent, why it stopped. */
 export interface OptimizeResult {
+  /** The pool, by index: 0 is the seed, then in the order candidates joined. */
   candidates: Candidate[];
   /** parents[i] = indices of candidate i's parents ([] for the seed). */
   parents: number[][];
@@ -51,12 +68,17 @@ export interface OptimizeResult {
   valScores: number[];
   /** valSubscores[i][j] = score of candidate i on valset example j. */
   valSubscores: number[][];
+  /** Index of the best candidate: the highest mean valset score (the earliest among equals). */
   bestIndex: number;
+  /** candidates[bestIndex]. */
   bestCandidate: Candidate;
+  /** valScores[bestIndex]. */
   bestScore: number;
   /** adapter.evaluate calls actually made (cache hits excluded). */
   metricCalls: number;
+  /** Reflection LM calls made (replayed ones included on resume; a custom proposeNewTexts is not counted). */
   reflectionCalls: number;
+  /** Dollars spent: metric calls and reflections with a price, and preRunCostUsd. */
   costUsd: number;
   /** Metric calls spent when candidate i was found. */
   discoveryMetricCalls: number[];

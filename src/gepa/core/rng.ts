@@ -2,6 +2,7 @@
 // seeded through splitmix32 so that nearby seeds give unrelated streams. Every random choice
 // in the project goes through an Rng passed in; its state can be saved and restored exactly.
 
+/** An Rng's whole state (getState), to restore it exactly with `new Rng(state)`. */
 export type RngState = readonly [number, number, number, number];
 
 function splitmix32(seed: number): () => number {
@@ -15,6 +16,7 @@ function splitmix32(seed: number): () => number {
   };
 }
 
+/** The seeded random number generator every random choice of a run goes through (sfc32). */
 export class Rng {
   private a: number;
   private b: number;
@@ -52,6 +54,7 @@ export class Rng {
     return Math.floor(this.next() * n);
   }
 
+  /** One of `items`, uniformly. */
   pick<T>(items: readonly T[]): T {
     if (items.length === 0) throw new RangeError('Rng.pick on an empty list');
     return items[this.int(items.length)] as T;
@@ -67,6 +70,7 @@ export class Rng {
     return out;
   }
 
+  /** The state now; `new Rng(state)` continues the same stream. */
   getState(): RngState {
     return [this.a, this.b, this.c, this.d];
   }

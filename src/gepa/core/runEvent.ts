@@ -7,40 +7,215 @@ import type { StopReason } from './stopReason.js';
 /** What a proposal evaluates: its parent and child on the minibatch, the child on the valset. */
 type EvaluationTarget = 'parent' | 'child' | 'valset';
 
-/** Events the runtime reports while it runs (the reference's callbacks, as data). */
+/**
+ * Events the runtime reports while it runs (the reference's callbacks, as data): what onEvent
+ * receives, and what optimizerMachine emits (`actor.on(type, ...)`).
+ */
 export type RunEvent =
-  | { type: 'run.started'; workers: number; valsetSize: number }
-  | { type: 'step.started'; step: number; tasks: number }
-  | { type: 'candidate.selected'; step: number; task: number; parent: number }
-  | { type: 'minibatch.sampled'; step: number; task: number; ids: number[] }
-  | { type: 'evaluation.started'; step: number; task: number; target: EvaluationTarget }
-  /** `evaluations`: the minibatch's evaluations, in minibatch order (gepa's callbacks read their scores, outputs, traces). */
-  | { type: 'evaluation.ended'; step: number; task: number; target: EvaluationTarget; sum: number; evaluations?: readonly Evaluation[] }
-  /** `scores`: the parent's minibatch scores, when its evaluation ran (it is what was skipped on). */
-  | { type: 'evaluation.skipped'; step: number; task: number; reason: string; scores?: number[] }
-  /** `merge`: set when the proposal is a merge of two pool candidates into `candidate`. */
-  | { type: 'proposal.started'; step: number; task: number; merge?: { parents: number[]; candidate: Candidate } }
-  /** The reflective dataset was built and the reflection (or the user's proposeNewTexts) is asked for new texts. */
-  | { type: 'reflection.started'; step: number; task: number; components: string[]; dataset: ReflectiveDataset }
-  /** The reflection answered and a child was made: `newTexts` per changed component; `prompts` per component when the built-in or templated prompt was used. */
-  | { type: 'reflection.ended'; step: number; task: number; newTexts: Record<string, string>; prompts?: Record<string, string> }
-  /** The seed's valset evaluation: candidate 0's mean and its score on each valset example (valset order). */
-  | { type: 'seed.evaluated'; valScore: number; valSubscores: number[] }
-  /** `staleness`: pool additions between its parent's sampling and its end (ProposalRecord's). */
-  | { type: 'proposal.ended'; step: number; task: number; outcome: ProposalRecord['outcome']; reason: string; staleness: number }
-  /** `step`/`task`: the proposal that made it; `valSubscores`: its score on each valset example (valset order). */
-  | { type: 'candidate.accepted'; index: number; parents: number[]; valScore: number; candidate?: Candidate; step?: number; task?: number; valSubscores?: number[] }
-  | { type: 'candidate.rejected'; step: number; task: number; reason: string }
-  /** `front`: the candidates on the Pareto front (ascending), `frontSize` of them. */
-  | { type: 'front.updated'; bestIndex: number; bestScore: number; frontSize: number; front?: number[] }
-  | { type: 'budget.updated'; metricCalls: number; reserved: number; costUsd: number }
-  /**
-   * Something failed: a reflection, or a metric call (then `failure` says how); `systemic` when
-   * it stops the run (stopReason 'error').
-   */
-  | { type: 'error'; message: string; failure?: CallFailure; systemic?: boolean }
-  /** Something to know that is not a failure, e.g. no worker serving the BullMQ queue. */
-  | { type: 'warning'; message: string }
-  /** A model call will be retried after `delayMs` (a capped Retry-After says what was asked for). */
-  | ({ type: 'retry.scheduled' } & RetryNotice)
-  | { type: 'run.ended'; stopReason: StopReason };
+  | {
+      /** The run began (after its config was validated). */
+      type: 'run.started';
+      /** The worker slots of the run. */
+      workers: number;
+      /** Examples in the valset. */
+      valsetSize: number;
+    }
+  | {
+      /** A batched step was planned. */
+      type: 'step.started';
+      /** Proposals in the step (P x N, fewer when the budget narrowed it). */
+      tasks: number;
+      /** Step number (batched) or proposal number (async). */
+      step: number;
+    }
+  | {
+      /** A proposal's parent was drawn. */
+      type: 'candidate.selected';
+      /** Pool index of the parent. */
+      parent: number;
+      /** Step number (batched) or proposal number (async). */
+      step: number;
+      /** The proposal's place in its step (batched: 0 to P x N - 1; async: 0). */
+      task: number;
+    }
+  | {
+      /** A proposal's minibatch was drawn. */
+      type: 'minibatch.sampled';
+      /** Trainset indices of the minibatch. */
+      ids: number[];
+      /** Step number (batched) or proposal number (async). */
+      step: number;
+      /** The proposal's place in its step (batched: 0 to P x N - 1; async: 0). */
+      task: number;
+    }
+  | {
+      /** A proposal started evaluating its parent, its child, or the child on the valset. */
+      type: 'evaluation.started';
+      /** What is evaluated. */
+      target: EvaluationTarget;
+      /** Step number (batched) or proposal number (async). */
+      step: number;
+      /** The proposal's place in its step (batched: 0 to P x N - 1; async: 0). */
+      task: number;
+    }
+  | {
+      /** That evaluation ended. */
+      type: 'evaluation.ended';
+      /** What was evaluated. */
+      target: EvaluationTarget;
+      /** The scores summed over the examples evaluated. */
+      sum: number;
+      /** The minibatch's evaluations, in minibatch order (gepa's callbacks read their scores, outputs, traces). */
+      evaluations?: readonly Evaluation[];
+      /** Step number (batched) or proposal number (async). */
+      step: number;
+      /** The proposal's place in its step (batched: 0 to P x N - 1; async: 0). */
+      task: number;
+    }
+  | {
+      /** A proposal skipped an evaluation (e.g. its parent is perfect on the minibatch). */
+      type: 'evaluation.skipped';
+      /** Why. */
+      reason: string;
+      /** The parent's minibatch scores, when its evaluation ran (it is what was skipped on). */
+      scores?: number[];
+      /** Step number (batched) or proposal number (async). */
+      step: number;
+      /** The proposal's place in its step (batched: 0 to P x N - 1; async: 0). */
+      task: number;
+    }
+  | {
+      /** A proposal started. */
+      type: 'proposal.started';
+      /** Step number (batched) or proposal number (async). */
+      step: number;
+      /** The proposal's place in its step (batched: 0 to P x N - 1; async: 0). */
+      task: number;
+      /** Set when the proposal is a merge of two pool candidates into `candidate`. */
+      merge?: { parents: number[]; candidate: Candidate };
+    }
+  | {
+      /** The reflective dataset was built and the reflection (or the user's proposeNewTexts) is asked for new texts. */
+      type: 'reflection.started';
+      /** Step number (batched) or proposal number (async). */
+      step: number;
+      /** The proposal's place in its step (batched: 0 to P x N - 1; async: 0). */
+      task: number;
+      /** The components to be rewritten. */
+      components: string[];
+      /** What the reflection reads, per component. */
+      dataset: ReflectiveDataset;
+    }
+  | {
+      /** The reflection answered and a child was made. */
+      type: 'reflection.ended';
+      /** Step number (batched) or proposal number (async). */
+      step: number;
+      /** The proposal's place in its step (batched: 0 to P x N - 1; async: 0). */
+      task: number;
+      /** The new text of each changed component. */
+      newTexts: Record<string, string>;
+      /** The prompt per component, when the built-in or templated prompt was used. */
+      prompts?: Record<string, string>;
+    }
+  | {
+      /** The seed's valset evaluation ended. */
+      type: 'seed.evaluated';
+      /** Candidate 0's mean valset score. */
+      valScore: number;
+      /** Its score on each valset example (valset order). */
+      valSubscores: number[];
+    }
+  | {
+      /** A proposal ended, with its outcome (ProposalRecord's). */
+      type: 'proposal.ended';
+      /** Whether its child joined the pool. */
+      outcome: ProposalRecord['outcome'];
+      /** Why, in words. */
+      reason: string;
+      /** Pool additions between its parent's sampling and its end. */
+      staleness: number;
+      /** Step number (batched) or proposal number (async). */
+      step: number;
+      /** The proposal's place in its step (batched: 0 to P x N - 1; async: 0). */
+      task: number;
+    }
+  | {
+      /** A candidate joined the pool. */
+      type: 'candidate.accepted';
+      /** Its pool index. */
+      index: number;
+      /** Pool indices of its parents. */
+      parents: number[];
+      /** Its mean valset score. */
+      valScore: number;
+      /** The candidate itself. */
+      candidate?: Candidate;
+      /** Step number of the proposal that made it. */
+      step?: number;
+      /** That proposal's place in its step. */
+      task?: number;
+      /** Its score on each valset example (valset order). */
+      valSubscores?: number[];
+    }
+  | {
+      /** A proposal's child did not join the pool. */
+      type: 'candidate.rejected';
+      /** Why. */
+      reason: string;
+      /** Step number (batched) or proposal number (async). */
+      step: number;
+      /** The proposal's place in its step (batched: 0 to P x N - 1; async: 0). */
+      task: number;
+    }
+  | {
+      /** The Pareto fronts changed. */
+      type: 'front.updated';
+      /** Pool index of the best candidate. */
+      bestIndex: number;
+      /** Its mean valset score. */
+      bestScore: number;
+      /** Candidates on at least one front. */
+      frontSize: number;
+      /** Those candidates (ascending pool indices). */
+      front?: number[];
+    }
+  | {
+      /** What was spent changed. */
+      type: 'budget.updated';
+      /** Metric calls paid so far. */
+      metricCalls: number;
+      /** Metric calls reserved for work planned or in flight. */
+      reserved: number;
+      /** Dollars spent so far. */
+      costUsd: number;
+    }
+  | {
+      /**
+       * Something failed: a reflection, or a metric call (then `failure` says how); `systemic` when
+       * it stops the run (stopReason 'error').
+       */
+      type: 'error';
+      /** What failed, readable. */
+      message: string;
+      /** How a metric call failed. */
+      failure?: CallFailure;
+      /** True when this failure stops the run. */
+      systemic?: boolean;
+    }
+  | {
+      /** Something to know that is not a failure, e.g. no worker serving the BullMQ queue. */
+      type: 'warning';
+      /** What to know, readable. */
+      message: string;
+    }
+  | ({
+      /** A model call will be retried after `delayMs` (a capped Retry-After says what was asked for). */
+      type: 'retry.scheduled';
+    } & RetryNotice)
+  | {
+      /** The run ended. */
+      type: 'run.ended';
+      /** OptimizeResult's stopReason. */
+      stopReason: StopReason;
+    };

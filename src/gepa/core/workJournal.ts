@@ -12,9 +12,13 @@ import type { LmReply } from './languageModel.js';
  * reflections; a key may recur, so replays are consumed in recording order.
  */
 export interface WorkJournal {
+  /** The next logged evaluation for this key not yet replayed, or undefined (then the call is made). */
   replayEvaluation(key: string): Evaluation | undefined;
+  /** Records a completed metric call. */
   recordEvaluation(key: string, evaluation: Evaluation): void;
+  /** The next logged reply to this prompt not yet replayed, or undefined (then the call is made). */
   replayReflection(prompt: string): LmReply | undefined;
+  /** Records a completed reflection. */
   recordReflection(prompt: string, reply: LmReply): void;
   /**
    * Async schedule: the next decision an earlier process took, while a resumed run walks the
@@ -28,7 +32,12 @@ export interface WorkJournal {
    * start in a run whose budget was raised on resume): it was paid, so it counts against the
    * budgets. Zero before.
    */
-  heldWork?(): { calls: number; usd: number };
+  heldWork?(): {
+    /** Metric calls held. */
+    calls: number;
+    /** Dollars held. */
+    usd: number;
+  };
   /**
    * Metric calls earlier processes paid whose answer was a failure. Resuming tries them again, so
    * their answers are never reused; they are counted as spent from the start (metricCalls and the
@@ -37,9 +46,20 @@ export interface WorkJournal {
   failedCalls?(): number;
   /** Dollars earlier processes spent before their first call (preRunCostUsd): still part of the run's cost. */
   earlierPreRunCostUsd?(): number;
+  /** Records dollars spent before the first call (preRunCostUsd). */
   recordPreRunCost?(costUsd: number): void;
   /** An answer of the user's proposeNewTexts that an earlier process logged for these inputs. */
-  replayProposal?(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[]): { texts: unknown } | undefined;
+  replayProposal?(
+    candidate: Candidate,
+    dataset: ReflectiveDataset,
+    components: readonly string[],
+  ):
+    | {
+        /** What proposeNewTexts returned. */
+        texts: unknown;
+      }
+    | undefined;
+  /** Records an answer of the user's proposeNewTexts, keyed by its inputs. */
   recordProposal?(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[], texts: unknown): void;
 }
 
@@ -48,6 +68,7 @@ export const SCHEDULE_DECISION_KINDS = ['judged', 'finished'] as const;
 
 /** One decision of the async schedule, in the order the optimizer took it. */
 export interface ScheduleDecision {
+  /** A child judged ('judged') or a proposal folded ('finished'). */
   kind: (typeof SCHEDULE_DECISION_KINDS)[number];
   /** The proposal's id (`p<step>-<task>`, `merge-<step>`): launches are a function of the decisions before them. */
   id: string;

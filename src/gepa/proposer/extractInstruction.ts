@@ -12,6 +12,10 @@ function dropLanguageTag(block: string): string {
   return /^[\w.+-]{1,20}$/.test(firstLine) ? block.slice(newline + 1) : block;
 }
 
+/**
+ * The new component text in a reflection reply: between the first and the last ``` fence (minus a
+ * language tag), or past a single fence, or the whole reply; null when that is only whitespace.
+ */
 export function extractInstruction(reply: string): string | null {
   const first = reply.indexOf(FENCE);
   const last = reply.lastIndexOf(FENCE);

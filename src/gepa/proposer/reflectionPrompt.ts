@@ -20,6 +20,7 @@ export function renderRecords(records: ReadonlyArray<Record<string, unknown>>): 
     .join('\n\n');
 }
 
+/** The built-in reflection prompt for one component: its current text and its reflective records as markdown. */
 export function buildReflectionPrompt(
   component: string,
   currentText: string,

@@ -12,6 +12,7 @@ export interface RandomSource {
   next(): number;
   /** An integer in [0, n). */
   int(n: number): number;
+  /** One of `items`, uniformly. */
   pick<T>(items: readonly T[]): T;
   /** A shuffled copy. */
   shuffle<T>(items: readonly T[]): T[];
@@ -21,11 +22,13 @@ export interface RandomSource {
 export interface PoolView {
   /** The step (batched) or proposal (async) number being planned. */
   step: number;
+  /** The pool, by index (0 is the seed). */
   candidates: readonly Candidate[];
   /** Mean valset score per candidate. */
   valScores: readonly number[];
   /** valSubscores[i][j] = score of candidate i on valset example j. */
   valSubscores: ReadonlyArray<readonly number[]>;
+  /** parents[i] = pool indices of candidate i's parents ([] for the seed). */
   parents: ReadonlyArray<readonly number[]>;
   /** Per front (a valset example for frontType 'instance'): the candidates best on it. */
   fronts: ReadonlyArray<readonly number[]>;
