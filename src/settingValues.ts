@@ -79,8 +79,14 @@ export const SLOT_POLICIES = ['finish-first', 'start-first', 'fifo'] as const;
 export type SlotPolicy = (typeof SLOT_POLICIES)[number];
 
 export type Schedule =
-  /** The paper's P x N; default 1 x 1 = classic GEPA. */
-  | { kind: 'batched'; parents?: number; perParent?: number }
+  /** The paper's P x N (parents x perParent); 1 x 1 is classic GEPA. */
+  | {
+      kind: 'batched';
+      /** P, the parents drawn per step. Default 1. */
+      parents?: number;
+      /** N, the proposals per parent in a step. Default 1. */
+      perParent?: number;
+    }
   /**
    * K proposals always in flight, no step barrier. `rebase`: what a child whose parent moved on
    * while it ran is judged as (see README, "Schedules").

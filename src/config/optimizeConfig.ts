@@ -60,12 +60,16 @@ export interface OptimizeConfig<Example> {
   // Algorithm knobs; defaults follow the reference implementation.
   frontType?: FrontType;
   /**
-   * Which of two equal-mean candidates dominated removal keeps. Default 'newest-survives' (the
-   * reference's order) for the batched schedule, 'oldest-survives' for async (bench/README.md,
-   * "The reference bridge").
+   * Which of two equal-mean candidates dominated removal keeps (see TieOrder). Default 'reference'
+   * (batched), 'oldest-survives' (async): gepa 0.1.4's own order for the batched schedule, the parent
+   * stays for async (bench/README.md, "The reference bridge").
    */
   tieOrder?: TieOrder;
-  /** Default 'fresh' (see bench/README.md, "The reference bridge"). */
+  /**
+   * Which minibatches a batched step's tasks reflect on (see StepMinibatches). Default 'sliding'
+   * (batched), 'fresh' (async): the reference's rule for the batched schedule; an async proposal
+   * takes the next chunk (bench/README.md, "The reference bridge").
+   */
   stepMinibatches?: StepMinibatches;
   parentSelection?: ParentSelectionStrategy;
   componentSelection?: ComponentSelectionStrategy;
@@ -82,7 +86,7 @@ export interface OptimizeConfig<Example> {
   merge?: { maxMerges?: number };
   /** Default 'finish-first'. */
   slotPolicy?: SlotPolicy;
-  /** Default 'full'; a race's chunk defaults to 10 and its margin to 0. */
+  /** Default 'full'; a race's chunk defaults to 10 and its margin defaults to 0. */
   valsetPolicy?: 'full' | { kind: 'race'; chunk?: number; margin?: number };
   /** Injected clock; default the system clock. Tests pass steppingClock(new SimulatedClock()) and run it with runOnSimulatedClock. */
   clock?: Clock;
