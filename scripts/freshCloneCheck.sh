@@ -22,7 +22,9 @@ npm install --no-audit --no-fund && npm run demo
 echo "== npm install && npm test${*:+ -- $*}"
 npm install --no-audit --no-fund && npm test ${*:+-- "$@"}
 
-# Anything still running from inside the clone (its cwd there) outlived npm test.
+# Anything still running from inside the clone (its cwd there) outlived npm test. This shell
+# leaves the clone first, so that it and its subshells are not counted.
+cd /
 left=""
 for proc in /proc/[0-9]*; do
   case "$(readlink "$proc/cwd" 2>/dev/null || true)" in

@@ -47,7 +47,7 @@ export function runTestSetup({ env, install, uid, log }: TestSetupOptions): numb
     const reason = program.missing(env);
     if (reason === null) continue;
     stillMissing++;
-    log(skipLine(program, reason));
+    log(skipLine(program, reason, inCi(env)));
   }
   if (stillMissing > 0 && inCi(env)) {
     log(`CI=true: ${stillMissing} program(s) the tests need could not be set up; failing instead of skipping`);

@@ -84,7 +84,7 @@ describe("npm test's setup step", () => {
     expect(code).toBe(1);
     expect(installed).toEqual(['gepa', 'chromium', 'redis', 'model']);
     expect(lines.filter((l) => !l.startsWith('setting up'))).toEqual([
-      'skipped test/bullmqExecutor.test.ts, test/bullmqResume.test.ts, test/bullmqStalls.test.ts, test/bullmqRedisRestart.test.ts, test/runConfigAdapter.test.ts: redis-server, for the BullMQ executor is missing (no redis-server on PATH and GEPA_TEST_REDIS_URL is unset); set it up with: bash .ci/setup-redis.sh',
+      'cannot run test/bullmqExecutor.test.ts, test/bullmqResume.test.ts, test/bullmqStalls.test.ts, test/bullmqRedisRestart.test.ts, test/runConfigAdapter.test.ts: redis-server, for the BullMQ executor is missing (no redis-server on PATH and GEPA_TEST_REDIS_URL is unset); set it up with: bash .ci/setup-redis.sh',
       'CI=true: 1 program(s) the tests need could not be set up; failing instead of skipping',
     ]);
   });

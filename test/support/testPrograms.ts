@@ -81,9 +81,9 @@ export const TEST_PROGRAMS: readonly TestProgram[] = [
 /** CI=true (or any CI value but '' and 'false'): a missing program fails instead of skipping. */
 export const inCi = (env: NodeJS.ProcessEnv = process.env): boolean => env.CI !== undefined && env.CI !== '' && env.CI !== 'false';
 
-/** The one line `npm test` prints for a program it could not have. */
-export function skipLine(program: TestProgram, reason: string): string {
-  return `skipped ${program.tests.join(', ')}: ${program.what} is missing (${reason}); set it up with: ${program.setup}`;
+/** The one line `npm test` prints for a program it could not have (under CI those tests fail instead of skipping). */
+export function skipLine(program: TestProgram, reason: string, ci = false): string {
+  return `${ci ? 'cannot run' : 'skipped'} ${program.tests.join(', ')}: ${program.what} is missing (${reason}); set it up with: ${program.setup}`;
 }
 
 /**
