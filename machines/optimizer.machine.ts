@@ -56,10 +56,13 @@ const isAsync = (context: OptimizerContext): boolean => context.settings.schedul
 /** What resuming in the logged order needs of the context. */
 const resumeView = (context: OptimizerContext): ResumeOrderView => ({ journal: context.input.journal, async: isAsync(context), inFlight: context.proposals });
 
+/** Room a resumed run keeps for logged work (RunJournal.heldWork): launches and rebases alike leave it. */
+const spendingLimits = (context: OptimizerContext) => ({ heldCalls: heldCalls(context.input.journal, isAsync(context)) });
+
 function planInput(context: OptimizerContext): PlanInput {
   const { search, settings, input, ledger, dollarsExhausted } = context;
   const inFlightParents = Object.values(context.proposals).map((p) => p.parents[0] as number);
-  return { search, settings, table: input.table, budget: { ledger, heldCalls: heldCalls(input.journal, isAsync(context)), dollarsExhausted }, inFlightParents };
+  return { search, settings, table: input.table, budget: { ledger, ...spendingLimits(context), dollarsExhausted }, inFlightParents };
 }
 
 function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput {
@@ -141,7 +144,7 @@ export const optimizerMachine = setup({
     judge: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'proposal.judged') return;
       // null: not in flight (a late update from a proposal the run already let go).
-      const answered = judge(context, event, context.settings);
+      const answered = judge(context, event, context.settings, spendingLimits(context));
       if (!answered) return;
       recordDecision(resumeView(context), 'judged', event.id);
       const { messages, ...update } = answered;
@@ -151,7 +154,7 @@ export const optimizerMachine = setup({
     /** A proposal's end: settle its reservation, record its update, stop its proposer, decide its group. */
     finish: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'proposal.finished') return;
-      const answered = finish(context, event, context.settings);
+      const answered = finish(context, event, context.settings, spendingLimits(context));
       if (!answered) return;
       recordDecision(resumeView(context), 'finished', event.id);
       const { messages, ...update } = answered;
@@ -172,7 +175,7 @@ export const optimizerMachine = setup({
     releaseHeld: enqueueActions(({ context, enqueue }) => {
       const released = releasedFromWait(context.proposals);
       if (released.length === 0) return;
-      const { messages, ...update } = answerReleased({ ...context, pool: context.search.pool }, released, context.settings);
+      const { messages, ...update } = answerReleased({ ...context, pool: context.search.pool, limits: spendingLimits(context) }, released, context.settings);
       for (const m of messages) enqueue.sendTo(m.id, m.message);
       enqueue.assign(update);
     }),

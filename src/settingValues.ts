@@ -123,13 +123,13 @@ export type SlotPolicy = (typeof SLOT_POLICIES)[number];
 
 /** What the worker slots are kept busy with (docs/schedules.md). Default { kind: 'batched' }, 1 x 1: classic GEPA. */
 export type Schedule =
-  /** The paper's P x N; default 1 x 1 = classic GEPA. */
+  /** The paper's P x N (parents x perParent); 1 x 1 is classic GEPA. */
   | {
       /** Steps of P x N proposals folded at the step's end: the same result for a seed whatever `workers` is. */
       kind: 'batched';
-      /** P, parents sampled per step. Default 1. */
+      /** P, the parents drawn per step. Default 1. */
       parents?: number;
-      /** N, children per parent. Default 1. */
+      /** N, the proposals per parent in a step. Default 1. */
       perParent?: number;
     }
   /**

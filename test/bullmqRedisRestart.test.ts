@@ -13,7 +13,7 @@ import { demoTask } from './support/demoAdapterModule.js';
 import { freePort, hasRedisServer, startRedisServer, startWorkerProcess } from './support/testRedis.js';
 
 const canRun = hasRedisServer();
-if (!canRun) console.warn('Redis restart test skipped: no redis-server binary on PATH (.ci/run installs one)');
+if (!canRun) console.warn('Redis restart test skipped: no redis-server binary on PATH (bash .ci/setup-redis.sh installs one)');
 
 describe.skipIf(!canRun)('bullmq executor across a Redis restart', () => {
   it('a Redis crash and restart mid-run: lost jobs are submitted again and the result equals the local run', async () => {

@@ -150,6 +150,9 @@ describe('the CLI on an endpoint-wide failure', () => {
     server.setMode(undefined);
     const resumed = memoryIo({ env, cwd: dir });
     expect(await runCli(['run', config, '--resume', '--json'], resumed)).toBe(0);
+    // The resume line tells replayed calls from failed ones: none answered, the 4 failed calls made (and paid) again.
+    expect(resumed.err()).toContain(`Resuming the run in ${join(dir, 'runs/loud')}: 4 failed metric calls logged, made again (the failed attempts count against the budget too)\n`);
+    expect(resumed.err()).not.toContain('replayed without being paid again');
     const after = JSON.parse(resumed.out().trim().split('\n').at(-1)!) as OptimizeResult;
     // The resumed run reaches a perfect score, which now stops it (issue-15's perfectScore stop).
     expect(after.stopReason).toBe('perfectScore');

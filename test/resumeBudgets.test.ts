@@ -5,9 +5,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect } from 'vitest';
-import { ConfigError } from '../src/index.js';
+import { ConfigError, type OptimizeResult } from '../src/index.js';
+import { runCli } from '../src/cli/program.js';
 import { RunDirectoryError } from '../src/storage/runDirectoryError.js';
 import { loggedBudgets, resumeBudgets } from '../src/storage/resumeBudgets.js';
+import { memoryIo } from './support/memoryIo.js';
 import { test } from './support/toyRun.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gepa-budgets-'));
@@ -59,6 +61,61 @@ describe('a finished run resumed with a larger maxMetricCalls', () => {
     expect(extended.task.evaluateCalls).toBe(extended.result.metricCalls - first.result.metricCalls);
   });
 
+  test("async: the resumed run first retakes the logged path as it was taken (under the budget of the time), so log.jsonl's candidate records stay the result's, every logged call is replayed, and the progress counts only calls made", async ({ toyRun }) => {
+    const cases = [
+      [2, 150],
+      [3, 200],
+      [4, 250],
+      [8, 200],
+    ] as const;
+    for (const [inFlight, small] of cases) {
+      const label = `async ${inFlight}, ${small} -> 300`;
+      const runDir = freshDir();
+      const schedule = { kind: 'async' as const, inFlight };
+      const first = await toyRun({ ...named, runDir, schedule, maxMetricCalls: small, skipPerfectScore: false });
+      let shown = 0;
+      const extended = await toyRun({
+        ...named,
+        runDir,
+        schedule,
+        maxMetricCalls: 300,
+        skipPerfectScore: false,
+        onEvent: (event) => {
+          if (event.type === 'budget.updated') shown = event.metricCalls;
+        },
+      });
+      const { candidates, parents, valScores, metricCalls } = extended.result;
+      // The first run's pool comes back whole, in its order, before anything new joins.
+      expect(candidates.slice(0, first.result.candidates.length), label).toEqual(first.result.candidates);
+      const records = logRecords(runDir).filter((r): r is { t: 'candidate'; index: number; parents: number[]; valScore: number } => r.t === 'candidate');
+      expect(records.map((r) => r.index), label).toEqual(candidates.slice(1).map((_, i) => i + 1));
+      expect(records.map((r) => [r.parents, r.valScore]), label).toEqual(parents.slice(1).map((p, i) => [p, valScores[i + 1]]));
+      // Every call the first run paid was replayed: the result holds no call this process did not make or replay,
+      // so the last progress count is the result's.
+      expect(shown, label).toBe(metricCalls);
+      expect(extended.task.evaluateCalls, label).toBe(metricCalls - first.result.metricCalls);
+      expect(metricCalls, label).toBeLessThanOrEqual(300);
+      expect(metricCalls, label).toBeGreaterThan(first.result.metricCalls);
+    }
+  });
+
+  test("the issue's case, the demo with async 8 (rebasing children), 250 -> 300: the rebases on the path get the room they got, so the run finishes with the log's pool", async () => {
+    const runDir = freshDir();
+    const demo = (budget: number, ...more: string[]) => ['demo', '--json', '--run-dir', runDir, '--schedule', 'async:8', '--budget', String(budget), ...more];
+    const first = memoryIo();
+    expect(await runCli(demo(250), first)).toBe(0);
+    const resumed = memoryIo();
+    expect(await runCli(demo(300, '--resume'), resumed)).toBe(0);
+    const before = JSON.parse(first.out().trim().split('\n').at(-1)!) as OptimizeResult;
+    const after = JSON.parse(resumed.out().trim().split('\n').at(-1)!) as OptimizeResult;
+    expect(after.candidates.slice(0, before.candidates.length)).toEqual(before.candidates);
+    const records = logRecords(runDir).filter((r): r is { t: 'candidate'; index: number; parents: number[]; valScore: number } => r.t === 'candidate');
+    expect(records.map((r) => [r.index, r.parents, r.valScore])).toEqual(after.parents.slice(1).map((p, i) => [i + 1, p, after.valScores[i + 1]]));
+    // No jump at the end: the last status line counts what the summary counts.
+    const status = resumed.err().split('\n').filter((line) => /^\[\s*\d+%\] \d+\/300 calls/.test(line));
+    expect(status.at(-1)).toContain(`${after.metricCalls}/300 calls`);
+  });
+
   test('a further resume with the original budget keeps the raise: the same result, nothing paid', async ({ toyRun }) => {
     const runDir = freshDir();
     await toyRun({ ...named, runDir, maxMetricCalls: 100, skipPerfectScore: false });
@@ -83,7 +140,7 @@ describe('a finished run resumed with a larger maxMetricCalls', () => {
 describe('resumeBudgets', () => {
   test('the original value means "as last given"; more raises; less is refused; no limit is the most', () => {
     const original = { maxMetricCalls: 100, maxCostUsd: 1 };
-    expect(resumeBudgets(original, original, original)).toEqual({ budgets: original, previous: original });
+    expect(resumeBudgets(original, original, original)).toEqual({ budgets: original, previous: original, original });
     const raisedCost = resumeBudgets(original, original, { maxMetricCalls: 100, maxCostUsd: 2 });
     expect(raisedCost.raised).toEqual({ t: 'budget', maxMetricCalls: 100, maxCostUsd: 2 });
     const previous = loggedBudgets(original, [{ t: 'budget', maxMetricCalls: 300, maxCostUsd: null }]);

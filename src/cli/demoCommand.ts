@@ -11,7 +11,7 @@ import type { CliIo } from './cliIo.js';
 import { UsageError } from './exitCodes.js';
 import { claimFreshRunDir } from './freshRunDir.js';
 import { checkRunDir, resumeNotice } from './runDirCheck.js';
-import { runCostText, writeRunReport } from './runReport.js';
+import { runSpending, writeRunReport } from './runReport.js';
 import { prepareSession } from './runSession.js';
 import { printOutcome } from './runSummary.js';
 
@@ -110,5 +110,5 @@ export async function demoCommand(options: DemoOptions, io: CliIo): Promise<numb
       })
     : undefined;
 
-  return printOutcome(io, options.json, { heading, result, budget: run.config.maxMetricCalls ?? options.budget, extra: [testLine], ...(reportPath ? { reportPath } : {}), costText: runCostText(runDir, outcome) });
+  return printOutcome(io, options.json, { heading, result, budget: run.config.maxMetricCalls ?? options.budget, extra: [testLine], ...(reportPath ? { reportPath } : {}), ...runSpending(runDir, outcome) });
 }

@@ -51,6 +51,11 @@ function newsLine(news: ProgressNews): string {
   return `+ candidate #${news.index} ${origin}: valset ${score(news.valScore)}${best}`;
 }
 
+/** What a status line says apart from the time (elapsed, utilization): the same figures are not printed twice. */
+function statusFigures(p: RunProgress): string {
+  return JSON.stringify([p.shownCalls(), p.costUsd, p.bestScore, p.seedScore, p.candidates, p.inFlight, p.errors]);
+}
+
 function statusLine(p: RunProgress, now: number): string {
   const fraction = p.budgetFraction(now);
   const head = fraction === undefined ? '' : `[${percent(fraction).padStart(4)}] `;
@@ -69,7 +74,12 @@ export function createProgressDisplay(options: ProgressDisplayOptions): Progress
 
 function lineDisplay(progress: RunProgress, stream: NodeJS.WritableStream, clock: Clock): ProgressDisplay {
   let lastDecile = 0;
+  let lastFigures: string | undefined;
   const print = (text: string) => stream.write(`${terminalSafe(text)}\n`);
+  const printStatus = () => {
+    lastFigures = statusFigures(progress);
+    print(statusLine(progress, clock.now()));
+  };
   return {
     onEvent(event) {
       for (const news of progress.apply(event)) print(newsLine(news));
@@ -80,16 +90,17 @@ function lineDisplay(progress: RunProgress, stream: NodeJS.WritableStream, clock
       const decile = Math.floor(fraction * 10);
       if (decile > lastDecile) {
         lastDecile = decile;
-        print(statusLine(progress, clock.now()));
+        printStatus();
       }
     },
     onSlotInterval: (interval) => progress.addInterval(interval),
     notice: print,
     stop(finalMetricCalls) {
-      // The last line is the summary's count, whichever decile the run stopped in.
+      // The last line is the summary's count, whichever decile the run stopped in; unless the
+      // last status line said exactly that already (a run stopping right after it).
       if (finalMetricCalls === undefined) return;
       progress.finish(finalMetricCalls);
-      print(statusLine(progress, clock.now()));
+      if (statusFigures(progress) !== lastFigures) printStatus();
     },
   };
 }

@@ -15,7 +15,7 @@ import type { CliIo } from './cliIo.js';
 import { EXIT_FAILURE, UsageError } from './exitCodes.js';
 import { loadRunConfig, optimizerSettings, type LoadedRunConfig, type RunConfigOverrides } from './runConfig.js';
 import { checkRunDir, resumeNotice } from './runDirCheck.js';
-import { runCostText, writeRunReport } from './runReport.js';
+import { runSpending, writeRunReport } from './runReport.js';
 import { prepareSession } from './runSession.js';
 import { printOutcome } from './runSummary.js';
 import { terminalSafe } from './terminalText.js';
@@ -152,6 +152,6 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
     result,
     ...(run.config.maxMetricCalls !== undefined ? { budget: run.config.maxMetricCalls } : {}),
     ...(reportPath ? { reportPath } : {}),
-    costText: runCostText(loaded.runDir, outcome),
+    ...runSpending(loaded.runDir, outcome),
   });
 }

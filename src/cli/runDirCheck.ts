@@ -10,6 +10,7 @@ import { checkRunDirUsable } from '../storage/runDirAccess.js';
 import { readRunDirectory, resumedSettings, RUN_FILES, type ExistingRun } from '../storage/runDirectory.js';
 import { runConfigRecord } from '../storage/runConfigRecord.js';
 import { UsageError } from './exitCodes.js';
+import { plural } from '../report/runWording.js';
 
 async function entriesOf(dir: string): Promise<string[]> {
   try {
@@ -22,8 +23,15 @@ async function entriesOf(dir: string): Promise<string[]> {
 
 /** What a resume continues, in a line for the user: where, how much is logged, what budget changed. */
 export function resumeNotice(existing: ExistingRun): string {
-  const calls = existing.log.records.filter((r) => r.t === 'eval').length;
-  const parts = [`Resuming the run in ${existing.dir}: ${calls} metric call${calls === 1 ? '' : 's'} logged, replayed without being paid again`];
+  // A logged failure is no answer: resuming makes that call again (RunJournal), so it is not "replayed".
+  const logged = existing.log.records.filter((r) => r.t === 'eval');
+  const failed = logged.filter((r) => r.t === 'eval' && r.evaluation.failure !== undefined).length;
+  const answered = logged.length - failed;
+  const counts = [
+    ...(answered > 0 || failed === 0 ? [`${plural(answered, 'metric call')} logged, replayed without being paid again`] : []),
+    ...(failed > 0 ? [`${plural(failed, 'failed metric call')} logged, made again (the failed attempts count against the budget too)`] : []),
+  ];
+  const parts = [`Resuming the run in ${existing.dir}: ${counts.join('; ')}`];
   const raised = existing.budgets?.raised;
   if (existing.corrected) parts.push(`models that never answered renamed: ${existing.corrected.join('; ')}`);
   if (existing.finishedResult) parts.push('it is finished: its result is shown again (raise --budget to continue it)');

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { REPORT_FILE, writeReport, type ReportInput } from '../report/renderReport.js';
 import { RUN_FILES } from '../storage/runDirectory.js';
 import { readRunLog } from '../storage/runLog.js';
+import type { ModelUsage } from '../report/modelUsage.js';
 import type { RunObservation } from '../report/runObserver.js';
 import { totalCostText } from '../report/usageTable.js';
 import type { SessionOutput } from './runSession.js';
@@ -17,9 +18,10 @@ export function runObservation(runDir: string | undefined, session: SessionOutpu
   return log !== undefined && existsSync(log) ? session.observation.fromLog(readRunLog(log).records, session.valIds) : session.observation;
 }
 
-/** The run's dollars as the report words them ("unpriced" when no call had a price, never $0). */
-export function runCostText(runDir: string | undefined, session: SessionOutput): string {
-  return totalCostText(session.result.costUsd, runObservation(runDir, session).usage());
+/** The run's dollars as the report words them ("unpriced" when no call had a price, never $0), and its tokens per model. */
+export function runSpending(runDir: string | undefined, session: SessionOutput): { costText: string; modelUsage: ModelUsage[] } {
+  const modelUsage = runObservation(runDir, session).usage();
+  return { costText: totalCostText(session.result.costUsd, modelUsage), modelUsage };
 }
 
 export async function writeRunReport(

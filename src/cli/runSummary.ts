@@ -1,11 +1,13 @@
-// What a run prints at the end: the human summary (scores, calls, time, utilization, cost, where
-// the report is, the best candidate's text) on stdout, or with --json on stderr with the
-// OptimizeResult as the last line of stdout; and the exit code the result deserves.
+// What a run prints at the end: the human summary (scores, calls, time, utilization, cost and
+// tokens per model, where the report is, the best candidate's text) on stdout, or with --json on
+// stderr with the OptimizeResult as the last line of stdout; and the exit code the result deserves.
 import { dirname } from 'node:path';
 import { formatDuration } from '../runtimeModel/index.js';
 import { formatStaleness, summarizeStaleness } from '../report/stalenessSummary.js';
 import { formatFailureCounts } from '../evaluation/failureTally.js';
 import { plural, stopText } from '../report/runWording.js';
+import type { ModelUsage } from '../report/modelUsage.js';
+import { usageLine } from '../report/usageTable.js';
 import type { OptimizeResult } from '../types.js';
 import type { CliIo } from './cliIo.js';
 import { EXIT_FAILURE, EXIT_OK } from './exitCodes.js';
@@ -21,6 +23,8 @@ export interface SummaryInput {
   reportPath?: string;
   /** The cost as the report words it (e.g. "unpriced"); default the result's dollars. */
   costText?: string;
+  /** Tokens and dollars per model, a line each after the cost (as report.html's table). */
+  modelUsage?: readonly ModelUsage[];
 }
 
 const indent = (text: string) =>
@@ -29,7 +33,7 @@ const indent = (text: string) =>
     .map((line) => `  ${line}`)
     .join('\n');
 
-export function formatSummary({ heading, result: r, budget, extra = [], reportPath, costText }: SummaryInput): string {
+export function formatSummary({ heading, result: r, budget, extra = [], reportPath, costText, modelUsage = [] }: SummaryInput): string {
   const seed = r.valScores[0] ?? 0;
   const staleness = summarizeStaleness(r.proposals);
   const lines = [
@@ -39,6 +43,7 @@ export function formatSummary({ heading, result: r, budget, extra = [], reportPa
     `metric calls ${r.metricCalls}${budget !== undefined ? `/${budget}` : ''}, reflections ${r.reflectionCalls}, ` +
       `${plural(r.candidates.length, 'candidate')} from ${plural(r.proposals.length, 'proposal')}`,
     `wall-clock ${formatDuration(r.elapsedMs)}, workers ${Math.round(r.workerUtilization * 100)}% busy, cost ${costText ?? formatUsd(r.costUsd)}, ${stopText(r.stopReason)}`,
+    ...modelUsage.map(usageLine),
     ...(r.error !== undefined ? [`error: ${r.error}`] : []),
     ...(r.failures && r.failures.total > 0 ? [formatFailureCounts(r.failures)] : []),
     // Only a run directory keeps what was paid for: without one there is nothing to resume.

@@ -95,15 +95,15 @@ export interface OptimizeConfig<Example> {
   /** What the Pareto fronts are kept over (gepa's frontier_type). Default 'instance'. */
   frontType?: FrontType;
   /**
-   * Which of two equal-mean candidates dominated removal keeps. Default 'reference' (gepa 0.1.4's
-   * exact order) for the batched schedule, 'oldest-survives' for async (bench/README.md, "The
-   * reference bridge").
+   * Which of two equal-mean candidates dominated removal keeps (see TieOrder). Default 'reference'
+   * (batched), 'oldest-survives' (async): gepa 0.1.4's own order for the batched schedule, the parent
+   * stays for async (bench/README.md, "The reference bridge").
    */
   tieOrder?: TieOrder;
   /**
-   * Which minibatches the tasks of one batched step reflect on. Default 'sliding' (the reference's
-   * rule) for the batched schedule, 'fresh' for async, where the two give the same minibatch
-   * (bench/README.md, "Sliding minibatches").
+   * Which minibatches a batched step's tasks reflect on (see StepMinibatches). Default 'sliding'
+   * (batched), 'fresh' (async): the reference's rule for the batched schedule; an async proposal
+   * takes the next chunk (bench/README.md, "The reference bridge").
    */
   stepMinibatches?: StepMinibatches;
   /** How a proposal's parent is drawn. Default 'pareto' (frequency-weighted from the fronts). */

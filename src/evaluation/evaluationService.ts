@@ -237,7 +237,9 @@ export class EvaluationService<Example> {
               throw error;
             }
             thrown = true;
-            evaluation = { score: 0, feedback: `The evaluation failed with an error: ${errorMessage(error)}`, costUsd: costOfError(error), failure: failureOf(error) };
+            // No cost on the error: the call is unpriced (as the report counts it), not priced at $0.
+            const costUsd = costOfError(error);
+            evaluation = { score: 0, feedback: `The evaluation failed with an error: ${errorMessage(error)}`, ...(costUsd > 0 ? { costUsd } : {}), failure: failureOf(error) };
           }
           this.tally(evaluation.failure, 'metric', thrown, request.kind === 'seed');
           this.options.dollars?.settle(reserved, evaluation.costUsd ?? 0);

@@ -17,6 +17,18 @@ import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, type MetricCallJobData 
 import { bullmqConnection, waitUntilReachable, type RedisConnectionSpec } from './redisConnection.js';
 import { BULLMQ_EXECUTOR, checkInstalled, importIntegration } from '../optionalDependency.js';
 
+/** What createBullmqExecutor uses for an option left out (the doc comments below state the same; test/docDefaults.test.ts compares them). */
+export const BULLMQ_EXECUTOR_DEFAULTS = {
+  queue: DEFAULT_QUEUE,
+  attempts: 3,
+  backoffMs: 500,
+  keepFinishedSeconds: 86_400,
+  keepFinishedJobs: 10_000,
+  pollMs: 2000,
+  noWorkerWarningMs: 30_000,
+  maxRedisDownMs: 300_000,
+} as const;
+
 /** Options of createBullmqExecutor. */
 export interface BullmqExecutorOptions {
   /** `redis://host:port` or { host, port }. */
@@ -34,10 +46,10 @@ export interface BullmqExecutorOptions {
   backoffMs?: number;
   /**
    * Finished jobs are kept (at most this long, at most this many per queue) so that a duplicate
-   * submission, e.g. by a resumed run, finds the result instead of paying again. Default 1 day, 10000.
+   * submission, e.g. by a resumed run, finds the result instead of paying again. Default 86,400 (a day).
    */
   keepFinishedSeconds?: number;
-  /** See keepFinishedSeconds. Default 10000. */
+  /** See keepFinishedSeconds. Default 10,000. */
   keepFinishedJobs?: number;
   /**
    * Every pollMs, outstanding jobs are checked directly: a finish whose event was missed is
@@ -129,18 +141,19 @@ export function runIdForDirectory(runDir: string): string {
 /** Throws MissingDependencyError when bullmq or ioredis is not installed (a run must not start without them). */
 export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExecutor {
   checkInstalled(BULLMQ_EXECUTOR);
-  const queueName = options.queue ?? DEFAULT_QUEUE;
+  const defaults = BULLMQ_EXECUTOR_DEFAULTS;
+  const queueName = options.queue ?? defaults.queue;
   const badName = checkQueueName(queueName);
   if (badName) throw new ConfigError(`executor.queue: ${badName}`);
   const connection = bullmqConnection(options.connection, 'executor.connection');
   const runId = options.runId ?? randomUUID();
-  const attempts = positiveInteger(options.attempts, 3, 'attempts');
-  const backoffMs = positiveInteger(options.backoffMs, 500, 'backoffMs');
-  const keepFinishedSeconds = positiveInteger(options.keepFinishedSeconds, 24 * 3600, 'keepFinishedSeconds');
-  const keepFinishedJobs = positiveInteger(options.keepFinishedJobs, 10_000, 'keepFinishedJobs');
-  const pollMs = positiveInteger(options.pollMs, 2000, 'pollMs');
-  const noWorkerWarningMs = positiveInteger(options.noWorkerWarningMs, 30_000, 'noWorkerWarningMs');
-  const maxRedisDownMs = positiveInteger(options.maxRedisDownMs, 300_000, 'maxRedisDownMs');
+  const attempts = positiveInteger(options.attempts, defaults.attempts, 'attempts');
+  const backoffMs = positiveInteger(options.backoffMs, defaults.backoffMs, 'backoffMs');
+  const keepFinishedSeconds = positiveInteger(options.keepFinishedSeconds, defaults.keepFinishedSeconds, 'keepFinishedSeconds');
+  const keepFinishedJobs = positiveInteger(options.keepFinishedJobs, defaults.keepFinishedJobs, 'keepFinishedJobs');
+  const pollMs = positiveInteger(options.pollMs, defaults.pollMs, 'pollMs');
+  const noWorkerWarningMs = positiveInteger(options.noWorkerWarningMs, defaults.noWorkerWarningMs, 'noWorkerWarningMs');
+  const maxRedisDownMs = positiveInteger(options.maxRedisDownMs, defaults.maxRedisDownMs, 'maxRedisDownMs');
   const onWarning = options.onWarning ?? ((message: string) => process.emitWarning(message));
   let warned = false;
   const reportError =

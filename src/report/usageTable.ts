@@ -15,16 +15,26 @@ export function costText(row: Pick<ModelUsage, 'calls' | 'costUsd' | 'unpricedCa
   return dollars(row.costUsd);
 }
 
-/** The run's dollars for the summary card: "unpriced" when no call of any model had a price. */
+/**
+ * The run's dollars for the summary card and the CLI: "unpriced" when no call of any model had a
+ * price and nothing was paid (a run whose adapter threw on every call made no priced call either).
+ */
 export function totalCostText(costUsd: number, rows: readonly ModelUsage[] | undefined): string {
-  if (rows === undefined || rows.length === 0) return dollars(costUsd);
-  const calls = rows.reduce((n, r) => n + r.calls, 0);
+  if (rows === undefined) return dollars(costUsd);
+  const priced = rows.reduce((n, r) => n + r.calls - r.unpricedCalls, 0);
   const unpriced = rows.reduce((n, r) => n + r.unpricedCalls, 0);
-  if (calls > 0 && unpriced === calls && costUsd === 0) return 'unpriced';
+  if (priced === 0 && costUsd === 0) return 'unpriced';
   return unpriced > 0 ? `${dollars(costUsd)} + unpriced` : dollars(costUsd);
 }
 
 const tokens = (row: ModelUsage, n: number) => (row.callsWithTokens === 0 ? 'not reported' : n.toLocaleString('en-US'));
+
+/** One model's row of the table as a line of text (the CLI summary): calls, input and output tokens, dollars. */
+export function usageLine(row: ModelUsage): string {
+  const partial = row.callsWithTokens > 0 && row.callsWithTokens < row.calls ? ` (${row.callsWithTokens} of ${row.calls} calls reported tokens)` : '';
+  const counted = row.callsWithTokens === 0 ? 'tokens not reported' : `${tokens(row, row.inputTokens)} input + ${tokens(row, row.outputTokens)} output${partial}`;
+  return `tokens, ${row.role} ${row.model}: ${row.calls} calls, ${counted}, ${costText(row)}`;
+}
 
 export function renderUsageTable(rows: readonly ModelUsage[] | undefined, from: ObservationSource = 'this process'): string {
   if (rows === undefined) return '<p class="muted">Not recorded: the report was written without observing the run\'s calls.</p>';

@@ -102,9 +102,11 @@ export async function runInDirectory(given: PreparedRun, launch: LaunchRun, opti
 
   let session: RunSession | undefined;
   const recorder = new RunRecorder(() => session, initialSnapshot(settings.seedCandidate), existing.loggedCandidates);
-  // A run whose budget was ever raised holds its logged work against the budget from the start.
+  // A batched run whose budget was ever raised holds its logged work against the budget from the
+  // start; an async one retakes its logged path under the budgets it was taken with (RunJournal.heldWork).
   const raisedEver = existing.budgets?.raised !== undefined || existing.log.records.some((r) => r.t === 'budget');
-  const journal = new RunJournal(existing.log.records, (r) => session?.append(r), raisedEver);
+  const budgets = existing.budgets && { original: existing.budgets.original, now: { maxMetricCalls: settings.maxMetricCalls, maxCostUsd: settings.maxCostUsd } };
+  const journal = new RunJournal(existing.log.records, (r) => session?.append(r), raisedEver, budgets);
   // Failed calls are paid again on resume, and the seed's valset evaluation comes first: without
   // room for both, the run could only pass its budget.
   const { maxMetricCalls } = settings;

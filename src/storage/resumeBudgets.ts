@@ -19,22 +19,26 @@ export interface ResumedBudgets {
   raised?: Extract<RunLogRecord, { t: 'budget' }>;
   /** The budgets before this resume (the original config's, or the last raise's). */
   previous: RunBudgets;
+  /** config.json's budgets: what the run started with. */
+  original: RunBudgets;
 }
 
 const limit = (value: number | undefined) => value ?? Number.POSITIVE_INFINITY;
 const shown = (name: BudgetName, value: number | undefined) =>
   value === undefined ? 'no limit' : name === 'maxCostUsd' ? `$${value}` : `${value} calls`;
 
+/** The budgets a `budget` record of the log sets (null: no limit). */
+export function budgetsOf(record: Extract<RunLogRecord, { t: 'budget' }>): RunBudgets {
+  return {
+    ...(record.maxMetricCalls !== null ? { maxMetricCalls: record.maxMetricCalls } : {}),
+    ...(record.maxCostUsd !== null ? { maxCostUsd: record.maxCostUsd } : {}),
+  };
+}
+
 /** The budgets of config.json, replaced by each `budget` record of the log in turn. */
 export function loggedBudgets(original: RunBudgets, records: readonly RunLogRecord[]): RunBudgets {
   let budgets = original;
-  for (const r of records) {
-    if (r.t !== 'budget') continue;
-    budgets = {
-      ...(r.maxMetricCalls !== null ? { maxMetricCalls: r.maxMetricCalls } : {}),
-      ...(r.maxCostUsd !== null ? { maxCostUsd: r.maxCostUsd } : {}),
-    };
-  }
+  for (const r of records) if (r.t === 'budget') budgets = budgetsOf(r);
   return budgets;
 }
 
@@ -61,6 +65,7 @@ export function resumeBudgets(original: RunBudgets, previous: RunBudgets, reques
   return {
     budgets,
     previous,
+    original,
     ...(raised ? { raised: { t: 'budget' as const, maxMetricCalls: budgets.maxMetricCalls ?? null, maxCostUsd: budgets.maxCostUsd ?? null } } : {}),
   };
 }

@@ -6,6 +6,7 @@
 // folds) are logged too: a resumed run takes them in the logged order and so asks for the same
 // calls; once past that path, whatever the log still holds unreplayed is held against the budgets.
 import { contentHash, sha256Hex } from '../contentHash.js';
+import { budgetsOf, type RunBudgets } from './resumeBudgets.js';
 import type { RunLogRecord } from './runLog.js';
 import type { Candidate, Evaluation, LmReply, ReflectiveDataset, ScheduleDecision, WorkJournal } from '../types.js';
 
@@ -64,20 +65,26 @@ export class RunJournal implements WorkJournal {
   private readonly preRunUsd: number = 0;
   /** The async path earlier processes logged, and how far this process has walked it. */
   private readonly path: ScheduleDecision[] = [];
+  /** The budgets in force when each decision of the path was taken (a raise is logged before the work it pays for). */
+  private readonly pathBudgets: RunBudgets[] = [];
   private position = 0;
   private pastPath = false;
 
   /**
    * `records`: what earlier processes logged; `append`: where this process logs. `holdAll`: the
-   * logged work not replayed is held against the budgets from the start, not only past the
-   * logged path: a run whose budget was raised may leave the path anywhere (its last steps were
-   * narrowed to the smaller budget), and its logged calls were paid all the same.
+   * logged work not replayed is held against the budgets from the start: a batched run whose
+   * budget was raised plans its steps under the larger budget, may ask for other calls than the
+   * log holds, and its logged calls were paid all the same. `budgets`: the run's budgets in
+   * config.json (`original`) and in this process (`now`); an async run walking its logged path
+   * keeps the room each stretch of it was taken with (see heldWork).
    */
   constructor(
     records: readonly RunLogRecord[],
     private readonly append: (record: RunLogRecord) => void,
     private readonly holdAll = false,
+    private readonly budgets?: { original: RunBudgets; now: RunBudgets },
   ) {
+    let inForce = budgets?.original ?? {};
     for (const r of records) {
       if (r.t === 'eval') {
         this.evaluations.push(r.key, r.evaluation);
@@ -86,10 +93,13 @@ export class RunJournal implements WorkJournal {
       else if (r.t === 'reflect') this.reflections.push(r.promptHash, r.reply);
       else if (r.t === 'propose') this.proposals.push(r.inputHash, { texts: r.texts });
       else if (r.t === 'prerun') this.preRunUsd += r.costUsd;
+      else if (r.t === 'budget') inForce = budgetsOf(r);
       else if (r.t === 'decision') {
         // A later process that left the path at n rewrote it from there.
         this.path.length = Math.min(this.path.length, r.n);
+        this.pathBudgets.length = this.path.length;
         this.path.push({ kind: r.kind, id: r.id });
+        this.pathBudgets.push(inForce);
       }
     }
     this.failures = this.failuresLeft;
@@ -138,13 +148,29 @@ export class RunJournal implements WorkJournal {
     this.append({ t: 'decision', n: this.position++, ...decision });
   }
 
+  /**
+   * Past the logged path (or from the start with holdAll and no path), the logged work not
+   * replayed: it was paid. On the path, nothing logged is held (the path asks for it), but a
+   * budget raised since that stretch was taken is: the run retakes the path with the room it was
+   * taken with, so it launches what it launched then and the pool comes back in the logged order
+   * (held under a raised budget, the logged calls would leave less room than the first process had,
+   * and the run would leave its path at the first launch). The raise pays for what comes after.
+   */
   heldWork(): {
     /** Metric calls held. */
     calls: number;
     /** Dollars held. */
     usd: number;
   } {
-    return this.pastPath || this.holdAll ? { calls: this.evaluations.size - this.failuresLeft, usd: this.evaluations.usd + this.reflections.usd } : { calls: 0, usd: 0 };
+    if (this.pastPath || (this.holdAll && this.path.length === 0)) {
+      return { calls: this.evaluations.size - this.failuresLeft, usd: this.evaluations.usd + this.reflections.usd };
+    }
+    const then = this.pathBudgets[Math.min(this.position, this.pathBudgets.length - 1)];
+    const now = this.budgets?.now;
+    if (then === undefined || now === undefined) return { calls: 0, usd: 0 };
+    // No limit now: nothing to keep room in. No limit then: it cannot have been raised since.
+    const raisedBy = (current: number | undefined, earlier: number | undefined) => (current === undefined || earlier === undefined ? 0 : Math.max(0, current - earlier));
+    return { calls: raisedBy(now.maxMetricCalls, then.maxMetricCalls), usd: raisedBy(now.maxCostUsd, then.maxCostUsd) };
   }
 
   replayEvaluation(key: string): Evaluation | undefined {

@@ -1,10 +1,12 @@
-// Redis for tests: GEPA_TEST_REDIS_URL when .ci/run set it up; otherwise a private redis-server
-// on a free loopback port when the binary exists; otherwise a reason to skip, printed once.
+// Redis for tests: GEPA_TEST_REDIS_URL when set; otherwise a private redis-server on a free
+// loopback port when the binary exists (stopped when the file ends); otherwise a reason to skip,
+// printed once (a failure under CI=true).
 // Also spawns `gepa-actors worker` processes and waits until each one is serving.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, connect } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inCi, onPath } from './testPrograms.js';
 
 export type TestRedis = { url: string; stop: () => Promise<void> } | { url: undefined; skipReason: string };
 
@@ -39,7 +41,12 @@ async function waitForRedis(port: number, timeoutMs: number): Promise<boolean> {
   return false;
 }
 
-export const hasRedisServer = (): boolean => spawnSync('redis-server', ['--version']).status === 0;
+/** A redis-server binary on PATH; under CI=true its absence throws (testPrograms.ts: CI must not pass by skipping). */
+export const hasRedisServer = (): boolean => {
+  if (onPath('redis-server', process.env)) return true;
+  if (inCi()) throw new Error('CI=true but no redis-server is on PATH: bash .ci/setup-redis.sh installs it');
+  return false;
+};
 
 /** A redis-server of our own on a loopback port (no persistence); undefined if it does not answer. */
 export async function startRedisServer(
@@ -69,7 +76,7 @@ export async function testRedis(): Promise<TestRedis> {
   const fromEnv = process.env.GEPA_TEST_REDIS_URL;
   if (fromEnv) return { url: fromEnv, stop: async () => {} };
   if (!hasRedisServer()) {
-    const skipReason = 'Redis tests skipped: GEPA_TEST_REDIS_URL is unset and no redis-server binary is on PATH (.ci/run installs one)';
+    const skipReason = 'Redis tests skipped: GEPA_TEST_REDIS_URL is unset and no redis-server binary is on PATH (bash .ci/setup-redis.sh installs one)';
     console.warn(skipReason);
     return { url: undefined, skipReason };
   }

@@ -2,7 +2,7 @@
 // decided in (its batched step, or itself when async), with which selection and rebase policy,
 // and the message for each child that can be answered now: a valset grant (with its valset race,
 // if racing), a denial, or a rebase onto a newer candidate, whose extra calls are reserved first.
-import { enlarge, reserve, type BudgetLedger, type Reserved } from '../../budget/budgetLedger.js';
+import { enlarge, reserve, type BudgetLedger, type Reserved, type SpendingLimits } from '../../budget/budgetLedger.js';
 import { valsetRaceFor, type ValsetRace } from '../strategies/valsetPolicy.js';
 import type { CandidatePool } from '../core/candidatePool.js';
 import { rebaseExtraCalls } from './proposalPlanner.js';
@@ -24,6 +24,8 @@ export interface AnswerState {
   stepIds: readonly string[];
   pool: CandidatePool;
   ledger: BudgetLedger;
+  /** What a rebase's extra calls must leave room for besides the ledger's limit (a resumed run's held calls), as a launch must. */
+  limits?: SpendingLimits;
 }
 
 /**
@@ -63,7 +65,7 @@ export const raceOffset = (p: Pick<Proposal, 'step' | 'task'>): number => p.step
  */
 export function answerAfterReport(state: AnswerState, id: string, settings: AnswerSettings): Answers {
   const extra = rebaseExtraCalls(settings);
-  const rebase = reserve(state.ledger, extra) !== null ? rebaseFor(state.stepIds, id, settings) : 'off';
+  const rebase = reserve(state.ledger, extra, state.limits) !== null ? rebaseFor(state.stepIds, id, settings) : 'off';
   const wait = settings.schedule.kind === 'async' ? settings.schedule.rebaseWait : 'none';
   const decided = decideGroup(state.proposals, groupOf(state.stepIds, id), selectionFor(state.stepIds, id, settings), state.pool, rebase, wait);
   let { ledger } = state;

@@ -2,7 +2,7 @@
 // reserving and folding the seed's evaluation, launching a plan, settling and answering a
 // proposer's reports, folding finished proposals, and when the run stops of its own accord. The
 // optimizer machine holds a SearchRun in its context and assigns what these functions return.
-import { openLedger, reserveRegardless, settle, type BudgetLedger, type Reservation } from '../../budget/budgetLedger.js';
+import { openLedger, reserveRegardless, settle, type BudgetLedger, type Reservation, type SpendingLimits } from '../../budget/budgetLedger.js';
 import { answerAfterReport, type AnswerSettings, type Answers } from './childAnswers.js';
 import { valsetScoresOf, type MinibatchOutcome, type Proposal, type ProposalSpend } from '../core/proposal.js';
 import { recordFinish, recordVerdict } from './proposalDecisions.js';
@@ -102,20 +102,20 @@ export function launchPlan(run: SearchRun, plan: Plan, batched: boolean): { upda
 }
 
 /** A verdict: recorded, and whichever children of its group can be answered now, answered. */
-export function judge(run: SearchRun, report: { id: string; outcome: MinibatchOutcome; child?: Candidate }, settings: AnswerSettings): Answers | null {
+export function judge(run: SearchRun, report: { id: string; outcome: MinibatchOutcome; child?: Candidate }, settings: AnswerSettings, limits?: SpendingLimits): Answers | null {
   const p = run.proposals[report.id];
   if (!p) return null;
   const proposals = { ...run.proposals, [p.id]: recordVerdict(p, report.outcome, report.child) };
-  return answerAfterReport({ proposals, stepIds: run.stepIds, pool: run.search.pool, ledger: run.ledger }, p.id, settings);
+  return answerAfterReport({ proposals, stepIds: run.stepIds, pool: run.search.pool, ledger: run.ledger, ...(limits ? { limits } : {}) }, p.id, settings);
 }
 
 /** A proposal's end: its reservation settled with what it paid, its report recorded, its group decided. */
-export function finish(run: SearchRun, report: Parameters<typeof recordFinish>[1] & { id: string; spend: ProposalSpend }, settings: AnswerSettings): Answers | null {
+export function finish(run: SearchRun, report: Parameters<typeof recordFinish>[1] & { id: string; spend: ProposalSpend }, settings: AnswerSettings, limits?: SpendingLimits): Answers | null {
   const p = run.proposals[report.id];
   if (!p) return null;
   const ledger = settle(run.ledger, p.reservation, report.spend.paidCalls);
   const proposals = { ...run.proposals, [p.id]: recordFinish(p, report) };
-  return answerAfterReport({ proposals, stepIds: run.stepIds, pool: run.search.pool, ledger }, p.id, settings);
+  return answerAfterReport({ proposals, stepIds: run.stepIds, pool: run.search.pool, ledger, ...(limits ? { limits } : {}) }, p.id, settings);
 }
 
 /**
