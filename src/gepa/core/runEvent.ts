@@ -92,7 +92,12 @@ export type RunEvent =
       /** The proposal's place in its step (batched: 0 to P x N - 1; async: 0). */
       task: number;
       /** Set when the proposal is a merge of two pool candidates into `candidate`. */
-      merge?: { parents: number[]; candidate: Candidate };
+      merge?: {
+        /** The two merged candidates' pool indices (the first is `candidate.selected`'s parent). */
+        parents: number[];
+        /** The merged child, to be evaluated on a valset subsample. */
+        candidate: Candidate;
+      };
     }
   | {
       /** The reflective dataset was built and the reflection (or the user's proposeNewTexts) is asked for new texts. */
