@@ -92,6 +92,7 @@ export type { ScheduleDecision, WorkJournal } from './types.js';
 export { RunDirectoryError } from './storage/runDirectoryError.js';
 export { RUN_FILES, isResumableStop } from './storage/runDirectory.js';
 export { RunJournal } from './storage/runJournal.js';
+export type { RunBudgets } from './storage/resumeBudgets.js';
 export { readRunLog, parseRunLog, type RunLogRecord, type RunLogContents } from './storage/runLog.js';
 export type { RunSnapshot, SnapshotCandidate } from './storage/runSnapshot.js';
 export type { RunConfigRecord } from './storage/runConfigRecord.js';

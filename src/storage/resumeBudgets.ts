@@ -9,7 +9,7 @@ import type { RunLogRecord } from './runLog.js';
 export const RESUMABLE_BUDGETS = ['maxMetricCalls', 'maxCostUsd'] as const;
 type BudgetName = (typeof RESUMABLE_BUDGETS)[number];
 
-/** undefined: no limit. */
+/** The budgets a resume may raise (maxMetricCalls, maxCostUsd); a budget left undefined has no limit. */
 export type RunBudgets = Partial<Record<BudgetName, number>>;
 
 export interface ResumedBudgets {
