@@ -9,8 +9,13 @@ import type { RunLogRecord } from './runLog.js';
 export const RESUMABLE_BUDGETS = ['maxMetricCalls', 'maxCostUsd'] as const;
 type BudgetName = (typeof RESUMABLE_BUDGETS)[number];
 
-/** The budgets a resume may raise (maxMetricCalls, maxCostUsd); a budget left undefined has no limit. */
-export type RunBudgets = Partial<Record<BudgetName, number>>;
+/** The budgets a resume may raise; a budget left undefined has no limit. */
+export interface RunBudgets {
+  /** The metric-call budget. */
+  maxMetricCalls?: number;
+  /** The dollar budget. */
+  maxCostUsd?: number;
+}
 
 export interface ResumedBudgets {
   /** What the run spends up to in this process. */
