@@ -28,6 +28,12 @@ export interface EvaluatorInput {
   onSlotInterval?: (interval: SlotInterval) => void;
   /** Records completed work and replays it on resume (durable runs). */
   journal?: WorkJournal;
+  /**
+   * Whether the run is past its logged path (async resume), read when a call is reserved: the
+   * journal's logged work not replayed is then held against the dollar budget. The optimizer
+   * keeps the answer in its state; absent = never (a batched run, or no journal).
+   */
+  pastLoggedPath?: () => boolean;
   /** The run's dollar budget (none when absent): reserved per call here, at dispatch. */
   maxCostUsd?: number;
   /** Receives an 'error' event per failed metric call (reflection failures are the proposers' to report). */
@@ -58,7 +64,7 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput>(({ inpu
   // Every call in flight listens to the run's signal; W can be in the hundreds.
   setMaxListeners(0, input.signal);
   const slots = new WorkerSlots({ capacity: input.workers, clock: input.clock, policy: input.slotPolicy, onInterval: input.onSlotInterval });
-  const held = () => input.journal?.heldWork?.().usd ?? 0;
+  const held = () => input.journal?.heldWork?.(input.pastLoggedPath?.() ?? false).usd ?? 0;
   const dollars = input.maxCostUsd === undefined ? undefined : new DollarGate(input.maxCostUsd, () => sendBack({ type: 'dollars.exhausted' } satisfies DollarsExhausted), held);
   const service = new EvaluationService({
     examples: input.examples,

@@ -1,13 +1,24 @@
-// optimize(): run the optimizer machine on a config to its final state and return its output.
-// The config is validated once, before any work (prepareRun throws a ConfigError naming the
-// field); a durable run then checks its directory before it writes to it. Runtime events reach
+// The edge where a run is assembled: optimize() and the package's optimizerMachine. Both take an
+// OptimizeConfig (or an already PreparedRun) and prepare it here (src/run/prepareRun.ts: settings,
+// executor, models, telemetry), so the optimizer machine itself only ever runs a prepared run. The
+// config is validated once, before any work (prepareRun throws a ConfigError naming the field); a
+// durable run then checks its directory before it writes to it. Runtime events reach
 // config.onEvent; inspection events reach config.inspect. With a runDir the run is durable
 // (src/run/durableRun.ts): logged, resumable, stoppable with a STOP file.
 import { createActor, toPromise } from 'xstate';
-import { prepareRun, type PreparedRun } from '../src/run/preparedRun.js';
+import { prepareRun } from '../src/run/prepareRun.js';
+import type { PreparedRun } from '../src/run/preparedRun.js';
 import { runInDirectory } from '../src/run/durableRun.js';
 import type { OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
-import { optimizerMachine } from './optimizer.machine.js';
+import { optimizerMachine as preparedRunOptimizer, runWiringActor } from './optimizer.machine.js';
+
+/**
+ * The optimizer machine to embed: `createActor(optimizerMachine, { input })` with an
+ * OptimizeConfig or a PreparedRun runs to an OptimizeResult (its output). The config is prepared
+ * as the actor is made (an invalid one leaves the actor in an error snapshot with the
+ * ConfigError); `provide({ actors: { evaluator, proposer } })` swaps an actor.
+ */
+export const optimizerMachine = preparedRunOptimizer.provide({ actors: { run: runWiringActor((input) => prepareRun(input)) } });
 
 export async function optimize<Example>(config: OptimizeConfig<Example> | PreparedRun): Promise<OptimizeResult> {
   const prepared = prepareRun(config);
@@ -17,7 +28,7 @@ export async function optimize<Example>(config: OptimizeConfig<Example> | Prepar
 
 /** Creates the actor; the returned function starts it. */
 function launchOptimizer(prepared: PreparedRun): () => Promise<OptimizeResult> {
-  const actor = createActor(optimizerMachine, {
+  const actor = createActor(preparedRunOptimizer, {
     input: prepared,
     clock: prepared.clock,
     ...(prepared.inspect ? { inspect: prepared.inspect } : {}),

@@ -4,15 +4,16 @@
 // each accepted child with a valset grant or a denial, folds finished proposals into the pool
 // through the domain, and stops on a budget, a stop condition, the timeout or the caller's signal.
 // Its output is the OptimizeResult. Every GEPA rule it applies lives in src/gepa/.
-import { assign, emit, enqueueActions, sendTo, setup, type CallbackActorLogic } from 'xstate';
+import { assign, emit, enqueueActions, fromTransition, sendTo, setup, type ActorRefFrom, type ActorSystem, type CallbackActorLogic, type EventObject } from 'xstate';
 import { heldCalls } from '../src/budget/heldCalls.js';
-import { prepareRun, type PreparedRun, type RunSettings } from '../src/run/preparedRun.js';
+import { ConfigError } from '../src/configError.js';
+import { isPreparedRun, type PreparedRun, type RunSettings } from '../src/run/preparedRun.js';
 import { answerReleased } from '../src/gepa/search/childAnswers.js';
 import type { ProposalId } from '../src/gepa/core/proposal.js';
 import { releasedFromWait } from '../src/gepa/search/proposalDecisions.js';
 import { planAsyncProposals, planBatchedStep, type Launch, type Plan, type PlanInput } from '../src/gepa/search/proposalPlanner.js';
 import { budgetEvent, cutShort, drainReason, finalStopReason, finish, foldInto, foldSeed, foldStep, IDLE_STOP_REASON, judge, launchPlan, reserveSeed, runResult, seedFailed, startRun, stepFinished, stopReasonNow, type SearchRun } from '../src/gepa/search/searchRun.js';
-import { outOfTurn, recordDecision, type ResumeOrderView } from '../src/storage/resumeOrder.js';
+import { outOfTurn, pastLoggedPath, startResume, takeDecision, type LoggedDecision, type ResumePosition } from '../src/storage/resumeOrder.js';
 import type { OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
 import { evaluatorActor } from './evaluator.actor.js';
 import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerDecision, ProposalUpdate } from './protocol.js';
@@ -20,11 +21,34 @@ import { proposerMachine, type ProposerInput } from './proposer.machine.js';
 import { evaluatorInput, stopSignalsInput } from './runInputs.js';
 import { stopSignals } from './stopSignals.actor.js';
 
-export interface OptimizerContext extends SearchRun {
-  input: PreparedRun;
-  settings: RunSettings;
-  /** Aborts every call in flight when the run stops early. */
+/** What the optimizer is given: a prepared run; the package's optimizerMachine (machines/optimize.ts) also takes an OptimizeConfig and prepares it. */
+export type OptimizerInput = OptimizeConfig<unknown> | PreparedRun;
+
+/** What the run works with besides its state: the prepared run (settings, table, executor, models, hooks, clock, journal) and the controller that aborts every call in flight when the run stops early. */
+export interface RunWiring {
+  prepared: PreparedRun;
   abort: AbortController;
+}
+
+/**
+ * The actor that holds the run's wiring for its life (spawned as 'run' when the run is made), so
+ * the optimizer's context holds only a reference to it: `prepare` turns the input into a
+ * PreparedRun (the edge's assembly, machines/optimize.ts; this file's default takes a prepared
+ * run as it is and refuses a config).
+ */
+export const runWiringActor = (prepare: (input: OptimizerInput) => PreparedRun) =>
+  fromTransition<RunWiring, EventObject, ActorSystem<any>, OptimizerInput>((wiring) => wiring, ({ input }) => ({ prepared: prepare(input), abort: new AbortController() }));
+
+function preparedOnly(input: OptimizerInput): PreparedRun {
+  if (isPreparedRun(input)) return input;
+  throw new ConfigError("machines/optimizer.machine.ts's optimizerMachine takes a prepared run: give an OptimizeConfig to the package's optimizerMachine ('gepa-actors'), which prepares it");
+}
+
+export interface OptimizerContext extends SearchRun {
+  /** The actor holding the run's wiring (`RunWiring`): a reference, so the context stays plain data (JSON gives its id). */
+  wiring: ActorRefFrom<ReturnType<typeof runWiringActor>>;
+  /** Async schedule: how far the run has walked the path its journal logged (undefined: batched). */
+  resume?: ResumePosition;
   /** Async resume: proposers' updates that came before their turn on the logged path. */
   deferred: ProposalUpdate[];
   startedAt: number;
@@ -39,30 +63,35 @@ export type OptimizerEvent =
   /** graceful: start nothing new and let what is in flight finish; else stop now. */
   | { type: 'stop'; reason: string; graceful?: boolean; error?: string };
 
-type OptimizerChildren = { evaluator: 'evaluator' } & { [proposal: ProposalId]: 'proposer' };
+type OptimizerChildren = { evaluator: 'evaluator'; run: 'run' } & { [proposal: ProposalId]: 'proposer' };
 
 const SEED_REQUEST = -1;
 
 /** Typed as the contract a replacement proposer meets (`provide`): it takes ProposerInput and answers; its snapshot is never read. */
 const proposerActor = proposerMachine as unknown as CallbackActorLogic<ProposerDecision, ProposerInput>;
 
+const wiringOf = (context: Pick<OptimizerContext, 'wiring'>): RunWiring => context.wiring.getSnapshot().context;
+const preparedOf = (context: Pick<OptimizerContext, 'wiring'>): PreparedRun => wiringOf(context).prepared;
+const settingsOf = (context: Pick<OptimizerContext, 'wiring'>): RunSettings => preparedOf(context).settings;
+
 const inFlightCount = (context: OptimizerContext): number => Object.keys(context.proposals).length;
 
-const elapsedMs = (context: OptimizerContext): number => context.input.clock.now() - context.startedAt;
+const elapsedMs = (context: OptimizerContext): number => preparedOf(context).clock.now() - context.startedAt;
 
-const isAsync = (context: OptimizerContext): boolean => context.settings.schedule.kind === 'async';
+const isAsync = (context: OptimizerContext): boolean => settingsOf(context).schedule.kind === 'async';
 
-/** What resuming in the logged order needs of the context. */
-const resumeView = (context: OptimizerContext): ResumeOrderView => ({ journal: context.input.journal, async: isAsync(context), inFlight: context.proposals });
+const isUpdate = (event: OptimizerEvent): event is ProposalUpdate => event.type === 'proposal.judged' || event.type === 'proposal.finished';
 
 function planInput(context: OptimizerContext): PlanInput {
-  const { search, settings, input, ledger, dollarsExhausted } = context;
+  const { search, ledger, dollarsExhausted } = context;
+  const { settings, table, journal } = preparedOf(context);
   const inFlightParents = Object.values(context.proposals).map((p) => p.parents[0] as number);
-  return { search, settings, table: input.table, budget: { ledger, heldCalls: heldCalls(input.journal, isAsync(context)), dollarsExhausted }, inFlightParents };
+  return { search, settings, table, budget: { ledger, heldCalls: heldCalls(journal, pastLoggedPath(context.resume)), dollarsExhausted }, inFlightParents };
 }
 
 function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput {
-  const { settings, input, search } = context;
+  const { settings, table, buildDataset, reflection, onEvent } = preparedOf(context);
+  const { search } = context;
   const { proposal } = launch;
   return {
     id: proposal.id,
@@ -71,38 +100,45 @@ function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput
     parent: search.pool.candidates[launch.parent] as NonNullable<ProposerInput['parent']>,
     parentHash: search.pool.hashes[launch.parent] as string,
     minibatch: launch.minibatch,
-    valIds: input.table.valIds,
+    valIds: table.valIds,
     components: launch.components,
-    examples: input.table.examples,
+    examples: table.examples,
     acceptance: settings.acceptance,
     skipPerfectScore: settings.skipPerfectScore,
     perfectScore: settings.perfectScore,
-    buildDataset: input.buildDataset,
-    reflection: input.reflection,
-    onEvent: input.onEvent,
+    buildDataset,
+    reflection,
+    onEvent,
     ...(launch.merge ? { merge: launch.merge } : {}),
   };
 }
 
-/** The context for a run: the config prepared once (a PreparedRun is taken as it is), the search not yet seeded. */
-function initialContext(config: OptimizeConfig<unknown> | PreparedRun): OptimizerContext {
-  const input = prepareRun(config);
+/** The run's state before the seed is evaluated, all plain data: the search from the settings, the walk of the logged path at its start. */
+function initialContext(wiring: OptimizerContext['wiring']): OptimizerContext {
+  const snapshot = wiring.getSnapshot();
+  // The input could not be prepared (a ConfigError): the run fails as it is made.
+  if (snapshot.status === 'error') throw snapshot.error;
+  const { settings, table, journal, clock } = snapshot.context.prepared;
   return {
-    input,
-    settings: input.settings,
+    wiring,
     // An earlier process's failed calls were paid and will be paid again: they count from the start.
-    ...startRun(input.settings, input.table, input.journal?.failedCalls?.() ?? 0),
-    abort: new AbortController(),
+    ...startRun(settings, table, journal?.failedCalls?.() ?? 0),
+    resume: startResume(journal?.loggedPath?.(), settings.schedule.kind === 'async'),
     deferred: [],
-    startedAt: input.clock.now(),
+    startedAt: clock.now(),
   };
 }
 
-export const optimizerMachine = setup({
+/** A decision taken (a verdict or a fold): the walk of the logged path one further, and the record the journal logs when it is off the path. */
+function decided(context: OptimizerContext, decision: LoggedDecision | { kind: LoggedDecision['kind']; id: string }) {
+  return takeDecision(context.resume, { kind: decision.kind, id: decision.id });
+}
+
+const optimizerSetup = setup({
   types: {
     context: {} as OptimizerContext,
     events: {} as OptimizerEvent,
-    input: {} as OptimizeConfig<unknown> | PreparedRun,
+    input: {} as OptimizerInput,
     output: {} as OptimizeResult,
     emitted: {} as RunEvent,
     /** The evaluator by its id; proposers by their proposal ids (`p<step>-<task>`, `merge-<step>`). */
@@ -112,65 +148,79 @@ export const optimizerMachine = setup({
     evaluator: evaluatorActor,
     proposer: proposerActor,
     stopSignals,
+    run: runWiringActor(preparedOnly),
   },
   guards: {
     isAsync: ({ context }) => isAsync(context),
     stepFinished: ({ context }) => stepFinished(context),
     idle: ({ context }) => inFlightCount(context) === 0,
     hasStopReason: ({ context }) => context.stopReason !== undefined,
-    outOfTurn: ({ context, event }) => (event.type === 'proposal.judged' || event.type === 'proposal.finished') && outOfTurn(resumeView(context), event.id),
+    /** A read of the run's state: the walk of the logged path is in the context, not in the journal. */
+    outOfTurn: ({ context, event }) => isUpdate(event) && outOfTurn(context.resume, context.proposals, event.id),
   },
   actions: {
     /** Async resume: keep an update until its turn on the logged path. */
-    defer: assign({ deferred: ({ context, event }) => (event.type === 'proposal.judged' || event.type === 'proposal.finished' ? [...context.deferred, event] : context.deferred) }),
+    defer: assign({ deferred: ({ context, event }) => (isUpdate(event) ? [...context.deferred, event] : context.deferred) }),
+    /** The one write to the log of decisions: a decision taken off the logged path (takeDecision said so). */
+    logDecision: ({ context }, decision: LoggedDecision) => preparedOf(context).journal?.recordDecision?.(decision),
+    /** Stop now: every call in flight is aborted through the run's signal. */
+    abortCalls: ({ context }) => wiringOf(context).abort.abort(new Error(`run stopped: ${context.stopReason}`)),
+  },
+});
+
+export const optimizerMachine = optimizerSetup.extend({
+  // Actions that enqueue the named ones above (extend types them against those).
+  actions: {
     /** After a decision, the waiting updates are looked at again (one of them may be next). */
-    releaseDeferred: enqueueActions(({ context, enqueue }) => {
+    releaseDeferred: optimizerSetup.enqueueActions(({ context, enqueue }) => {
       if (context.deferred.length === 0) return;
       enqueue.assign({ deferred: [] });
       for (const update of context.deferred) enqueue.raise(update);
     }),
     /** A verdict: record it and answer whichever children of its group can be answered now. */
-    judge: enqueueActions(({ context, event, enqueue }) => {
+    judge: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'proposal.judged') return;
       // null: not in flight (a late update from a proposal the run already let go).
-      const answered = judge(context, event, context.settings);
+      const answered = judge(context, event, settingsOf(context));
       if (!answered) return;
-      recordDecision(resumeView(context), 'judged', event.id);
+      const taken = decided(context, { kind: 'judged', id: event.id });
       const { messages, ...update } = answered;
-      enqueue.assign(update);
+      enqueue.assign({ ...update, resume: taken.resume });
+      if (taken.logged) enqueue({ type: 'logDecision', params: taken.logged });
       for (const m of messages) enqueue.sendTo(m.id, m.message);
     }),
     /** A proposal's end: settle its reservation, record its update, stop its proposer, decide its group. */
-    finish: enqueueActions(({ context, event, enqueue }) => {
+    finish: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'proposal.finished') return;
-      const answered = finish(context, event, context.settings);
+      const answered = finish(context, event, settingsOf(context));
       if (!answered) return;
-      recordDecision(resumeView(context), 'finished', event.id);
+      const taken = decided(context, { kind: 'finished', id: event.id });
       const { messages, ...update } = answered;
-      enqueue.assign(update);
+      enqueue.assign({ ...update, resume: taken.resume });
+      if (taken.logged) enqueue({ type: 'logDecision', params: taken.logged });
       for (const m of messages) enqueue.sendTo(m.id, m.message);
       // A finished proposer stays among the children until stopped; thousands would slow every step.
       enqueue.stopChild(event.id);
     }),
     /** Async: a finished proposal joins the pool the moment it finishes. */
-    foldOne: enqueueActions(({ context, event, enqueue }) => {
+    foldOne: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
       const p = event.type === 'proposal.finished' ? context.proposals[event.id] : undefined;
       if (!p) return;
-      const folded = foldInto(context, [p], { elapsedMsNow: elapsedMs(context) }, context.settings);
+      const folded = foldInto(context, [p], { elapsedMsNow: elapsedMs(context) }, settingsOf(context));
       enqueue.assign(folded.update);
       for (const e of folded.events) enqueue.emit(e);
     }),
     /** Async, rebaseWait: children that waited for the valset evaluations just folded are decided now, against the pool with them in it. */
-    releaseHeld: enqueueActions(({ context, enqueue }) => {
+    releaseHeld: optimizerSetup.enqueueActions(({ context, enqueue }) => {
       const released = releasedFromWait(context.proposals);
       if (released.length === 0) return;
-      const { messages, ...update } = answerReleased({ ...context, pool: context.search.pool }, released, context.settings);
+      const { messages, ...update } = answerReleased({ ...context, pool: context.search.pool }, released, settingsOf(context));
       for (const m of messages) enqueue.sendTo(m.id, m.message);
       enqueue.assign(update);
     }),
     /** Start what the planner plans: a batched step, or async proposals until K are in flight or the budget refuses another. */
-    launch: enqueueActions(({ context, enqueue }) => {
-      const { schedule } = context.settings;
+    launch: optimizerSetup.enqueueActions(({ context, enqueue }) => {
+      const { schedule } = settingsOf(context);
       if (context.stopReason !== undefined) return;
       const plan: Plan = schedule.kind === 'batched' ? planBatchedStep(planInput(context), schedule) : planAsyncProposals(planInput(context), inFlightCount(context), schedule.inFlight);
       const launched = launchPlan(context, plan, schedule.kind === 'batched');
@@ -183,10 +233,16 @@ export const optimizerMachine = setup({
   },
 }).createMachine({
   id: 'optimizer',
-  context: ({ input }) => initialContext(input),
+  context: ({ input, spawn }) => initialContext(spawn('run', { id: 'run', input })),
   invoke: [
-    { id: 'evaluator', systemId: 'evaluator', src: 'evaluator', input: ({ context }) => evaluatorInput(context.input, context.abort.signal) },
-    { src: 'stopSignals', input: ({ context }) => stopSignalsInput(context.input) },
+    {
+      id: 'evaluator',
+      systemId: 'evaluator',
+      src: 'evaluator',
+      // The dollar gate holds logged work back once the run is past its logged path: it reads the optimizer's state.
+      input: ({ context, self }) => evaluatorInput(preparedOf(context), wiringOf(context).abort.signal, () => pastLoggedPath(self.getSnapshot().context.resume)),
+    },
+    { src: 'stopSignals', input: ({ context }) => stopSignalsInput(preparedOf(context)) },
   ],
   on: {
     stop: [
@@ -199,15 +255,15 @@ export const optimizerMachine = setup({
   states: {
     seeding: {
       entry: [
-        assign(({ context }) => reserveSeed(context, context.input.table.valIds.length)),
-        emit(({ context }): RunEvent => ({ type: 'run.started', workers: context.settings.workers, valsetSize: context.input.table.valIds.length })),
+        assign(({ context }) => reserveSeed(context, preparedOf(context).table.valIds.length)),
+        emit(({ context }): RunEvent => ({ type: 'run.started', workers: settingsOf(context).workers, valsetSize: preparedOf(context).table.valIds.length })),
         sendTo('evaluator', ({ context, self }): EvaluatorRequest => ({
           type: 'evaluate',
           requestId: SEED_REQUEST,
           replyTo: self,
-          candidate: context.settings.seedCandidate,
-          hash: context.settings.seedHash,
-          exampleIds: context.input.table.valIds,
+          candidate: settingsOf(context).seedCandidate,
+          hash: settingsOf(context).seedHash,
+          exampleIds: preparedOf(context).table.valIds,
           captureTraces: false,
           kind: 'seed',
         })),
@@ -217,7 +273,7 @@ export const optimizerMachine = setup({
         evaluated: {
           target: 'deciding',
           actions: enqueueActions(({ context, event, enqueue }) => {
-            const folded = foldSeed(context, context.settings, event);
+            const folded = foldSeed(context, settingsOf(context), event);
             enqueue.assign(folded.update);
             for (const e of folded.events) enqueue.emit(e);
           }),
@@ -227,7 +283,7 @@ export const optimizerMachine = setup({
       },
     },
     deciding: {
-      entry: assign({ stopReason: ({ context }) => stopReasonNow(context, context.settings) }),
+      entry: assign({ stopReason: ({ context }) => stopReasonNow(context, settingsOf(context)) }),
       always: [{ guard: 'hasStopReason', target: 'draining' }, { guard: 'isAsync', target: 'flowing' }, { target: 'planning' }],
     },
     // Batched schedule: plan a P x N step (or a merge), run it, fold it in task order.
@@ -244,7 +300,7 @@ export const optimizerMachine = setup({
         guard: 'stepFinished',
         target: 'deciding',
         actions: enqueueActions(({ context, enqueue }) => {
-          const folded = foldStep(context, { elapsedMsNow: elapsedMs(context) }, context.settings);
+          const folded = foldStep(context, { elapsedMsNow: elapsedMs(context) }, settingsOf(context));
           enqueue.assign(folded.update);
           for (const e of folded.events) enqueue.emit(e);
         }),
@@ -272,11 +328,13 @@ export const optimizerMachine = setup({
     },
     // Stop now: abort every call in flight and stop the proposers; their work is not folded.
     stopping: {
-      entry: enqueueActions(({ context, enqueue }) => {
-        context.abort.abort(new Error(`run stopped: ${context.stopReason}`));
-        for (const id of Object.keys(context.proposals)) enqueue.stopChild(id);
-        enqueue.assign(cutShort(context));
-      }),
+      entry: [
+        'abortCalls',
+        enqueueActions(({ context, enqueue }) => {
+          for (const id of Object.keys(context.proposals)) enqueue.stopChild(id);
+          enqueue.assign(cutShort(context));
+        }),
+      ],
       on: { stop: {} },
       always: 'finishing',
     },
@@ -293,5 +351,5 @@ export const optimizerMachine = setup({
     },
     done: { type: 'final' },
   },
-  output: ({ context }) => runResult(context, context.stats, { elapsedMs: elapsedMs(context), workers: context.settings.workers }),
+  output: ({ context }) => runResult(context, context.stats, { elapsedMs: elapsedMs(context), workers: settingsOf(context).workers }),
 });

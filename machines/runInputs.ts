@@ -5,8 +5,11 @@ import type { PreparedRun } from '../src/run/preparedRun.js';
 import type { EvaluatorInput } from './evaluator.actor.js';
 import type { StopSignalsInput } from './stopSignals.actor.js';
 
-/** `signal`: the optimizer's own, which aborts every call in flight when the run stops early. */
-export function evaluatorInput(run: PreparedRun, signal: AbortSignal): EvaluatorInput {
+/**
+ * `signal`: the optimizer's own, which aborts every call in flight when the run stops early;
+ * `pastLoggedPath`: whether the run is past its logged path (the optimizer's state says).
+ */
+export function evaluatorInput(run: PreparedRun, signal: AbortSignal, pastLoggedPath: () => boolean): EvaluatorInput {
   const { settings } = run;
   return {
     examples: run.table.examples,
@@ -19,6 +22,7 @@ export function evaluatorInput(run: PreparedRun, signal: AbortSignal): Evaluator
     maxCostUsd: settings.maxCostUsd,
     onSlotInterval: run.onSlotInterval,
     journal: run.journal,
+    pastLoggedPath,
     onEvent: run.onEvent,
     failFast: settings.failFast,
     maxConsecutiveFailures: settings.maxConsecutiveFailures,

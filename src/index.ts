@@ -31,8 +31,7 @@ export type {
   SelectComponents,
   ValsetBestOutputs,
 } from './types.js';
-export { optimize } from '../machines/optimize.js';
-export { optimizerMachine } from '../machines/optimizer.machine.js';
+export { optimize, optimizerMachine } from '../machines/optimize.js';
 export { proposerMachine } from '../machines/proposer.machine.js';
 export { evaluatorActor } from '../machines/evaluator.actor.js';
 export { ConfigError } from './configError.js';

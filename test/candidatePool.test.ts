@@ -40,9 +40,9 @@ describe('candidate pool', () => {
     expect(pool.discoveryMetricCalls).toEqual([3, 10, 17]);
     expect(pool.hashes).toEqual([candidateHash({ system: 'seed' }), candidateHash({ system: 'a' }), candidateHash({ system: 'b' })]);
     expect(pool.valObjectives).toEqual([
-      [undefined, undefined, undefined],
-      [undefined, undefined, undefined],
-      [undefined, undefined, undefined],
+      [null, null, null],
+      [null, null, null],
+      [null, null, null],
     ]);
   });
 
@@ -55,8 +55,8 @@ describe('candidate pool', () => {
   });
 
   it('keeps objective scores when given', () => {
-    const pool = addCandidate(emptyPool(), { ...entry('seed', [], [1, 0]), objectives: [{ acc: 1 }, undefined] }).pool;
-    expect(pool.valObjectives).toEqual([[{ acc: 1 }, undefined]]);
+    const pool = addCandidate(emptyPool(), { ...entry('seed', [], [1, 0]), objectives: [{ acc: 1 }, null] }).pool;
+    expect(pool.valObjectives).toEqual([[{ acc: 1 }, null]]);
   });
 
   it('bestIndex is the highest mean, ties to the earlier candidate', () => {

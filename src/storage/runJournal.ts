@@ -57,10 +57,8 @@ export class RunJournal implements WorkJournal {
   private failuresLeft = 0;
   /** Dollars earlier processes spent before their first call. */
   private readonly preRunUsd: number = 0;
-  /** The async path earlier processes logged, and how far this process has walked it. */
+  /** The async path earlier processes logged (the optimizer keeps how far it has walked it). */
   private readonly path: ScheduleDecision[] = [];
-  private position = 0;
-  private pastPath = false;
 
   /**
    * `records`: what earlier processes logged; `append`: where this process logs. `holdAll`: the
@@ -110,24 +108,16 @@ export class RunJournal implements WorkJournal {
     return { evaluations: this.evaluations.size - this.failuresLeft, reflections: this.reflections.size, usd: this.evaluations.usd + this.reflections.usd };
   }
 
-  expectedDecision(): ScheduleDecision | undefined {
-    if (this.position >= this.path.length) this.pastPath = true;
-    return this.pastPath ? undefined : this.path[this.position];
+  loggedPath(): readonly ScheduleDecision[] {
+    return this.path;
   }
 
-  recordDecision(decision: ScheduleDecision): void {
-    const expected = this.expectedDecision();
-    if (expected && expected.kind === decision.kind && expected.id === decision.id) {
-      this.position++;
-      return;
-    }
-    // Past the logged path, or leaving it here: from now on this process writes the path.
-    this.pastPath = true;
-    this.append({ t: 'decision', n: this.position++, ...decision });
+  recordDecision(decision: ScheduleDecision & { n: number }): void {
+    this.append({ t: 'decision', ...decision });
   }
 
-  heldWork(): { calls: number; usd: number } {
-    return this.pastPath || this.holdAll ? { calls: this.evaluations.size - this.failuresLeft, usd: this.evaluations.usd + this.reflections.usd } : { calls: 0, usd: 0 };
+  heldWork(pastLoggedPath: boolean): { calls: number; usd: number } {
+    return pastLoggedPath || this.holdAll ? { calls: this.evaluations.size - this.failuresLeft, usd: this.evaluations.usd + this.reflections.usd } : { calls: 0, usd: 0 };
   }
 
   replayEvaluation(key: string): Evaluation | undefined {

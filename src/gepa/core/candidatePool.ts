@@ -14,7 +14,7 @@ export interface CandidatePool {
   hashes: string[];
   parents: number[][];
   valSubscores: number[][];
-  valObjectives: Array<Array<Objectives | undefined>>;
+  valObjectives: Array<Array<Objectives | null>>;
   valScores: number[];
   discoveryMetricCalls: number[];
   discoveryElapsedMs: number[];
@@ -29,7 +29,7 @@ export interface NewCandidate {
   hash?: string;
   parents: number[];
   subscores: number[];
-  objectives?: Array<Objectives | undefined>;
+  objectives?: Array<Objectives | null>;
   /** Its valset outputs, read only when the pool tracks best outputs. */
   outputs?: ReadonlyArray<unknown>;
   metricCallsAtDiscovery: number;
@@ -64,7 +64,7 @@ export function addCandidate(pool: CandidatePool, entry: NewCandidate): { pool: 
       hashes: [...pool.hashes, entry.hash ?? candidateHash(entry.candidate)],
       parents: [...pool.parents, [...entry.parents]],
       valSubscores,
-      valObjectives: [...pool.valObjectives, entry.objectives ? [...entry.objectives] : entry.subscores.map(() => undefined)],
+      valObjectives: [...pool.valObjectives, entry.objectives ? [...entry.objectives] : entry.subscores.map(() => null)],
       valScores: [...pool.valScores, mean(entry.subscores)],
       discoveryMetricCalls: [...pool.discoveryMetricCalls, entry.metricCallsAtDiscovery],
       discoveryElapsedMs: [...pool.discoveryElapsedMs, entry.elapsedMsAtDiscovery ?? 0],

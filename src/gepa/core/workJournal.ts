@@ -17,18 +17,21 @@ export interface WorkJournal {
   replayReflection(prompt: string): LmReply | undefined;
   recordReflection(prompt: string, reply: LmReply): void;
   /**
-   * Async schedule: the next decision an earlier process took, while a resumed run walks the
-   * logged path (its order is what completion order was); undefined once past it.
+   * Async schedule: the decisions earlier processes took, in order (what completion order was).
+   * Read once when the run starts; the optimizer keeps how far it has walked it.
    */
-  expectedDecision?(): ScheduleDecision | undefined;
-  /** Async schedule: a decision taken (a verdict or a fold), logged once the run is past the logged path. */
-  recordDecision?(decision: ScheduleDecision): void;
+  loggedPath?(): readonly ScheduleDecision[];
   /**
-   * Logged work of earlier processes not replayed, once the run is past the logged path (from the
-   * start in a run whose budget was raised on resume): it was paid, so it counts against the
-   * budgets. Zero before.
+   * Async schedule: a decision the run took off the logged path (it left the path there, or is
+   * past it), the run's `n`-th counted from 0: append it to the log.
    */
-  heldWork?(): { calls: number; usd: number };
+  recordDecision?(decision: ScheduleDecision & { n: number }): void;
+  /**
+   * Logged work of earlier processes not replayed, once the run is past the logged path
+   * (`pastLoggedPath`; from the start in a run whose budget was raised on resume): it was paid,
+   * so it counts against the budgets. Zero before. A read: it changes nothing.
+   */
+  heldWork?(pastLoggedPath: boolean): { calls: number; usd: number };
   /**
    * Metric calls earlier processes paid whose answer was a failure. Resuming tries them again, so
    * their answers are never reused; they are counted as spent from the start (metricCalls and the
