@@ -44,6 +44,16 @@ module.exports = {
       to: { path: '^src/config/' },
     },
     {
+      name: 'assembly-only-at-the-edge',
+      severity: 'error',
+      comment:
+        'A run is assembled (src/run/prepareRun.ts: executors with BullMQ, models, telemetry) at the edges only: ' +
+        'machines/optimize.ts and the CLI. The machines run a PreparedRun (src/run/preparedRun.ts, types only) and ' +
+        'reach the assembly through no module at all.',
+      from: { path: '^machines/', pathNot: '^machines/optimize\\.ts$' },
+      to: { path: '^src/run/prepareRun\\.ts$', reachable: true },
+    },
+    {
       name: 'no-orphans',
       severity: 'error',
       comment: 'Every module in src/ and machines/ is used by something.',
