@@ -10,7 +10,8 @@ import { prepareRun } from '../src/run/prepareRun.js';
 import type { PreparedRun } from '../src/run/preparedRun.js';
 import { runInDirectory } from '../src/run/durableRun.js';
 import type { OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
-import { optimizerMachine as preparedRunOptimizer, runWiringActor } from './optimizer.machine.js';
+import { optimizerMachine as preparedRunOptimizer } from './optimizer.machine.js';
+import { runWiringActor } from './runWiring.js';
 
 /**
  * The optimizer machine to embed: `createActor(optimizerMachine, { input })` with an

@@ -3,50 +3,28 @@
 // start (a P x N step at a time, or K always in flight), spawns one proposer per proposal, answers
 // each accepted child with a valset grant or a denial, folds finished proposals into the pool
 // through the domain, and stops on a budget, a stop condition, the timeout or the caller's signal.
-// Its output is the OptimizeResult. Every GEPA rule it applies lives in src/gepa/.
-import { assign, emit, enqueueActions, fromTransition, sendTo, setup, type ActorRefFrom, type ActorSystem, type CallbackActorLogic, type EventObject } from 'xstate';
+// Its output is the OptimizeResult. Every GEPA rule it applies lives in src/gepa/. Its context is
+// plain data (JSON at every state); the run's wiring (the prepared run, the abort controller) is
+// held by the 'run' actor it spawns, and it takes a prepared run (machines/optimize.ts prepares a config).
+import { assign, emit, enqueueActions, sendTo, setup, type CallbackActorLogic } from 'xstate';
 import { heldCalls } from '../src/budget/heldCalls.js';
-import { ConfigError } from '../src/configError.js';
-import { isPreparedRun, type PreparedRun, type RunSettings } from '../src/run/preparedRun.js';
 import { answerReleased } from '../src/gepa/search/childAnswers.js';
 import type { ProposalId } from '../src/gepa/core/proposal.js';
 import { releasedFromWait } from '../src/gepa/search/proposalDecisions.js';
 import { planAsyncProposals, planBatchedStep, type Launch, type Plan, type PlanInput } from '../src/gepa/search/proposalPlanner.js';
 import { budgetEvent, cutShort, drainReason, finalStopReason, finish, foldInto, foldSeed, foldStep, IDLE_STOP_REASON, judge, launchPlan, reserveSeed, runResult, seedFailed, startRun, stepFinished, stopReasonNow, type SearchRun } from '../src/gepa/search/searchRun.js';
 import { outOfTurn, pastLoggedPath, startResume, takeDecision, type LoggedDecision, type ResumePosition } from '../src/storage/resumeOrder.js';
-import type { OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
+import type { OptimizeResult, RunEvent } from '../src/types.js';
 import { evaluatorActor } from './evaluator.actor.js';
 import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerDecision, ProposalUpdate } from './protocol.js';
 import { proposerMachine, type ProposerInput } from './proposer.machine.js';
 import { evaluatorInput, stopSignalsInput } from './runInputs.js';
 import { stopSignals } from './stopSignals.actor.js';
-
-/** What the optimizer is given: a prepared run; the package's optimizerMachine (machines/optimize.ts) also takes an OptimizeConfig and prepares it. */
-export type OptimizerInput = OptimizeConfig<unknown> | PreparedRun;
-
-/** What the run works with besides its state: the prepared run (settings, table, executor, models, hooks, clock, journal) and the controller that aborts every call in flight when the run stops early. */
-export interface RunWiring {
-  prepared: PreparedRun;
-  abort: AbortController;
-}
-
-/**
- * The actor that holds the run's wiring for its life (spawned as 'run' when the run is made), so
- * the optimizer's context holds only a reference to it: `prepare` turns the input into a
- * PreparedRun (the edge's assembly, machines/optimize.ts; this file's default takes a prepared
- * run as it is and refuses a config).
- */
-export const runWiringActor = (prepare: (input: OptimizerInput) => PreparedRun) =>
-  fromTransition<RunWiring, EventObject, ActorSystem<any>, OptimizerInput>((wiring) => wiring, ({ input }) => ({ prepared: prepare(input), abort: new AbortController() }));
-
-function preparedOnly(input: OptimizerInput): PreparedRun {
-  if (isPreparedRun(input)) return input;
-  throw new ConfigError("machines/optimizer.machine.ts's optimizerMachine takes a prepared run: give an OptimizeConfig to the package's optimizerMachine ('gepa-actors'), which prepares it");
-}
+import { preparedOf, preparedOnly, runWiringActor, settingsOf, wiringOf, type OptimizerInput, type RunWiringRef } from './runWiring.js';
 
 export interface OptimizerContext extends SearchRun {
   /** The actor holding the run's wiring (`RunWiring`): a reference, so the context stays plain data (JSON gives its id). */
-  wiring: ActorRefFrom<ReturnType<typeof runWiringActor>>;
+  wiring: RunWiringRef;
   /** Async schedule: how far the run has walked the path its journal logged (undefined: batched). */
   resume?: ResumePosition;
   /** Async resume: proposers' updates that came before their turn on the logged path. */
@@ -69,10 +47,6 @@ const SEED_REQUEST = -1;
 
 /** Typed as the contract a replacement proposer meets (`provide`): it takes ProposerInput and answers; its snapshot is never read. */
 const proposerActor = proposerMachine as unknown as CallbackActorLogic<ProposerDecision, ProposerInput>;
-
-const wiringOf = (context: Pick<OptimizerContext, 'wiring'>): RunWiring => context.wiring.getSnapshot().context;
-const preparedOf = (context: Pick<OptimizerContext, 'wiring'>): PreparedRun => wiringOf(context).prepared;
-const settingsOf = (context: Pick<OptimizerContext, 'wiring'>): RunSettings => preparedOf(context).settings;
 
 const inFlightCount = (context: OptimizerContext): number => Object.keys(context.proposals).length;
 
@@ -129,11 +103,6 @@ function initialContext(wiring: OptimizerContext['wiring']): OptimizerContext {
   };
 }
 
-/** A decision taken (a verdict or a fold): the walk of the logged path one further, and the record the journal logs when it is off the path. */
-function decided(context: OptimizerContext, decision: LoggedDecision | { kind: LoggedDecision['kind']; id: string }) {
-  return takeDecision(context.resume, { kind: decision.kind, id: decision.id });
-}
-
 const optimizerSetup = setup({
   types: {
     context: {} as OptimizerContext,
@@ -183,7 +152,8 @@ export const optimizerMachine = optimizerSetup.extend({
       // null: not in flight (a late update from a proposal the run already let go).
       const answered = judge(context, event, settingsOf(context));
       if (!answered) return;
-      const taken = decided(context, { kind: 'judged', id: event.id });
+      // The walk of the logged path one further; off the path, the decision is logged (logDecision).
+      const taken = takeDecision(context.resume, { kind: 'judged', id: event.id });
       const { messages, ...update } = answered;
       enqueue.assign({ ...update, resume: taken.resume });
       if (taken.logged) enqueue({ type: 'logDecision', params: taken.logged });
@@ -194,7 +164,7 @@ export const optimizerMachine = optimizerSetup.extend({
       if (event.type !== 'proposal.finished') return;
       const answered = finish(context, event, settingsOf(context));
       if (!answered) return;
-      const taken = decided(context, { kind: 'finished', id: event.id });
+      const taken = takeDecision(context.resume, { kind: 'finished', id: event.id });
       const { messages, ...update } = answered;
       enqueue.assign({ ...update, resume: taken.resume });
       if (taken.logged) enqueue({ type: 'logDecision', params: taken.logged });
