@@ -41,7 +41,16 @@ module.exports = {
         'Validation (src/config/) is over once the run is assembled (src/run/): the machines run a prepared run, ' +
         'and executors get their options from it. So neither executors/ nor machines/ imports config/.',
       from: { path: ['^src/executors/', '^machines/'] },
-      to: { path: '^src/config/' },
+      to: { path: '^src/config/', pathNot: '^src/config/optimizeConfig\\.ts$' },
+    },
+    {
+      name: 'config-type-only-after-the-run',
+      severity: 'error',
+      comment:
+        'What a run is given (the OptimizeConfig type, src/config/optimizeConfig.ts) may be named after validation, ' +
+        'imported directly rather than through types.ts, which hid the arrow: a type-only import, never a value.',
+      from: { path: ['^src/executors/', '^machines/'] },
+      to: { path: '^src/config/optimizeConfig\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'assembly-only-at-the-edge',

@@ -9,7 +9,8 @@ import { createActor, toPromise } from 'xstate';
 import { prepareRun } from '../src/run/prepareRun.js';
 import type { PreparedRun } from '../src/run/preparedRun.js';
 import { runInDirectory } from '../src/run/durableRun.js';
-import type { OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
+import type { OptimizeConfig } from '../src/config/optimizeConfig.js';
+import type { OptimizeResult, RunEvent } from '../src/types.js';
 import { optimizerMachine as preparedRunOptimizer } from './optimizer.machine.js';
 import { runWiringActor } from './runWiring.js';
 

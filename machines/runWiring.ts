@@ -6,7 +6,7 @@
 import { fromTransition, type ActorRefFrom, type ActorSystem, type EventObject } from 'xstate';
 import { ConfigError } from '../src/configError.js';
 import { isPreparedRun, type PreparedRun, type RunSettings } from '../src/run/preparedRun.js';
-import type { OptimizeConfig } from '../src/types.js';
+import type { OptimizeConfig } from '../src/config/optimizeConfig.js';
 
 /** What the optimizer is given: a prepared run; the package's optimizerMachine (machines/optimize.ts) also takes an OptimizeConfig and prepares it. */
 export type OptimizerInput = OptimizeConfig<unknown> | PreparedRun;
