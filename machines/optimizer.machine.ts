@@ -9,6 +9,7 @@
 import { assign, emit, enqueueActions, sendTo, setup, type CallbackActorLogic } from 'xstate';
 import { heldCalls } from '../src/budget/heldCalls.js';
 import { answerReleased } from '../src/gepa/search/childAnswers.js';
+import { memberOf } from '../src/gepa/core/candidatePool.js';
 import type { ProposalId } from '../src/gepa/core/proposal.js';
 import { releasedFromWait } from '../src/gepa/search/proposalDecisions.js';
 import { planAsyncProposals, planBatchedStep, type Launch, type Plan, type PlanInput } from '../src/gepa/search/proposalPlanner.js';
@@ -59,20 +60,20 @@ const isUpdate = (event: OptimizerEvent): event is ProposalUpdate => event.type 
 function planInput(context: OptimizerContext): PlanInput {
   const { search, ledger, dollarsExhausted } = context;
   const { settings, table, journal } = preparedOf(context);
-  const inFlightParents = Object.values(context.proposals).map((p) => p.parents[0] as number);
+  const inFlightParents = Object.values(context.proposals).flatMap((p) => p.parents.slice(0, 1));
   return { search, settings, table, budget: { ledger, heldCalls: heldCalls(journal, pastLoggedPath(context.resume)), dollarsExhausted }, inFlightParents };
 }
 
 function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput {
   const { settings, table, buildDataset, reflection, onEvent } = preparedOf(context);
-  const { search } = context;
   const { proposal } = launch;
+  const parent = memberOf(context.search.pool, launch.parent);
   return {
     id: proposal.id,
     step: proposal.step,
     task: proposal.task,
-    parent: search.pool.candidates[launch.parent] as NonNullable<ProposerInput['parent']>,
-    parentHash: search.pool.hashes[launch.parent] as string,
+    parent: parent.candidate,
+    parentHash: parent.hash,
     minibatch: launch.minibatch,
     valIds: table.valIds,
     components: launch.components,

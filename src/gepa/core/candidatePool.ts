@@ -94,6 +94,14 @@ export function ancestorsOf(parents: ReadonlyArray<ReadonlyArray<number>>, i: nu
 /** Highest mean valset score; ties go to the earlier candidate. */
 export const bestIndex = (pool: CandidatePool): number => argmaxMean(pool.valScores);
 
+/** Candidate `index` and its hash; an index not in the pool is a bug in the caller, named here. */
+export function memberOf(pool: CandidatePool, index: number): { candidate: Candidate; hash: string } {
+  const candidate = pool.candidates[index];
+  const hash = pool.hashes[index];
+  if (candidate === undefined || hash === undefined) throw new RangeError(`no candidate ${index} in a pool of ${pool.candidates.length}`);
+  return { candidate, hash };
+}
+
 // A lookup table per hashes array (a new array each time a candidate joins).
 const hashIndexMemo = new WeakMap<string[], Map<string, number>>();
 
