@@ -88,8 +88,8 @@ function goOnOrSkip<T extends object>(context: ProposerContext, answer: SkipOrGo
   return fields;
 }
 const skipReason = (context: ProposerContext) => (context.outcome?.status === 'skipped' ? context.outcome.reason : '');
-const valsetStarted = tell((_, task) => ({ type: 'evaluation.started', target: 'valset', ...task }));
-const evaluationStarted = (target: 'parent' | 'child') => tell((_, task) => ({ type: 'evaluation.started', target, ...task }));
+const evaluationStarted = (target: 'parent' | 'child' | 'valset') => tell((_, task) => ({ type: 'evaluation.started', target, ...task }));
+const valsetStarted = evaluationStarted('valset');
 /** The child's minibatch sum, reported once it is judged. */
 const childJudged = tell((context, task) => ({ type: 'evaluation.ended', target: 'child', sum: context.outcome?.status === 'judged' ? context.outcome.verdict.childSum : 0, ...task }));
 
