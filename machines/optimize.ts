@@ -1,10 +1,8 @@
-// The edge where a run is assembled: optimize() and the package's optimizerMachine. Both take an
-// OptimizeConfig (or an already PreparedRun) and prepare it here (src/run/prepareRun.ts: settings,
-// executor, models, telemetry), so the optimizer machine itself only ever runs a prepared run. The
-// config is validated once, before any work (prepareRun throws a ConfigError naming the field); a
-// durable run then checks its directory before it writes to it. Runtime events reach
-// config.onEvent; inspection events reach config.inspect. With a runDir the run is durable
-// (src/run/durableRun.ts): logged, resumable, stoppable with a STOP file.
+// The edge where a run is assembled: optimize() and the package's optimizerMachine take an
+// OptimizeConfig (or a PreparedRun) and prepare it here (src/run/prepareRun.ts validates it once,
+// with a ConfigError naming the field), so the optimizer machine only runs prepared runs. Events
+// reach config.onEvent, inspection config.inspect; with a runDir the run is durable
+// (src/run/durableRun.ts: logged, resumable, stoppable with a STOP file).
 import { createActor, toPromise } from 'xstate';
 import { prepareRun } from '../src/run/prepareRun.js';
 import type { PreparedRun } from '../src/run/preparedRun.js';

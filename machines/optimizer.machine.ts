@@ -3,9 +3,8 @@
 // start (a P x N step at a time, or K always in flight), spawns one proposer per proposal, answers
 // each accepted child with a valset grant or a denial, folds finished proposals into the pool
 // through the domain, and stops on a budget, a stop condition, the timeout or the caller's signal.
-// Its output is the OptimizeResult. Every GEPA rule it applies lives in src/gepa/. Its context is
-// plain data (JSON at every state); the run's wiring (the prepared run, the abort controller) is
-// held by the 'run' actor it spawns, and it takes a prepared run (machines/optimize.ts prepares a config).
+// Its output is the OptimizeResult; its context is plain data, its wiring in the 'run' actor
+// (runWiring.ts). Every GEPA rule it applies lives in src/gepa/.
 import { assign, emit, enqueueActions, sendTo, setup, type CallbackActorLogic } from 'xstate';
 import { heldCalls } from '../src/budget/heldCalls.js';
 import { answerReleased } from '../src/gepa/search/childAnswers.js';
