@@ -41,7 +41,26 @@ module.exports = {
         'Validation (src/config/) is over once the run is assembled (src/run/): the machines run a prepared run, ' +
         'and executors get their options from it. So neither executors/ nor machines/ imports config/.',
       from: { path: ['^src/executors/', '^machines/'] },
-      to: { path: '^src/config/' },
+      to: { path: '^src/config/', pathNot: '^src/config/optimizeConfig\\.ts$' },
+    },
+    {
+      name: 'config-type-only-after-the-run',
+      severity: 'error',
+      comment:
+        'What a run is given (the OptimizeConfig type, src/config/optimizeConfig.ts) may be named after validation, ' +
+        'imported directly rather than through types.ts, which hid the arrow: a type-only import, never a value.',
+      from: { path: ['^src/executors/', '^machines/'] },
+      to: { path: '^src/config/optimizeConfig\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'assembly-only-at-the-edge',
+      severity: 'error',
+      comment:
+        'A run is assembled (src/run/prepareRun.ts: executors with BullMQ, models, telemetry) at the edges only: ' +
+        'machines/optimize.ts and the CLI. The machines run a PreparedRun (src/run/preparedRun.ts, types only) and ' +
+        'reach the assembly through no module at all.',
+      from: { path: '^machines/', pathNot: '^machines/optimize\\.ts$' },
+      to: { path: '^src/run/prepareRun\\.ts$', reachable: true },
     },
     {
       name: 'no-orphans',

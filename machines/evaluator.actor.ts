@@ -14,7 +14,7 @@ import { WorkerSlots, type SlotInterval } from '../src/evaluation/workerSlots.js
 import type { EvaluationCachePolicy } from '../src/evaluation/evaluationStore.js';
 import type { PricedExecutor } from '../src/executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../src/lm/slotAwareModel.js';
-import type { Clock, ProposeNewTexts, RunEvent, SlotPolicy, WorkJournal } from '../src/types.js';
+import type { Clock, ProposeNewTexts, ResumeWalk, RunEvent, SlotPolicy, WorkJournal } from '../src/types.js';
 import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ReplyTo, SystemicFailure } from './protocol.js';
 
 /** What the optimizer hands the evaluator it spawns (a custom evaluator receives the same). */
@@ -37,6 +37,12 @@ export interface EvaluatorInput {
   onSlotInterval?: (interval: SlotInterval) => void;
   /** Records completed work and replays it on resume (durable runs). */
   journal?: WorkJournal;
+  /**
+   * How far the run has walked its logged path (async resume), read when a call is reserved: past
+   * it, the journal's logged work not replayed is held against the dollar budget (on it, a budget
+   * raised since). The optimizer keeps the walk in its state; absent = none taken, not past it.
+   */
+  resumeWalk?: () => ResumeWalk;
   /** The run's dollar budget (none when absent): reserved per call here, at dispatch. */
   maxCostUsd?: number;
   /** Receives an 'error' event per failed metric call (reflection failures are the proposers' to report). */
@@ -71,7 +77,7 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput>(({ inpu
   // Every call in flight listens to the run's signal; W can be in the hundreds.
   setMaxListeners(0, input.signal);
   const slots = new WorkerSlots({ capacity: input.workers, clock: input.clock, policy: input.slotPolicy, onInterval: input.onSlotInterval });
-  const held = () => input.journal?.heldWork?.().usd ?? 0;
+  const held = () => input.journal?.heldWork?.(input.resumeWalk?.() ?? { pastLoggedPath: false, taken: 0 }).usd ?? 0;
   const dollars = input.maxCostUsd === undefined ? undefined : new DollarGate(input.maxCostUsd, () => sendBack({ type: 'dollars.exhausted' } satisfies DollarsExhausted), held);
   const service = new EvaluationService({
     examples: input.examples,

@@ -1,13 +1,24 @@
-// optimize(): run the optimizer machine on a config to its final state and return its output.
-// The config is validated once, before any work (prepareRun throws a ConfigError naming the
-// field); a durable run then checks its directory before it writes to it. Runtime events reach
-// config.onEvent; inspection events reach config.inspect. With a runDir the run is durable
-// (src/run/durableRun.ts): logged, resumable, stoppable with a STOP file.
+// The edge where a run is assembled: optimize() and the package's optimizerMachine take an
+// OptimizeConfig (or a PreparedRun) and prepare it here (src/run/prepareRun.ts validates it once,
+// with a ConfigError naming the field), so the optimizer machine only runs prepared runs. Events
+// reach config.onEvent, inspection config.inspect; with a runDir the run is durable
+// (src/run/durableRun.ts: logged, resumable, stoppable with a STOP file).
 import { createActor, toPromise } from 'xstate';
-import { prepareRun, type PreparedRun } from '../src/run/preparedRun.js';
+import { prepareRun } from '../src/run/prepareRun.js';
+import type { PreparedRun } from '../src/run/preparedRun.js';
 import { runInDirectory } from '../src/run/durableRun.js';
-import type { OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
-import { optimizerMachine } from './optimizer.machine.js';
+import type { OptimizeConfig } from '../src/config/optimizeConfig.js';
+import type { OptimizeResult, RunEvent } from '../src/types.js';
+import { optimizerMachine as preparedRunOptimizer } from './optimizer.machine.js';
+import { runWiringActor } from './runWiring.js';
+
+/**
+ * The optimizer machine to embed: `createActor(optimizerMachine, { input })` with an
+ * OptimizeConfig or a PreparedRun runs to an OptimizeResult (its output). The config is prepared
+ * as the actor is made (an invalid one leaves the actor in an error snapshot with the
+ * ConfigError); `provide({ actors: { evaluator, proposer } })` swaps an actor.
+ */
+export const optimizerMachine = preparedRunOptimizer.provide({ actors: { run: runWiringActor((input) => prepareRun(input)) } });
 
 /**
  * Runs GEPA on `config` until a stop condition holds and returns the result: the pool, the best
@@ -24,7 +35,7 @@ export async function optimize<Example>(config: OptimizeConfig<Example> | Prepar
 
 /** Creates the actor; the returned function starts it. */
 function launchOptimizer(prepared: PreparedRun): () => Promise<OptimizeResult> {
-  const actor = createActor(optimizerMachine, {
+  const actor = createActor(preparedRunOptimizer, {
     input: prepared,
     clock: prepared.clock,
     ...(prepared.inspect ? { inspect: prepared.inspect } : {}),

@@ -3,29 +3,31 @@
 // start (a P x N step at a time, or K always in flight), spawns one proposer per proposal, answers
 // each accepted child with a valset grant or a denial, folds finished proposals into the pool
 // through the domain, and stops on a budget, a stop condition, the timeout or the caller's signal.
-// Its output is the OptimizeResult. Every GEPA rule it applies lives in src/gepa/.
+// Its output is the OptimizeResult; its context is plain data, its wiring in the 'run' actor
+// (runWiring.ts). Every GEPA rule it applies lives in src/gepa/.
 import { assign, emit, enqueueActions, sendTo, setup, type CallbackActorLogic } from 'xstate';
 import { heldCalls } from '../src/budget/heldCalls.js';
-import { prepareRun, type PreparedRun, type RunSettings } from '../src/run/preparedRun.js';
 import { answerReleased } from '../src/gepa/search/childAnswers.js';
+import { memberOf } from '../src/gepa/core/candidatePool.js';
 import type { ProposalId } from '../src/gepa/core/proposal.js';
 import { releasedFromWait } from '../src/gepa/search/proposalDecisions.js';
 import { planAsyncProposals, planBatchedStep, type Launch, type Plan, type PlanInput } from '../src/gepa/search/proposalPlanner.js';
 import { budgetEvent, cutShort, finish, foldInto, foldSeed, foldStep, judge, launchPlan, reserveSeed, runResult, startRun, stepFinished, type SearchRun } from '../src/gepa/search/searchRun.js';
 import { decideStop, finalStopReason } from '../src/gepa/search/stopDecision.js';
-import { outOfTurn, recordDecision, type ResumeOrderView } from '../src/storage/resumeOrder.js';
-import type { OptimizeConfig, OptimizeResult, RunEvent, StopReason } from '../src/types.js';
+import { outOfTurn, resumeWalk, startResume, takeDecision, type LoggedDecision, type ResumePosition } from '../src/storage/resumeOrder.js';
+import type { OptimizeResult, RunEvent, StopReason } from '../src/types.js';
 import { evaluatorActor } from './evaluator.actor.js';
 import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerDecision, ProposalUpdate } from './protocol.js';
 import { proposerMachine, type ProposerInput } from './proposer.machine.js';
 import { evaluatorInput, stopSignalsInput } from './runInputs.js';
 import { stopSignals } from './stopSignals.actor.js';
+import { preparedOf, preparedOnly, runWiringActor, settingsOf, wiringOf, type OptimizerInput, type RunWiringRef } from './runWiring.js';
 
 export interface OptimizerContext extends SearchRun {
-  input: PreparedRun;
-  settings: RunSettings;
-  /** Aborts every call in flight when the run stops early. */
-  abort: AbortController;
+  /** The actor holding the run's wiring (`RunWiring`): a reference, so the context stays plain data (JSON gives its id). */
+  wiring: RunWiringRef;
+  /** Async schedule: how far the run has walked the path its journal logged (undefined: batched). */
+  resume?: ResumePosition;
   /** Async resume: proposers' updates that came before their turn on the logged path. */
   deferred: ProposalUpdate[];
   startedAt: number;
@@ -40,7 +42,7 @@ export type OptimizerEvent =
   /** graceful: start nothing new and let what is in flight finish; else stop now. */
   | { type: 'stop'; reason: StopReason; graceful?: boolean; error?: string };
 
-type OptimizerChildren = { evaluator: 'evaluator' } & { [proposal: ProposalId]: 'proposer' };
+type OptimizerChildren = { evaluator: 'evaluator'; run: 'run' } & { [proposal: ProposalId]: 'proposer' };
 
 const SEED_REQUEST = -1;
 
@@ -49,71 +51,67 @@ const proposerActor = proposerMachine as unknown as CallbackActorLogic<ProposerD
 
 const inFlightCount = (context: OptimizerContext): number => Object.keys(context.proposals).length;
 
-const elapsedMs = (context: OptimizerContext): number => context.input.clock.now() - context.startedAt;
+const elapsedMs = (context: OptimizerContext): number => preparedOf(context).clock.now() - context.startedAt;
 
-const isAsync = (context: OptimizerContext): boolean => context.settings.schedule.kind === 'async';
+const isAsync = (context: OptimizerContext): boolean => settingsOf(context).schedule.kind === 'async';
 
-/** What resuming in the logged order needs of the context. */
-const resumeView = (context: OptimizerContext): ResumeOrderView => ({ journal: context.input.journal, async: isAsync(context), inFlight: context.proposals });
+const isUpdate = (event: OptimizerEvent): event is ProposalUpdate => event.type === 'proposal.judged' || event.type === 'proposal.finished';
 
 /** Room a resumed run keeps for logged work (RunJournal.heldWork): launches and rebases alike leave it. */
-const spendingLimits = (context: OptimizerContext) => ({ heldCalls: heldCalls(context.input.journal, isAsync(context)) });
+const spendingLimits = (context: OptimizerContext) => ({ heldCalls: heldCalls(preparedOf(context).journal, resumeWalk(context.resume)) });
 
 function planInput(context: OptimizerContext): PlanInput {
-  const { search, settings, input, ledger, dollarsExhausted } = context;
-  const inFlightParents = Object.values(context.proposals).map((p) => p.parents[0] as number);
-  return { search, settings, table: input.table, budget: { ledger, ...spendingLimits(context), dollarsExhausted }, inFlightParents };
+  const { search, ledger, dollarsExhausted } = context;
+  const { settings, table } = preparedOf(context);
+  const inFlightParents = Object.values(context.proposals).flatMap((p) => p.parents.slice(0, 1));
+  return { search, settings, table, budget: { ledger, ...spendingLimits(context), dollarsExhausted }, inFlightParents };
 }
 
 function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput {
-  const { settings, input, search } = context;
+  const { settings, table, buildDataset, reflection, onEvent } = preparedOf(context);
   const { proposal } = launch;
+  const parent = memberOf(context.search.pool, launch.parent);
   return {
     id: proposal.id,
     step: proposal.step,
     task: proposal.task,
-    parent: search.pool.candidates[launch.parent] as NonNullable<ProposerInput['parent']>,
-    parentHash: search.pool.hashes[launch.parent] as string,
+    parent: parent.candidate,
+    parentHash: parent.hash,
     minibatch: launch.minibatch,
-    valIds: input.table.valIds,
+    valIds: table.valIds,
     components: launch.components,
-    examples: input.table.examples,
+    examples: table.examples,
     acceptance: settings.acceptance,
     skipPerfectScore: settings.skipPerfectScore,
     perfectScore: settings.perfectScore,
-    buildDataset: input.buildDataset,
-    reflection: input.reflection,
-    onEvent: input.onEvent,
+    buildDataset,
+    reflection,
+    onEvent,
     ...(launch.merge ? { merge: launch.merge } : {}),
   };
 }
 
-/** The context for a run: the config prepared once (a PreparedRun is taken as it is), the search not yet seeded. */
-function initialContext(config: OptimizeConfig<unknown> | PreparedRun): OptimizerContext {
-  const input = prepareRun(config);
+/** The run's state before the seed is evaluated, all plain data: the search from the settings, the walk of the logged path at its start. */
+function initialContext(wiring: OptimizerContext['wiring']): OptimizerContext {
+  const snapshot = wiring.getSnapshot();
+  // The input could not be prepared (a ConfigError): the run fails as it is made.
+  if (snapshot.status === 'error') throw snapshot.error;
+  const { settings, table, journal, clock } = snapshot.context.prepared;
   return {
-    input,
-    settings: input.settings,
+    wiring,
     // An earlier process's failed calls were paid and will be paid again: they count from the start.
-    ...startRun(input.settings, input.table, input.journal?.failedCalls?.() ?? 0),
-    abort: new AbortController(),
+    ...startRun(settings, table, journal?.failedCalls?.() ?? 0),
+    resume: startResume(journal?.loggedPath?.(), settings.schedule.kind === 'async'),
     deferred: [],
-    startedAt: input.clock.now(),
+    startedAt: clock.now(),
   };
 }
 
-/**
- * The optimizer as an XState machine, to embed with `createActor(optimizerMachine, { input })`:
- * input an OptimizeConfig, output the OptimizeResult, emitted events the RunEvents
- * (`actor.on('candidate.accepted', ...)`). It spawns one proposerMachine per proposal and the
- * evaluator, which `optimizerMachine.provide({ actors: { evaluator } })` replaces (the messages
- * are the EvaluatorRequest and EvaluatorReply types). optimize() adds the run directory on top.
- */
-export const optimizerMachine = setup({
+const optimizerSetup = setup({
   types: {
     context: {} as OptimizerContext,
     events: {} as OptimizerEvent,
-    input: {} as OptimizeConfig<unknown> | PreparedRun,
+    input: {} as OptimizerInput,
     output: {} as OptimizeResult,
     emitted: {} as RunEvent,
     /** The evaluator by its id; proposers by their proposal ids (`p<step>-<task>`, `merge-<step>`). */
@@ -123,65 +121,80 @@ export const optimizerMachine = setup({
     evaluator: evaluatorActor,
     proposer: proposerActor,
     stopSignals,
+    run: runWiringActor(preparedOnly),
   },
   guards: {
     isAsync: ({ context }) => isAsync(context),
     stepFinished: ({ context }) => stepFinished(context),
     idle: ({ context }) => inFlightCount(context) === 0,
     hasStopReason: ({ context }) => context.stopReason !== undefined,
-    outOfTurn: ({ context, event }) => (event.type === 'proposal.judged' || event.type === 'proposal.finished') && outOfTurn(resumeView(context), event.id),
+    /** A read of the run's state: the walk of the logged path is in the context, not in the journal. */
+    outOfTurn: ({ context, event }) => isUpdate(event) && outOfTurn(context.resume, context.proposals, event.id),
   },
   actions: {
     /** Async resume: keep an update until its turn on the logged path. */
-    defer: assign({ deferred: ({ context, event }) => (event.type === 'proposal.judged' || event.type === 'proposal.finished' ? [...context.deferred, event] : context.deferred) }),
+    defer: assign({ deferred: ({ context, event }) => (isUpdate(event) ? [...context.deferred, event] : context.deferred) }),
+    /** The one write to the log of decisions: a decision taken off the logged path (takeDecision said so). */
+    logDecision: ({ context }, decision: LoggedDecision) => preparedOf(context).journal?.recordDecision?.(decision),
+    /** Stop now: every call in flight is aborted through the run's signal. */
+    abortCalls: ({ context }) => wiringOf(context).abort.abort(new Error(`run stopped: ${context.stopReason}`)),
+  },
+});
+
+export const optimizerMachine = optimizerSetup.extend({
+  // Actions that enqueue the named ones above (extend types them against those).
+  actions: {
     /** After a decision, the waiting updates are looked at again (one of them may be next). */
-    releaseDeferred: enqueueActions(({ context, enqueue }) => {
+    releaseDeferred: optimizerSetup.enqueueActions(({ context, enqueue }) => {
       if (context.deferred.length === 0) return;
       enqueue.assign({ deferred: [] });
       for (const update of context.deferred) enqueue.raise(update);
     }),
     /** A verdict: record it and answer whichever children of its group can be answered now. */
-    judge: enqueueActions(({ context, event, enqueue }) => {
+    judge: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'proposal.judged') return;
       // null: not in flight (a late update from a proposal the run already let go).
-      const answered = judge(context, event, context.settings, spendingLimits(context));
+      const answered = judge(context, event, settingsOf(context), spendingLimits(context));
       if (!answered) return;
-      recordDecision(resumeView(context), 'judged', event.id);
+      // The walk of the logged path one further; off the path, the decision is logged (logDecision).
+      const taken = takeDecision(context.resume, { kind: 'judged', id: event.id });
       const { messages, ...update } = answered;
-      enqueue.assign(update);
+      enqueue.assign({ ...update, resume: taken.resume });
+      if (taken.logged) enqueue({ type: 'logDecision', params: taken.logged });
       for (const m of messages) enqueue.sendTo(m.id, m.message);
     }),
     /** A proposal's end: settle its reservation, record its update, stop its proposer, decide its group. */
-    finish: enqueueActions(({ context, event, enqueue }) => {
+    finish: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'proposal.finished') return;
-      const answered = finish(context, event, context.settings, spendingLimits(context));
+      const answered = finish(context, event, settingsOf(context), spendingLimits(context));
       if (!answered) return;
-      recordDecision(resumeView(context), 'finished', event.id);
+      const taken = takeDecision(context.resume, { kind: 'finished', id: event.id });
       const { messages, ...update } = answered;
-      enqueue.assign(update);
+      enqueue.assign({ ...update, resume: taken.resume });
+      if (taken.logged) enqueue({ type: 'logDecision', params: taken.logged });
       for (const m of messages) enqueue.sendTo(m.id, m.message);
       // A finished proposer stays among the children until stopped; thousands would slow every step.
       enqueue.stopChild(event.id);
     }),
     /** Async: a finished proposal joins the pool the moment it finishes. */
-    foldOne: enqueueActions(({ context, event, enqueue }) => {
+    foldOne: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
       const p = event.type === 'proposal.finished' ? context.proposals[event.id] : undefined;
       if (!p) return;
-      const folded = foldInto(context, [p], { elapsedMsNow: elapsedMs(context) }, context.settings);
+      const folded = foldInto(context, [p], { elapsedMsNow: elapsedMs(context) }, settingsOf(context));
       enqueue.assign(folded.update);
       for (const e of folded.events) enqueue.emit(e);
     }),
     /** Async, rebaseWait: children that waited for the valset evaluations just folded are decided now, against the pool with them in it. */
-    releaseHeld: enqueueActions(({ context, enqueue }) => {
+    releaseHeld: optimizerSetup.enqueueActions(({ context, enqueue }) => {
       const released = releasedFromWait(context.proposals);
       if (released.length === 0) return;
-      const { messages, ...update } = answerReleased({ ...context, pool: context.search.pool, limits: spendingLimits(context) }, released, context.settings);
+      const { messages, ...update } = answerReleased({ ...context, pool: context.search.pool, limits: spendingLimits(context) }, released, settingsOf(context));
       for (const m of messages) enqueue.sendTo(m.id, m.message);
       enqueue.assign(update);
     }),
     /** Start what the planner plans: a batched step, or async proposals until K are in flight or the budget refuses another. */
-    launch: enqueueActions(({ context, enqueue }) => {
-      const { schedule } = context.settings;
+    launch: optimizerSetup.enqueueActions(({ context, enqueue }) => {
+      const { schedule } = settingsOf(context);
       if (context.stopReason !== undefined) return;
       const plan: Plan = schedule.kind === 'batched' ? planBatchedStep(planInput(context), schedule) : planAsyncProposals(planInput(context), inFlightCount(context), schedule.inFlight);
       const launched = launchPlan(context, plan, schedule.kind === 'batched');
@@ -194,10 +207,16 @@ export const optimizerMachine = setup({
   },
 }).createMachine({
   id: 'optimizer',
-  context: ({ input }) => initialContext(input),
+  context: ({ input, spawn }) => initialContext(spawn('run', { id: 'run', input })),
   invoke: [
-    { id: 'evaluator', systemId: 'evaluator', src: 'evaluator', input: ({ context }) => evaluatorInput(context.input, context.abort.signal) },
-    { src: 'stopSignals', input: ({ context }) => stopSignalsInput(context.input) },
+    {
+      id: 'evaluator',
+      systemId: 'evaluator',
+      src: 'evaluator',
+      // The dollar gate holds logged work back once the run is past its logged path: it reads the optimizer's state.
+      input: ({ context, self }) => evaluatorInput(preparedOf(context), wiringOf(context).abort.signal, () => resumeWalk(self.getSnapshot().context.resume)),
+    },
+    { src: 'stopSignals', input: ({ context }) => stopSignalsInput(preparedOf(context)) },
   ],
   on: {
     // The stop decision takes a drain's reason unless one is set, and an abort's in any case.
@@ -214,15 +233,15 @@ export const optimizerMachine = setup({
   states: {
     seeding: {
       entry: [
-        assign(({ context }) => reserveSeed(context, context.input.table.valIds.length)),
-        emit(({ context }): RunEvent => ({ type: 'run.started', workers: context.settings.workers, valsetSize: context.input.table.valIds.length })),
+        assign(({ context }) => reserveSeed(context, preparedOf(context).table.valIds.length)),
+        emit(({ context }): RunEvent => ({ type: 'run.started', workers: settingsOf(context).workers, valsetSize: preparedOf(context).table.valIds.length })),
         sendTo('evaluator', ({ context, self }): EvaluatorRequest => ({
           type: 'evaluate',
           requestId: SEED_REQUEST,
           replyTo: self,
-          candidate: context.settings.seedCandidate,
-          hash: context.settings.seedHash,
-          exampleIds: context.input.table.valIds,
+          candidate: settingsOf(context).seedCandidate,
+          hash: settingsOf(context).seedHash,
+          exampleIds: preparedOf(context).table.valIds,
           captureTraces: false,
           kind: 'seed',
         })),
@@ -232,7 +251,7 @@ export const optimizerMachine = setup({
         evaluated: {
           target: 'deciding',
           actions: enqueueActions(({ context, event, enqueue }) => {
-            const folded = foldSeed(context, context.settings, event, { elapsedMsNow: elapsedMs(context) });
+            const folded = foldSeed(context, settingsOf(context), event, { elapsedMsNow: elapsedMs(context) });
             enqueue.assign(folded.update);
             for (const e of folded.events) enqueue.emit(e);
           }),
@@ -262,7 +281,7 @@ export const optimizerMachine = setup({
         guard: 'stepFinished',
         target: 'deciding',
         actions: enqueueActions(({ context, enqueue }) => {
-          const folded = foldStep(context, { elapsedMsNow: elapsedMs(context) }, context.settings);
+          const folded = foldStep(context, { elapsedMsNow: elapsedMs(context) }, settingsOf(context));
           enqueue.assign(folded.update);
           for (const e of folded.events) enqueue.emit(e);
         }),
@@ -290,11 +309,13 @@ export const optimizerMachine = setup({
     },
     // Stop now: abort every call in flight and stop the proposers; their work is not folded.
     stopping: {
-      entry: enqueueActions(({ context, enqueue }) => {
-        context.abort.abort(new Error(`run stopped: ${context.stopReason}`));
-        for (const id of Object.keys(context.proposals)) enqueue.stopChild(id);
-        enqueue.assign(cutShort(context));
-      }),
+      entry: [
+        'abortCalls',
+        enqueueActions(({ context, enqueue }) => {
+          for (const id of Object.keys(context.proposals)) enqueue.stopChild(id);
+          enqueue.assign(cutShort(context));
+        }),
+      ],
       on: { stop: {} },
       always: 'finishing',
     },
@@ -311,5 +332,5 @@ export const optimizerMachine = setup({
     },
     done: { type: 'final' },
   },
-  output: ({ context }) => runResult(context, context.stats, { elapsedMs: elapsedMs(context), workers: context.settings.workers }),
+  output: ({ context }) => runResult(context, context.stats, { elapsedMs: elapsedMs(context), workers: settingsOf(context).workers }),
 });

@@ -6,14 +6,15 @@
 // and no rule: each stage asks the domain (src/gepa/proposer/) and assigns its answer.
 import { assign, enqueueActions, not, sendParent, sendTo, setup, type ActorSystem } from 'xstate';
 import type { CallOrigin } from '../src/evaluation/evaluationService.js';
-import { addSpend, isAccepted, NOTHING_SPENT, valsetScoresOf, type MinibatchOutcome, type Proposal, type ProposalSpend } from '../src/gepa/core/proposal.js';
+import { addSpend, isAccepted, NOTHING_SPENT, valsetScoresOf, type Proposal, type ProposalSpend } from '../src/gepa/core/proposal.js';
 import { hashedChild, judgeChildOutcome, readReflection, type ComponentReply } from '../src/gepa/proposer/childCandidate.js';
+import { componentOfReply, evaluationAsk, madeChild, rebaseSideOf, reflectionRequestId, type EvaluationName } from '../src/gepa/proposer/evaluationPlan.js';
 import { afterDataset, afterParentEvaluation, afterReflection, type ReflectionStart, type SkipOrGoOn } from '../src/gepa/proposer/proposalSkips.js';
 import { rebaseGateAfter, startRebaseGate, type RebaseGateRun } from '../src/gepa/proposer/rebaseGate.js';
 import { readProposedTexts, reflectionOutcome, type ReflectionWork } from '../src/gepa/proposer/reflectionStrategy.js';
+import { minibatchResults } from '../src/gepa/proposer/reflectiveDataset.js';
 import { raceAfterChunk, raceResult, startRace, type ValsetRaceRun } from '../src/gepa/proposer/valsetRaceRun.js';
-import type { ValsetRace } from '../src/gepa/strategies/valsetPolicy.js';
-import type { Candidate, Evaluation, ReflectiveDataset, RunEvent } from '../src/types.js';
+import type { Evaluation, ReflectiveDataset, RunEvent } from '../src/types.js';
 import type { EvaluatorRef, EvaluatorReply, EvaluatorRequest, ProposerDecision, ProposerInput, ProposalUpdate, ReplyTo } from './protocol.js';
 
 export type { ProposerInput };
@@ -43,9 +44,6 @@ type DatasetEvent = { type: 'dataset.built' | 'dataset.failed'; next: Reflection
 
 export type ProposerEvent = EvaluatorReply | ProposerDecision | DatasetEvent;
 
-/** Request ids, so a reply says what it answers; reflection request ids are REFLECT_BASE + component position. */
-const [PARENT, CHILD, VALSET, REBASED_CHILD, REBASE_ONTO, REFLECT_BASE] = [0, 1, 2, 3, 4, 100] as const;
-
 /** The evaluator the requests go to; the optimizer starts it before any proposer. */
 function evaluatorIn({ system }: { system: ActorSystem<any> }): EvaluatorRef {
   const evaluator: EvaluatorRef | undefined = system.get('evaluator');
@@ -56,46 +54,29 @@ function evaluatorIn({ system }: { system: ActorSystem<any> }): EvaluatorRef {
 /** Every request names this proposal, so telemetry can nest its calls under the proposal's span. */
 const originOf = (context: ProposerContext): CallOrigin => ({ step: context.step, task: context.task });
 
-type EvaluateRequest = Extract<EvaluatorRequest, { type: 'evaluate' }>;
-type Ask = Pick<EvaluateRequest, 'requestId' | 'candidate' | 'hash' | 'exampleIds' | 'kind'>;
-const childAsk = (context: ProposerContext, requestId: number, exampleIds: readonly number[], kind: Ask['kind']): Ask => ({ requestId, candidate: context.child as Candidate, hash: context.childHash as string, exampleIds, kind });
-
-/** What each evaluation of a proposal is of, on which examples; only the parent's captures traces (for the reflection). */
-const ASKS = {
-  parent: (context: ProposerContext): Ask => ({ requestId: PARENT, candidate: context.parent, hash: context.parentHash, exampleIds: context.minibatch, kind: 'parent' }),
-  child: (context: ProposerContext) => childAsk(context, CHILD, context.minibatch, context.merge ? 'merge' : 'child'),
-  valset: (context: ProposerContext) => childAsk(context, VALSET, context.valIds, 'valset'),
-  'race-chunk': (context: ProposerContext) => childAsk(context, VALSET, context.race?.next.kind === 'evaluate' ? context.race.next.exampleIds : [], 'valset'),
-  'rebased-child': (context: ProposerContext) => childAsk(context, REBASED_CHILD, context.rebase?.exampleIds ?? [], 'child'),
-  'rebase-onto': ({ rebase }: ProposerContext): Ask => ({ requestId: REBASE_ONTO, candidate: rebase?.onto as Candidate, hash: rebase?.ontoHash as string, exampleIds: rebase?.exampleIds ?? [], kind: 'child' }),
-};
-
-/** The action that asks the evaluator for one of the proposal's evaluations. */
-const evaluate = (what: keyof typeof ASKS) =>
-  sendTo<ProposerContext, ProposerEvent, undefined, EvaluatorRef, ProposerEvent>(evaluatorIn, ({ context, self }): EvaluatorRequest => {
-    const { requestId, candidate, hash, exampleIds, kind } = ASKS[what](context);
-    return { type: 'evaluate', requestId, replyTo: self, candidate, hash, exampleIds, captureTraces: what === 'parent', kind, origin: originOf(context) };
-  });
+/** The action that asks the evaluator for one of the proposal's evaluations (which, of what, on which examples: evaluationPlan.ts). */
+const evaluate = (what: EvaluationName) =>
+  sendTo<ProposerContext, ProposerEvent, undefined, EvaluatorRef, ProposerEvent>(evaluatorIn, ({ context, self }): EvaluatorRequest => ({ type: 'evaluate', replyTo: self, ...evaluationAsk(what, context), origin: originOf(context) }));
 
 /** The reflection work's requests: one call of the user's proposer, or one reflection per prompt (concurrently). */
 function reflectionRequests(context: ProposerContext, self: ReplyTo<EvaluatorReply>): EvaluatorRequest[] {
   const { work, parent, components } = context;
   const origin = originOf(context);
-  if (work?.kind === 'custom') return [{ type: 'propose', requestId: REFLECT_BASE, replyTo: self, candidate: parent, dataset: context.dataset ?? {}, components, origin }];
-  return work?.kind === 'prompts' ? work.prompts.map((prompt, i) => ({ type: 'reflect', requestId: REFLECT_BASE + i, replyTo: self, prompt, origin })) : [];
+  if (work?.kind === 'custom') return [{ type: 'propose', requestId: reflectionRequestId(0), replyTo: self, candidate: parent, dataset: context.dataset ?? {}, components, origin }];
+  return work?.kind === 'prompts' ? work.prompts.map((prompt, i) => ({ type: 'reflect', requestId: reflectionRequestId(i), replyTo: self, prompt, origin })) : [];
 }
 
 type TaskEvent = Extract<RunEvent, { step: number; task: number }>;
-/** A task's run event without its step and task numbers (the proposer adds them). */
-type WithoutTask<E> = E extends unknown ? Omit<E, 'step' | 'task'> : never;
+/** Which task an event is about: `make` spreads it into the event. */
+type TaskOf = Pick<TaskEvent, 'step' | 'task'>;
 
 /**
  * An action that reports a run event about this task straight to the run's listener: these are
  * the fine-grained events (evaluation started/ended/skipped), several per proposal, so they do
  * not travel through the optimizer's mailbox.
  */
-function tell(make: (context: ProposerContext) => WithoutTask<TaskEvent>) {
-  return ({ context }: { context: ProposerContext }) => context.onEvent?.({ ...make(context), step: context.step, task: context.task } as RunEvent);
+function tell(make: (context: ProposerContext, task: TaskOf) => TaskEvent) {
+  return ({ context }: { context: ProposerContext }) => context.onEvent?.(make(context, { step: context.step, task: context.task }));
 }
 /** An error run event: a request this task made failed (the message names the task). */
 const tellError = (context: ProposerContext, what: string) => context.onEvent?.({ type: 'error', message: `task ${context.step}/${context.task}: ${what}` });
@@ -107,13 +88,14 @@ function goOnOrSkip<T extends object>(context: ProposerContext, answer: SkipOrGo
   return fields;
 }
 const skipReason = (context: ProposerContext) => (context.outcome?.status === 'skipped' ? context.outcome.reason : '');
-const valsetStarted = tell(() => ({ type: 'evaluation.started', target: 'valset' }));
+const evaluationStarted = (target: 'parent' | 'child' | 'valset') => tell((_, task) => ({ type: 'evaluation.started', target, ...task }));
+const valsetStarted = evaluationStarted('valset');
 /** The child's minibatch sum, reported once it is judged. */
-const childJudged = tell((context) => {
+const childJudged = tell((context, task) => {
   // A rebased child is judged on its gate's examples.
   const evaluations = context.rebase ? context.rebase.childEvaluations : context.childEvaluations;
   const sum = context.outcome?.status === 'judged' ? context.outcome.verdict.childSum : 0;
-  return { type: 'evaluation.ended', target: 'child', sum, ...(evaluations ? { evaluations } : {}) };
+  return { type: 'evaluation.ended', target: 'child', sum, ...(evaluations ? { evaluations } : {}), ...task };
 });
 
 /** The evaluator could not serve a request: what it ran is paid, and the proposal ends without a verdict. */
@@ -147,7 +129,7 @@ export const proposerMachine = setup({
     /** Only an accepted child needs the optimizer's answer; every other verdict travels in 'finish'. */
     sendJudged: enqueueActions(({ context, enqueue }) => {
       if (!isAccepted(context.outcome)) return;
-      enqueue.sendParent({ type: 'proposal.judged', id: context.id, outcome: context.outcome as MinibatchOutcome, child: context.child } satisfies ProposalUpdate);
+      enqueue.sendParent({ type: 'proposal.judged', id: context.id, outcome: context.outcome, child: context.child } satisfies ProposalUpdate);
     }),
   },
 }).createMachine({
@@ -159,17 +141,18 @@ export const proposerMachine = setup({
       always: [{ guard: ({ context }) => context.merge !== undefined, target: 'evaluatingChild' }, { target: 'evaluatingParent' }],
     },
     evaluatingParent: {
-      entry: [tell(() => ({ type: 'evaluation.started', target: 'parent' })), evaluate('parent')],
+      entry: [evaluationStarted('parent'), evaluate('parent')],
       on: {
         evaluated: { actions: ['pay', assign(({ context, event }) => ({ parentEvaluations: event.evaluations, ...goOnOrSkip(context, afterParentEvaluation(event.evaluations, context)) }))] },
         'evaluator.failed': FAILED_REQUEST,
       },
       always: [
-        { guard: 'skipped', target: 'finished', actions: tell((context) => ({ type: 'evaluation.skipped', reason: skipReason(context), scores: context.parentEvaluations.map((e) => e.score) })) },
+        { guard: 'skipped', target: 'finished', actions: tell((context, task) => ({ type: 'evaluation.skipped', reason: skipReason(context), scores: context.parentEvaluations.map((e) => e.score), ...task })) },
+        // parentSum is set once the parent's evaluation said go on (the guard); 0 is never reported.
         {
           guard: ({ context }) => context.parentSum !== undefined,
           target: 'buildingDataset',
-          actions: tell((context) => ({ type: 'evaluation.ended', target: 'parent', sum: context.parentSum as number, evaluations: context.parentEvaluations })),
+          actions: tell((context, task) => ({ type: 'evaluation.ended', target: 'parent', sum: context.parentSum ?? 0, evaluations: context.parentEvaluations, ...task })),
         },
       ],
     },
@@ -179,7 +162,7 @@ export const proposerMachine = setup({
     // simply drops the late event (sends to a stopped actor are ignored).
     buildingDataset: {
       entry: ({ context, self }) => {
-        const results = context.minibatch.map((id, i) => ({ example: context.examples[id], evaluation: context.parentEvaluations[i] as Evaluation }));
+        const results = minibatchResults(context.minibatch, context.examples, context.parentEvaluations);
         Promise.resolve()
           .then(() => context.buildDataset(context.parent, results, context.components))
           .then(
@@ -197,7 +180,7 @@ export const proposerMachine = setup({
     },
     reflecting: {
       entry: [
-        tell((context) => ({ type: 'reflection.started', components: context.components, dataset: context.dataset ?? {} })),
+        tell((context, task) => ({ type: 'reflection.started', components: context.components, dataset: context.dataset ?? {}, ...task })),
         enqueueActions(({ context, self, system, enqueue }) => reflectionRequests(context, self).forEach((request) => enqueue.sendTo(evaluatorIn({ system }), request))),
       ],
       on: {
@@ -212,7 +195,7 @@ export const proposerMachine = setup({
             'pay',
             ({ context, event }) => (event.ok ? undefined : tellError(context, `reflection failed: ${event.error}`)),
             assign({
-              replies: ({ context, event }) => context.replies.map((r, i) => (i === event.requestId - REFLECT_BASE ? readReflection(event.ok ? { ok: true, text: event.reply.text } : event) : r)),
+              replies: ({ context, event }) => context.replies.map((r, i) => (i === componentOfReply(event.requestId) ? readReflection(event.ok ? { ok: true, text: event.reply.text } : event) : r)),
             }),
           ],
         },
@@ -229,13 +212,13 @@ export const proposerMachine = setup({
         {
           guard: 'hasChild',
           target: 'evaluatingChild',
-          actions: tell((context) => ({ type: 'reflection.ended', ...reflectionOutcome(context.work, context.parent, context.child as Candidate, context.components) })),
+          actions: tell((context, task) => ({ type: 'reflection.ended', ...reflectionOutcome(context.work, context.parent, madeChild(context, 'the reflection ended').candidate, context.components), ...task })),
         },
         { target: 'finished' },
       ],
     },
     evaluatingChild: {
-      entry: [tell(() => ({ type: 'evaluation.started', target: 'child' })), evaluate('child')],
+      entry: [evaluationStarted('child'), evaluate('child')],
       on: {
         evaluated: {
           target: 'awaitingDecision',
@@ -243,7 +226,7 @@ export const proposerMachine = setup({
             'pay',
             assign(({ context, event }) => ({
               childEvaluations: event.evaluations,
-              outcome: judgeChildOutcome(context, { childHash: context.childHash as string, evaluations: event.evaluations }, { against: 'parent', evaluations: context.parentEvaluations }),
+              outcome: judgeChildOutcome(context, { childHash: madeChild(context, 'the child was judged').hash, evaluations: event.evaluations }, { against: 'parent', evaluations: context.parentEvaluations }),
             })),
             childJudged,
             'sendJudged',
@@ -257,7 +240,7 @@ export const proposerMachine = setup({
       on: {
         'valset.granted': [
           // With a race, its first chunk (racedChunk reads what comes next).
-          { guard: ({ event }) => event.race !== undefined, target: 'racedChunk', actions: [assign({ race: ({ context, event }) => startRace(event.race as ValsetRace, context.valIds) }), valsetStarted] },
+          { guard: ({ event }) => event.race !== undefined, target: 'racedChunk', actions: [assign({ race: ({ context, event }) => event.race && startRace(event.race, context.valIds) }), valsetStarted] },
           { target: 'evaluatingValset' },
         ],
         'valset.denied': 'finished',
@@ -271,14 +254,14 @@ export const proposerMachine = setup({
     // its minibatch the gate names (staleChild.ts); the child must beat that candidate there to be
     // worth a valset evaluation.
     evaluatingRebase: {
-      entry: [tell(() => ({ type: 'evaluation.started', target: 'child' })), evaluate('rebased-child'), evaluate('rebase-onto')],
+      entry: [evaluationStarted('child'), evaluate('rebased-child'), evaluate('rebase-onto')],
       on: {
         evaluated: {
           actions: [
             'pay',
             assign({
               rebase: ({ context, event }) =>
-                rebaseGateAfter(context.rebase as RebaseGateRun, event.requestId === REBASED_CHILD ? 'child' : 'onto', event.evaluations, { ...context, childHash: context.childHash as string }),
+                context.rebase && rebaseGateAfter(context.rebase, rebaseSideOf(event.requestId), event.evaluations, { ...context, childHash: madeChild(context, 'the rebased child was judged').hash }),
             }),
           ],
         },
@@ -297,12 +280,12 @@ export const proposerMachine = setup({
     racingValset: {
       entry: evaluate('race-chunk'),
       on: {
-        evaluated: { target: 'racedChunk', actions: ['pay', assign({ race: ({ context, event }) => raceAfterChunk(context.race as ValsetRaceRun, event.evaluations) })] },
+        evaluated: { target: 'racedChunk', actions: ['pay', assign({ race: ({ context, event }) => context.race && raceAfterChunk(context.race, event.evaluations) })] },
         'evaluator.failed': FAILED_REQUEST,
       },
     },
     racedChunk: {
-      always: [{ guard: 'raceGoesOn', target: 'racingValset' }, { target: 'finished', actions: assign(({ context }) => raceResult(context.race as ValsetRaceRun)) }],
+      always: [{ guard: 'raceGoesOn', target: 'racingValset' }, { target: 'finished', actions: assign(({ context }) => (context.race ? raceResult(context.race) : {})) }],
     },
     failed: {
       // The evaluator could not serve a request (aborted, or refused by the dollar budget):

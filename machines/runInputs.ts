@@ -2,11 +2,15 @@
 // (slots, executor, models, the dollar budget, the journal, the listeners) and the stop-signal
 // actor (the caller's signals and the timeout). Wiring only: no rule of GEPA or of the budget.
 import type { PreparedRun } from '../src/run/preparedRun.js';
+import type { ResumeWalk } from '../src/types.js';
 import type { EvaluatorInput } from './evaluator.actor.js';
 import type { StopSignalsInput } from './stopSignals.actor.js';
 
-/** `signal`: the optimizer's own, which aborts every call in flight when the run stops early. */
-export function evaluatorInput(run: PreparedRun, signal: AbortSignal): EvaluatorInput {
+/**
+ * `signal`: the optimizer's own, which aborts every call in flight when the run stops early;
+ * `resumeWalk`: how far the run has walked its logged path (the optimizer's state says).
+ */
+export function evaluatorInput(run: PreparedRun, signal: AbortSignal, resumeWalk: () => ResumeWalk): EvaluatorInput {
   const { settings } = run;
   return {
     examples: run.table.examples,
@@ -19,6 +23,7 @@ export function evaluatorInput(run: PreparedRun, signal: AbortSignal): Evaluator
     maxCostUsd: settings.maxCostUsd,
     onSlotInterval: run.onSlotInterval,
     journal: run.journal,
+    resumeWalk,
     onEvent: run.onEvent,
     failFast: settings.failFast,
     maxConsecutiveFailures: settings.maxConsecutiveFailures,

@@ -74,9 +74,8 @@ export type {
   StopReason,
   StopView,
 } from './types.js';
-export { optimize } from '../machines/optimize.js';
+export { optimize, optimizerMachine } from '../machines/optimize.js';
 export { stoppers } from './run/stoppers.js';
-export { optimizerMachine } from '../machines/optimizer.machine.js';
 export { proposerMachine } from '../machines/proposer.machine.js';
 export { evaluatorActor } from '../machines/evaluator.actor.js';
 export { ConfigError } from './configError.js';
@@ -88,7 +87,7 @@ export { extractInstruction } from './gepa/proposer/extractInstruction.js';
 export { buildReflectionPrompt } from './gepa/proposer/reflectionPrompt.js';
 export { summarizeStaleness, formatStaleness, type StalenessSummary } from './report/stalenessSummary.js';
 // Durable runs (runDir): the log, its records, the stop requests an operator can make.
-export type { ScheduleDecision, WorkJournal } from './types.js';
+export type { ResumeWalk, ScheduleDecision, WorkJournal } from './types.js';
 export { RunDirectoryError } from './storage/runDirectoryError.js';
 export { RUN_FILES, isResumableStop } from './storage/runDirectory.js';
 export { RunJournal } from './storage/runJournal.js';

@@ -23,7 +23,7 @@ export type { OptimizeConfig } from './config/optimizeConfig.js';
 export type { PoolView, ProposeNewTexts, RandomSource, ReflectionPromptTemplate, SampleMinibatch, SelectCandidate, SelectComponents } from './gepa/strategies/hookSignatures.js';
 
 // Durable runs: what a run asks of its journal (a run directory's log).
-export type { ScheduleDecision, WorkJournal } from './gepa/core/workJournal.js';
+export type { ResumeWalk, ScheduleDecision, WorkJournal } from './gepa/core/workJournal.js';
 
 // One stretch of work on one worker slot.
 export type { SlotInterval } from './evaluation/workerSlots.js';

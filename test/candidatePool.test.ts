@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
 import { computeFronts } from '../src/gepa/core/paretoFront.js';
 import { Rng } from '../src/gepa/core/rng.js';
-import { addCandidate, bestIndex, emptyPool, indexOfHash, poolFronts, withComponentPointers, type CandidatePool, type NewCandidate } from '../src/gepa/core/candidatePool.js';
+import { addCandidate, bestIndex, emptyPool, indexOfHash, memberOf, poolFronts, withComponentPointers, type CandidatePool, type NewCandidate } from '../src/gepa/core/candidatePool.js';
 
 const entry = (text: string, parents: number[], subscores: number[], metricCallsAtDiscovery = 0): NewCandidate => ({
   candidate: { system: text },
@@ -40,9 +40,9 @@ describe('candidate pool', () => {
     expect(pool.discoveryMetricCalls).toEqual([3, 10, 17]);
     expect(pool.hashes).toEqual([candidateHash({ system: 'seed' }), candidateHash({ system: 'a' }), candidateHash({ system: 'b' })]);
     expect(pool.valObjectives).toEqual([
-      [undefined, undefined, undefined],
-      [undefined, undefined, undefined],
-      [undefined, undefined, undefined],
+      [null, null, null],
+      [null, null, null],
+      [null, null, null],
     ]);
   });
 
@@ -55,8 +55,8 @@ describe('candidate pool', () => {
   });
 
   it('keeps objective scores when given', () => {
-    const pool = addCandidate(emptyPool(), { ...entry('seed', [], [1, 0]), objectives: [{ acc: 1 }, undefined] }).pool;
-    expect(pool.valObjectives).toEqual([[{ acc: 1 }, undefined]]);
+    const pool = addCandidate(emptyPool(), { ...entry('seed', [], [1, 0]), objectives: [{ acc: 1 }, null] }).pool;
+    expect(pool.valObjectives).toEqual([[{ acc: 1 }, null]]);
   });
 
   it('bestIndex is the highest mean, ties to the earlier candidate', () => {
@@ -116,5 +116,11 @@ describe('candidate pool', () => {
       // Extending never changed an earlier pool's fronts (unchanged fronts are shared, not edited).
       for (const s of snapshots) expect(poolFronts(s.pool, 'instance')).toEqual(s.fronts);
     }
+  });
+
+  it('memberOf gives a candidate with its hash, and names an index the pool does not have', () => {
+    const pool = addCandidate(addCandidate(emptyPool(), entry('seed', [], [1, 0])).pool, entry('a', [0], [1, 1])).pool;
+    expect(memberOf(pool, 1)).toEqual({ candidate: { system: 'a' }, hash: candidateHash({ system: 'a' }) });
+    expect(() => memberOf(pool, 2)).toThrow('no candidate 2 in a pool of 2');
   });
 });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { datasetFingerprints } from '../src/contentHash.js';
-import { prepareRun } from '../src/run/preparedRun.js';
+import { prepareRun } from '../src/run/prepareRun.js';
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
 import { optimize } from '../src/index.js';
 import { durableRunConfig } from './support/durableRunTask.js';

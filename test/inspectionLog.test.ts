@@ -1,6 +1,8 @@
 // Inspection events recorded for inspect.jsonl and the report's actor tree: actor ids, parents,
 // system ids, event types and state values of a small real machine, nothing of its context,
 // and a snapshot only when the state value changes.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SimulatedClock, createActor, fromCallback, setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { buildActorTree } from '../src/report/actorTree.js';
@@ -52,5 +54,17 @@ describe('inspection log', () => {
   it('keeps only strings in state values', () => {
     expect(safeStateValue({ a: 'b', c: { d: 'e' }, f: 3, g: null })).toEqual({ a: 'b', c: { d: 'e' } });
     expect(safeStateValue(42)).toBeUndefined();
+  });
+
+  it("reads no private XState field: nothing in src/ or machines/ touches an underscored member (an actor's _parent, _relay, _snapshot...)", () => {
+    const root = join(import.meta.dirname, '..');
+    const modules = ['src', 'machines'].flatMap((dir) =>
+      readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.ts'))
+        .map((file) => join(dir, file)),
+    );
+    expect(modules.length).toBeGreaterThan(100);
+    const reads = modules.flatMap((file) => [...readFileSync(join(root, file), 'utf8').matchAll(/\??\._[A-Za-z]\w*/g)].map((m) => `${file}: ${m[0]}`));
+    expect(reads).toEqual([]);
   });
 });

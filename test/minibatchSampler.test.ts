@@ -1,8 +1,8 @@
 // The epoch-shuffled minibatch sampler: every id once per epoch, padding with the least-used
 // ids, consecutive chunks for consecutive calls, reproducible for a seed, exact save/restore.
 import { describe, expect, it } from 'vitest';
-import { EpochShuffledSampler } from '../src/gepa/strategies/minibatchSampler.js';
-import { Rng } from '../src/gepa/core/rng.js';
+import { drawSliding, EpochShuffledSampler, initialSamplerState } from '../src/gepa/strategies/minibatchSampler.js';
+import { drawFrom, Rng, seededRngState } from '../src/gepa/core/rng.js';
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 const sorted = (xs: number[]): number[] => xs.slice().sort((a, b) => a - b);
@@ -158,5 +158,23 @@ describe('EpochShuffledSampler', () => {
     const [a, b] = [new Rng(11), new Rng(11)];
     for (let i = 0; i < 10; i++) expect(sliding.nextSliding(b, 1)).toEqual([fresh.next(a)]);
     expect(sliding.getState()).toEqual(fresh.getState());
+  });
+
+  it('as values: drawSliding and drawFrom leave the states they are given unchanged and give the same draws as one long-lived sampler and RNG', () => {
+    const cursor = new EpochShuffledSampler(7, 3);
+    const rng = new Rng(13);
+    let state = initialSamplerState(7, 3);
+    let rngState = seededRngState(13);
+    for (let step = 0; step < 6; step++) {
+      const before = structuredClone(state);
+      const rngBefore = rngState;
+      const drawn = drawFrom(rngState, (r) => drawSliding(state, 3, r, 2));
+      expect(state).toEqual(before);
+      expect(rngState).toBe(rngBefore);
+      expect(drawn.value.minibatches).toEqual(cursor.nextSliding(rng, 2));
+      expect(drawn.state).toEqual(rng.getState());
+      expect(JSON.parse(JSON.stringify(drawn.value.state))).toEqual(cursor.getState());
+      [state, rngState] = [drawn.value.state, drawn.state];
+    }
   });
 });

@@ -111,21 +111,22 @@ describe('the optimizer machine, with stub actors', () => {
       { kind: 'finished', id: 'p1-0' },
       { kind: 'finished', id: 'p2-0' },
     ];
-    const taken: string[] = [];
+    const logged: string[] = [];
     const journal: WorkJournal = {
       replayEvaluation: () => undefined,
       recordEvaluation: () => {},
       replayReflection: () => undefined,
       recordReflection: () => {},
-      expectedDecision: () => path[taken.length],
-      recordDecision: (d) => void taken.push(d.id),
+      loggedPath: () => path,
+      recordDecision: (d) => void logged.push(d.id),
       heldWork: () => ({ calls: 0, usd: 0 }),
     };
     const { result } = await runStubbed({
       config: () => ({ schedule: { kind: 'async', inFlight: 2 }, maxMetricCalls: 2 + 2 * 4, journal }),
       proposer: (input) => ({ ms: input.id === 'p1-0' ? 20 : 5, paidCalls: 4 }),
     });
-    expect(taken).toEqual(['p1-0', 'p2-0']);
+    // Both decisions were the path's: none was logged again, and p1 was folded first although p2 finished first.
+    expect(logged).toEqual([]);
     expect(result.proposals.map((r) => r.step)).toEqual([1, 2]);
     expect(result.stopReason).toBe('maxMetricCalls');
   });

@@ -87,7 +87,7 @@ describe('objective, hybrid and cartesian fronts', () => {
       ],
       // c0 cost mean over e1 only = 0.6; c1 = (0.5 + 0.5) / 2 = 0.5
       objectives: [
-        [undefined, { cost: 0.6 }],
+        [null, { cost: 0.6 }],
         [{ cost: 0.5 }, { cost: 0.5 }],
       ],
     };
@@ -98,7 +98,7 @@ describe('objective, hybrid and cartesian fronts', () => {
 
   it('every type falls back to instance fronts without objective scores', () => {
     const plain: ScoreTable = { subscores: [[1, 0], [0, 1]] };
-    const undefinedCells: ScoreTable = { subscores: plain.subscores, objectives: [[undefined, undefined], [undefined, undefined]] };
+    const undefinedCells: ScoreTable = { subscores: plain.subscores, objectives: [[null, null], [null, null]] };
     for (const t of [plain, undefinedCells]) {
       expect(computeFronts(t, 'objective')).toEqual([[0], [1]]);
       expect(computeFronts(t, 'hybrid')).toEqual([[0], [1]]);

@@ -31,7 +31,7 @@ function selected(task: number, child: Candidate, subscores: number[], poolSizeA
     outcome: { task, status: 'judged', childHash: candidateHash(child), verdict },
     decision: { task, selected: true, reason: 'selected' },
     child,
-    valset: { subscores, objectives: subscores.map(() => undefined) },
+    valset: { subscores, objectives: subscores.map(() => null) },
     poolSizeAtStart,
     reservation: { calls: 8 },
     granted: true,

@@ -12,7 +12,7 @@ const TABLE = { trainIds: [0, 1, 2, 3, 4, 5], valIds: [6, 7, 8] };
 
 function input(ledger: BudgetLedger, limits: Omit<PlanInput['budget'], 'ledger'> = {}, schedule: PlanInput['settings']['schedule'] = { kind: 'batched' }): PlanInput {
   const fresh = initialSearchState({ seed: 3, minibatchSize: 2, maxMerges: 0, trackBestOutputs: false }, TABLE);
-  const valset = { subscores: [0.5, 0.5, 0.5], objectives: [undefined, undefined, undefined] };
+  const valset = { subscores: [0.5, 0.5, 0.5], objectives: [null, null, null] };
   const { search } = addSeed(fresh, startProgress(), { candidate: { instructions: 'Answer.' }, hash: 'seed', valset }, 3);
   return {
     search,

@@ -160,7 +160,7 @@ describe('proposerMachine, alone with a stub evaluator', () => {
       spend: { paidCalls: 10, reflectionCalls: 1, reflectionCostUsd: 0.01, costUsd: expect.closeTo(0.02, 12) },
       outcome: expect.objectContaining({ status: 'judged' }),
       child: { instructions: BETTER },
-      valset: { subscores: [1, 1, 1, 1], objectives: [undefined, undefined, undefined, undefined], outputs: [undefined, undefined, undefined, undefined] },
+      valset: { subscores: [1, 1, 1, 1], objectives: [null, null, null, null], outputs: [undefined, undefined, undefined, undefined] },
     });
     expect(t.events.map((e) => (e.type === 'evaluation.started' || e.type === 'evaluation.ended' ? `${e.type} ${e.target}` : e.type))).toEqual([
       'evaluation.started parent',

@@ -4,7 +4,7 @@
 // and keeps the result; the built-ins in a run; and optimize() refusing options it does not know.
 import { describe, expect } from 'vitest';
 import { ConfigError, optimize, stoppers, type StopView } from '../src/index.js';
-import { prepareRun } from '../src/run/preparedRun.js';
+import { prepareRun } from '../src/run/prepareRun.js';
 import { test } from './support/toyRun.js';
 
 const STOPPED_EARLY = /^stopped before it finished/;

@@ -20,7 +20,7 @@ describe('valset race run', () => {
     expect(raceResult(race)).toEqual({});
     race = raceAfterChunk(race, evals(0, 1));
     expect(race.next).toMatchObject({ kind: 'complete', valset: { subscores: [1, 1, 0, 1, 0.5, 1] } });
-    expect(raceResult(race)).toEqual({ valset: { subscores: [1, 1, 0, 1, 0.5, 1], objectives: Array(6).fill(undefined), outputs: ['out 1', 'out 1', 'out 0', 'out 1', 'out 0.5', 'out 1'] } });
+    expect(raceResult(race)).toEqual({ valset: { subscores: [1, 1, 0, 1, 0.5, 1], objectives: Array(6).fill(null), outputs: ['out 1', 'out 1', 'out 0', 'out 1', 'out 0.5', 'out 1'] } });
   });
 
   it('stops a child that trails its parent, with the reason, and records no valset scores', () => {

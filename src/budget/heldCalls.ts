@@ -1,11 +1,11 @@
 // Calls held back for a resumed run: an earlier process paid for logged work that this process
 // has not replayed yet, and the budget keeps room for it. The journal (src/storage/) knows how
-// much; this asks it the way the budget needs (by shape: budget/ imports no other room).
+// much; this asks it the way the budget needs (by shape: budget/ imports no other room). A read:
+// how far the run has walked its logged path is the caller's (storage/resumeOrder.ts's resumeWalk).
 
-/** What this asks of the run's journal (src/gepa/core/workJournal.ts's WorkJournal has both). */
+/** What this asks of the run's journal (src/gepa/core/workJournal.ts's WorkJournal has it). */
 export interface HeldWorkSource {
-  expectedDecision?(): unknown;
-  heldWork?(): { calls: number; usd: number };
+  heldWork?(walk: { pastLoggedPath: boolean; taken: number }): { calls: number; usd: number };
 }
 
 /**
@@ -13,9 +13,6 @@ export interface HeldWorkSource {
  * once an async run is past its logged path, and from the start in a run whose budget was raised
  * (the journal decides; a batched run otherwise replays all of them).
  */
-export function heldCalls(journal: HeldWorkSource | undefined, async: boolean): number {
-  if (!journal) return 0;
-  // Asking an async journal what comes next marks it past its logged path once every logged decision is taken.
-  if (async) journal.expectedDecision?.();
-  return journal.heldWork?.().calls ?? 0;
+export function heldCalls(journal: HeldWorkSource | undefined, walk: { pastLoggedPath: boolean; taken: number }): number {
+  return journal?.heldWork?.(walk).calls ?? 0;
 }

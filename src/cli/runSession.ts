@@ -5,7 +5,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { systemClock } from '../clock.js';
-import { prepareRun, type PreparedRun, type RunSettings } from '../run/preparedRun.js';
+import { prepareRun } from '../run/prepareRun.js';
+import type { PreparedRun, RunSettings } from '../run/preparedRun.js';
 import { optimize } from '../index.js';
 import { createInspectionLog, type InspectionLog, type InspectionRecord } from '../report/inspectionLog.js';
 import { observeRun, type ModelNames, type RunObservation } from '../report/runObserver.js';

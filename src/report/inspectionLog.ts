@@ -60,15 +60,18 @@ export type InspectionRecord =
 /** XState's state value: a state name, or parent state -> child value. */
 export type StateValue = string | { [state: string]: StateValue };
 
-/** What the serializer reads from an actor ref; all optional, so any ActorRefLike will do. */
+/**
+ * What the serializer reads from an actor ref, all public XState (no private field): its ids, its
+ * logic, and the options it was created with (XState's ActorOptions: an invoked or spawned
+ * actor's `parent`; '@xstate.actor' is sent before the actor sets systemId, which they hold too).
+ * All optional, so any ActorRefLike will do.
+ */
 interface ActorRefShape {
   sessionId?: unknown;
   id?: unknown;
   systemId?: unknown;
-  /** '@xstate.actor' is sent before the actor sets systemId; its options already hold it. */
-  options?: { systemId?: unknown };
+  options?: { systemId?: unknown; parent?: { sessionId?: unknown } };
   src?: unknown;
-  _parent?: { sessionId?: unknown };
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -118,7 +121,7 @@ export function createInspectionSerializer(clock: Clock): (event: unknown) => In
     switch (event.type) {
       case '@xstate.actor': {
         const ref = event.actorRef;
-        const parent = text(ref._parent?.sessionId);
+        const parent = text(ref.options?.parent?.sessionId);
         const systemId = text(ref.systemId) ?? text(ref.options?.systemId);
         const logic = logicName(ref);
         record = { kind: 'actor', ...base, id: text(ref.id) ?? actor, ...(parent ? { parent } : {}), ...(systemId ? { systemId } : {}), ...(logic ? { logic } : {}) };

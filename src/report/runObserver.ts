@@ -7,7 +7,8 @@
 // figures from it (the CLI does, for every run with a run directory).
 import { candidateHash } from '../gepa/core/candidateHash.js';
 import type { RunLogRecord } from '../storage/runLog.js';
-import type { Adapter, Candidate, Evaluation, LanguageModel, LmReply, OptimizeConfig } from '../types.js';
+import type { OptimizeConfig } from '../config/optimizeConfig.js';
+import type { Adapter, Candidate, Evaluation, LanguageModel, LmReply } from '../types.js';
 import { ModelUsageTally, type ModelUsage } from './modelUsage.js';
 import { modelStringName } from '../lm/resolveLanguageModel.js';
 

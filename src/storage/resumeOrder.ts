@@ -1,14 +1,41 @@
 // Resuming an async run in its logged order. An async run's decisions (verdicts, folds) depend on
 // the order in which results arrive, so the journal logs them, and a resumed run takes them in
 // the logged order: that way it asks for exactly the calls the log holds and pays for none twice.
-// The optimizer asks these two questions; the journal (runJournal.ts) holds the answers.
-import type { WorkJournal } from '../types.js';
+// How far the run has walked the logged path is a plain value (ResumePosition) the optimizer
+// keeps in its state; these pure functions answer its questions and say what to log.
+import type { ResumeWalk, ScheduleDecision } from '../types.js';
 
-/** What the questions need of the run: its journal, its schedule, the proposals in flight. */
-export interface ResumeOrderView {
-  journal: WorkJournal | undefined;
-  async: boolean;
-  inFlight: Readonly<Record<string, unknown>>;
+/** An async run's walk along the path earlier processes logged. */
+export interface ResumePosition {
+  /** The logged path (empty for a fresh run). */
+  path: readonly ScheduleDecision[];
+  /** Decisions taken so far in this run, on the path or off it. */
+  taken: number;
+  /** The run took a decision the path did not hold: from then on it writes the path. */
+  left: boolean;
+}
+
+/** A decision to append to the log: the run's `n`-th (counted from 0). */
+export type LoggedDecision = ScheduleDecision & { n: number };
+
+/** The walk's start: only an async run follows a logged path (a batched run's order is its seed's). */
+export function startResume(path: readonly ScheduleDecision[] | undefined, async: boolean): ResumePosition | undefined {
+  return async ? { path: path ?? [], taken: 0, left: false } : undefined;
+}
+
+/** The next decision the path holds, or undefined once the run is past it (or not following one). */
+export function expectedDecision(resume: ResumePosition | undefined): ScheduleDecision | undefined {
+  return resume === undefined || resume.left ? undefined : resume.path[resume.taken];
+}
+
+/** Every logged decision is taken, or the run left the path: logged work not replayed is held against the budgets. */
+export function pastLoggedPath(resume: ResumePosition | undefined): boolean {
+  return resume !== undefined && (resume.left || resume.taken >= resume.path.length);
+}
+
+/** How far the run has walked its path, as the journal's heldWork reads it (a batched run: none taken, not past it). */
+export function resumeWalk(resume: ResumePosition | undefined): ResumeWalk {
+  return { pastLoggedPath: pastLoggedPath(resume), taken: resume?.taken ?? 0 };
 }
 
 /**
@@ -16,13 +43,19 @@ export interface ResumeOrderView {
  * flight comes first) waits. A report from the proposal whose turn it is, or when that proposal
  * is not in flight (the run left the path), is taken at once.
  */
-export function outOfTurn(view: ResumeOrderView, reportId: string): boolean {
-  if (!view.async) return false;
-  const expected = view.journal?.expectedDecision?.();
-  return expected !== undefined && expected.id !== reportId && view.inFlight[expected.id] !== undefined;
+export function outOfTurn(resume: ResumePosition | undefined, inFlight: Readonly<Record<string, unknown>>, reportId: string): boolean {
+  const expected = expectedDecision(resume);
+  return expected !== undefined && expected.id !== reportId && inFlight[expected.id] !== undefined;
 }
 
-/** Tells the journal a decision was taken (it follows the logged path, or logs a new one). */
-export function recordDecision(view: ResumeOrderView, kind: 'judged' | 'finished', id: string): void {
-  if (view.async) view.journal?.recordDecision?.({ kind, id });
+/**
+ * A decision taken: the walk one further, and the record to log when the decision is not the
+ * path's (the run leaves the path there, or is past it already).
+ */
+export function takeDecision(resume: ResumePosition | undefined, decision: ScheduleDecision): { resume: ResumePosition | undefined; logged?: LoggedDecision } {
+  if (resume === undefined) return { resume };
+  const expected = expectedDecision(resume);
+  const next = { ...resume, taken: resume.taken + 1 };
+  if (expected && expected.kind === decision.kind && expected.id === decision.id) return { resume: next };
+  return { resume: { ...next, left: true }, logged: { ...decision, n: resume.taken } };
 }

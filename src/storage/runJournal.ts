@@ -8,7 +8,7 @@
 import { contentHash, sha256Hex } from '../contentHash.js';
 import { budgetsOf, type RunBudgets } from './resumeBudgets.js';
 import type { RunLogRecord } from './runLog.js';
-import type { Candidate, Evaluation, LmReply, ReflectiveDataset, ScheduleDecision, WorkJournal } from '../types.js';
+import type { Candidate, Evaluation, LmReply, ReflectiveDataset, ResumeWalk, ScheduleDecision, WorkJournal } from '../types.js';
 
 /** The key of a reflection in the log: prompts run to many kilobytes, their hash does not. */
 export function promptHash(prompt: string): string {
@@ -63,12 +63,10 @@ export class RunJournal implements WorkJournal {
   private failuresLeft = 0;
   /** Dollars earlier processes spent before their first call. */
   private readonly preRunUsd: number = 0;
-  /** The async path earlier processes logged, and how far this process has walked it. */
+  /** The async path earlier processes logged (the optimizer keeps how far it has walked it). */
   private readonly path: ScheduleDecision[] = [];
   /** The budgets in force when each decision of the path was taken (a raise is logged before the work it pays for). */
   private readonly pathBudgets: RunBudgets[] = [];
-  private position = 0;
-  private pastPath = false;
 
   /**
    * `records`: what earlier processes logged; `append`: where this process logs. `holdAll`: the
@@ -132,20 +130,12 @@ export class RunJournal implements WorkJournal {
     return { evaluations: this.evaluations.size - this.failuresLeft, reflections: this.reflections.size, usd: this.evaluations.usd + this.reflections.usd };
   }
 
-  expectedDecision(): ScheduleDecision | undefined {
-    if (this.position >= this.path.length) this.pastPath = true;
-    return this.pastPath ? undefined : this.path[this.position];
+  loggedPath(): readonly ScheduleDecision[] {
+    return this.path;
   }
 
-  recordDecision(decision: ScheduleDecision): void {
-    const expected = this.expectedDecision();
-    if (expected && expected.kind === decision.kind && expected.id === decision.id) {
-      this.position++;
-      return;
-    }
-    // Past the logged path, or leaving it here: from now on this process writes the path.
-    this.pastPath = true;
-    this.append({ t: 'decision', n: this.position++, ...decision });
+  recordDecision(decision: ScheduleDecision & { n: number }): void {
+    this.append({ t: 'decision', ...decision });
   }
 
   /**
@@ -155,17 +145,18 @@ export class RunJournal implements WorkJournal {
    * taken with, so it launches what it launched then and the pool comes back in the logged order
    * (held under a raised budget, the logged calls would leave less room than the first process had,
    * and the run would leave its path at the first launch). The raise pays for what comes after.
+   * A read: how far the run has walked its path is the caller's (`walk`).
    */
-  heldWork(): {
+  heldWork(walk: ResumeWalk): {
     /** Metric calls held. */
     calls: number;
     /** Dollars held. */
     usd: number;
   } {
-    if (this.pastPath || (this.holdAll && this.path.length === 0)) {
+    if (walk.pastLoggedPath || (this.holdAll && this.path.length === 0)) {
       return { calls: this.evaluations.size - this.failuresLeft, usd: this.evaluations.usd + this.reflections.usd };
     }
-    const then = this.pathBudgets[Math.min(this.position, this.pathBudgets.length - 1)];
+    const then = this.pathBudgets[Math.min(walk.taken, this.pathBudgets.length - 1)];
     const now = this.budgets?.now;
     if (then === undefined || now === undefined) return { calls: 0, usd: 0 };
     // No limit now: nothing to keep room in. No limit then: it cannot have been raised since.

@@ -33,7 +33,8 @@ export interface ToyRun {
 
 const salted = (salt: string | undefined, ...parts: string[]) => (salt ? [salt, ...parts] : parts).join('|');
 
-export async function toyRun(options: ToyRunOptions = {}): Promise<ToyRun> {
+/** The toy run's config (not yet run), its task, clock and valset. */
+export function toyRunConfig(options: ToyRunOptions = {}): Omit<ToyRun, 'result'> & { config: OptimizeConfig<ToyExample> } {
   const { valsetSize = 6, latencySalt, evalMs = [1, 50], reflectMs = [20, 200], failureRate, failureSalt, clock = steppingClock(new SimulatedClock()), ...config } = options;
   const task = toyTask({
     clock,
@@ -42,9 +43,8 @@ export async function toyRun(options: ToyRunOptions = {}): Promise<ToyRun> {
     ...(failureRate ? { throwsOn: (c, e) => hashUnit(salted(failureSalt, c.instructions ?? '', e.id)) < failureRate } : {}),
   });
   const valset = toyExamples('v', KEYWORDS.slice(0, valsetSize));
-  const result = await runOnSimulatedClock(
-    clock,
-    optimize({
+  return {
+    config: {
       seedCandidate: { instructions: 'Answer.' },
       trainset: toyExamples('t', KEYWORDS),
       valset,
@@ -53,8 +53,16 @@ export async function toyRun(options: ToyRunOptions = {}): Promise<ToyRun> {
       maxMetricCalls: 300,
       clock,
       ...config,
-    }),
-  );
+    },
+    task,
+    clock,
+    valset,
+  };
+}
+
+export async function toyRun(options: ToyRunOptions = {}): Promise<ToyRun> {
+  const { config, task, clock, valset } = toyRunConfig(options);
+  const result = await runOnSimulatedClock(clock, optimize(config));
   return { result, task, clock, valset };
 }
 

@@ -14,7 +14,7 @@ export interface CandidatePool {
   hashes: string[];
   parents: number[][];
   valSubscores: number[][];
-  valObjectives: Array<Array<Objectives | undefined>>;
+  valObjectives: Array<Array<Objectives | null>>;
   valScores: number[];
   discoveryMetricCalls: number[];
   discoveryElapsedMs: number[];
@@ -29,7 +29,7 @@ export interface NewCandidate {
   hash?: string;
   parents: number[];
   subscores: number[];
-  objectives?: Array<Objectives | undefined>;
+  objectives?: Array<Objectives | null>;
   /** Its valset outputs, read only when the pool tracks best outputs. */
   outputs?: ReadonlyArray<unknown>;
   metricCallsAtDiscovery: number;
@@ -64,7 +64,7 @@ export function addCandidate(pool: CandidatePool, entry: NewCandidate): { pool: 
       hashes: [...pool.hashes, entry.hash ?? candidateHash(entry.candidate)],
       parents: [...pool.parents, [...entry.parents]],
       valSubscores,
-      valObjectives: [...pool.valObjectives, entry.objectives ? [...entry.objectives] : entry.subscores.map(() => undefined)],
+      valObjectives: [...pool.valObjectives, entry.objectives ? [...entry.objectives] : entry.subscores.map(() => null)],
       valScores: [...pool.valScores, mean(entry.subscores)],
       discoveryMetricCalls: [...pool.discoveryMetricCalls, entry.metricCallsAtDiscovery],
       discoveryElapsedMs: [...pool.discoveryElapsedMs, entry.elapsedMsAtDiscovery ?? 0],
@@ -93,6 +93,14 @@ export function ancestorsOf(parents: ReadonlyArray<ReadonlyArray<number>>, i: nu
 
 /** Highest mean valset score; ties go to the earlier candidate. */
 export const bestIndex = (pool: CandidatePool): number => argmaxMean(pool.valScores);
+
+/** Candidate `index` and its hash; an index not in the pool is a bug in the caller, named here. */
+export function memberOf(pool: CandidatePool, index: number): { candidate: Candidate; hash: string } {
+  const candidate = pool.candidates[index];
+  const hash = pool.hashes[index];
+  if (candidate === undefined || hash === undefined) throw new RangeError(`no candidate ${index} in a pool of ${pool.candidates.length}`);
+  return { candidate, hash };
+}
 
 // A lookup table per hashes array (a new array each time a candidate joins).
 const hashIndexMemo = new WeakMap<string[], Map<string, number>>();

@@ -11,7 +11,7 @@ export interface ScoreTable {
   /** subscores[i][j]: candidate i on valset example j. */
   subscores: ReadonlyArray<ReadonlyArray<number>>;
   /** objectives[i][j]: candidate i's per-objective scores on example j, when the adapter gives them. */
-  objectives?: ReadonlyArray<ReadonlyArray<Objectives | undefined>>;
+  objectives?: ReadonlyArray<ReadonlyArray<Objectives | null>>;
 }
 
 /** Each front lists the candidate indices tied at the best value, ascending. */

@@ -28,7 +28,7 @@ export interface SelectionDecision {
 /** A candidate's scores on the whole valset, one entry per valset example. */
 export interface ValsetScores {
   subscores: number[];
-  objectives: Array<Objectives | undefined>;
+  objectives: Array<Objectives | null>;
   /** The outputs (kept in the pool only with trackBestOutputs). */
   outputs?: unknown[];
 }
@@ -36,7 +36,8 @@ export interface ValsetScores {
 /** A whole-valset evaluation as ValsetScores, in valset order. */
 export const valsetScoresOf = (evaluations: readonly Evaluation[]): ValsetScores => ({
   subscores: evaluations.map((e) => e.score),
-  objectives: evaluations.map((e) => e.objectives),
+  // null, not undefined, where an example has none: the run's state is plain data (JSON keeps null in an array).
+  objectives: evaluations.map((e) => e.objectives ?? null),
   outputs: evaluations.map((e) => e.output),
 });
 

@@ -16,6 +16,21 @@ function splitmix32(seed: number): () => number {
   };
 }
 
+/** The state an Rng seeded with `seed` starts from. */
+export const seededRngState = (seed: number): RngState => new Rng(seed).getState();
+
+/**
+ * Draws from a state without changing it: `draw` runs on a generator restored from `state`, and
+ * the answer is its value and the state after its draws (the same draws, in the same order, as
+ * on one long-lived Rng).
+ */
+export function drawFrom<T>(state: RngState, draw: (rng: Rng) => T): { value: T; state: RngState } {
+  const rng = new Rng(state);
+  const value = draw(rng);
+  return { value, state: rng.getState() };
+}
+
+
 /** The seeded random number generator every random choice of a run goes through (sfc32). */
 export class Rng {
   private a: number;

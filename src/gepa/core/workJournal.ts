@@ -21,18 +21,22 @@ export interface WorkJournal {
   /** Records a completed reflection. */
   recordReflection(prompt: string, reply: LmReply): void;
   /**
-   * Async schedule: the next decision an earlier process took, while a resumed run walks the
-   * logged path (its order is what completion order was); undefined once past it.
+   * Async schedule: the decisions earlier processes took, in order (what completion order was).
+   * Read once when the run starts; the optimizer keeps how far it has walked it.
    */
-  expectedDecision?(): ScheduleDecision | undefined;
-  /** Async schedule: a decision taken (a verdict or a fold), logged once the run is past the logged path. */
-  recordDecision?(decision: ScheduleDecision): void;
+  loggedPath?(): readonly ScheduleDecision[];
   /**
-   * Logged work of earlier processes not replayed, once the run is past the logged path (from the
-   * start in a run whose budget was raised on resume): it was paid, so it counts against the
-   * budgets. Zero before.
+   * Async schedule: a decision the run took off the logged path (it left the path there, or is
+   * past it), the run's `n`-th counted from 0: append it to the log.
    */
-  heldWork?(): {
+  recordDecision?(decision: ScheduleDecision & { n: number }): void;
+  /**
+   * Logged work of earlier processes not replayed, once the run is past the logged path
+   * (`walk.pastLoggedPath`; from the start in a run whose budget was raised on resume): it was
+   * paid, so it counts against the budgets. On the path, a budget raised since that stretch of it
+   * was taken (`walk.taken` decisions in) is held instead. A read: it changes nothing.
+   */
+  heldWork?(walk: ResumeWalk): {
     /** Metric calls held. */
     calls: number;
     /** Dollars held. */
@@ -65,6 +69,14 @@ export interface WorkJournal {
 
 /** An async proposal's two decisions: its child judged (a verdict), the proposal finished (a fold). */
 export const SCHEDULE_DECISION_KINDS = ['judged', 'finished'] as const;
+
+/** How far a resumed async run has walked its logged path (a batched run: not past it, none taken). */
+export interface ResumeWalk {
+  /** Every logged decision is taken, or the run left the path. */
+  pastLoggedPath: boolean;
+  /** Decisions taken so far in this run. */
+  taken: number;
+}
 
 /** One decision of the async schedule, in the order the optimizer took it. */
 export interface ScheduleDecision {

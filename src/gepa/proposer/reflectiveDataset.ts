@@ -1,6 +1,15 @@
 // The records the reflection LM reads: the adapter's own makeReflectiveDataset when it has one,
-// else one record per evaluated example with the keys Inputs, Generated Outputs, Feedback.
-import type { Adapter, Candidate, EvaluatedExample, ReflectiveDataset } from '../../types.js';
+// else one record per evaluated example with the keys Inputs, Generated Outputs, Feedback; and
+// the parent's minibatch results they are made from.
+import type { Adapter, Candidate, EvaluatedExample, Evaluation, ReflectiveDataset } from '../../types.js';
+
+/** Each minibatch example (example-table ids) with its evaluation, in minibatch order: what the dataset is built from. */
+export function minibatchResults(minibatch: readonly number[], examples: readonly unknown[], evaluations: readonly Evaluation[]): Array<EvaluatedExample<unknown>> {
+  return evaluations.flatMap((evaluation, i) => {
+    const id = minibatch[i];
+    return id === undefined ? [] : [{ example: examples[id], evaluation }];
+  });
+}
 
 export function defaultReflectiveDataset<Example>(
   results: ReadonlyArray<EvaluatedExample<Example>>,

@@ -2,8 +2,9 @@
 // or async proposals one at a time, or a merge in their place when one is due and the budget can
 // pay for it. Each proposal starts only with a reservation of its worst case that the ledger
 // granted (src/budget/), kept in its record for the settle; a refusal ends the plan. All random
-// draws happen here, through the state's RNG and sampler, in a fixed order, and so do the calls
-// of the user's planning hooks; a proposal a hook could not plan is recorded as failed.
+// draws happen here, from the state's RNG and sampler states (values: the plan holds the states
+// after its draws), in a fixed order, and so do the calls of the user's planning hooks; a
+// proposal a hook could not plan is recorded as failed.
 import { refusalReason, reserve, type BudgetLedger, type Reserved, type SpendingLimits } from '../../budget/budgetLedger.js';
 import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ParentWeighting, RebasePolicy, StepMinibatches, TieOrder } from '../../types.js';
 import { planMerge, tripleKey } from '../proposer/merge.js';
@@ -12,6 +13,8 @@ import { MAX_HOOK_FAILURES_IN_A_ROW, type PlanningHooks } from '../strategies/st
 import { poolFronts, withComponentPointers } from '../core/candidatePool.js';
 import type { ExampleTable } from '../core/exampleTable.js';
 import type { Proposal } from '../core/proposal.js';
+import { drawFrom, type Rng } from '../core/rng.js';
+import { EpochShuffledSampler } from '../strategies/minibatchSampler.js';
 import type { SearchState } from './searchState.js';
 import type { Candidate, ProposalRecord, RunEvent, StopReason } from '../../types.js';
 
@@ -94,8 +97,17 @@ function grants(budget: PlanInput['budget'], calls: number, most: number): Reser
  * up to one reflective task per reservation `granted` (from planStep).
  */
 function planLaunches(input: PlanInput & { busy?: number[] }, step: number, granted: readonly Reserved[], shape: StepShape): Omit<Plan, 'stopReason'> {
+  // One generator and one sampler restored from the state's values for the plan's draws; the
+  // plan's search holds their states after them.
+  const sampler = new EpochShuffledSampler(input.table.trainIds.length, input.settings.minibatchSize, input.search.sampler);
+  const drawn = drawFrom(input.search.rng, (rng) => launchesDrawn(input, step, granted, shape, rng, sampler));
+  return { ...drawn.value, search: { ...drawn.value.search, rng: drawn.state, sampler: sampler.getState() } };
+}
+
+/** planLaunches's draws, from `rng` and `sampler` (advanced in place: they live for this plan only). */
+function launchesDrawn(input: PlanInput & { busy?: number[] }, step: number, granted: readonly Reserved[], shape: StepShape, rng: Rng, sampler: EpochShuffledSampler): Omit<Plan, 'stopReason'> {
   const { settings, table, budget } = input;
-  const { pool, rng, merges } = input.search;
+  const { pool, merges } = input.search;
   const valIds = table.valIds;
   const poolSizeAtStart = pool.candidates.length;
   if (merges.due && merges.left > 0) {
@@ -126,7 +138,7 @@ function planLaunches(input: PlanInput & { busy?: number[] }, step: number, gran
     componentSelection: settings.componentSelection,
     componentNames: settings.componentNames,
     rng,
-    sampler: input.search.sampler,
+    sampler,
     ...(input.busy ? { busy: input.busy } : {}),
     ...(settings.hooks ? { hooks: settings.hooks, step } : {}),
   });

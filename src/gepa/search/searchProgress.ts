@@ -19,7 +19,12 @@ export interface SearchProgress {
   records: ProposalRecord[];
 }
 
-export const startProgress = (): SearchProgress => ({ bestScore: -Infinity, stepsWithoutImprovement: 0, reflectionCalls: 0, reflectionCostUsd: 0, records: [] });
+/**
+ * Before the seed: no best yet. The seed's score replaces bestScore (addSeed), so its start value
+ * is never compared; it is the lowest finite number rather than -Infinity because the run's state
+ * is plain data, and JSON has no -Infinity.
+ */
+export const startProgress = (): SearchProgress => ({ bestScore: -Number.MAX_VALUE, stepsWithoutImprovement: 0, reflectionCalls: 0, reflectionCostUsd: 0, records: [] });
 
 export interface SearchUpdate {
   search: SearchState;

@@ -1,10 +1,11 @@
-// What the search draws from and advances: the candidate pool, the seeded RNG, the minibatch
-// sampler, the step counter and the merge schedule. The planner (proposalPlanner.ts) draws from
-// it in a fixed order; folds (searchProgress.ts) add to its pool. Made once per run from the settings.
-import { EpochShuffledSampler } from '../strategies/minibatchSampler.js';
+// What the search draws from and advances: the candidate pool, the seeded RNG's state, the
+// minibatch sampler's state, the step counter and the merge schedule, all plain values. The
+// planner (proposalPlanner.ts) draws from them in a fixed order and returns the states after its
+// draws; folds (searchProgress.ts) add to the pool. Made once per run from the settings.
+import { initialSamplerState, type SamplerState } from '../strategies/minibatchSampler.js';
 import { emptyPool, type CandidatePool } from '../core/candidatePool.js';
 import type { ExampleTable } from '../core/exampleTable.js';
-import { Rng } from '../core/rng.js';
+import { seededRngState, type RngState } from '../core/rng.js';
 
 /** Merges left to try, whether one is due (a candidate joined since the last), and those tried. */
 export interface MergeSchedule {
@@ -13,11 +14,13 @@ export interface MergeSchedule {
   tried: string[];
 }
 
-/** Everything the planner draws from and advances. The RNG and the sampler are advanced in place. */
+/** Everything the planner draws from and advances; plain data (the planner returns a new one). */
 export interface SearchState {
   pool: CandidatePool;
-  rng: Rng;
-  sampler: EpochShuffledSampler;
+  /** The RNG's state before the next draw. */
+  rng: RngState;
+  /** The epoch-shuffled sampler's state before the next minibatch. */
+  sampler: SamplerState;
   /** The last step (batched) or proposal (async) number given out. */
   step: number;
   merges: MergeSchedule;
@@ -36,8 +39,8 @@ export interface SearchSettings {
 export function initialSearchState(settings: SearchSettings, table: Pick<ExampleTable<unknown>, 'trainIds'>): SearchState {
   return {
     pool: emptyPool({ trackBestOutputs: settings.trackBestOutputs }),
-    rng: new Rng(settings.seed),
-    sampler: new EpochShuffledSampler(table.trainIds.length, settings.minibatchSize),
+    rng: seededRngState(settings.seed),
+    sampler: initialSamplerState(table.trainIds.length, settings.minibatchSize),
     step: 0,
     merges: { left: settings.maxMerges, due: false, tried: [] },
     hookFailures: 0,

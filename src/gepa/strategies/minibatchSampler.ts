@@ -19,6 +19,46 @@ export interface SamplerState {
   useCounts: number[];
 }
 
+/** A sampler over `size` ids before its first epoch (checks the size and the batch size). */
+export function initialSamplerState(size: number, batchSize: number): SamplerState {
+  if (size <= 0) throw new RangeError('the trainset is empty');
+  if (!Number.isInteger(batchSize) || batchSize <= 0) throw new RangeError(`minibatch size must be a positive integer, got ${batchSize}`);
+  return { epoch: -1, order: [], position: 0, useCounts: new Array(size).fill(0) };
+}
+
+/**
+ * The minibatches of a step of `count` tasks under the reference's pacing: the epoch moves on by
+ * one chunk, and task j takes the j-th chunk after the step's first, wrapping within the epoch's
+ * order (a multiple of the batch size, so no chunk straddles its end). Pure: `state` is not
+ * changed; the answer holds the state after the draw (the RNG is drawn from only when an epoch starts).
+ */
+export function drawSliding(state: SamplerState, batchSize: number, rng: Rng, count: number): { state: SamplerState; minibatches: number[][] } {
+  const current = state.position + batchSize > state.order.length ? startEpoch(state, batchSize, rng) : state;
+  const { order, position } = current;
+  const minibatches = Array.from({ length: count }, (_, j) => {
+    const start = (position + j * batchSize) % order.length;
+    return order.slice(start, start + batchSize);
+  });
+  return { state: { ...current, position: position + batchSize }, minibatches };
+}
+
+/** The next epoch: the ids shuffled once, padded to a multiple of the batch size with the least-used ids. */
+function startEpoch(state: SamplerState, batchSize: number, rng: Rng): SamplerState {
+  const counts = state.useCounts.slice();
+  const order = rng.shuffle(Array.from({ length: counts.length }, (_, i) => i));
+  for (const id of order) counts[id] = (counts[id] ?? 0) + 1;
+  const padding = (batchSize - (order.length % batchSize)) % batchSize;
+  for (let p = 0; p < padding; p++) {
+    // Least used so far; ties go to the id met first in this epoch's order.
+    let best = order[0] as number;
+    for (const id of order) if ((counts[id] ?? 0) < (counts[best] ?? 0)) best = id;
+    order.push(best);
+    counts[best] = (counts[best] ?? 0) + 1;
+  }
+  return { epoch: state.epoch + 1, order, position: 0, useCounts: counts };
+}
+
+/** The sampler as an object that keeps its state (drawSliding over it), for callers that draw one step at a time. */
 export class EpochShuffledSampler {
   private state: SamplerState;
 
@@ -27,9 +67,8 @@ export class EpochShuffledSampler {
     readonly batchSize: number,
     state?: SamplerState,
   ) {
-    if (size <= 0) throw new RangeError('the trainset is empty');
-    if (!Number.isInteger(batchSize) || batchSize <= 0) throw new RangeError(`minibatch size must be a positive integer, got ${batchSize}`);
-    this.state = state ? structuredClone(state) : { epoch: -1, order: [], position: 0, useCounts: new Array(size).fill(0) };
+    const fresh = initialSamplerState(size, batchSize);
+    this.state = state ? structuredClone(state) : fresh;
   }
 
   /** The next minibatch of ids in [0, size): a step of one task, fresh or sliding alike. */
@@ -37,37 +76,14 @@ export class EpochShuffledSampler {
     return this.nextSliding(rng, 1)[0] as number[];
   }
 
-  /**
-   * The minibatches of a step of `count` tasks under the reference's pacing: the epoch moves on
-   * by one chunk, and task j takes the j-th chunk after the step's first, wrapping within the
-   * epoch's order (a multiple of the batch size, so no chunk straddles its end).
-   */
+  /** A step's minibatches under the reference's pacing (drawSliding). */
   nextSliding(rng: Rng, count: number): number[][] {
-    if (this.state.position + this.batchSize > this.state.order.length) this.startEpoch(rng);
-    const { order, position } = this.state;
-    this.state.position = position + this.batchSize;
-    return Array.from({ length: count }, (_, j) => {
-      const start = (position + j * this.batchSize) % order.length;
-      return order.slice(start, start + this.batchSize);
-    });
+    const drawn = drawSliding(this.state, this.batchSize, rng, count);
+    this.state = drawn.state;
+    return drawn.minibatches;
   }
 
   getState(): SamplerState {
     return structuredClone(this.state);
-  }
-
-  private startEpoch(rng: Rng): void {
-    const counts = this.state.useCounts;
-    const order = rng.shuffle(Array.from({ length: this.size }, (_, i) => i));
-    for (const id of order) counts[id] = (counts[id] ?? 0) + 1;
-    const padding = (this.batchSize - (order.length % this.batchSize)) % this.batchSize;
-    for (let p = 0; p < padding; p++) {
-      // Least used so far; ties go to the id met first in this epoch's order.
-      let best = order[0] as number;
-      for (const id of order) if ((counts[id] ?? 0) < (counts[best] ?? 0)) best = id;
-      order.push(best);
-      counts[best] = (counts[best] ?? 0) + 1;
-    }
-    this.state = { epoch: this.state.epoch + 1, order, position: 0, useCounts: counts };
   }
 }
