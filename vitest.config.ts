@@ -18,6 +18,8 @@ const INTEGRATION = [
   'localLanguageModel', 'localModelRun',
   // a hang and Ctrl-C in real time
   'hungCalls',
+  // npm test's set-up step, which finds and installs the programs above (its test fakes them in-process)
+  'testSetup',
 ].map((name) => `test/${name}.test.ts`);
 
 export default defineConfig({

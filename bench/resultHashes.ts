@@ -6,7 +6,7 @@
 //   npx tsx bench/resultHashes.ts record [--seeds 6]   writes bench/results/result-hashes.json
 //   npx tsx bench/resultHashes.ts check                 re-runs what is stored; exit 1 on any difference
 import { readFileSync, writeFileSync } from 'node:fs';
-import { contentHash } from '../src/contentHash.js';
+import { contentHash } from '../src/identity/contentHash.js';
 import { benchRun, type BenchSetting, type Workload } from './benchTask.js';
 import { benchArgs } from './cliArgs.js';
 

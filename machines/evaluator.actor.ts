@@ -8,7 +8,7 @@
 import { setMaxListeners } from 'node:events';
 import { fromCallback, sendParent, sendTo, setup, type CallbackActorLogic } from 'xstate';
 import { DollarGate } from '../src/budget/dollarGate.js';
-import { errorMessage } from '../src/errorMessage.js';
+import { errorMessage } from '../src/errors/errorMessage.js';
 import { EvaluationIncomplete, EvaluationService, type CallRecord } from '../src/evaluation/evaluationService.js';
 import { WorkerSlots, type SlotInterval } from '../src/evaluation/workerSlots.js';
 import type { EvaluationCachePolicy } from '../src/evaluation/evaluationStore.js';

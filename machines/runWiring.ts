@@ -4,7 +4,7 @@
 // context holds a reference (plain data) instead. Which input it prepares, and how, is the edge's
 // (machines/optimize.ts provides runWiringActor(prepareRun)); this file's default takes a PreparedRun only.
 import { fromTransition, type ActorRefFrom, type ActorSystem, type EventObject } from 'xstate';
-import { ConfigError } from '../src/configError.js';
+import { ConfigError } from '../src/errors/configError.js';
 import { isPreparedRun, type PreparedRun, type RunSettings } from '../src/run/preparedRun.js';
 import type { OptimizeConfig } from '../src/config/optimizeConfig.js';
 

@@ -11,7 +11,7 @@ import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
 import { Rng } from '../src/gepa/core/rng.js';
 import { optimize, type OptimizeResult, type ProposeNewTexts, type Schedule } from '../src/index.js';
-import { canonicalJson } from '../src/canonicalJson.js';
+import { canonicalJson } from '../src/identity/canonicalJson.js';
 import { readRunLog } from '../src/storage/runLog.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gepa-async-resume-'));

@@ -46,6 +46,11 @@ describe('the house', () => {
     expect(FLOORS.flat().sort()).toEqual([...rooms, 'machines'].sort());
   });
 
+  it('the src/ root holds the entry points, the vocabulary and the ground only (at most 6 modules): everything else lives in a room', () => {
+    const rootModules = readdirSync(join(root, 'src'), { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => e.name);
+    expect(rootModules.sort()).toEqual(['cli.ts', 'clock.ts', 'index.ts', 'settingValues.ts', 'types.ts']);
+  });
+
   it('no room imports a type (through types.ts) from a room on a floor above it', () => {
     const floorOf = new Map(FLOORS.flatMap((rooms, floor) => rooms.map((room) => [room, floor] as const)));
     const definedIn = definingRooms(readFileSync(join(root, 'src/types.ts'), 'utf8'));

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { datasetFingerprints } from '../src/contentHash.js';
+import { datasetFingerprints } from '../src/identity/contentHash.js';
 import { prepareRun } from '../src/run/prepareRun.js';
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
 import { optimize } from '../src/index.js';

@@ -1,7 +1,7 @@
 // Optional peers: a missing package is named, with the command that installs every package of
 // the feature; a package that is there but fails to load keeps its own error.
 import { describe, expect, it } from 'vitest';
-import { checkInstalled, importIntegration, MissingDependencyError, missingPackages } from '../src/optionalDependency.js';
+import { checkInstalled, importIntegration, MissingDependencyError, missingPackages } from '../src/peers/optionalDependency.js';
 
 const FEATURE = { feature: 'the test feature', packages: ['xstate', 'gepa-actors-no-such-package'] };
 const INSTALLED = { feature: 'the zod feature', packages: ['zod'] };

@@ -2,7 +2,7 @@
 // page loads nothing from the network. (The rendered page is checked in report.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { renderReport } from '../src/report/renderReport.js';
-import { ConfigError } from '../src/configError.js';
+import { ConfigError } from '../src/errors/configError.js';
 import { checkRuntimeModel, measuredRebasing } from '../src/report/runtimeCheck.js';
 import type { OptimizeResult, ProposalRecord } from '../src/types.js';
 import type { ModelUsage } from '../src/report/modelUsage.js';

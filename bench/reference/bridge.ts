@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { errorMessage } from '../../src/errorMessage.js';
+import { errorMessage } from '../../src/errors/errorMessage.js';
 import { buildReflectiveDataset } from '../../src/gepa/proposer/reflectiveDataset.js';
 import { reflectionPromptAround } from '../../src/gepa/proposer/reflectionPrompt.js';
 import type { Candidate, Evaluation, RunEvent } from '../../src/types.js';

@@ -7,7 +7,7 @@ import type { Adapter, Candidate, EvalContext, Evaluation, ReflectiveDataset } f
 import { classifyAiSdkFailure } from '../lm/aiSdkFailure.js';
 import { usageOf } from '../lm/aiSdkLanguageModel.js';
 import { costOf, priceFor, type PriceOverrides } from '../lm/priceTable.js';
-import { errorMessage } from '../errorMessage.js';
+import { errorMessage } from '../errors/errorMessage.js';
 
 /** Token counts as the AI SDK reports them. */
 interface TokenCounts {

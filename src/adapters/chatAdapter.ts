@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Adapter, Candidate, EvalContext, Evaluation, LmReply, ReflectiveDataset } from '../types.js';
 import type { ChatMessages } from '../lm/openaiLanguageModel.js';
 import type { SlotAwareContext } from '../lm/slotAwareModel.js';
-import { errorMessage } from '../errorMessage.js';
+import { errorMessage } from '../errors/errorMessage.js';
 import { failureOf } from '../evaluation/failureTally.js';
 
 export const datasetRowSchema = z.object({

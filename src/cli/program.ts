@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { RunDirectoryError } from '../storage/runDirectoryError.js';
-import { ConfigError } from '../configError.js';
+import { ConfigError } from '../errors/configError.js';
 import { workerCommand } from '../worker/workerCommand.js';
 import { processIo, type CliIo } from './cliIo.js';
 import { DEMO_DEFAULTS, demoCommand } from './demoCommand.js';
@@ -13,7 +13,7 @@ import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, InterruptedError, 
 import { packageVersion } from './packageVersion.js';
 import { runCommand } from './runCommand.js';
 import { parseInteger, parseNonNegative, parsePositiveInt, parseScheduleOption, scheduleOptionText } from './scheduleOption.js';
-import { errorMessage } from '../errorMessage.js';
+import { errorMessage } from '../errors/errorMessage.js';
 import { terminalSafe } from './terminalText.js';
 import { startOtlpExport, type OtlpExport } from '../telemetry/otlpExport.js';
 

@@ -19,7 +19,7 @@ import { runSpending, writeRunReport } from './runReport.js';
 import { prepareSession } from './runSession.js';
 import { printOutcome } from './runSummary.js';
 import { terminalSafe } from './terminalText.js';
-import { errorMessage } from '../errorMessage.js';
+import { errorMessage } from '../errors/errorMessage.js';
 
 export interface RunOptions {
   resume: boolean;

@@ -13,7 +13,7 @@ import type { Adapter } from '../types.js';
 import { closestName } from '../config/closestName.js';
 import { UsageError } from './exitCodes.js';
 import { configModelName } from './configModels.js';
-import { errorMessage } from '../errorMessage.js';
+import { errorMessage } from '../errors/errorMessage.js';
 
 const positiveInt = z.number().int().positive();
 

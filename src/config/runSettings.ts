@@ -9,7 +9,7 @@ import { templateProblem } from '../gepa/proposer/reflectionStrategy.js';
 import type { PlanningHooks } from '../gepa/strategies/strategyHooks.js';
 import type { Stopper } from '../gepa/strategies/stoppers.js';
 import { closestName } from './closestName.js';
-import { ConfigError, formatZodError } from '../configError.js';
+import { ConfigError, formatZodError } from '../errors/configError.js';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES } from '../evaluation/failureTally.js';
 import type { Adapter, Candidate, OptimizeConfig, ProposalSelection, ValsetPolicy } from '../types.js';
 import {

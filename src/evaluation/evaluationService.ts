@@ -6,7 +6,7 @@
 // reflection becomes an error reply. Every failure is counted (failureTally.ts), announced, and
 // may declare the run's failure systemic. Nothing here knows about actors.
 import { NOTHING_RESERVED, type DollarGate, type DollarReservation } from '../budget/dollarGate.js';
-import { errorMessage } from '../errorMessage.js';
+import { errorMessage } from '../errors/errorMessage.js';
 import { failureOf, FailureTally, invalidScoreFailure, type CallChannel } from './failureTally.js';
 import type { PricedExecutor } from '../executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';

@@ -3,7 +3,7 @@
 // in a row failed with one cause) is what stops a run with stopReason 'error' instead of letting
 // it spend its whole budget scoring 0. The evaluation service feeds it; the machines only relay
 // its verdict.
-import { errorMessage } from '../errorMessage.js';
+import { errorMessage } from '../errors/errorMessage.js';
 import { FAILURE_KINDS as KINDS } from '../gepa/core/adapter.js';
 import { everyCallFailed } from '../gepa/core/scores.js';
 import type { CallFailure, Evaluation, FailureCounts, FailureKind } from '../types.js';

@@ -6,16 +6,16 @@
 // the executor checks that they are installed, the first evaluation imports them.
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { sha256Hex } from '../contentHash.js';
+import { sha256Hex } from '../identity/contentHash.js';
 import type { Queue, QueueEvents } from 'bullmq';
 import { candidateHash } from '../gepa/core/candidateHash.js';
 import { sleep, systemClock } from '../clock.js';
 import type { MetricCallExecutor, MetricCallIdentity } from './metricCallExecutor.js';
-import { ConfigError } from '../configError.js';
+import { ConfigError } from '../errors/configError.js';
 import type { Candidate, EvalContext, Evaluation } from '../types.js';
 import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, type MetricCallJobData } from './metricCallJob.js';
 import { bullmqConnection, waitUntilReachable, type RedisConnectionSpec } from './redisConnection.js';
-import { BULLMQ_EXECUTOR, checkInstalled, importIntegration } from '../optionalDependency.js';
+import { BULLMQ_EXECUTOR, checkInstalled, importIntegration } from '../peers/optionalDependency.js';
 
 /** What createBullmqExecutor uses for an option left out (the doc comments below state the same; test/docDefaults.test.ts compares them). */
 export const BULLMQ_EXECUTOR_DEFAULTS = {

@@ -3,10 +3,10 @@
 // hands to ioredis, its Redis driver, and waits for a Redis that is not up yet. ioredis is an
 // optional peer, imported on first use; the options are our own type, so no declaration of ours
 // names a package the user may not have.
-import { ConfigError } from '../configError.js';
+import { ConfigError } from '../errors/configError.js';
 import { sleep, systemClock } from '../clock.js';
 import { maskUrlCredentials } from '../lm/secretRedactor.js';
-import { BULLMQ_EXECUTOR, importIntegration } from '../optionalDependency.js';
+import { BULLMQ_EXECUTOR, importIntegration } from '../peers/optionalDependency.js';
 
 /** Where Redis is: a `redis://` / `rediss://` URL (user and password percent-encoded) or host and port. */
 export type RedisConnectionSpec =

@@ -2,7 +2,7 @@
 // retry-after), so that AI SDK models retry, fail loudly and count failures exactly as the
 // OpenAI-compatible ones do. The SDK's errors are recognized by shape (APICallError's
 // statusCode, responseHeaders, isRetryable; its error names), never by importing the SDK here.
-import { errorMessage } from '../errorMessage.js';
+import { errorMessage } from '../errors/errorMessage.js';
 import { causeOf, RETRYABLE_STATUS, retryAfterMs, type Failure } from './retryPolicy.js';
 
 interface ApiCallErrorShape {

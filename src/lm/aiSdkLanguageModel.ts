@@ -4,7 +4,7 @@
 // call) with the SDK's retries off: our attempt loop retries, on the injected clock, holding a
 // worker slot only while a request is in flight, as the OpenAI-compatible models do.
 import { systemClock } from '../clock.js';
-import { checkInstalled, importIntegration, type OptionalIntegration } from '../optionalDependency.js';
+import { checkInstalled, importIntegration, type OptionalIntegration } from '../peers/optionalDependency.js';
 import type { LmReply } from '../types.js';
 import { classifyAiSdkFailure } from './aiSdkFailure.js';
 import { runAttempts, type Attempt } from './attemptLoop.js';

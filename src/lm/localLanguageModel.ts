@@ -4,7 +4,7 @@
 // (missing, not a GGUF); the weights load on the first call (or load()) and are shared.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { errorMessage } from '../errorMessage.js';
+import { errorMessage } from '../errors/errorMessage.js';
 import type { LmReply } from '../types.js';
 import type { ChatMessages } from './openaiLanguageModel.js';
 import { availableParallelism } from 'node:os';

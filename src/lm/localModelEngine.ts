@@ -2,7 +2,7 @@
 // first use), with a fixed number of context sequences that every call shares: a call waits for
 // a free sequence, so the worker budget's calls never load a second copy of the weights. The
 // engine is shared per (file, context size, sequences, threads) across every model built on it.
-import { importIntegration, type OptionalIntegration } from '../optionalDependency.js';
+import { importIntegration, type OptionalIntegration } from '../peers/optionalDependency.js';
 
 export const LOCAL_MODEL: OptionalIntegration = { feature: 'local models (local:<path to a .gguf>)', packages: ['node-llama-cpp'] };
 

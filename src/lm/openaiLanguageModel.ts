@@ -7,7 +7,7 @@
 import OpenAI from 'openai';
 import { z } from 'zod';
 import { sleep, systemClock } from '../clock.js';
-import { errorMessage } from '../errorMessage.js';
+import { errorMessage } from '../errors/errorMessage.js';
 import type { Clock, LmReply } from '../types.js';
 import { costOf, priceFor, type ModelPrice, type PriceOverrides, type TokenUsage } from './priceTable.js';
 import { MinuteRateLimiter } from './minuteRateLimiter.js';

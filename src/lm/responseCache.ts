@@ -5,7 +5,7 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { contentHash } from '../contentHash.js';
+import { contentHash } from '../identity/contentHash.js';
 import type { TokenUsage } from './priceTable.js';
 
 /** A reply as the cache keeps it. */

@@ -5,7 +5,7 @@
 // retry loop itself is attemptLoop.ts.
 import OpenAI from 'openai';
 import { requestKey } from './responseCache.js';
-import { errorMessage } from '../errorMessage.js';
+import { errorMessage } from '../errors/errorMessage.js';
 
 export const DEFAULT_MAX_RETRIES = 6;
 export const DEFAULT_RETRY_BASE_DELAY_MS = 1_000;

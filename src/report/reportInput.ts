@@ -2,7 +2,7 @@
 // file or assembled by hand may lack a field or hold one of the wrong type, and that must be a
 // clear error naming the field, not a TypeError from deep inside a chart. Extra fields are fine.
 import { z } from 'zod';
-import { ConfigError, formatZodError } from '../configError.js';
+import { ConfigError, formatZodError } from '../errors/configError.js';
 
 const finite = z.number().finite();
 const count = z.number().int().nonnegative();

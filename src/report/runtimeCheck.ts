@@ -4,7 +4,7 @@
 // beside the measured wall-clock. Merges are not modelled (see runtimeModel.ts).
 import { compareToMeasured, predictWallClock, type ModelSchedule, type PredictParams, type WallClockPrediction } from '../runtimeModel/index.js';
 import type { OptimizeResult, ProposalRecord, SlotInterval } from '../types.js';
-import { errorMessage } from '../errorMessage.js';
+import { errorMessage } from '../errors/errorMessage.js';
 
 export interface RuntimeCheckInput {
   result: OptimizeResult;

@@ -9,7 +9,7 @@ import { checkRunDirUsable } from '../storage/runDirAccess.js';
 import { readRunDirectory, resumedSettings, RunSession } from '../storage/runDirectory.js';
 import { runConfigRecord, UNNAMED_FUNCTION } from '../storage/runConfigRecord.js';
 import { RunJournal } from '../storage/runJournal.js';
-import { ConfigError } from '../configError.js';
+import { ConfigError } from '../errors/configError.js';
 import type { PreparedRun } from './preparedRun.js';
 import { finishedSnapshot, foldRunEvent, initialSnapshot, type RunSnapshot } from '../storage/runSnapshot.js';
 import { watchStopFile } from '../storage/stopRequests.js';

@@ -3,7 +3,7 @@
 // reflection LM, the clock, telemetry and the hooks. A config is validated here once; only the
 // edges call this (machines/optimize.ts, the CLI): the machines take the prepared run.
 import { systemClock } from '../clock.js';
-import { errorMessage } from '../errorMessage.js';
+import { errorMessage } from '../errors/errorMessage.js';
 import { createBullmqExecutor, runIdForDirectory } from '../executors/bullmqExecutor.js';
 import { localExecutor } from '../executors/localExecutor.js';
 import type { PricedExecutor } from '../executors/metricCallExecutor.js';
@@ -13,8 +13,8 @@ import { resolveLanguageModel } from '../lm/resolveLanguageModel.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { Adapter, Candidate, OptimizeConfig, RunEvent } from '../types.js';
 import { createRunTelemetry } from '../telemetry/runTelemetry.js';
-import { ConfigError } from '../configError.js';
-import { datasetFingerprints, type InputHashes } from '../contentHash.js';
+import { ConfigError } from '../errors/configError.js';
+import { datasetFingerprints, type InputHashes } from '../identity/contentHash.js';
 import { resolveSettings } from '../config/runSettings.js';
 import { isPreparedRun, markPrepared, type PreparedRun } from './preparedRun.js';
 import { createRunCallbacks } from './runCallbacks.js';

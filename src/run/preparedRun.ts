@@ -8,7 +8,7 @@ import type { ReflectionStrategy } from '../gepa/proposer/reflectionStrategy.js'
 import type { CallRecord } from '../evaluation/evaluationService.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { Candidate, Clock, EvaluatedExample, OptimizeConfig, ProposeNewTexts, ReflectiveDataset, RunEvent, SlotInterval, WorkJournal } from '../types.js';
-import type { DatasetFingerprints } from '../contentHash.js';
+import type { DatasetFingerprints } from '../identity/contentHash.js';
 import type { ExistingRun } from '../storage/runDirectory.js';
 import type { RunSettings } from '../config/runSettings.js';
 import type { RunCallbacks } from './runCallbacks.js';

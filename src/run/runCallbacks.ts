@@ -3,7 +3,7 @@
 // far, each proposal's parent, minibatch and sums, the front before) and calls each method with
 // gepa's fields. A callback that throws, or whose promise rejects, is reported once per method as
 // an `error` run event; it never reaches the machines, so the run goes on exactly as without it.
-import { errorMessage } from '../errorMessage.js';
+import { errorMessage } from '../errors/errorMessage.js';
 import type { ExampleTable } from '../gepa/core/exampleTable.js';
 import type { CallbackRunState, GepaCallbacks } from '../gepa/core/callbacks.js';
 import type { Candidate, Evaluation, OptimizeResult, RunEvent } from '../types.js';

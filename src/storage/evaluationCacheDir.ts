@@ -5,7 +5,7 @@
 // reading skips (a cache line lost is a call paid again, never a wrong answer).
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { contentHash } from '../contentHash.js';
+import { contentHash } from '../identity/contentHash.js';
 import type { EvaluationStore } from '../evaluation/evaluationStore.js';
 import type { Evaluation } from '../types.js';
 

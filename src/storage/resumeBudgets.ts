@@ -3,7 +3,7 @@
 // what the run was last given: the log holds work paid under that budget, and replaying it
 // under a smaller one would pass the cap. Each raise is logged, so a further resume with the
 // original config continues under the raised budget instead of stopping short of it.
-import { ConfigError } from '../configError.js';
+import { ConfigError } from '../errors/configError.js';
 import type { RunLogRecord } from './runLog.js';
 
 export const RESUMABLE_BUDGETS = ['maxMetricCalls', 'maxCostUsd'] as const;

@@ -4,9 +4,9 @@
 // A resumed run must match it field by field: a different config would replay work that belongs
 // to another run, and mix its scores with the new ones.
 import { z } from 'zod';
-import { canonicalJson } from '../canonicalJson.js';
-import { datasetFingerprints, type DatasetFingerprint, type DatasetFingerprints } from '../contentHash.js';
-import { ConfigError } from '../configError.js';
+import { canonicalJson } from '../identity/canonicalJson.js';
+import { datasetFingerprints, type DatasetFingerprint, type DatasetFingerprints } from '../identity/contentHash.js';
+import { ConfigError } from '../errors/configError.js';
 import type { RunSettings } from '../config/runSettings.js';
 import { REBASE_WAITS, STEP_MINIBATCHES, TIE_ORDERS } from '../settingValues.js';
 import { stopperName } from '../gepa/strategies/stoppers.js';

@@ -10,12 +10,12 @@ import { loggedBudgets, resumeBudgets, type ResumedBudgets } from './resumeBudge
 import { RunDirectoryError } from './runDirectoryError.js';
 import { LOCK_FILE, RunLock } from './runLock.js';
 import { readRunLog, RunLogWriter, type RunLogContents, type RunLogRecord } from './runLog.js';
-import { ConfigError, formatZodError } from '../configError.js';
+import { ConfigError, formatZodError } from '../errors/configError.js';
 import type { RunSnapshot } from './runSnapshot.js';
 import { STOP_FILE } from './stopRequests.js';
 import type { OptimizeConfig, OptimizeResult } from '../types.js';
 import type { RunSettings } from '../config/runSettings.js';
-import { errorMessage } from '../errorMessage.js';
+import { errorMessage } from '../errors/errorMessage.js';
 
 /** The names of the files a run directory holds (docs/durable-runs.md). */
 export const RUN_FILES = {

@@ -5,7 +5,7 @@
 // The async schedule's order depends on which call finished first, so its decisions (verdicts and
 // folds) are logged too: a resumed run takes them in the logged order and so asks for the same
 // calls; once past that path, whatever the log still holds unreplayed is held against the budgets.
-import { contentHash, sha256Hex } from '../contentHash.js';
+import { contentHash, sha256Hex } from '../identity/contentHash.js';
 import { budgetsOf, type RunBudgets } from './resumeBudgets.js';
 import type { RunLogRecord } from './runLog.js';
 import type { Candidate, Evaluation, LmReply, ReflectiveDataset, ResumeWalk, ScheduleDecision, WorkJournal } from '../types.js';

@@ -5,10 +5,10 @@
 import { closeSync, existsSync, fdatasyncSync, openSync, readFileSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { z } from 'zod';
 import { RunDirectoryError } from './runDirectoryError.js';
-import { formatZodError } from '../configError.js';
+import { formatZodError } from '../errors/configError.js';
 import { SCHEDULE_DECISION_KINDS } from '../gepa/core/workJournal.js';
 import type { Candidate, Evaluation, LmReply, OptimizeResult, ScheduleDecision } from '../types.js';
-import { errorMessage } from '../errorMessage.js';
+import { errorMessage } from '../errors/errorMessage.js';
 
 /** One line of log.jsonl, told apart by `t` (docs/durable-runs.md). */
 export type RunLogRecord =

@@ -4,7 +4,7 @@
 // run's spans (runTracer.ts) and metrics (runMetrics.ts) reach the collector. The SDK packages
 // are optional peers, imported here only then: the library and an unconfigured CLI never load them.
 import { diag, DiagLogLevel, metrics, trace, type DiagLogFunction } from '@opentelemetry/api';
-import { importIntegration, type OptionalIntegration } from '../optionalDependency.js';
+import { importIntegration, type OptionalIntegration } from '../peers/optionalDependency.js';
 import { TELEMETRY_SCOPE } from './runTelemetry.js';
 
 export const OTLP_TRACE_EXPORT: OptionalIntegration = {

@@ -6,11 +6,11 @@
 import { hostname } from 'node:os';
 import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, toJsonSafe, type MetricCallJobData } from '../executors/metricCallJob.js';
 import { bullmqConnection, type RedisConnectionSpec } from '../executors/redisConnection.js';
-import { ConfigError } from '../configError.js';
+import { ConfigError } from '../errors/configError.js';
 import type { Adapter, Evaluation } from '../types.js';
 import { loadAdapter } from './loadAdapter.js';
-import { errorMessage } from '../errorMessage.js';
-import { BULLMQ_WORKER, importIntegration } from '../optionalDependency.js';
+import { errorMessage } from '../errors/errorMessage.js';
+import { BULLMQ_WORKER, importIntegration } from '../peers/optionalDependency.js';
 
 /** Options of runWorker (the `gepa-actors worker` command's flags). */
 export interface RunWorkerOptions {

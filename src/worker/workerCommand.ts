@@ -5,10 +5,10 @@
 import { parseArgs } from 'node:util';
 import { parseRedisConnection } from '../executors/redisConnection.js';
 import { checkQueueName, DEFAULT_QUEUE } from '../executors/metricCallJob.js';
-import { ConfigError } from '../configError.js';
+import { ConfigError } from '../errors/configError.js';
 import { AdapterLoadError, parseAdapterSpec } from './loadAdapter.js';
 import { runWorker } from './runWorker.js';
-import { errorMessage } from '../errorMessage.js';
+import { errorMessage } from '../errors/errorMessage.js';
 
 /** The `gepa-actors worker` command's usage text. */
 export const WORKER_USAGE = `Usage: gepa-actors worker --adapter PATH[#EXPORT] --redis URL [options]

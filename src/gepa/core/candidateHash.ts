@@ -1,7 +1,7 @@
 // Candidate identity: a stable content hash of a component map, independent of key order and
 // of when or where the candidate was made. Cache keys and deduplication use it.
-import { canonicalJson } from '../../canonicalJson.js';
-import { sha256Hex } from '../../contentHash.js';
+import { canonicalJson } from '../../identity/canonicalJson.js';
+import { sha256Hex } from '../../identity/contentHash.js';
 import type { Candidate } from '../../types.js';
 
 /** The candidate as [name, text] pairs in name order: key order does not change its identity. */

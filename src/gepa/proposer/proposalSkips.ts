@@ -3,7 +3,7 @@
 // be built, its reflection prompts could not be made, or the reflection proposed no new text.
 // Each stage of the proposal asks one function here and gets "skip, with the reason" or "go on,
 // with what the next stage needs"; the proposer machine only reads the answer.
-import { errorMessage } from '../../errorMessage.js';
+import { errorMessage } from '../../errors/errorMessage.js';
 import type { Candidate, Evaluation, ReflectiveDataset } from '../../types.js';
 import { everyCallFailed, scoresOf, sum } from '../core/scores.js';
 import { isPerfect } from '../strategies/acceptance.js';

@@ -2,7 +2,7 @@
 // prompt or the user's reflectionPromptTemplate), or one call of the user's proposeNewTexts for
 // all of them. A template that throws, or a proposer that throws or answers something other than
 // texts of the components to update, makes a failed proposal with the reason, never a crash.
-import { errorMessage } from '../../errorMessage.js';
+import { errorMessage } from '../../errors/errorMessage.js';
 import type { Candidate, ReflectionPromptTemplate, ReflectiveDataset } from '../../types.js';
 import type { ComponentReply } from './childCandidate.js';
 import { buildReflectionPrompt, renderRecords } from './reflectionPrompt.js';

@@ -6,7 +6,7 @@
 // of the planner's refusal (the ledger cannot pay for the next proposal: the budgets) and of a
 // failed seed. The optimizer machine assigns what it answers; first reason wins, an abort excepted.
 import type { BudgetLedger } from '../../budget/budgetLedger.js';
-import { errorMessage } from '../../errorMessage.js';
+import { errorMessage } from '../../errors/errorMessage.js';
 import type { StopReason } from '../core/stopReason.js';
 import { answerReason, optionStoppers, stopperName, type ProgressGoals, type Stopper, type StopView } from '../strategies/stoppers.js';
 import type { SearchProgress } from './searchProgress.js';
