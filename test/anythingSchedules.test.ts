@@ -1,10 +1,10 @@
 // optimizeAnything's three modes under the batched and the async schedule: each finds the task's
 // best within the metric-call budget, and a batched run is the same run whatever the worker count.
 import { describe, expect, it } from 'vitest';
-import { optimizeAnything, type Schedule } from '../src/index.js';
+import { optimizeAnything, type OptimizeAnythingResult, type Schedule } from '../src/index.js';
 import { appendingReflection, wordScore, wordsScore, WORDS } from './support/anythingTask.js';
 
-type ModeRun = (schedule: Schedule, workers: number) => ReturnType<typeof optimizeAnything>;
+type ModeRun = (schedule: Schedule, workers: number) => Promise<OptimizeAnythingResult<string>>;
 
 const budgetOf = (mode: string): number => (mode === 'single-task' ? 40 : 150);
 
