@@ -109,7 +109,7 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput>(({ inpu
       }
       case 'reflect': {
         const { requestId, replyTo } = request;
-        service.reflect(request.prompt, request.origin).then((answer) => reply(replyTo, { type: 'reflected', requestId, ...answer }), failed(requestId, replyTo));
+        service.reflect(request.prompt, request.origin, undefined, request.content).then((answer) => reply(replyTo, { type: 'reflected', requestId, ...answer }), failed(requestId, replyTo));
         return;
       }
       case 'propose': {

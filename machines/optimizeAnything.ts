@@ -36,7 +36,7 @@ export async function optimizeAnything<Example>(
   // One form inside: the evaluator takes whichever form the seed has.
   const options = given as unknown as OptimizeAnythingOptions<string | Candidate, Example>;
   checkAnythingOptions(options as OptimizeAnythingOptions<string | Candidate, unknown>);
-  const { seedCandidate, evaluator, dataset, valset, objective, background, refiner, ...shared } = options;
+  const { seedCandidate, evaluator, dataset, valset, objective, background, refiner, images, ...shared } = options;
   const mode = searchModeOf(options);
   const stringCandidate = typeof seedCandidate !== 'object';
   const adapter = createAnythingAdapter<Example>({
@@ -55,6 +55,10 @@ export async function optimizeAnything<Example>(
   const context = reflectionContextOf({ ...(objective ? { objective } : {}), ...(background ? { background } : {}) });
   const prepared = prepareRun(config);
   const refinement = refiner && refinementFor(refiner, prepared, context);
+  if (images === true) {
+    if (prepared.reflectionLm.acceptsImages !== true) throw new ConfigError(`invalid optimizeAnything options: reflectionLm: ${cannotSee}`);
+    if (refinement && refinement.lm.acceptsImages !== true) throw new ConfigError(`invalid optimizeAnything options: refiner.refinerLm: ${cannotSee}`);
+  }
   const result = await optimize({
     ...prepared,
     settings: { ...prepared.settings, searchMode: mode, ...(refinement ? { metricCallsPerEvaluation: 1 + refinement.maxRefinements } : {}) },
@@ -65,6 +69,9 @@ export async function optimizeAnything<Example>(
   });
   return inSeedForm(result, stringCandidate);
 }
+
+const cannotSee =
+  'cannot take images, and images: true says side information holds them. Use a model that accepts images (an "openai:<model>" string, createOpenAILanguageModel, createAiSdkLanguageModel), or a function marked acceptsImages: true that reads ctx.content';
 
 /**
  * The refiner as the evaluation service runs it: its model (default the reflection model) and

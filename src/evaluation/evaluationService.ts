@@ -12,7 +12,7 @@ import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { WorkerSlots, WorkKind } from './workerSlots.js';
 import type { Refinement, RefinementAttempt } from './refinement.js';
 import { candidateHash } from '../gepa/core/candidateHash.js';
-import type { CallFailure, Candidate, Clock, Evaluation, LmReply, ProposeNewTexts, ReflectiveDataset, RetryNotice, WorkJournal } from '../types.js';
+import type { CallFailure, Candidate, Clock, Evaluation, LmReply, PromptPart, ProposeNewTexts, ReflectiveDataset, RetryNotice, WorkJournal } from '../types.js';
 
 /** Whose work a call is: a proposal's (its step and task), or the run's own (the seed) when absent. */
 export interface CallOrigin {
@@ -323,8 +323,12 @@ export class EvaluationService<Example> {
     if (onCall) onCall.record(call(onCall.clock.now()));
   }
 
-  /** One reflection call (or the refiner's, with `lm`): in a slot, its dollars reserved, logged and replayed on resume. */
-  async reflect(prompt: string, origin?: CallOrigin, lm?: SlotAwareLanguageModel): Promise<ReflectReply> {
+  /**
+   * One reflection call (or the refiner's, with `lm`): in a slot, its dollars reserved, logged and
+   * replayed on resume. `content`: the prompt as parts when it holds images; a model that cannot
+   * take images fails the call (optimizeAnything's `images: true` refuses such a model before the run).
+   */
+  async reflect(prompt: string, origin?: CallOrigin, lm?: SlotAwareLanguageModel, content?: readonly PromptPart[]): Promise<ReflectReply> {
     const { slots, signal, journal } = this.options;
     const reflectionLm = lm ?? this.options.reflectionLm;
     const replayed = journal?.replayReflection(prompt);
@@ -345,13 +349,15 @@ export class EvaluationService<Example> {
       this.reflectionCalls++;
       return reflectionLm(prompt, {
         signal,
+        ...(content ? { content } : {}),
         runInSlot: <T>(fn: () => Promise<T>) => slots.run('reflection', fn, signal),
         ...this.retryHook,
       } as { signal: AbortSignal });
     };
     try {
+      if (content && reflectionLm.acceptsImages !== true) throw new Error('the prompt holds images and this model cannot take them (it does not declare acceptsImages)');
       // Before the slot, as for metric calls (a model managing its own slots takes them per attempt).
-      reserved = await this.acquireDollars(reflectionLm.estimateMaxCostUsd?.(prompt) ?? 0);
+      reserved = await this.acquireDollars(reflectionLm.estimateMaxCostUsd?.(prompt, content) ?? 0);
       const raw = reflectionLm.managesSlots ? await call() : await slots.run('reflection', call, signal);
       const reply = normalizeLmReply(raw);
       const costUsd = reply.costUsd ?? 0;

@@ -3,6 +3,7 @@
 // candidate read from its JSON answer, and the evaluation kept: the better score, with the
 // original's side information and the attempts under `refinement`, which the reflection reads.
 import { framingSections, type ReflectionContext } from '../../gepa/proposer/reflectionPrompt.js';
+import { imageMarker, isImagePart } from '../../gepa/proposer/promptImages.js';
 import type { Refinement, RefinementAttempt } from '../../evaluation/refinement.js';
 import type { SlotAwareLanguageModel } from '../../lm/slotAwareModel.js';
 import type { Candidate, Evaluation } from '../../types.js';
@@ -28,7 +29,8 @@ export function refinerPrompt(context: ReflectionContext, attempts: readonly Ref
     '',
     '## Every attempt so far, with its score and the evaluator\'s side information',
     '```json',
-    JSON.stringify(attempts.map(attemptRecord), null, 2),
+    // Images stand as their markers: the refiner reads JSON.
+    JSON.stringify(attempts.map(attemptRecord), (_key, value: unknown) => (isImagePart(value) ? imageMarker(value) : value), 2),
     '```',
     '',
     'Fix what the side information says goes wrong and keep what works. Reply with a JSON object',
