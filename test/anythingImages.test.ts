@@ -4,7 +4,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, createOpenAILanguageModel, image, optimizeAnything, type LanguageModel } from '../src/index.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from './support/fakeOpenAIServer.js';
-import { GGUF_PATH } from './support/localGguf.js';
 import { appendingReflection, currentArtifact } from './support/anythingTask.js';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
@@ -48,7 +47,7 @@ describe('images in side information', () => {
 
   it('a local GGUF model is refused before any call', async () => {
     let calls = 0;
-    const run = optimizeAnything({ seedCandidate: 'c', evaluator: () => ++calls, reflectionLm: `local:${GGUF_PATH}`, images: true, maxMetricCalls: 3 });
+    const run = optimizeAnything({ seedCandidate: 'c', evaluator: () => ++calls, reflectionLm: 'local:/models/never-loaded.gguf', images: true, maxMetricCalls: 3 });
     await expect(run).rejects.toThrow('reflectionLm: cannot take images');
     expect(calls).toBe(0);
   });
