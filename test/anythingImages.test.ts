@@ -1,6 +1,9 @@
 // Images in side information: they reach a model that accepts images as image parts (an
 // OpenAI-compatible server on 127.0.0.1 receives them as image_url parts, where they stand in the
 // prompt), and a model that cannot take them is refused before any call when `images: true`.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, createOpenAILanguageModel, image, optimizeAnything, type LanguageModel } from '../src/index.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from './support/fakeOpenAIServer.js';
@@ -45,9 +48,11 @@ describe('images in side information', () => {
     expect(calls).toBe(0);
   });
 
-  it('a local GGUF model is refused before any call', async () => {
+  it('a local GGUF model is refused before any call (the file is never loaded)', async () => {
+    const emptyGguf = join(mkdtempSync(join(tmpdir(), 'gepa-gguf-')), 'never-loaded.gguf'); // only its magic bytes
+    writeFileSync(emptyGguf, 'GGUF');
     let calls = 0;
-    const run = optimizeAnything({ seedCandidate: 'c', evaluator: () => ++calls, reflectionLm: 'local:/models/never-loaded.gguf', images: true, maxMetricCalls: 3 });
+    const run = optimizeAnything({ seedCandidate: 'c', evaluator: () => ++calls, reflectionLm: `local:${emptyGguf}`, images: true, maxMetricCalls: 3 });
     await expect(run).rejects.toThrow('reflectionLm: cannot take images');
     expect(calls).toBe(0);
   });
