@@ -5,7 +5,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, createOpenAILanguageModel, image, optimizeAnything, type LanguageModel } from '../src/index.js';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { ConfigError, createAiSdkLanguageModel, createOpenAILanguageModel, image, optimizeAnything, type LanguageModel } from '../src/index.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from './support/fakeOpenAIServer.js';
 import { appendingReflection, currentArtifact } from './support/anythingTask.js';
 
@@ -38,6 +39,22 @@ describe('images in side information', () => {
     expect(content[0]?.text).toMatch(/## Render\n\[image: image\/png, 1 kB, sha256 [0-9a-f]{16}\]$/);
     expect(content[1]).toEqual({ type: 'image_url', image_url: { url: PNG_URL } });
     expect(content[2]?.text).toMatch(/^\n\n## Note\nthe render above/);
+  });
+
+  it('reach an AI SDK model as image parts (its OpenAI-compatible provider sends image_url parts)', async () => {
+    const before = server.requests.length;
+    const provider = createOpenAICompatible({ name: 'fake', baseURL: server.baseURL, apiKey: 'test-key' });
+    const result = await optimizeAnything({
+      seedCandidate: 'square',
+      evaluator: (candidate) => ({ score: candidate.length / 100, sideInfo: { Render: image(PNG) } }),
+      reflectionLm: createAiSdkLanguageModel(provider('vision-model')),
+      images: true,
+      maxMetricCalls: 3,
+    });
+    expect(result.bestCandidate).toBe('square drawn');
+    const content = server.requests[before]?.body?.messages?.[0]?.content as unknown as Array<Record<string, unknown>>;
+    expect(content.map((p) => p.type)).toEqual(['text', 'image_url', 'text']);
+    expect(content[1]).toEqual({ type: 'image_url', image_url: { url: PNG_URL } });
   });
 
   it('a plain function model is refused before any call', async () => {
