@@ -63,7 +63,8 @@ export async function optimizeAnything<Example>(
   }
   const result = await optimize({
     ...prepared,
-    settings: { ...prepared.settings, searchMode: mode, ...(refinement ? { metricCallsPerEvaluation: 1 + refinement.maxRefinements } : {}) },
+    // `cacheEvaluation: false` (an option of optimize() on its way): no cache hit to count on.
+    settings: { ...prepared.settings, searchMode: mode, ...((shared as { cacheEvaluation?: unknown }).cacheEvaluation === false ? { evaluationCacheOff: true } : {}), ...(refinement ? { metricCallsPerEvaluation: 1 + refinement.maxRefinements } : {}) },
     ...(refinement ? { refinement } : {}),
     reflection: { ...prepared.reflection, context },
     // Seedless: the reflection model writes the seed first (the placeholder '' stands in until then).

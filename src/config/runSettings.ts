@@ -153,6 +153,8 @@ export interface RunSettings {
   trackBestOutputs: boolean;
   /** optimizeAnything's mode (set by it after validation); absent for optimize() runs. */
   searchMode?: SearchMode;
+  /** optimizeAnything without the evaluation cache (`cacheEvaluation: false`): the planner reserves a child's valset evaluation in full. */
+  evaluationCacheOff?: boolean;
   /** Metric calls one evaluation may make: 1 + maxRefinements with optimizeAnything's refiner; default 1. */
   metricCallsPerEvaluation?: number;
 }
