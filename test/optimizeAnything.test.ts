@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { log, optimizeAnything } from '../src/index.js';
+import { log, optimizeAnything, type OptimizeAnythingOptions } from '../src/index.js';
 import { appendingReflection, countedWordsEvaluator, wordScore, wordsScore, WORDS } from './support/anythingTask.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gepa-anything-'));
@@ -43,6 +43,15 @@ describe('optimizeAnything modes', () => {
     expect(result.metricCalls).toBe(7);
     expect(result.proposals.length).toBe(3);
     expect(result.candidates).toEqual(['words:', 'words: alpha', 'words: alpha beta', 'words: alpha beta gamma']);
+  });
+
+  it('without the evaluation cache (cacheEvaluation: false) a single-task proposal reserves 3 calls again', async () => {
+    const evaluator = countedWordsEvaluator();
+    // cacheEvaluation is optimize()'s option on its way (the stop/callbacks work): given here untyped.
+    const options = { seedCandidate: 'words:', evaluator, reflectionLm: appendingReflection(), maxMetricCalls: 7, cacheEvaluation: false };
+    const result = await optimizeAnything(options as OptimizeAnythingOptions<string, undefined>);
+    // Reserving 3 a proposal, 2 proposals fit in 7 calls (the third would need 3 of the 2 left).
+    expect(result.proposals.length).toBe(2);
   });
 
   it('multi-task search: the dataset is also the valset', async () => {
