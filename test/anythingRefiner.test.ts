@@ -57,6 +57,23 @@ describe('the refiner', () => {
     }
   });
 
+  it('a batched run with the refiner is the same run with 1 worker or 8', async () => {
+    const run = (workers: number) =>
+      optimizeAnything({
+        seedCandidate: 'words:',
+        evaluator: (candidate) => wordsScore(candidate),
+        reflectionLm: appendingReflection(),
+        refiner: { refinerLm: appendingRefiner(), maxRefinements: 1 },
+        schedule: { kind: 'batched', parents: 2, perParent: 2 },
+        workers,
+        maxMetricCalls: 30,
+      });
+    const [one, eight] = await Promise.all([run(1), run(8)]);
+    const same = (r: typeof one) => ({ candidates: r.candidates, valScores: r.valScores, metricCalls: r.metricCalls, reflectionCalls: r.reflectionCalls, proposals: r.proposals });
+    expect(same(eight)).toEqual(same(one));
+    expect(eight.metricCalls).toBeLessThanOrEqual(30);
+  });
+
   it('never passes the dollar budget: each refiner call is reserved before it is made', async () => {
     const reflection = Object.assign(async (prompt: string) => ({ text: (await appendingReflection()(prompt, { signal: new AbortController().signal })) as string, costUsd: 0.02 }), { estimateMaxCostUsd: () => 0.02 });
     for (const maxCostUsd of [0.05, 0.1, 0.17]) {
