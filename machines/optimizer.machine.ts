@@ -210,10 +210,12 @@ export const optimizerMachine = setup({
         // the placeholder, so that its result still has a candidate 0.
         reflected: {
           target: 'seeding',
-          actions: assign(({ context, event }) => {
+          actions: enqueueActions(({ context, event, enqueue }) => {
             const written = seedWritten(context, context.input.seedless?.component ?? '', event);
-            if (!written.seed) return written.update;
-            return { ...written.update, settings: { ...context.settings, ...written.seed, componentNames: Object.keys(written.seed.seedCandidate) } };
+            if (!written.seed) return enqueue.assign(written.update);
+            const { seedCandidate } = written.seed;
+            enqueue.assign({ ...written.update, settings: { ...context.settings, ...written.seed, componentNames: Object.keys(seedCandidate) } });
+            enqueue.emit({ type: 'seed.written', candidate: seedCandidate });
           }),
         },
         'evaluator.failed': { target: 'stopping', actions: assign(({ context, event }) => seedFailed(context, event.error)) },

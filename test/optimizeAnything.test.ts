@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { log, optimizeAnything, type OptimizeAnythingOptions } from '../src/index.js';
+import { foldRunEvent, initialSnapshot } from '../src/storage/runSnapshot.js';
 import { appendingReflection, countedWordsEvaluator, wordScore, wordsScore, WORDS } from './support/anythingTask.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gepa-anything-'));
@@ -150,6 +151,9 @@ describe('seedless', () => {
     expect(prompts[0]).toContain('1. alpha\n2. beta\n3. gamma\n\n');
     expect(prompts[0]).not.toContain('delta');
     expect(result.candidates[0]).toBe('say');
+    // Announced before the run starts evaluating it; a run directory's state.json shows it from then on.
+    expect(events.slice(0, 2)).toEqual(['seed.written', 'run.started']);
+    expect(foldRunEvent(initialSnapshot({ candidate: '' }), { type: 'seed.written', candidate: { candidate: 'say' } }).candidates[0]?.candidate).toEqual({ candidate: 'say' });
     expect(result.reflectionCalls).toBe(1);
     expect(result.costUsd).toBe(0.5);
     expect(result.metricCalls).toBe(4);

@@ -9,6 +9,8 @@ type EvaluationTarget = 'parent' | 'child' | 'valset';
 /** Events the runtime reports while it runs (the reference's callbacks, as data). */
 export type RunEvent =
   | { type: 'run.started'; workers: number; valsetSize: number }
+  /** A seedless run (optimizeAnything without a seedCandidate): the reflection model wrote the seed. */
+  | { type: 'seed.written'; candidate: Candidate }
   | { type: 'step.started'; step: number; tasks: number }
   | { type: 'candidate.selected'; step: number; task: number; parent: number }
   | { type: 'minibatch.sampled'; step: number; task: number; ids: number[] }
