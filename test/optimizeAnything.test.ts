@@ -159,6 +159,13 @@ describe('seedless', () => {
     expect(result.metricCalls).toBe(4);
   });
 
+  it('a seed reply with no text stops the run with an error, not a crash', async () => {
+    const result = await optimizeAnything({ evaluator: () => 0.5, objective: 'anything', reflectionLm: async () => '```\n\n```', maxMetricCalls: 5 });
+    expect(result.stopReason).toBe('error');
+    expect(result.error).toBe('the reflection model wrote no seed candidate (its reply held no text)');
+    expect(result.candidates).toEqual(['']);
+  });
+
   it('a resumed seedless run does not ask for the seed again: it is in the run directory', async () => {
     const runDir = join(scratch, 'seedless');
     const seedPrompts: number[] = [];
