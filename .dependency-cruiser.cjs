@@ -57,9 +57,9 @@ module.exports = {
       severity: 'error',
       comment:
         'A run is assembled (src/run/prepareRun.ts: executors with BullMQ, models, telemetry) at the edges only: ' +
-        'machines/optimize.ts and the CLI. The machines run a PreparedRun (src/run/preparedRun.ts, types only) and ' +
+        'machines/optimize.ts and optimizeAnything.ts (the two public entries) and the CLI. The machines run a PreparedRun (src/run/preparedRun.ts, types only) and ' +
         'reach the assembly through no module at all.',
-      from: { path: '^machines/', pathNot: '^machines/optimize\\.ts$' },
+      from: { path: '^machines/', pathNot: '^machines/(optimize|optimizeAnything)\\.ts$' },
       to: { path: '^src/run/prepareRun\\.ts$', reachable: true },
     },
     {

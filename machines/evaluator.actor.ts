@@ -14,6 +14,7 @@ import { WorkerSlots, type SlotInterval } from '../src/evaluation/workerSlots.js
 import type { EvaluationCachePolicy } from '../src/evaluation/evaluationStore.js';
 import type { PricedExecutor } from '../src/executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../src/lm/slotAwareModel.js';
+import type { Refinement } from '../src/evaluation/refinement.js';
 import type { Clock, ProposeNewTexts, ResumeWalk, RunEvent, SlotPolicy, WorkJournal } from '../src/types.js';
 import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ReplyTo, SystemicFailure } from './protocol.js';
 
@@ -59,6 +60,10 @@ export interface EvaluatorInput {
   onCall?: (call: CallRecord) => void;
   /** How evaluations are reused (cacheEvaluation); default within the run only. */
   evaluationCache?: EvaluationCachePolicy;
+  /** optimizeAnything's refiner: every evaluation is refined before it is answered. */
+  refinement?: Refinement;
+  /** The batched schedule: identical traced requests in flight together shared one call (see EvaluationServiceOptions). */
+  twinsShareOneCall?: boolean;
 }
 
 /** The service's reply, handed to the machine in front of it to send on. */
@@ -101,6 +106,8 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput>(({ inpu
     proposeNewTexts: input.proposeNewTexts,
     ...(input.onCall ? { onCall: { clock: input.clock, record: input.onCall } } : {}),
     ...(input.evaluationCache ? { cache: input.evaluationCache } : {}),
+    ...(input.refinement ? { refinement: input.refinement } : {}),
+    ...(input.twinsShareOneCall ? { twinsShareOneCall: true } : {}),
   });
   function announceSystemic(error: string): void {
     input.onEvent?.({ type: 'error', message: error, systemic: true });
@@ -125,7 +132,7 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput>(({ inpu
       }
       case 'reflect': {
         const { requestId, replyTo } = request;
-        service.reflect(request.prompt, request.origin).then((answer) => reply(replyTo, { type: 'reflected', requestId, ...answer }), failed(requestId, replyTo));
+        service.reflect(request.prompt, request.origin, undefined, request.content).then((answer) => reply(replyTo, { type: 'reflected', requestId, ...answer }), failed(requestId, replyTo));
         return;
       }
       case 'propose': {

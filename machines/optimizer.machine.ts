@@ -12,7 +12,7 @@ import { memberOf } from '../src/gepa/core/candidatePool.js';
 import type { ProposalId } from '../src/gepa/core/proposal.js';
 import { releasedFromWait } from '../src/gepa/search/proposalDecisions.js';
 import { planAsyncProposals, planBatchedStep, type Launch, type Plan, type PlanInput } from '../src/gepa/search/proposalPlanner.js';
-import { budgetEvent, cutShort, finish, foldInto, foldSeed, foldStep, judge, launchPlan, reserveSeed, runResult, startRun, stepFinished, type SearchRun } from '../src/gepa/search/searchRun.js';
+import { budgetEvent, cutShort, finish, foldInto, foldSeed, foldStep, judge, launchPlan, reserveSeed, runResult, seedWritten, startRun, stepFinished, type SearchRun } from '../src/gepa/search/searchRun.js';
 import { decideStop, finalStopReason } from '../src/gepa/search/stopDecision.js';
 import { outOfTurn, resumeWalk, startResume, takeDecision, type LoggedDecision, type ResumePosition } from '../src/storage/resumeOrder.js';
 import type { OptimizeResult, RunEvent, StopReason } from '../src/types.js';
@@ -21,7 +21,7 @@ import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats
 import { proposerMachine, type ProposerInput } from './proposer.machine.js';
 import { evaluatorInput, stopSignalsInput } from './runInputs.js';
 import { stopSignals } from './stopSignals.actor.js';
-import { preparedOf, preparedOnly, runWiringActor, settingsOf, wiringOf, type OptimizerInput, type RunWiringRef } from './runWiring.js';
+import { preparedOf, preparedOnly, runWiringActor, settingsOf, wiringOf, type OptimizerInput, type RunWiringRef, type WrittenSeed } from './runWiring.js';
 
 export interface OptimizerContext extends SearchRun {
   /** The actor holding the run's wiring (`RunWiring`): a reference, so the context stays plain data (JSON gives its id). */
@@ -32,6 +32,8 @@ export interface OptimizerContext extends SearchRun {
   deferred: ProposalUpdate[];
   startedAt: number;
   stats?: EvaluatorStats;
+  /** Seedless: the first candidate the reflection model wrote (the settings' seed until then is a placeholder). */
+  writtenSeed?: WrittenSeed;
 }
 
 export type OptimizerEvent =
@@ -62,7 +64,8 @@ const spendingLimits = (context: OptimizerContext) => ({ heldCalls: heldCalls(pr
 
 function planInput(context: OptimizerContext): PlanInput {
   const { search, ledger, dollarsExhausted } = context;
-  const { settings, table } = preparedOf(context);
+  const { table } = preparedOf(context);
+  const settings = settingsOf(context);
   const inFlightParents = Object.values(context.proposals).flatMap((p) => p.parents.slice(0, 1));
   return { search, settings, table, budget: { ledger, ...spendingLimits(context), dollarsExhausted }, inFlightParents };
 }
@@ -125,6 +128,7 @@ const optimizerSetup = setup({
   },
   guards: {
     isAsync: ({ context }) => isAsync(context),
+    seedless: ({ context }) => preparedOf(context).seedless !== undefined,
     stepFinished: ({ context }) => stepFinished(context),
     idle: ({ context }) => inFlightCount(context) === 0,
     hasStopReason: ({ context }) => context.stopReason !== undefined,
@@ -229,8 +233,34 @@ export const optimizerMachine = optimizerSetup.extend({
     ],
     'dollars.exhausted': { actions: assign({ dollarsExhausted: true }) },
   },
-  initial: 'seeding',
+  initial: 'starting',
   states: {
+    starting: {
+      always: [{ guard: 'seedless', target: 'writingSeed' }, { target: 'seeding' }],
+    },
+    // Seedless: the reflection model writes the first candidate (a reflection call like any other:
+    // counted, paid, logged; a resumed run replays it from its log instead of asking again).
+    writingSeed: {
+      entry: sendTo('evaluator', ({ context, self }): EvaluatorRequest => ({ type: 'reflect', requestId: SEED_REQUEST, replyTo: self, prompt: preparedOf(context).seedless?.prompt ?? '' })),
+      on: {
+        // No seed written (the call failed, no text): the run stops with 'error' after evaluating
+        // the placeholder, so that its result still has a candidate 0.
+        reflected: {
+          target: 'seeding',
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            const written = seedWritten(context, preparedOf(context).seedless?.component ?? '', event);
+            if (!written.seed) return enqueue.assign({ ...written.update, ...decideStop(context, { kind: 'seed', error: written.error ?? 'no seed written', refusedByDollars: false }) });
+            const { seedCandidate } = written.seed;
+            enqueue.assign({ ...written.update, writtenSeed: { ...written.seed, componentNames: Object.keys(seedCandidate) } });
+            enqueue.emit({ type: 'seed.written', candidate: seedCandidate });
+          }),
+        },
+        'evaluator.failed': {
+          target: 'stopping',
+          actions: assign(({ context, event }) => decideStop(context, { kind: 'seed', error: event.error, refusedByDollars: context.dollarsExhausted })),
+        },
+      },
+    },
     seeding: {
       entry: [
         assign(({ context }) => reserveSeed(context, preparedOf(context).table.valIds.length)),

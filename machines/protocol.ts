@@ -7,7 +7,7 @@ import type { WorkKind } from '../src/evaluation/workerSlots.js';
 import type { MinibatchOutcome, Proposal, ProposalSpend } from '../src/gepa/core/proposal.js';
 import type { ChildMessage } from '../src/gepa/search/childAnswers.js';
 import type { ReflectionStrategy } from '../src/gepa/proposer/reflectionStrategy.js';
-import type { AcceptanceRule, Candidate, EvaluatedExample, FailureCounts, ReflectiveDataset, RunEvent } from '../src/types.js';
+import type { AcceptanceRule, Candidate, EvaluatedExample, FailureCounts, PromptPart, ReflectiveDataset, RunEvent } from '../src/types.js';
 
 /**
  * Where a reply goes: an actor that accepts exactly that reply, so tsc rejects a reply missing a
@@ -48,6 +48,8 @@ export type EvaluatorRequest =
       prompt: string;
       /** The proposal it is for; telemetry nests its span there. */
       origin?: CallOrigin;
+      /** The prompt as parts, when it holds images. */
+      content?: readonly PromptPart[];
     }
   /** Run the configured proposeNewTexts (in a reflection slot); answered with 'proposed'. */
   | {

@@ -31,6 +31,8 @@ export function evaluatorInput(run: PreparedRun, signal: AbortSignal, resumeWalk
     proposeNewTexts: run.proposeNewTexts,
     onCall: run.onCall,
     evaluationCache: run.evaluationCache,
+    ...(run.refinement ? { refinement: run.refinement } : {}),
+    twinsShareOneCall: settings.schedule.kind === 'batched',
   };
 }
 

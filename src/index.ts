@@ -10,6 +10,9 @@ export type {
   Evaluation,
   FailureCounts,
   FailureKind,
+  ImagePart,
+  LanguageModelContext,
+  PromptPart,
   LanguageModel,
   LmReply,
   OptimizeConfig,
@@ -44,6 +47,7 @@ export type {
   StateSavedEvent,
   BudgetUpdatedEvent,
   ErrorEvent,
+  SearchMode,
   StepMinibatches,
   TieOrder,
   // The enumerated settings' types (docs/options.md), and a slot's stretch of work (onSlotInterval).
@@ -176,3 +180,9 @@ export {
   type AiSdkCallResult,
   type AiSdkScore,
 } from './adapters/aiSdkAdapter.js';
+// optimizeAnything: gepa's primary API (any text artifact, an evaluator, side information, log()).
+export { optimizeAnything, type OptimizeAnythingResult } from '../machines/optimizeAnything.js';
+export { log } from './adapters/anything/evaluatorLog.js';
+export { image } from './adapters/anything/sideImage.js';
+export type { Evaluator, EvaluatorContext, EvaluatorState, OptimizeAnythingOptions, PastEvaluation, RefinerOptions } from './adapters/anything/anythingOptions.js';
+export type { EvaluatorResult, SideInfo } from './adapters/anything/sideInfo.js';

@@ -180,3 +180,11 @@ export type ValsetPolicy =
       /** How far (mean score) the child may trail its parent before it is stopped. */
       margin: number;
     };
+
+/**
+ * optimizeAnything's mode, chosen from the data as gepa chooses it: 'single-task' (no dataset:
+ * one task, the evaluator called without an example), 'multi-task' (a dataset, which is also the
+ * valset), 'generalization' (a dataset and a valset). optimize() runs have none.
+ */
+export const SEARCH_MODES = ['single-task', 'multi-task', 'generalization'] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];

@@ -7,14 +7,14 @@
 export type { Adapter, Candidate, CallFailure, EvalContext, EvaluatedExample, Evaluation, FailureKind, ReflectiveDataset, RetryNotice } from './gepa/core/adapter.js';
 
 // A language model: an async function from a prompt to text.
-export type { LanguageModel, LmReply } from './gepa/core/languageModel.js';
+export type { ImagePart, LanguageModel, LanguageModelContext, LmReply, PromptPart } from './gepa/core/languageModel.js';
 
 // The injected clock.
 export type { Clock } from './clock.js';
 
 // The settings: the enumerated ones with their value lists (which the config schema validates
 // against, so each is written once), the schedule and the structured ones beside them.
-export type { AcceptanceRule, ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ParentWeighting, ProposalSelection, RebaseGate, RebasePolicy, RebaseWait, Schedule, SlotPolicy, StepMinibatches, TieOrder, ValsetPolicy } from './settingValues.js';
+export type { AcceptanceRule, ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ParentWeighting, ProposalSelection, RebaseGate, RebasePolicy, RebaseWait, Schedule, SearchMode, SlotPolicy, StepMinibatches, TieOrder, ValsetPolicy } from './settingValues.js';
 
 // What optimize() takes.
 export type { OptimizeConfig } from './config/optimizeConfig.js';

@@ -33,6 +33,7 @@ import {
   type RebaseGate,
   type RebasePolicy,
   type RebaseWait,
+  type SearchMode,
   type SlotPolicy,
   type StepMinibatches,
   type TieOrder,
@@ -215,6 +216,12 @@ export interface RunSettings {
   trackBestOutputs: boolean;
   /** The user's stoppers, in the order given ([] without any); a run directory records only their names. */
   stopWhen: Stopper[];
+  /** optimizeAnything's mode (set by it after validation); absent for optimize() runs. */
+  searchMode?: SearchMode;
+  /** optimizeAnything without the evaluation cache (`cacheEvaluation: false`): the planner reserves a child's valset evaluation in full. */
+  evaluationCacheOff?: boolean;
+  /** Metric calls one evaluation may make: 1 + maxRefinements with optimizeAnything's refiner; default 1. */
+  metricCallsPerEvaluation?: number;
 }
 
 /** A race's defaults: chunks of 10 examples, stop as soon as the child trails its parent. */

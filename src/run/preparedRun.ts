@@ -6,6 +6,7 @@ import type { PricedExecutor } from '../executors/metricCallExecutor.js';
 import type { ExampleTable } from '../gepa/core/exampleTable.js';
 import type { ReflectionStrategy } from '../gepa/proposer/reflectionStrategy.js';
 import type { CallRecord } from '../evaluation/evaluationService.js';
+import type { Refinement } from '../evaluation/refinement.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { Candidate, Clock, EvaluatedExample, OptimizeConfig, ProposeNewTexts, ReflectiveDataset, RunEvent, SlotInterval, WorkJournal } from '../types.js';
 import type { DatasetFingerprints } from '../identity/contentHash.js';
@@ -32,6 +33,13 @@ export interface PreparedRun {
   reflection: ReflectionStrategy;
   /** The user's custom candidate proposer, which the evaluator runs in a worker slot. */
   proposeNewTexts?: ProposeNewTexts;
+  /**
+   * A seedless run (optimizeAnything without a seedCandidate): the reflection model is asked this
+   * prompt first, and its answer becomes the seed's one component (settings.seedCandidate is a placeholder until then).
+   */
+  seedless?: { prompt: string; component: string };
+  /** optimizeAnything's refiner, which the evaluation service runs after each evaluation. */
+  refinement?: Refinement;
   clock: Clock;
   /** The caller's signal: abort = stop now with what was found. */
   signal?: AbortSignal;

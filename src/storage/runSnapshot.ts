@@ -54,6 +54,8 @@ export function initialSnapshot(seedCandidate: Candidate): RunSnapshot {
 /** The snapshot after `event`; the same object when the event changes nothing it shows. */
 export function foldRunEvent(snapshot: RunSnapshot, event: RunEvent): RunSnapshot {
   switch (event.type) {
+    case 'seed.written':
+      return { ...snapshot, candidates: snapshot.candidates.map((c) => (c.index === 0 ? { ...c, candidate: event.candidate } : c)) };
     case 'candidate.accepted': {
       const candidates = snapshot.candidates.filter((c) => c.index !== event.index);
       candidates.push({ index: event.index, parents: event.parents, valScore: event.valScore, ...(event.candidate ? { candidate: event.candidate } : {}) });

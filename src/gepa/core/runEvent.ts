@@ -21,6 +21,12 @@ export type RunEvent =
       valsetSize: number;
     }
   | {
+      /** A seedless run (optimizeAnything without a seedCandidate): the reflection model wrote the seed. */
+      type: 'seed.written';
+      /** The seed it wrote (candidate 0). */
+      candidate: Candidate;
+    }
+  | {
       /** A batched step was planned. */
       type: 'step.started';
       /** Proposals in the step (P x N, fewer when the budget narrowed it). */

@@ -5,7 +5,9 @@
 import { errorMessage } from '../../errors/errorMessage.js';
 import type { Candidate, ReflectionPromptTemplate, ReflectiveDataset } from '../../types.js';
 import type { ComponentReply } from './childCandidate.js';
-import { buildReflectionPrompt, renderRecords } from './reflectionPrompt.js';
+import { buildReflectionPrompt, renderRecords, type ReflectionContext } from './reflectionPrompt.js';
+import { promptContent } from './promptImages.js';
+import type { PromptPart } from '../core/languageModel.js';
 
 /** The placeholders a string template must hold (gepa's names). */
 export const CURRENT_TEXT_PLACEHOLDER = '<curr_instructions>';
@@ -19,11 +21,14 @@ export interface ReflectionStrategy {
   template?: ReflectionPromptTemplate;
   /** The user's proposeNewTexts makes the texts (the evaluator runs it in a worker slot). */
   customProposer: boolean;
+  /** optimizeAnything's objective and background: the built-in prompt states them (a template has its own words). */
+  context?: ReflectionContext;
 }
 
 export const defaultReflection: ReflectionStrategy = { customProposer: false };
 
-export type ReflectionWork = { kind: 'prompts'; prompts: string[] } | { kind: 'custom' } | { kind: 'failed'; reason: string };
+/** `contents[i]`: prompt i as parts when its records hold images (for a model that sees them). */
+export type ReflectionWork = { kind: 'prompts'; prompts: string[]; contents?: Array<PromptPart[] | undefined> } | { kind: 'custom' } | { kind: 'failed'; reason: string };
 
 /** Why a string template cannot be used, or null. */
 export function templateProblem(template: string): string | null {
@@ -42,8 +47,14 @@ function fillTemplate(template: string, currentText: string, records: ReadonlyAr
 }
 
 /** One reflection prompt for one component. Throws what a template function throws. */
-export function reflectionPrompt(template: ReflectionPromptTemplate | undefined, component: string, currentText: string, records: ReadonlyArray<Record<string, unknown>>): string {
-  if (template === undefined) return buildReflectionPrompt(component, currentText, records);
+export function reflectionPrompt(
+  template: ReflectionPromptTemplate | undefined,
+  component: string,
+  currentText: string,
+  records: ReadonlyArray<Record<string, unknown>>,
+  context?: ReflectionContext,
+): string {
+  if (template === undefined) return buildReflectionPrompt(component, currentText, records, context);
   if (typeof template === 'string') return fillTemplate(template, currentText, records);
   const prompt: unknown = template(component, currentText, records);
   if (typeof prompt !== 'string' || prompt.trim() === '') throw new Error(`returned ${prompt instanceof Promise ? 'a Promise' : JSON.stringify(prompt)}, not a prompt string`);
@@ -54,7 +65,9 @@ export function reflectionPrompt(template: ReflectionPromptTemplate | undefined,
 export function reflectionWork(strategy: ReflectionStrategy, parent: Candidate, components: readonly string[], dataset: ReflectiveDataset): ReflectionWork {
   if (strategy.customProposer) return { kind: 'custom' };
   try {
-    return { kind: 'prompts', prompts: components.map((name) => reflectionPrompt(strategy.template, name, parent[name] ?? '', dataset[name] ?? [])) };
+    const prompts = components.map((name) => reflectionPrompt(strategy.template, name, parent[name] ?? '', dataset[name] ?? [], strategy.context));
+    const contents = prompts.map((prompt, i) => promptContent(prompt, dataset[components[i] as string] ?? []));
+    return { kind: 'prompts', prompts, ...(contents.some((c) => c !== undefined) ? { contents } : {}) };
   } catch (error) {
     return { kind: 'failed', reason: `reflectionPromptTemplate failed: ${errorMessage(error)}` };
   }

@@ -7,6 +7,7 @@ import { answerAfterReport, type AnswerSettings, type Answers } from './childAns
 import { valsetScoresOf, type MinibatchOutcome, type Proposal, type ProposalSpend } from '../core/proposal.js';
 import { recordFinish, recordVerdict } from './proposalDecisions.js';
 import { buildResult } from '../core/result.js';
+import { seedFromReply } from '../proposer/seedPrompt.js';
 import { launchEvents, type Plan } from './proposalPlanner.js';
 import { addSeed, foldFinished, recordPlanFailures, recordStopped, startProgress, type SearchProgress } from './searchProgress.js';
 import { initialSearchState, type SearchSettings, type SearchState } from './searchState.js';
@@ -41,8 +42,8 @@ export type RunSettingsView = AnswerSettings & StopRules & { frontType: FrontTyp
  * A run before its seed is evaluated: the search state from the settings, an open ledger (with
  * `spentBefore` calls already paid: an earlier process's failed calls), nothing in flight.
  */
-export function startRun(settings: SearchSettings & { maxMetricCalls?: number }, table: Pick<ExampleTable<unknown>, 'trainIds'>, spentBefore: number): SearchRun {
-  return { search: initialSearchState(settings, table), progress: startProgress(), ledger: openLedger(settings.maxMetricCalls, spentBefore), spentUsd: 0, dollarsExhausted: false, proposals: {}, stepIds: [] };
+export function startRun(settings: SearchSettings & { maxMetricCalls?: number; metricCallsPerEvaluation?: number }, table: Pick<ExampleTable<unknown>, 'trainIds'>, spentBefore: number): SearchRun {
+  return { search: initialSearchState(settings, table), progress: startProgress(), ledger: openLedger(settings.maxMetricCalls, spentBefore, settings.metricCallsPerEvaluation), spentUsd: 0, dollarsExhausted: false, proposals: {}, stepIds: [] };
 }
 
 /** The run's budget as a run event. */
@@ -77,6 +78,22 @@ export function foldSeed(
     ? decideStop(folded, { kind: 'fold', elapsedMs: moment.elapsedMsNow }, settings)
     : decideStop(folded, { kind: 'seed', error: reply.systemic, refusedByDollars: false });
   return { update: { ledger, search: added.search, progress: added.progress, spentUsd, ...stop }, events: [budgetEvent({ ledger, spentUsd }), ...added.events] };
+}
+
+/**
+ * A seedless run's first candidate, written by the reflection model: its dollars spent, and the
+ * seed read from the reply, or why there is none (a failed call, a reply with no text): the stop
+ * decision then ends the run with 'error' (the machine asks it).
+ */
+export function seedWritten(
+  run: Pick<SearchRun, 'spentUsd'>,
+  component: string,
+  reply: { ok: true; reply: { text: string }; costUsd: number } | { ok: false; error: string; costUsd: number },
+): { update: Pick<SearchRun, 'spentUsd'>; seed?: { seedCandidate: Candidate; seedHash: string }; error?: string } {
+  const spentUsd = run.spentUsd + reply.costUsd;
+  const read = reply.ok ? seedFromReply(reply.reply.text, component) : { error: `the reflection model could not write the seed candidate: ${reply.error}` };
+  if ('error' in read) return { update: { spentUsd }, error: read.error };
+  return { update: { spentUsd }, seed: read };
 }
 
 /**
