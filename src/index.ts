@@ -120,3 +120,8 @@ export {
   type AiSdkCallResult,
   type AiSdkScore,
 } from './adapters/aiSdkAdapter.js';
+// optimizeAnything: gepa's primary API (any text artifact, an evaluator, side information, log()).
+export { optimizeAnything, type OptimizeAnythingResult } from '../machines/optimizeAnything.js';
+export { log } from './adapters/anything/evaluatorLog.js';
+export type { Evaluator, EvaluatorContext, EvaluatorState, OptimizeAnythingOptions, PastEvaluation, RefinerOptions, SearchMode } from './adapters/anything/anythingOptions.js';
+export type { EvaluatorResult, SideInfo } from './adapters/anything/sideInfo.js';

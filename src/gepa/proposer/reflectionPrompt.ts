@@ -1,6 +1,13 @@
 // The prompt that asks the reflection LM for a better component text: the current text in a
 // fenced block, then the records rendered as markdown (# Example N, ## key, ### nested key),
-// then the request to answer inside a fenced block.
+// then the request to answer inside a fenced block. With a task framing (optimizeAnything's
+// objective and background) the prompt speaks of an artifact and states the goal and the domain.
+
+/** What the artifact is for, in the user's words: optimizeAnything's `objective` and `background`. */
+export interface ReflectionContext {
+  objective?: string;
+  background?: string;
+}
 
 function renderValue(value: unknown, depth: number): string {
   if (value === null || value === undefined) return '(none)';
@@ -24,8 +31,47 @@ export function buildReflectionPrompt(
   component: string,
   currentText: string,
   records: ReadonlyArray<Record<string, unknown>>,
+  context?: ReflectionContext,
 ): string {
+  if (context) return framedReflectionPrompt(component, currentText, renderRecords(records), context);
   return reflectionPromptAround(component, currentText, renderRecords(records));
+}
+
+/** The goal and the domain's constraints, as sections; empty when neither was given. */
+export function framingSections(context: ReflectionContext): string[] {
+  const sections: string[] = [];
+  if (context.objective?.trim()) sections.push('## What it is for', context.objective.trim(), '');
+  if (context.background?.trim()) sections.push('## What to know about the domain', context.background.trim(), '');
+  return sections;
+}
+
+/**
+ * optimizeAnything's prompt: the artifact may be a prompt, code, a configuration, anything
+ * scored by the user's evaluator, so it speaks of an artifact and of the evaluator's side
+ * information rather than of an LLM system's inputs and outputs.
+ */
+function framedReflectionPrompt(component: string, currentText: string, renderedRecords: string, context: ReflectionContext): string {
+  const goal = context.objective?.trim() ? ' toward the goal above' : '';
+  const rules = context.background?.trim() ? ', and respect every constraint stated above' : '';
+  return [
+    `You are improving a text artifact, \`${component}\`, that an evaluator scores (higher is better).`,
+    '',
+    ...framingSections(context),
+    '## The current artifact',
+    '```',
+    currentText,
+    '```',
+    '',
+    '## How it was evaluated',
+    'What the evaluator reported for this artifact: its scores and the diagnostics it gave.',
+    '',
+    renderedRecords,
+    '',
+    '## What to do',
+    `Find what the diagnostics say goes wrong, and why. Write an improved artifact that fixes it${goal}`,
+    `and keeps what already works${rules}. The answer replaces the current artifact as it is, so give`,
+    'it complete. Reply with the complete new artifact inside a single ``` fenced block, nothing else.',
+  ].join('\n');
 }
 
 /** The built-in prompt's wording around records already rendered (the reference bridge renders its own). */

@@ -5,7 +5,7 @@
 import { errorMessage } from '../../errorMessage.js';
 import type { Candidate, ReflectionPromptTemplate, ReflectiveDataset } from '../../types.js';
 import type { ComponentReply } from './childCandidate.js';
-import { buildReflectionPrompt, renderRecords } from './reflectionPrompt.js';
+import { buildReflectionPrompt, renderRecords, type ReflectionContext } from './reflectionPrompt.js';
 
 /** The placeholders a string template must hold (gepa's names). */
 export const CURRENT_TEXT_PLACEHOLDER = '<curr_instructions>';
@@ -19,6 +19,8 @@ export interface ReflectionStrategy {
   template?: ReflectionPromptTemplate;
   /** The user's proposeNewTexts makes the texts (the evaluator runs it in a worker slot). */
   customProposer: boolean;
+  /** optimizeAnything's objective and background: the built-in prompt states them (a template has its own words). */
+  context?: ReflectionContext;
 }
 
 export const defaultReflection: ReflectionStrategy = { customProposer: false };
@@ -42,8 +44,14 @@ function fillTemplate(template: string, currentText: string, records: ReadonlyAr
 }
 
 /** One reflection prompt for one component. Throws what a template function throws. */
-export function reflectionPrompt(template: ReflectionPromptTemplate | undefined, component: string, currentText: string, records: ReadonlyArray<Record<string, unknown>>): string {
-  if (template === undefined) return buildReflectionPrompt(component, currentText, records);
+export function reflectionPrompt(
+  template: ReflectionPromptTemplate | undefined,
+  component: string,
+  currentText: string,
+  records: ReadonlyArray<Record<string, unknown>>,
+  context?: ReflectionContext,
+): string {
+  if (template === undefined) return buildReflectionPrompt(component, currentText, records, context);
   if (typeof template === 'string') return fillTemplate(template, currentText, records);
   const prompt: unknown = template(component, currentText, records);
   if (typeof prompt !== 'string' || prompt.trim() === '') throw new Error(`returned ${prompt instanceof Promise ? 'a Promise' : JSON.stringify(prompt)}, not a prompt string`);
@@ -54,7 +62,7 @@ export function reflectionPrompt(template: ReflectionPromptTemplate | undefined,
 export function reflectionWork(strategy: ReflectionStrategy, parent: Candidate, components: readonly string[], dataset: ReflectiveDataset): ReflectionWork {
   if (strategy.customProposer) return { kind: 'custom' };
   try {
-    return { kind: 'prompts', prompts: components.map((name) => reflectionPrompt(strategy.template, name, parent[name] ?? '', dataset[name] ?? [])) };
+    return { kind: 'prompts', prompts: components.map((name) => reflectionPrompt(strategy.template, name, parent[name] ?? '', dataset[name] ?? [], strategy.context)) };
   } catch (error) {
     return { kind: 'failed', reason: `reflectionPromptTemplate failed: ${errorMessage(error)}` };
   }

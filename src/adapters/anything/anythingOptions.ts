@@ -1,0 +1,156 @@
+// What optimizeAnything() takes, and how it becomes an optimize() config: the options checked at
+// the edge (a ConfigError naming the field, before any call), the search mode chosen once as gepa
+// chooses it (no dataset: single-task; a dataset: multi-task; a dataset and a valset:
+// generalization), a string seed as one component, and gepa's defaults where they differ from
+// optimize()'s (the reflection minibatch, the front, perfect scores).
+import { ConfigError } from '../../configError.js';
+import type { ReflectionContext } from '../../gepa/proposer/reflectionPrompt.js';
+import type { Candidate, LanguageModel, OptimizeConfig } from '../../types.js';
+import type { EvaluatorResult, SideInfo } from './sideInfo.js';
+
+/** One earlier evaluation, as the evaluator's `ctx.state` lists them. */
+export interface PastEvaluation {
+  score: number;
+  sideInfo: SideInfo;
+}
+
+/**
+ * gepa's `opt_state`: what the run has learnt about this example (in single-task search, about the
+ * task) so far, for warm starts. `bestEvaluations` holds the best evaluations finished before this
+ * call started, best first (at most 30). Which ones have finished depends on timing when calls run
+ * at once: an evaluator that uses it makes a run depend on `workers`.
+ */
+export interface EvaluatorState {
+  bestEvaluations: readonly PastEvaluation[];
+}
+
+/** What an evaluator is handed besides the candidate and the example. */
+export interface EvaluatorContext {
+  /** Aborted when the run stops at once (the caller's signal, a timeout): give up the call. */
+  signal: AbortSignal;
+  state: EvaluatorState;
+}
+
+/**
+ * The user's evaluator: scores a candidate (on one example with a dataset; without one, in
+ * single-task search, `example` is `undefined`). Returns a number or `{ score, sideInfo }`
+ * (higher is better); `log()` inside it adds lines to the side information.
+ */
+export type Evaluator<C, Example> = (candidate: C, example: Example, ctx: EvaluatorContext) => EvaluatorResult | Promise<EvaluatorResult>;
+
+/** gepa's RefinerConfig: after each evaluation, a model proposes a refined candidate from the side information. */
+export interface RefinerOptions {
+  /** Default: the reflection model. */
+  refinerLm?: LanguageModel | string;
+  /** Refinements tried per evaluation (each one metric call more). Default 1. */
+  maxRefinements?: number;
+}
+
+/** The optimize() options optimizeAnything takes as they are (dataset, evaluator and the seed replace the rest). */
+export type SharedOptions<Example> = Omit<OptimizeConfig<Example>, 'seedCandidate' | 'trainset' | 'valset' | 'adapter'>;
+
+/**
+ * optimizeAnything's options: the seed (a string or named texts; none, and the reflection model
+ * writes it from the objective), the evaluator, the data that chooses the mode, the task's framing,
+ * the refiner, and every option of optimize() that applies.
+ */
+export interface OptimizeAnythingOptions<C extends string | Candidate, Example = undefined> extends SharedOptions<Example> {
+  /** A string (one component; candidates come back as strings) or named texts. Absent: seedless (`objective` required). */
+  seedCandidate?: C;
+  evaluator: Evaluator<C, Example>;
+  /** The tasks (multi-task search), or the training examples (with `valset`: generalization). Absent: single-task search. */
+  dataset?: readonly Example[];
+  /** Examples the candidates must generalize to; needs `dataset`. */
+  valset?: readonly Example[];
+  /** What the artifact is for, in natural language: in the reflection prompt and the seedless prompt. */
+  objective?: string;
+  /** Domain knowledge and constraints: in the reflection prompt and the seedless prompt. */
+  background?: string;
+  refiner?: RefinerOptions;
+}
+
+/** gepa's three modes, chosen from the data given. */
+export type SearchMode = 'single-task' | 'multi-task' | 'generalization';
+
+/** The one component a string seed becomes. */
+export const STRING_COMPONENT = 'candidate';
+
+/** How many earlier evaluations ctx.state keeps per example (gepa's best_example_evals_k). */
+export const BEST_EVALUATIONS_KEPT = 30;
+
+const fail = (field: string, problem: string): never => {
+  throw new ConfigError(`invalid optimizeAnything options: ${field}: ${problem}`);
+};
+
+const blank = (text: string | undefined): boolean => text === undefined || text.trim() === '';
+
+/** The options checked, in the order a reader meets them; throws a ConfigError naming the field. */
+export function checkAnythingOptions(options: OptimizeAnythingOptions<string | Candidate, unknown>): void {
+  const o = options as unknown as Record<string, unknown>;
+  for (const field of ['trainset', 'adapter'] as const) {
+    if (o[field] !== undefined) fail(field, `optimizeAnything takes ${field === 'trainset' ? '`dataset`' : '`evaluator`'} instead (optimize() takes ${field})`);
+  }
+  if (typeof options.evaluator !== 'function') fail('evaluator', 'must be a function (candidate, example, ctx) => number | { score, sideInfo }');
+  const seed: unknown = options.seedCandidate;
+  if (seed !== undefined && typeof seed !== 'string') {
+    if (typeof seed !== 'object' || seed === null || Array.isArray(seed)) fail('seedCandidate', 'must be a string or a record of named texts');
+    const entries = Object.entries(seed as object);
+    if (entries.length === 0) fail('seedCandidate', 'needs at least one component');
+    const bad = entries.find(([, text]) => typeof text !== 'string');
+    if (bad) fail(`seedCandidate.${bad[0]}`, 'must be a string');
+  }
+  for (const field of ['objective', 'background'] as const) {
+    if (options[field] !== undefined && typeof options[field] !== 'string') fail(field, 'must be a string');
+  }
+  if (seed === undefined && blank(options.objective)) fail('objective', 'is required without a seedCandidate: the reflection model writes the first candidate from it');
+  for (const field of ['dataset', 'valset'] as const) {
+    const data: unknown = options[field];
+    if (data === undefined) continue;
+    if (!Array.isArray(data)) fail(field, 'must be an array');
+    if ((data as unknown[]).length === 0) fail(field, `must not be empty (leave it out${field === 'dataset' ? ' for single-task search' : ''})`);
+  }
+  if (options.valset !== undefined && options.dataset === undefined) fail('valset', 'needs a dataset (a valset alone is no mode: give dataset, or dataset and valset)');
+  if (options.reflectionPromptTemplate !== undefined && !(blank(options.objective) && blank(options.background))) {
+    fail('reflectionPromptTemplate', 'cannot be combined with objective or background, which the built-in prompt states (give one or the other)');
+  }
+  const refiner: unknown = options.refiner;
+  if (refiner !== undefined) {
+    if (typeof refiner !== 'object' || refiner === null || Array.isArray(refiner)) fail('refiner', 'must be { refinerLm?, maxRefinements? }');
+    const { refinerLm, maxRefinements, ...rest } = refiner as RefinerOptions;
+    const stray = Object.keys(rest)[0];
+    if (stray !== undefined) fail(`refiner.${stray}`, 'is not an option (refinerLm, maxRefinements)');
+    if (refinerLm !== undefined && typeof refinerLm !== 'function' && typeof refinerLm !== 'string') fail('refiner.refinerLm', 'must be a function or a model string');
+    if (maxRefinements !== undefined && !(Number.isInteger(maxRefinements) && maxRefinements >= 1)) fail('refiner.maxRefinements', 'must be a positive integer');
+  }
+}
+
+/** The mode the data chooses (the options checked first). */
+export function searchModeOf(options: { dataset?: readonly unknown[]; valset?: readonly unknown[] }): SearchMode {
+  if (options.dataset === undefined) return 'single-task';
+  return options.valset === undefined ? 'multi-task' : 'generalization';
+}
+
+/** The objective and background the reflection prompt states. */
+export function reflectionContextOf(options: { objective?: string; background?: string }): ReflectionContext {
+  return { ...(blank(options.objective) ? {} : { objective: options.objective }), ...(blank(options.background) ? {} : { background: options.background }) };
+}
+
+/** A seed as named texts: a string is the one component `candidate`. */
+export function seedAsCandidate(seed: string | Candidate): Candidate {
+  return typeof seed === 'string' ? { [STRING_COMPONENT]: seed } : seed;
+}
+
+/**
+ * The examples optimize() runs on: single-task search has one, `undefined` (the evaluator is
+ * called without an example); otherwise the dataset, and the valset when given.
+ */
+export function examplesOf<Example>(mode: SearchMode, options: { dataset?: readonly Example[]; valset?: readonly Example[] }): { trainset: readonly (Example | undefined)[]; valset?: readonly Example[] } {
+  if (mode === 'single-task') return { trainset: [undefined] };
+  return { trainset: options.dataset as readonly Example[], ...(mode === 'generalization' ? { valset: options.valset as readonly Example[] } : {}) };
+}
+
+/** gepa's defaults for optimize_anything where they differ from optimize()'s; the user's options win. */
+export function anythingDefaults(mode: SearchMode): Pick<OptimizeConfig<unknown>, 'reflectionMinibatchSize' | 'frontType' | 'skipPerfectScore'> {
+  // One example in single-task search; scores need not be in [0, 1], so no perfect score stops a run.
+  return { reflectionMinibatchSize: mode === 'single-task' ? 1 : 3, frontType: 'hybrid', skipPerfectScore: false };
+}

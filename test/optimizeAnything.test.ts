@@ -1,0 +1,101 @@
+// optimizeAnything: the three modes chosen as gepa chooses them, a string seed giving strings
+// back, the evaluator called without an example in single-task search, side information and
+// log() reaching the reflection, the objective and background in the prompt.
+import { describe, expect, it } from 'vitest';
+import { log, optimizeAnything } from '../src/index.js';
+import { appendingReflection, wordScore, wordsScore, WORDS } from './support/anythingTask.js';
+
+describe('optimizeAnything modes', () => {
+  it('single-task search: string in, string out; the evaluator is called with no example', async () => {
+    const examples: unknown[] = [];
+    const argCounts: number[] = [];
+    const result = await optimizeAnything({
+      seedCandidate: 'words:',
+      evaluator: (candidate, example, ctx) => {
+        examples.push(example);
+        argCounts.push(ctx === undefined ? 0 : 3);
+        return wordsScore(candidate);
+      },
+      reflectionLm: appendingReflection(),
+      maxMetricCalls: 20,
+    });
+    const best: string = result.bestCandidate;
+    expect(best).toBe('words: alpha beta gamma delta');
+    expect(result.bestScore).toBe(1);
+    expect(result.candidates).toEqual(['words:', 'words: alpha', 'words: alpha beta', 'words: alpha beta gamma', 'words: alpha beta gamma delta']);
+    expect(examples.every((e) => e === undefined)).toBe(true);
+    expect(result.valSubscores.every((row) => row.length === 1)).toBe(true);
+  });
+
+  it('multi-task search: the dataset is also the valset', async () => {
+    const result = await optimizeAnything({
+      seedCandidate: { prompt: 'say' },
+      evaluator: (candidate, word: string) => wordScore(candidate.prompt ?? '', word),
+      dataset: [...WORDS],
+      reflectionLm: appendingReflection(),
+      maxMetricCalls: 200,
+      seed: 1,
+    });
+    expect(result.valSubscores[0]).toEqual([0, 0, 0, 0]);
+    expect(result.bestScore).toBe(1);
+    expect(Object.keys(result.bestCandidate)).toEqual(['prompt']);
+  });
+
+  it('generalization: scored on the valset, reflecting on the dataset', async () => {
+    const seen = new Set<string>();
+    const result = await optimizeAnything({
+      seedCandidate: 'say',
+      evaluator: (candidate, word: string) => {
+        seen.add(word);
+        return wordScore(candidate, word);
+      },
+      dataset: ['alpha', 'beta'],
+      valset: ['alpha', 'beta', 'gamma'],
+      reflectionLm: appendingReflection(),
+      maxMetricCalls: 60,
+    });
+    expect(result.valSubscores.every((row) => row.length === 3)).toBe(true);
+    // gamma is only in the valset: nothing teaches it, so 2 of 3 is the best there is.
+    expect(result.bestScore).toBeCloseTo(2 / 3, 12);
+    expect(result.bestCandidate.split(' ').sort()).toEqual(['alpha', 'beta', 'say']);
+    expect([...seen].sort()).toEqual(['alpha', 'beta', 'gamma']);
+  });
+});
+
+describe('side information and the reflection prompt', () => {
+  it('states the objective and background, the side information and the log lines', async () => {
+    const reflection = appendingReflection();
+    await optimizeAnything({
+      seedCandidate: 'words:',
+      evaluator: (candidate) => {
+        log('length is', candidate.length);
+        return wordsScore(candidate);
+      },
+      objective: 'Mention every Greek letter the checker wants.',
+      background: 'Words are separated by spaces.',
+      reflectionLm: reflection,
+      maxMetricCalls: 5,
+    });
+    const prompt = reflection.prompts[0] as string;
+    expect(prompt).toContain('## What it is for\nMention every Greek letter the checker wants.');
+    expect(prompt).toContain('## What to know about the domain\nWords are separated by spaces.');
+    expect(prompt).toContain('## Next\nalpha');
+    expect(prompt).toContain('## log\nlength is 6');
+  });
+
+  it('an evaluator may return a bare number; the reflection then reads the score and the log lines', async () => {
+    const reflection = appendingReflection();
+    const result = await optimizeAnything({
+      seedCandidate: 'words:',
+      evaluator: (candidate) => {
+        const { score, sideInfo } = wordsScore(candidate);
+        log('Next:', sideInfo['Next']);
+        return score;
+      },
+      reflectionLm: reflection,
+      maxMetricCalls: 5,
+    });
+    expect(reflection.prompts[0]).toContain('## Score\n0\n\n## log\nNext: alpha');
+    expect(result.valScores).toEqual([0]);
+  });
+});
