@@ -16,6 +16,9 @@ export interface AnythingBenchTask {
   latency: { metricCallMs: number; reflectionMs: number };
 }
 
+/** Worker slots of our runs, and threads of the reference's evaluation pool in its simulated wall-clock. */
+export const ANYTHING_WORKERS = 16;
+
 export const ANYTHING_TASKS: Record<string, AnythingBenchTask> = {
   /** One config, scored by a 60-second load test against a hidden workload. */
   'service-config': {
@@ -39,9 +42,10 @@ export function anythingBenchTask(name: string): AnythingBenchTask {
   return task;
 }
 
-/** The mean score of `candidate` on the task's held-out testset (none for single-task search). */
-export async function heldOutScore(task: AnythingTask<unknown>, candidate: string): Promise<number | undefined> {
-  if (!task.testset) return undefined;
-  const scores = await Promise.all(task.testset.map((e) => task.evaluate(candidate, e, {})));
+/** The mean score of `candidate` on the task's held-out testset, at zero latency (none for single-task search). */
+export async function heldOutScore(bench: AnythingBenchTask, seed: number, candidate: string): Promise<number | undefined> {
+  const scorer = bench.create({ seed, ...bench.sizes });
+  if (!scorer.testset) return undefined;
+  const scores = await Promise.all(scorer.testset.map((e) => scorer.evaluate(candidate, e, {})));
   return scores.reduce((a, e) => a + e.score, 0) / scores.length;
 }

@@ -3,11 +3,12 @@
 // simulated reflection model, the same budget and seeds as our runs. gepa decides everything else
 // (its mode, its reflection prompt around the objective and background, its minibatch size).
 // The run's wall-clock is simulated: each call's latency is what the task would sleep, recorded
-// by a clock that does not wait; gepa's batches are marked, and a batch is charged its slowest
-// call (gepa's thread pool, parallel=True, with a thread per example), reflections in sequence.
+// by a clock that does not wait; gepa's batches are marked, and a batch is charged the makespan
+// of its calls on as many threads as our runs have worker slots (gepa's thread pool,
+// parallel=True, max_workers = W), reflections one after another as gepa makes them.
 import type { Clock } from '../../src/clock.js';
 import { lineageDepth } from '../benchTask.js';
-import { anythingBenchTask, heldOutScore } from '../anythingTasks.js';
+import { anythingBenchTask, ANYTHING_WORKERS, heldOutScore } from '../anythingTasks.js';
 import { runPythonBridge } from './pythonBridge.js';
 import { SHAPES } from './bridge.js';
 
@@ -55,6 +56,16 @@ function recordingClock(): Clock & { take(): number } {
   };
 }
 
+/** When the last of `durations` ends, each started in order on the first of `slots` free. */
+export function makespan(durations: readonly number[], slots: number): number {
+  const free = Array<number>(Math.min(slots, durations.length)).fill(0);
+  for (const d of durations) {
+    const i = free.indexOf(Math.min(...free));
+    free[i] = (free[i] as number) + d;
+  }
+  return free.length === 0 ? 0 : Math.max(...free);
+}
+
 export async function referenceAnythingRun(taskName: string, shapeName: string, seed: number): Promise<AnythingRun> {
   const bench = anythingBenchTask(taskName);
   const shape = SHAPES[shapeName];
@@ -66,7 +77,11 @@ export async function referenceAnythingRun(taskName: string, shapeName: string, 
   let calls = 0;
   let reflections = 0;
   let wallClockMs = 0;
-  let batchMax = 0;
+  let batch: number[] = [];
+  const endBatch = () => {
+    wallClockMs += makespan(batch, ANYTHING_WORKERS);
+    batch = [];
+  };
   let result: Result | undefined;
   await runPythonBridge('gepaAnythingBridge.py', async (request) => {
     switch (request.op) {
@@ -82,20 +97,20 @@ export async function referenceAnythingRun(taskName: string, shapeName: string, 
           seed,
         };
       case 'batch':
-        wallClockMs += batchMax;
-        batchMax = 0;
+        endBatch();
         return { ok: true };
       case 'evaluate': {
         const ref = request.example as Ref | null;
         const example = ref === null ? undefined : splits[ref.split][ref.i];
         const evaluation = await task.evaluate(request.candidate as string, example, { signal });
         calls++;
-        batchMax = Math.max(batchMax, clock.take());
+        batch.push(clock.take());
         return evaluation;
       }
       case 'reflect': {
         const reply = await task.reflectionLm(request.prompt as string, { signal });
         reflections++;
+        endBatch();
         wallClockMs += clock.take();
         return { text: typeof reply === 'string' ? reply : reply.text };
       }
@@ -108,7 +123,7 @@ export async function referenceAnythingRun(taskName: string, shapeName: string, 
   });
   if (!result) throw new Error('the optimize_anything bridge ended without a result');
   if (result.metricCalls !== calls) throw new Error(`gepa counted ${result.metricCalls} metric calls, the bridge served ${calls}`);
-  wallClockMs += batchMax;
+  endBatch();
   const r = result;
   const valSize = task.valset?.length ?? task.dataset?.length ?? 1;
   const knownBy = (i: number) => (i === 0 ? 0 : r.discoveryMetricCalls[i] ?? Infinity) + valSize;
@@ -118,8 +133,8 @@ export async function referenceAnythingRun(taskName: string, shapeName: string, 
     seed,
     metricCalls: r.metricCalls,
     bestValScore: r.valScores[r.bestIndex] as number,
-    testScore: await heldOutScore(task, r.candidates[r.bestIndex] as string),
-    withinBudget: { bestValScore: r.valScores[bestWithin] as number, testScore: await heldOutScore(task, r.candidates[bestWithin] as string) },
+    testScore: await heldOutScore(bench, seed, r.candidates[r.bestIndex] as string),
+    withinBudget: { bestValScore: r.valScores[bestWithin] as number, testScore: await heldOutScore(bench, seed, r.candidates[bestWithin] as string) },
     candidates: r.candidates.length,
     bestLineageDepth: lineageDepth(r.parents, r.bestIndex),
     wallClockMs,
