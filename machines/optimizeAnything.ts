@@ -5,6 +5,7 @@
 import { checkAnythingOptions, anythingDefaults, examplesOf, reflectionContextOf, searchModeOf, seedAsCandidate, STRING_COMPONENT, type OptimizeAnythingOptions } from '../src/adapters/anything/anythingOptions.js';
 import { createAnythingAdapter } from '../src/adapters/anything/anythingAdapter.js';
 import { ConfigError } from '../src/configError.js';
+import { buildSeedPrompt } from '../src/gepa/proposer/seedPrompt.js';
 import { prepareRun } from '../src/run/preparedRun.js';
 import type { Candidate, OptimizeConfig, OptimizeResult } from '../src/types.js';
 import { optimize } from './optimize.js';
@@ -32,7 +33,6 @@ export async function optimizeAnything<Example>(
   const { seedCandidate, evaluator, dataset, valset, objective, background, refiner, ...shared } = options;
   // Not built yet: refused rather than ignored.
   if (refiner !== undefined) throw new ConfigError('invalid optimizeAnything options: refiner: not available yet in this build');
-  if (seedCandidate === undefined) throw new ConfigError('invalid optimizeAnything options: seedCandidate: seedless runs are not available yet in this build');
   const mode = searchModeOf(options);
   const stringCandidate = typeof seedCandidate !== 'object';
   const adapter = createAnythingAdapter<Example>({
@@ -48,8 +48,15 @@ export async function optimizeAnything<Example>(
     seedCandidate: seedAsCandidate(seedCandidate ?? ''),
     adapter,
   };
+  const context = reflectionContextOf({ ...(objective ? { objective } : {}), ...(background ? { background } : {}) });
   const prepared = prepareRun(config);
-  const result = await optimize({ ...prepared, reflection: { ...prepared.reflection, context: reflectionContextOf({ ...(objective ? { objective } : {}), ...(background ? { background } : {}) }) } });
+  const result = await optimize({
+    ...prepared,
+    settings: { ...prepared.settings, searchMode: mode },
+    reflection: { ...prepared.reflection, context },
+    // Seedless: the reflection model writes the seed first (the placeholder '' stands in until then).
+    ...(seedCandidate === undefined ? { seedless: { prompt: buildSeedPrompt(context, dataset ?? []), component: STRING_COMPONENT } } : {}),
+  });
   return inSeedForm(result, stringCandidate);
 }
 

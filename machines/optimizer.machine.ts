@@ -11,7 +11,7 @@ import { answerReleased } from '../src/gepa/search/childAnswers.js';
 import type { ProposalId } from '../src/gepa/core/proposal.js';
 import { releasedFromWait } from '../src/gepa/search/proposalDecisions.js';
 import { planAsyncProposals, planBatchedStep, type Launch, type Plan, type PlanInput } from '../src/gepa/search/proposalPlanner.js';
-import { budgetEvent, cutShort, drainReason, finalStopReason, finish, foldInto, foldSeed, foldStep, IDLE_STOP_REASON, judge, launchPlan, reserveSeed, runResult, seedFailed, startRun, stepFinished, stopReasonNow, type SearchRun } from '../src/gepa/search/searchRun.js';
+import { budgetEvent, cutShort, drainReason, finalStopReason, finish, foldInto, foldSeed, foldStep, IDLE_STOP_REASON, judge, launchPlan, reserveSeed, runResult, seedFailed, seedWritten, startRun, stepFinished, stopReasonNow, type SearchRun } from '../src/gepa/search/searchRun.js';
 import { outOfTurn, recordDecision, type ResumeOrderView } from '../src/storage/resumeOrder.js';
 import type { OptimizeConfig, OptimizeResult, RunEvent } from '../src/types.js';
 import { evaluatorActor } from './evaluator.actor.js';
@@ -115,6 +115,7 @@ export const optimizerMachine = setup({
   },
   guards: {
     isAsync: ({ context }) => isAsync(context),
+    seedless: ({ context }) => context.input.seedless !== undefined,
     stepFinished: ({ context }) => stepFinished(context),
     idle: ({ context }) => inFlightCount(context) === 0,
     hasStopReason: ({ context }) => context.stopReason !== undefined,
@@ -195,8 +196,29 @@ export const optimizerMachine = setup({
     ],
     'dollars.exhausted': { actions: assign({ dollarsExhausted: true }) },
   },
-  initial: 'seeding',
+  initial: 'starting',
   states: {
+    starting: {
+      always: [{ guard: 'seedless', target: 'writingSeed' }, { target: 'seeding' }],
+    },
+    // Seedless: the reflection model writes the first candidate (a reflection call like any other:
+    // counted, paid, logged; a resumed run replays it from its log instead of asking again).
+    writingSeed: {
+      entry: sendTo('evaluator', ({ context, self }): EvaluatorRequest => ({ type: 'reflect', requestId: SEED_REQUEST, replyTo: self, prompt: context.input.seedless?.prompt ?? '' })),
+      on: {
+        // No seed written (the call failed, no text): the run stops with 'error' after evaluating
+        // the placeholder, so that its result still has a candidate 0.
+        reflected: {
+          target: 'seeding',
+          actions: assign(({ context, event }) => {
+            const written = seedWritten(context, context.input.seedless?.component ?? '', event);
+            if (!written.seed) return written.update;
+            return { ...written.update, settings: { ...context.settings, ...written.seed, componentNames: Object.keys(written.seed.seedCandidate) } };
+          }),
+        },
+        'evaluator.failed': { target: 'stopping', actions: assign(({ context, event }) => seedFailed(context, event.error)) },
+      },
+    },
     seeding: {
       entry: [
         assign(({ context }) => reserveSeed(context, context.input.table.valIds.length)),

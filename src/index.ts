@@ -19,6 +19,7 @@ export type {
   RetryNotice,
   RunEvent,
   Schedule,
+  SearchMode,
   StepMinibatches,
   TieOrder,
   // Strategy hooks and trackBestOutputs (README, "Strategy hooks").
@@ -123,5 +124,5 @@ export {
 // optimizeAnything: gepa's primary API (any text artifact, an evaluator, side information, log()).
 export { optimizeAnything, type OptimizeAnythingResult } from '../machines/optimizeAnything.js';
 export { log } from './adapters/anything/evaluatorLog.js';
-export type { Evaluator, EvaluatorContext, EvaluatorState, OptimizeAnythingOptions, PastEvaluation, RefinerOptions, SearchMode } from './adapters/anything/anythingOptions.js';
+export type { Evaluator, EvaluatorContext, EvaluatorState, OptimizeAnythingOptions, PastEvaluation, RefinerOptions } from './adapters/anything/anythingOptions.js';
 export type { EvaluatorResult, SideInfo } from './adapters/anything/sideInfo.js';

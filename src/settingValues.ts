@@ -97,3 +97,11 @@ export type ProposalSelection = (typeof PROPOSAL_SELECTIONS)[number] | { topK: n
  * `margin` and has beaten the pool's best on none of the examples seen (it then stays out of the pool).
  */
 export type ValsetPolicy = 'full' | { kind: 'race'; chunk: number; margin: number };
+
+/**
+ * optimizeAnything's mode, chosen from the data as gepa chooses it: 'single-task' (no dataset:
+ * one task, the evaluator called without an example), 'multi-task' (a dataset, which is also the
+ * valset), 'generalization' (a dataset and a valset). optimize() runs have none.
+ */
+export const SEARCH_MODES = ['single-task', 'multi-task', 'generalization'] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];

@@ -1,9 +1,15 @@
 // optimizeAnything: the three modes chosen as gepa chooses them, a string seed giving strings
 // back, the evaluator called without an example in single-task search, side information and
 // log() reaching the reflection, the objective and background in the prompt.
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { log, optimizeAnything } from '../src/index.js';
 import { appendingReflection, wordScore, wordsScore, WORDS } from './support/anythingTask.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'gepa-anything-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('optimizeAnything modes', () => {
   it('single-task search: string in, string out; the evaluator is called with no example', async () => {
@@ -25,6 +31,24 @@ describe('optimizeAnything modes', () => {
     expect(result.candidates).toEqual(['words:', 'words: alpha', 'words: alpha beta', 'words: alpha beta gamma', 'words: alpha beta gamma delta']);
     expect(examples.every((e) => e === undefined)).toBe(true);
     expect(result.valSubscores.every((row) => row.length === 1)).toBe(true);
+  });
+
+  it('single-task search pays a proposal 2 calls, not 3: the child\'s evaluation is its valset evaluation, and the planner reserves no more', async () => {
+    let calls = 0;
+    const result = await optimizeAnything({
+      seedCandidate: 'words:',
+      evaluator: (candidate) => {
+        calls++;
+        return wordsScore(candidate);
+      },
+      reflectionLm: appendingReflection(),
+      maxMetricCalls: 7,
+    });
+    // The seed (1), then three proposals of a parent evaluation and a child evaluation each.
+    expect(calls).toBe(7);
+    expect(result.metricCalls).toBe(7);
+    expect(result.proposals.length).toBe(3);
+    expect(result.candidates).toEqual(['words:', 'words: alpha', 'words: alpha beta', 'words: alpha beta gamma']);
   });
 
   it('multi-task search: the dataset is also the valset', async () => {
@@ -97,5 +121,67 @@ describe('side information and the reflection prompt', () => {
     });
     expect(reflection.prompts[0]).toContain('## Score\n0\n\n## log\nNext: alpha');
     expect(result.valScores).toEqual([0]);
+  });
+});
+
+describe('seedless', () => {
+  it('the reflection model writes the first candidate from the objective, the background and a few examples: a reflection call', async () => {
+    const prompts: string[] = [];
+    const reflectionLm = async (prompt: string) => {
+      prompts.push(prompt);
+      if (prompt.startsWith('Write the first version')) return { text: '```\nsay\n```', costUsd: 0.5 };
+      return appendingReflection()(prompt, { signal: new AbortController().signal });
+    };
+    const events: string[] = [];
+    const result = await optimizeAnything({
+      evaluator: (candidate, word: string) => wordScore(candidate, word),
+      dataset: ['alpha', 'beta', 'gamma', 'delta'],
+      objective: 'Mention the word of each example.',
+      background: 'One word per example.',
+      reflectionLm,
+      maxMetricCalls: 4,
+      onEvent: (e) => events.push(e.type),
+    });
+    expect(prompts[0]).toContain('## What it is for\nMention the word of each example.');
+    expect(prompts[0]).toContain('## What to know about the domain\nOne word per example.');
+    expect(prompts[0]).toContain('1. alpha\n2. beta\n3. gamma\n\n');
+    expect(prompts[0]).not.toContain('delta');
+    expect(result.candidates[0]).toBe('say');
+    expect(result.reflectionCalls).toBe(1);
+    expect(result.costUsd).toBe(0.5);
+    expect(result.metricCalls).toBe(4);
+  });
+
+  it('a resumed seedless run does not ask for the seed again: it is in the run directory', async () => {
+    const runDir = join(scratch, 'seedless');
+    const seedPrompts: number[] = [];
+    const run = (process: number, abortAtCall?: number) => {
+      const abort = new AbortController();
+      let calls = 0;
+      return optimizeAnything({
+        evaluator: (candidate, word: string) => {
+          if (++calls === abortAtCall) abort.abort(new Error('killed'));
+          return wordScore(candidate, word);
+        },
+        dataset: ['alpha', 'beta'],
+        objective: 'Mention the word of each example.',
+        reflectionLm: async (prompt: string, ctx: { signal: AbortSignal }) => {
+          if (!prompt.startsWith('Write the first version')) return appendingReflection()(prompt, ctx);
+          seedPrompts.push(process);
+          return `\`\`\`\nseed written in process ${process}\n\`\`\``;
+        },
+        runIdentity: { reflectionLm: 'appending' },
+        runDir,
+        signal: abort.signal,
+        maxMetricCalls: 12,
+      });
+    };
+    const first = await run(1, 3);
+    expect(first.stopReason).toBe('aborted');
+    const resumed = await run(2);
+    expect(seedPrompts).toEqual([1]);
+    expect(resumed.candidates[0]).toBe('seed written in process 1');
+    expect(resumed.stopReason).not.toBe('aborted');
+    expect(resumed.reflectionCalls).toBeGreaterThan(1);
   });
 });

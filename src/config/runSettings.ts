@@ -31,6 +31,7 @@ import {
   type RebaseGate,
   type RebasePolicy,
   type RebaseWait,
+  type SearchMode,
   type SlotPolicy,
   type StepMinibatches,
   type TieOrder,
@@ -150,6 +151,8 @@ export interface RunSettings {
   /** The user's planning hooks, only those given. */
   hooks: PlanningHooks;
   trackBestOutputs: boolean;
+  /** optimizeAnything's mode (set by it after validation); absent for optimize() runs. */
+  searchMode?: SearchMode;
 }
 
 /** A race's defaults: chunks of 10 examples, stop as soon as the child trails its parent. */

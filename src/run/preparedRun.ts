@@ -38,6 +38,11 @@ export interface PreparedRun {
   reflection: ReflectionStrategy;
   /** The user's custom candidate proposer, which the evaluator runs in a worker slot. */
   proposeNewTexts?: ProposeNewTexts;
+  /**
+   * A seedless run (optimizeAnything without a seedCandidate): the reflection model is asked this
+   * prompt first, and its answer becomes the seed's one component (settings.seedCandidate is a placeholder until then).
+   */
+  seedless?: { prompt: string; component: string };
   clock: Clock;
   /** The caller's signal: abort = stop now with what was found. */
   signal?: AbortSignal;

@@ -5,8 +5,8 @@
 // `scores`; keeps the best evaluations per example for `ctx.state`; and makes the reflection's
 // records from the side information.
 import { errorMessage } from '../../errorMessage.js';
-import type { Adapter, Candidate, EvalContext, EvaluatedExample, Evaluation, ReflectiveDataset } from '../../types.js';
-import { BEST_EVALUATIONS_KEPT, STRING_COMPONENT, type Evaluator, type PastEvaluation, type SearchMode } from './anythingOptions.js';
+import type { Adapter, Candidate, EvalContext, EvaluatedExample, Evaluation, ReflectiveDataset, SearchMode } from '../../types.js';
+import { BEST_EVALUATIONS_KEPT, STRING_COMPONENT, type Evaluator, type PastEvaluation } from './anythingOptions.js';
 import { withEvaluatorLog } from './evaluatorLog.js';
 import { objectiveScores, readEvaluatorResult, reflectionRecord, withLog, type SideInfo } from './sideInfo.js';
 

@@ -5,7 +5,7 @@
 // optimize()'s (the reflection minibatch, the front, perfect scores).
 import { ConfigError } from '../../configError.js';
 import type { ReflectionContext } from '../../gepa/proposer/reflectionPrompt.js';
-import type { Candidate, LanguageModel, OptimizeConfig } from '../../types.js';
+import type { Candidate, LanguageModel, OptimizeConfig, SearchMode } from '../../types.js';
 import type { EvaluatorResult, SideInfo } from './sideInfo.js';
 
 /** One earlier evaluation, as the evaluator's `ctx.state` lists them. */
@@ -69,8 +69,6 @@ export interface OptimizeAnythingOptions<C extends string | Candidate, Example =
   refiner?: RefinerOptions;
 }
 
-/** gepa's three modes, chosen from the data given. */
-export type SearchMode = 'single-task' | 'multi-task' | 'generalization';
 
 /** The one component a string seed becomes. */
 export const STRING_COMPONENT = 'candidate';

@@ -5,7 +5,7 @@
 // draws happen here, through the state's RNG and sampler, in a fixed order, and so do the calls
 // of the user's planning hooks; a proposal a hook could not plan is recorded as failed.
 import { refusalReason, reserve, type BudgetLedger, type Reserved, type SpendingLimits } from '../../budget/budgetLedger.js';
-import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ParentWeighting, RebasePolicy, StepMinibatches, TieOrder } from '../../types.js';
+import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ParentWeighting, RebasePolicy, SearchMode, StepMinibatches, TieOrder } from '../../types.js';
 import { planMerge, tripleKey } from '../proposer/merge.js';
 import { planStep, type FailedTask, type StepShape } from '../strategies/proposalSampling.js';
 import { MAX_HOOK_FAILURES_IN_A_ROW, type PlanningHooks } from '../strategies/strategyHooks.js';
@@ -26,6 +26,8 @@ export interface PlannerSettings {
   minibatchSize: number;
   /** The user's planning hooks (selectCandidate, selectComponents, sampleMinibatch). */
   hooks?: PlanningHooks;
+  /** optimizeAnything's mode; absent for optimize(). */
+  searchMode?: SearchMode;
 }
 
 export interface PlanInput {
@@ -62,9 +64,14 @@ export interface Plan {
   error?: string;
 }
 
-/** Worst case of one reflective proposal: its parent's and its child's minibatch, and the valset. */
-export function reflectiveWorstCase(settings: Pick<PlannerSettings, 'minibatchSize'>, valsetSize: number): number {
-  return 2 * settings.minibatchSize + valsetSize;
+/**
+ * Worst case of one reflective proposal: its parent's and its child's minibatch, and the valset.
+ * In single-task and multi-task search the minibatch is drawn from the valset itself, so the
+ * child's minibatch evaluations are part of its valset evaluation (paid once, through the cache).
+ */
+export function reflectiveWorstCase(settings: Pick<PlannerSettings, 'minibatchSize' | 'searchMode'>, valsetSize: number): number {
+  const childInValset = settings.searchMode === 'single-task' || settings.searchMode === 'multi-task';
+  return (childInValset ? 1 : 2) * settings.minibatchSize + valsetSize;
 }
 
 /**

@@ -7,6 +7,7 @@ import { answerAfterReport, type AnswerSettings, type Answers } from './childAns
 import { valsetScoresOf, type MinibatchOutcome, type Proposal, type ProposalSpend } from '../core/proposal.js';
 import { recordFinish, recordVerdict } from './proposalDecisions.js';
 import { buildResult } from '../core/result.js';
+import { seedFromReply } from '../proposer/seedPrompt.js';
 import { launchEvents, type Plan } from './proposalPlanner.js';
 import { addSeed, foldFinished, progressStop, recordPlanFailures, recordStopped, startProgress, type ProgressGoals, type SearchProgress } from './searchProgress.js';
 import { initialSearchState, type SearchSettings, type SearchState } from './searchState.js';
@@ -84,6 +85,21 @@ export function foldSeed(
   const spentUsd = run.spentUsd + reply.costUsd;
   const failed = reply.systemic === undefined ? {} : { stopReason: 'error', error: reply.systemic };
   return { update: { ledger, search: added.search, progress: added.progress, spentUsd, ...failed }, events: [budgetEvent({ ledger, spentUsd }), ...added.events] };
+}
+
+/**
+ * A seedless run's first candidate, written by the reflection model: its dollars spent, and the
+ * seed read from the reply; a failed call or a reply with no text stops the run with 'error'.
+ */
+export function seedWritten(
+  run: Pick<SearchRun, 'spentUsd'>,
+  component: string,
+  reply: { ok: true; reply: { text: string }; costUsd: number } | { ok: false; error: string; costUsd: number },
+): { update: Partial<SearchRun>; seed?: { seedCandidate: Candidate; seedHash: string } } {
+  const spentUsd = run.spentUsd + reply.costUsd;
+  const read = reply.ok ? seedFromReply(reply.reply.text, component) : { error: `the reflection model could not write the seed candidate: ${reply.error}` };
+  if ('error' in read) return { update: { spentUsd, stopReason: 'error', error: read.error } };
+  return { update: { spentUsd }, seed: read };
 }
 
 /** A seed call failed (aborted, or refused by the dollar budget with nothing else in flight): the run ends. */
