@@ -4,10 +4,10 @@
 // user calls it, on simulated time (the tasks' latencies slept on a SimulatedClock), 1x1 (the
 // reference's schedule), and 2x2 and async 8 beside. Wall-clock is simulated throughout.
 //
-//   npx tsx bench/optimizeAnything.ts run <impl...> [--task service-config|records] [--seeds 24] [--from 0]
-//   npx tsx bench/optimizeAnything.ts table [--task ...]
+//   npx tsx bench/optimizeAnything.ts run <impl...> [--task service-config|records] [--seeds 24] [--from 0] [--dir NAME]
+//   npx tsx bench/optimizeAnything.ts table [--task ...] [--dir NAME]   (--dir: results/anything/NAME instead of <task>)
 //
-// impl: reference, single, 2x2, async8. Runs go to bench/results/anything/<task>/<impl>.json.
+// impl: reference, single, 2x2, async8, single-matched (1x1 at the calls the reference spent). Runs go to bench/results/anything/<task>/<impl>.json.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { SimulatedClock } from 'xstate';
 import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
@@ -26,10 +26,15 @@ export const OUR_SCHEDULES: Record<string, Schedule> = {
   '2x2': { kind: 'batched', parents: 2, perParent: 2 },
   async8: { kind: 'async', inFlight: 8 },
 };
-const IMPLS = ['reference', ...Object.keys(OUR_SCHEDULES)];
+/**
+ * A variant: ours 1x1 with each seed's budget set to the calls the reference actually spent on that
+ * seed (gepa checks its budget before an iteration and may overshoot it; ours never does).
+ */
+const MATCHED = 'single-matched';
+const IMPLS = ['reference', ...Object.keys(OUR_SCHEDULES), MATCHED];
 
 /** optimizeAnything on the task, as a user calls it, on simulated time. */
-export async function oursAnythingRun(taskName: string, implName: string, seed: number): Promise<AnythingRun> {
+export async function oursAnythingRun(taskName: string, implName: string, seed: number, budget?: number): Promise<AnythingRun> {
   const bench = anythingBenchTask(taskName);
   const schedule = OUR_SCHEDULES[implName];
   if (!schedule) throw new Error(`unknown schedule '${implName}' (known: ${Object.keys(OUR_SCHEDULES).join(', ')})`);
@@ -45,7 +50,7 @@ export async function oursAnythingRun(taskName: string, implName: string, seed: 
       objective: task.objective,
       background: task.background,
       reflectionLm: task.reflectionLm,
-      maxMetricCalls: bench.budget,
+      maxMetricCalls: budget ?? bench.budget,
       schedule,
       workers: ANYTHING_WORKERS,
       seed,
@@ -69,11 +74,18 @@ export async function oursAnythingRun(taskName: string, implName: string, seed: 
 const { flag, positional } = benchArgs();
 const [command = 'table', ...impls] = positional;
 const taskName = flag('--task', 'service-config');
-const dir = new URL(`./results/anything/${taskName}/`, import.meta.url);
+// --dir: another results folder (more seeds, kept apart from the 24-seed figures).
+const dir = new URL(`./results/anything/${flag('--dir', taskName)}/`, import.meta.url);
 
 function stored(impl: string): AnythingRun[] | undefined {
   const file = new URL(`${impl}.json`, dir);
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { runs: AnythingRun[] }).runs : undefined;
+}
+
+function referenceSpend(seed: number): number {
+  const r = stored('reference')?.find((x) => x.seed === seed);
+  if (!r) throw new Error(`${MATCHED} needs the reference's run of seed ${seed}: run 'reference' first`);
+  return r.metricCalls;
 }
 
 async function run(impl: string, seeds: number, from: number): Promise<void> {
@@ -81,7 +93,7 @@ async function run(impl: string, seeds: number, from: number): Promise<void> {
   if (impl === 'reference' && !process.env.GEPA_SRC) installGepa();
   const runs: AnythingRun[] = [];
   for (let seed = from; seed < from + seeds; seed++) {
-    const r = impl === 'reference' ? await referenceAnythingRun(taskName, 'single', seed) : await oursAnythingRun(taskName, impl, seed);
+    const r = impl === 'reference' ? await referenceAnythingRun(taskName, 'single', seed) : impl === MATCHED ? await oursAnythingRun(taskName, 'single', seed, referenceSpend(seed)) : await oursAnythingRun(taskName, impl, seed);
     runs.push(r);
     process.stderr.write(`  ${impl} seed ${seed}: best ${r.bestValScore.toFixed(3)}${r.testScore === undefined ? '' : ` test ${r.testScore.toFixed(3)}`} calls ${r.metricCalls} wall ${(r.wallClockMs / 60_000).toFixed(1)} min\n`);
   }
