@@ -71,7 +71,7 @@ describe('examples/math-openai', () => {
     const loaded = await loadRunConfig(join(MATH, 'config.json'));
     expect(loaded.trainset).toHaveLength(20);
     expect(loaded.valset).toHaveLength(20);
-    for (const row of [...loaded.trainset, ...(loaded.valset ?? [])]) expect((row as { answer: string }).answer).toMatch(/^-?\d+$/);
+    for (const row of [...(loaded.trainset ?? []), ...(loaded.valset ?? [])]) expect((row as { answer: string }).answer).toMatch(/^-?\d+$/);
     expect(loaded.runDir).toBe(join(MATH, 'runs/math-openai'));
     expect(loaded.file.metric).toBe('exact-match');
   });
