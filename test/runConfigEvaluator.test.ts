@@ -2,7 +2,7 @@
 // loaded as an adapter module is): a single-task run from a string seed (or a seed file) with no
 // dataset calls the evaluator without an example and reaches the target on a simulated
 // reflection model served on loopback; a dataset and valset make it a generalization run;
-// --resume --budget continues it; every bad config exits 2 naming the field, before any call.
+// --resume --budget continues it, and its report.html shows the artifact's diff from the seed; every bad config exits 2 naming the field, before any call.
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -124,7 +124,9 @@ describe('run with "evaluator": optimizeAnything from a config', () => {
     expect(resumed.code, resumed.err).toBe(0);
     expect(resumed.result.candidates).toEqual(uninterrupted.result.candidates);
     expect(resumed.result.metricCalls).toBe(uninterrupted.result.metricCalls);
-    expect(existsSync(join(split.runDir, 'run', 'report.html'))).toBe(true);
+    // report.html shows the artifact's word diff from the seed.
+    const report = await readFile(join(split.runDir, 'run', 'report.html'), 'utf8');
+    expect(report).toContain('<pre class="diff">alpha<ins> bravo charlie delta</ins></pre>');
   });
 
   it.each([
