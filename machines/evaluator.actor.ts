@@ -13,6 +13,7 @@ import { EvaluationIncomplete, EvaluationService, type CallRecord } from '../src
 import { WorkerSlots, type SlotInterval } from '../src/evaluation/workerSlots.js';
 import type { PricedExecutor } from '../src/executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../src/lm/slotAwareModel.js';
+import type { Refinement } from '../src/evaluation/refinement.js';
 import type { Clock, ProposeNewTexts, RunEvent, SlotPolicy, WorkJournal } from '../src/types.js';
 import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ReplyTo, SystemicFailure } from './protocol.js';
 
@@ -40,6 +41,8 @@ export interface EvaluatorInput {
   proposeNewTexts?: ProposeNewTexts;
   /** Receives every call that ran, once it ended (telemetry). */
   onCall?: (call: CallRecord) => void;
+  /** optimizeAnything's refiner: every evaluation is refined before it is answered. */
+  refinement?: Refinement;
 }
 
 /** The service's reply, handed to the machine in front of it to send on. */
@@ -81,6 +84,7 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput>(({ inpu
     },
     proposeNewTexts: input.proposeNewTexts,
     ...(input.onCall ? { onCall: { clock: input.clock, record: input.onCall } } : {}),
+    ...(input.refinement ? { refinement: input.refinement } : {}),
   });
   function announceSystemic(error: string): void {
     input.onEvent?.({ type: 'error', message: error, systemic: true });
@@ -105,7 +109,7 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput>(({ inpu
       }
       case 'reflect': {
         const { requestId, replyTo } = request;
-        service.reflect(request.prompt, request.origin).then((answer) => reply(replyTo, { type: 'reflected', requestId, ...answer }), failed(requestId, replyTo));
+        service.reflect(request.prompt, request.origin, undefined, request.content).then((answer) => reply(replyTo, { type: 'reflected', requestId, ...answer }), failed(requestId, replyTo));
         return;
       }
       case 'propose': {

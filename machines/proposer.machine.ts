@@ -82,7 +82,11 @@ function reflectionRequests(context: ProposerContext, self: ReplyTo<EvaluatorRep
   const { work, parent, components } = context;
   const origin = originOf(context);
   if (work?.kind === 'custom') return [{ type: 'propose', requestId: REFLECT_BASE, replyTo: self, candidate: parent, dataset: context.dataset ?? {}, components, origin }];
-  return work?.kind === 'prompts' ? work.prompts.map((prompt, i) => ({ type: 'reflect', requestId: REFLECT_BASE + i, replyTo: self, prompt, origin })) : [];
+  if (work?.kind !== 'prompts') return [];
+  return work.prompts.map((prompt, i) => {
+    const content = work.contents?.[i];
+    return { type: 'reflect', requestId: REFLECT_BASE + i, replyTo: self, prompt, origin, ...(content ? { content } : {}) };
+  });
 }
 
 type TaskEvent = Extract<RunEvent, { step: number; task: number }>;

@@ -7,7 +7,7 @@ import type { WorkKind } from '../src/evaluation/workerSlots.js';
 import type { MinibatchOutcome, Proposal, ProposalSpend } from '../src/gepa/core/proposal.js';
 import type { ChildMessage } from '../src/gepa/search/childAnswers.js';
 import type { ReflectionStrategy } from '../src/gepa/proposer/reflectionStrategy.js';
-import type { AcceptanceRule, Candidate, EvaluatedExample, FailureCounts, ReflectiveDataset, RunEvent } from '../src/types.js';
+import type { AcceptanceRule, Candidate, EvaluatedExample, FailureCounts, PromptPart, ReflectiveDataset, RunEvent } from '../src/types.js';
 
 /**
  * Where a reply goes: an actor that accepts exactly that reply, so tsc rejects a reply missing a
@@ -30,7 +30,8 @@ export type EvaluatorRequest =
       /** The proposal it is for (absent: the run's own, the seed); telemetry nests its spans there. */
       origin?: CallOrigin;
     }
-  | { type: 'reflect'; requestId: number; replyTo: ReplyTo<EvaluatorReply>; prompt: string; origin?: CallOrigin }
+  /** `content`: the prompt as parts when it holds images. */
+  | { type: 'reflect'; requestId: number; replyTo: ReplyTo<EvaluatorReply>; prompt: string; origin?: CallOrigin; content?: readonly PromptPart[] }
   /** Run the configured proposeNewTexts (in a reflection slot); answered with 'proposed'. */
   | { type: 'propose'; requestId: number; replyTo: ReplyTo<EvaluatorReply>; candidate: Candidate; dataset: ReflectiveDataset; components: readonly string[]; origin?: CallOrigin }
   /** Optimizer -> evaluator at the end of a run: send your counts; answered with 'evaluator.stats'. */

@@ -25,6 +25,7 @@ export function evaluatorInput(run: PreparedRun, signal: AbortSignal): Evaluator
     preRunCostUsd: run.config.preRunCostUsd,
     proposeNewTexts: run.proposeNewTexts,
     onCall: run.onCall,
+    ...(run.refinement ? { refinement: run.refinement } : {}),
   };
 }
 

@@ -10,6 +10,9 @@ export type {
   Evaluation,
   FailureCounts,
   FailureKind,
+  ImagePart,
+  LanguageModelContext,
+  PromptPart,
   LanguageModel,
   LmReply,
   OptimizeConfig,
@@ -128,5 +131,6 @@ export {
 // optimizeAnything: gepa's primary API (any text artifact, an evaluator, side information, log()).
 export { optimizeAnything, type OptimizeAnythingResult } from '../machines/optimizeAnything.js';
 export { log } from './adapters/anything/evaluatorLog.js';
+export { image } from './adapters/anything/sideImage.js';
 export type { Evaluator, EvaluatorContext, EvaluatorState, OptimizeAnythingOptions, PastEvaluation, RefinerOptions } from './adapters/anything/anythingOptions.js';
 export type { EvaluatorResult, SideInfo } from './adapters/anything/sideInfo.js';

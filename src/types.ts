@@ -7,7 +7,7 @@
 export type { Adapter, Candidate, CallFailure, EvalContext, EvaluatedExample, Evaluation, FailureKind, ReflectiveDataset, RetryNotice } from './gepa/core/adapter.js';
 
 // A language model: an async function from a prompt to text.
-export type { LanguageModel, LmReply } from './gepa/core/languageModel.js';
+export type { ImagePart, LanguageModel, LanguageModelContext, LmReply, PromptPart } from './gepa/core/languageModel.js';
 
 // The injected clock.
 export type { Clock } from './clock.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { log, optimizeAnything } from '../src/index.js';
-import { appendingReflection, wordScore, wordsScore, WORDS } from './support/anythingTask.js';
+import { appendingReflection, countedWordsEvaluator, wordScore, wordsScore, WORDS } from './support/anythingTask.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gepa-anything-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -34,18 +34,10 @@ describe('optimizeAnything modes', () => {
   });
 
   it('single-task search pays a proposal 2 calls, not 3: the child\'s evaluation is its valset evaluation, and the planner reserves no more', async () => {
-    let calls = 0;
-    const result = await optimizeAnything({
-      seedCandidate: 'words:',
-      evaluator: (candidate) => {
-        calls++;
-        return wordsScore(candidate);
-      },
-      reflectionLm: appendingReflection(),
-      maxMetricCalls: 7,
-    });
+    const evaluator = countedWordsEvaluator();
+    const result = await optimizeAnything({ seedCandidate: 'words:', evaluator, reflectionLm: appendingReflection(), maxMetricCalls: 7 });
     // The seed (1), then three proposals of a parent evaluation and a child evaluation each.
-    expect(calls).toBe(7);
+    expect(evaluator.calls).toBe(7);
     expect(result.metricCalls).toBe(7);
     expect(result.proposals.length).toBe(3);
     expect(result.candidates).toEqual(['words:', 'words: alpha', 'words: alpha beta', 'words: alpha beta gamma']);

@@ -3,12 +3,16 @@
 // difference is refunded. reserve() returns the new ledger and the reservation, or null when the
 // budget cannot pay; settle() takes that very reservation back. Spent + reserved never passes
 // maxMetricCalls, so a run cannot overshoot whatever finishes when. (Dollars: dollarGate.ts.)
+// Reservations are asked in evaluations and held in calls: with a refiner an evaluation may make
+// up to `callsPerEvaluation` calls (the original and each refinement), all paid from this budget.
 
 export interface BudgetLedger {
   /** The limit (Infinity without one). */
   readonly maxMetricCalls: number;
   readonly spentCalls: number;
   readonly reservedCalls: number;
+  /** Metric calls one evaluation may make at most (1; 1 + maxRefinements with a refiner). */
+  readonly callsPerEvaluation?: number;
 }
 
 export interface Reservation {
@@ -29,31 +33,39 @@ export interface SpendingLimits {
   dollarsExhausted?: boolean;
 }
 
-/** `spentBefore`: calls already paid that no reservation covers (an earlier process's failed calls, on resume). */
-export function openLedger(maxMetricCalls: number | undefined, spentBefore = 0): BudgetLedger {
-  return { maxMetricCalls: maxMetricCalls ?? Infinity, spentCalls: spentBefore, reservedCalls: 0 };
+/**
+ * `spentBefore`: calls already paid that no reservation covers (an earlier process's failed calls,
+ * on resume); `callsPerEvaluation`: the metric calls one evaluation may make (default 1).
+ */
+export function openLedger(maxMetricCalls: number | undefined, spentBefore = 0, callsPerEvaluation = 1): BudgetLedger {
+  return { maxMetricCalls: maxMetricCalls ?? Infinity, spentCalls: spentBefore, reservedCalls: 0, ...(callsPerEvaluation === 1 ? {} : { callsPerEvaluation }) };
 }
+
+/** The calls `evaluations` may make at most. */
+const callsOf = (ledger: BudgetLedger, evaluations: number): number => evaluations * (ledger.callsPerEvaluation ?? 1);
 
 /** Calls neither spent nor reserved (Infinity without a limit). */
 export const remainingCalls = (ledger: BudgetLedger): number => ledger.maxMetricCalls - ledger.spentCalls - ledger.reservedCalls;
 
-/** Reserves `calls`, or null when the calls left (less those held) or the dollars left cannot pay. */
-export function reserve(ledger: BudgetLedger, calls: number, limits: SpendingLimits = {}): Reserved | null {
+/** Reserves the calls of `evaluations`, or null when the calls left (less those held) or the dollars left cannot pay. */
+export function reserve(ledger: BudgetLedger, evaluations: number, limits: SpendingLimits = {}): Reserved | null {
+  const calls = callsOf(ledger, evaluations);
   if (limits.dollarsExhausted === true || calls > remainingCalls(ledger) - (limits.heldCalls ?? 0)) return null;
   return { ledger: { ...ledger, reservedCalls: ledger.reservedCalls + calls }, reservation: { calls } };
 }
 
-/** Adds `calls` to a reservation already held (a rebase's extra calls), or null when they cannot be paid. */
-export function enlarge(ledger: BudgetLedger, reservation: Reservation, calls: number): Reserved | null {
-  const more = reserve(ledger, calls);
-  return more && { ledger: more.ledger, reservation: { calls: reservation.calls + calls } };
+/** Adds the calls of `evaluations` to a reservation already held (a rebase's extra calls), or null when they cannot be paid. */
+export function enlarge(ledger: BudgetLedger, reservation: Reservation, evaluations: number): Reserved | null {
+  const more = reserve(ledger, evaluations);
+  return more && { ledger: more.ledger, reservation: { calls: reservation.calls + more.reservation.calls } };
 }
 
 /**
  * The seed's valset evaluation, without which there is no run: granted even when an earlier
  * process's failed calls leave less than it needs (validation makes that impossible in a fresh run).
  */
-export function reserveRegardless(ledger: BudgetLedger, calls: number): Reserved {
+export function reserveRegardless(ledger: BudgetLedger, evaluations: number): Reserved {
+  const calls = callsOf(ledger, evaluations);
   return { ledger: { ...ledger, reservedCalls: ledger.reservedCalls + calls }, reservation: { calls } };
 }
 
@@ -68,7 +80,7 @@ export function settle(ledger: BudgetLedger, reservation: Reservation, spentCall
   return { ...ledger, reservedCalls: ledger.reservedCalls - reservation.calls, spentCalls: ledger.spentCalls + spentCalls };
 }
 
-/** Why a refused reservation of `calls` was refused: the calls left, else the dollars. */
-export function refusalReason(ledger: BudgetLedger, calls: number, limits: SpendingLimits = {}): 'maxMetricCalls' | 'maxCostUsd' {
-  return remainingCalls(ledger) - (limits.heldCalls ?? 0) < calls ? 'maxMetricCalls' : 'maxCostUsd';
+/** Why a refused reservation of `evaluations` was refused: the calls left, else the dollars. */
+export function refusalReason(ledger: BudgetLedger, evaluations: number, limits: SpendingLimits = {}): 'maxMetricCalls' | 'maxCostUsd' {
+  return remainingCalls(ledger) - (limits.heldCalls ?? 0) < callsOf(ledger, evaluations) ? 'maxMetricCalls' : 'maxCostUsd';
 }

@@ -153,6 +153,8 @@ export interface RunSettings {
   trackBestOutputs: boolean;
   /** optimizeAnything's mode (set by it after validation); absent for optimize() runs. */
   searchMode?: SearchMode;
+  /** Metric calls one evaluation may make: 1 + maxRefinements with optimizeAnything's refiner; default 1. */
+  metricCallsPerEvaluation?: number;
 }
 
 /** A race's defaults: chunks of 10 examples, stop as soon as the child trails its parent. */

@@ -10,7 +10,9 @@ import { failureOf, FailureTally, invalidScoreFailure, type CallChannel } from '
 import type { PricedExecutor } from '../executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { WorkerSlots, WorkKind } from './workerSlots.js';
-import type { CallFailure, Candidate, Clock, Evaluation, LmReply, ProposeNewTexts, ReflectiveDataset, RetryNotice, WorkJournal } from '../types.js';
+import type { Refinement, RefinementAttempt } from './refinement.js';
+import { candidateHash } from '../gepa/core/candidateHash.js';
+import type { CallFailure, Candidate, Clock, Evaluation, LmReply, PromptPart, ProposeNewTexts, ReflectiveDataset, RetryNotice, WorkJournal } from '../types.js';
 
 /** Whose work a call is: a proposal's (its step and task), or the run's own (the seed) when absent. */
 export interface CallOrigin {
@@ -94,6 +96,8 @@ export interface EvaluationServiceOptions<Example> {
   proposeNewTexts?: ProposeNewTexts;
   /** Every call that ran, once it ended, timed on `clock` (telemetry spans). */
   onCall?: { clock: Clock; record: (call: CallRecord) => void };
+  /** optimizeAnything's refiner: each evaluation is refined (refinement.ts) before it is answered. */
+  refinement?: Refinement;
 }
 
 /** Dollars a failed call still cost (e.g. a reply with usage but no content). */
@@ -166,8 +170,9 @@ export class EvaluationService<Example> {
    * Evaluates a candidate on examples. Rejects with EvaluationIncomplete (carrying what was paid)
    * when a call could not be made: the run was aborted or the dollar budget refused it.
    */
-  async evaluate(request: EvaluateRequest): Promise<EvaluateReply> {
+  async evaluate(request: EvaluateRequest, refine = true): Promise<EvaluateReply> {
     const paid = { calls: 0, usd: 0 };
+    const refinement = refine ? this.options.refinement : undefined;
     const pending = request.exampleIds.map((id) => {
       const key = `${request.hash}:${id}:${request.captureTraces ? 1 : 0}`;
       let entry = this.cache.get(key);
@@ -178,6 +183,7 @@ export class EvaluationService<Example> {
       if (!entry) {
         // Only the request that creates an entry pays for it; cache hits are free.
         entry = this.runMetricCall(request, id, key, paid);
+        if (refinement) entry = entry.then((original) => this.refine(refinement, request, id, original, paid));
         this.cache.set(key, entry);
         // Traced runs feed reflection: identical ones in flight share a call, but a later
         // request gets a fresh run (a replay would make a failing loop free, and endless).
@@ -248,6 +254,47 @@ export class EvaluationService<Example> {
     });
   }
 
+  /**
+   * Refines one evaluation: the refiner model proposes a candidate from the attempts so far, it is
+   * evaluated (unrefined), and refining goes on while it improves, up to maxRefinements. Each step
+   * is ordinary work (a reflection call, a metric call), paid into `paid`; a resumed run replays them.
+   */
+  private async refine(refinement: Refinement, request: EvaluateRequest, exampleId: number, original: Evaluation, paid: { calls: number; usd: number }): Promise<Evaluation> {
+    const attempts: RefinementAttempt[] = [{ candidate: request.candidate, evaluation: original }];
+    let best = original.score;
+    for (let i = 0; i < refinement.maxRefinements; i++) {
+      const answer = await this.reflect(refinement.prompt(attempts), request.origin, refinement.lm);
+      paid.usd += answer.costUsd;
+      const read = answer.ok ? refinement.read(answer.reply.text, request.candidate) : { error: `the refiner model failed: ${answer.error}` };
+      if ('error' in read) {
+        attempts.push({ candidate: request.candidate, error: read.error });
+        if (!answer.ok) break;
+        continue;
+      }
+      let evaluation: Evaluation;
+      try {
+        // Keyed apart from the same text evaluated as a candidate of the run (which is refined).
+        const reply = await this.evaluate({ ...request, candidate: read, hash: `${candidateHash(read)}:unrefined`, exampleIds: [exampleId], captureTraces: false }, false);
+        paid.calls += reply.paidCalls;
+        paid.usd += reply.costUsd;
+        evaluation = reply.evaluations[0] as Evaluation;
+      } catch (error) {
+        if (this.options.signal.aborted) throw error;
+        // The dollar budget refused the refined call: the original stands.
+        if (error instanceof EvaluationIncomplete) {
+          paid.calls += error.paidCalls;
+          paid.usd += error.costUsd;
+        }
+        attempts.push({ candidate: read, error: errorMessage(error) });
+        break;
+      }
+      attempts.push({ candidate: read, evaluation });
+      if (!(evaluation.score > best)) break;
+      best = evaluation.score;
+    }
+    return refinement.combine(attempts);
+  }
+
   /** A call an earlier process paid for, from the journal: counted, not run again. */
   private replay(key: string, paid: { calls: number; usd: number }): Promise<Evaluation> | undefined {
     let replayed = this.options.journal?.replayEvaluation(key);
@@ -276,8 +323,14 @@ export class EvaluationService<Example> {
     if (onCall) onCall.record(call(onCall.clock.now()));
   }
 
-  async reflect(prompt: string, origin?: CallOrigin): Promise<ReflectReply> {
-    const { reflectionLm, slots, signal, journal } = this.options;
+  /**
+   * One reflection call (or the refiner's, with `lm`): in a slot, its dollars reserved, logged and
+   * replayed on resume. `content`: the prompt as parts when it holds images; a model that cannot
+   * take images fails the call (optimizeAnything's `images: true` refuses such a model before the run).
+   */
+  async reflect(prompt: string, origin?: CallOrigin, lm?: SlotAwareLanguageModel, content?: readonly PromptPart[]): Promise<ReflectReply> {
+    const { slots, signal, journal } = this.options;
+    const reflectionLm = lm ?? this.options.reflectionLm;
     const replayed = journal?.replayReflection(prompt);
     if (replayed) {
       this.reflectionCalls++;
@@ -296,13 +349,15 @@ export class EvaluationService<Example> {
       this.reflectionCalls++;
       return reflectionLm(prompt, {
         signal,
+        ...(content ? { content } : {}),
         runInSlot: <T>(fn: () => Promise<T>) => slots.run('reflection', fn, signal),
         ...this.retryHook,
       } as { signal: AbortSignal });
     };
     try {
+      if (content && reflectionLm.acceptsImages !== true) throw new Error('the prompt holds images and this model cannot take them (it does not declare acceptsImages)');
       // Before the slot, as for metric calls (a model managing its own slots takes them per attempt).
-      reserved = await this.acquireDollars(reflectionLm.estimateMaxCostUsd?.(prompt) ?? 0);
+      reserved = await this.acquireDollars(reflectionLm.estimateMaxCostUsd?.(prompt, content) ?? 0);
       const raw = reflectionLm.managesSlots ? await call() : await slots.run('reflection', call, signal);
       const reply = normalizeLmReply(raw);
       const costUsd = reply.costUsd ?? 0;

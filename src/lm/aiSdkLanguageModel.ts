@@ -24,6 +24,7 @@ import { requestKey } from './responseCache.js';
 import { DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BASE_DELAY_MS, DEFAULT_RETRY_MAX_DELAY_MS } from './retryPolicy.js';
 import { createSecretRedactor } from './secretRedactor.js';
 import type { SlotAwareContext } from './slotAwareModel.js';
+import type { PromptPart } from '../gepa/core/languageModel.js';
 import { boundPromptTokens, ESTIMATE_COMPLETION_TOKENS, estimatePromptTokens, estimateTokens, messagesOf, type Message } from './tokenEstimates.js';
 
 export const AI_SDK_MODELS: OptionalIntegration = { feature: 'AI SDK models (createAiSdkChatModel, createAiSdkLanguageModel)', packages: ['ai'] };
@@ -59,7 +60,9 @@ interface AiModule {
   generateText(options: {
     model: AiSdkModel;
     system?: string;
-    prompt: string;
+    /** The prompt as text, or (a prompt with images) as one user message of parts. */
+    prompt?: string;
+    messages?: Array<{ role: 'user'; content: Array<{ type: 'text'; text: string } | { type: 'image'; image: string; mediaType: string }> }>;
     temperature?: number;
     maxOutputTokens?: number;
     maxRetries: number;
@@ -96,7 +99,7 @@ function checkModel(model: unknown, factory: string): AiSdkModel {
 const neverAborted = () => new AbortController().signal;
 
 /** One request path (cache, rate limits, attempts, reply checks, dollars) behind a callable of any input shape. */
-function aiSdkCallable<Input>(factory: string, rawModel: unknown, options: AiSdkModelOptions, toMessages: (input: Input) => Message[]) {
+function aiSdkCallable<Input>(factory: string, rawModel: unknown, options: AiSdkModelOptions, toMessages: (input: Input, parts?: readonly PromptPart[]) => Message[]) {
   const model = checkModel(rawModel, factory);
   checkInstalled(AI_SDK_MODELS);
   for (const name of ['timeoutMs', 'maxTokens', 'rpm', 'tpm'] as const) positiveInteger(name, options[name]);
@@ -115,11 +118,12 @@ function aiSdkCallable<Input>(factory: string, rawModel: unknown, options: AiSdk
   async function attemptOnce(ai: AiModule, messages: Message[], signal: AbortSignal): Promise<Attempt<GenerateTextResult>> {
     const deadline = AbortSignal.timeout(timeoutMs);
     const system = messages.find((m) => m.role === 'system')?.content;
+    const user = messages.find((m) => m.role === 'user');
     try {
       const result = await ai.generateText({
         model,
         ...(system !== undefined ? { system } : {}),
-        prompt: messages.find((m) => m.role === 'user')?.content ?? '',
+        ...(user?.parts ? { messages: [{ role: 'user' as const, content: user.parts.map((p) => (p.type === 'text' ? p : { type: 'image' as const, image: p.data, mediaType: p.mediaType })) }] } : { prompt: user?.content ?? '' }),
         ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
         ...(options.maxTokens !== undefined ? { maxOutputTokens: options.maxTokens } : {}),
         // One retry layer: ours (clock, slots, budgets). The SDK's would wait holding a worker slot.
@@ -175,12 +179,12 @@ function aiSdkCallable<Input>(factory: string, rawModel: unknown, options: AiSdk
     ? (messages: Message[]) =>
         costOf({ promptTokens: boundPromptTokens(messages), completionTokens: options.maxTokens ?? ESTIMATE_COMPLETION_TOKENS }, price)
     : undefined;
-  const callable = (input: Input, ctx: SlotAwareContext = { signal: neverAborted() }) => call(toMessages(input), ctx);
+  const callable = (input: Input, ctx: SlotAwareContext & { content?: readonly PromptPart[] } = { signal: neverAborted() }) => call(toMessages(input, ctx.content), ctx);
   return Object.assign(callable, {
     managesSlots: true as const,
     model: modelId,
     modelIdentity: `ai-sdk:${provider}/${modelId}`,
-    ...(estimate ? { estimateMaxCostUsd: (input: Input) => estimate(toMessages(input)) } : {}),
+    ...(estimate ? { estimateMaxCostUsd: (input: Input, parts?: readonly PromptPart[]) => estimate(toMessages(input, parts)) } : {}),
   });
 }
 
@@ -189,7 +193,8 @@ function aiSdkCallable<Input>(factory: string, rawModel: unknown, options: AiSdk
  * from the SDK's result, dollars from `prices` keyed by the model id.
  */
 export function createAiSdkLanguageModel(model: AiSdkModel, options: AiSdkModelOptions = {}): AiSdkLanguageModel {
-  return aiSdkCallable('createAiSdkLanguageModel', model, options, (prompt: string) => messagesOf(options.system, prompt));
+  const callable = aiSdkCallable('createAiSdkLanguageModel', model, options, (prompt: string, parts?: readonly PromptPart[]) => messagesOf(options.system, prompt, parts));
+  return Object.assign(callable, { acceptsImages: true as const });
 }
 
 /** An AI SDK model as a chat model ({system, user} in, LmReply out): the chat adapter's taskModel. */

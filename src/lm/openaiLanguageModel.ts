@@ -26,6 +26,7 @@ import {
   type FailureKind,
 } from './retryPolicy.js';
 import { runAttempts, type Attempt } from './attemptLoop.js';
+import type { PromptPart } from '../gepa/core/languageModel.js';
 import { boundPromptTokens, ESTIMATE_COMPLETION_TOKENS, estimatePromptTokens, estimateTokens, messagesOf, type Message } from './tokenEstimates.js';
 
 export { hasPrice } from './priceTable.js';
@@ -210,7 +211,7 @@ function createCompletionCaller(options: OpenAIModelOptions): CompletionCaller {
 
   const requestBody = (messages: Message[]) => ({
     model,
-    messages,
+    messages: messages.map(openAIMessage),
     ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
     ...(options.maxTokens !== undefined ? { [maxTokensParam]: options.maxTokens } : {}),
   });
@@ -219,7 +220,8 @@ function createCompletionCaller(options: OpenAIModelOptions): CompletionCaller {
     // The SDK's timeout covers only the wait for headers; this deadline also covers the body.
     const deadline = AbortSignal.timeout(timeoutMs);
     try {
-      const reply: unknown = await client.chat.completions.create(body, {
+      // The body's messages are the chat API's (openAIMessage); its types split them by role.
+      const reply: unknown = await client.chat.completions.create(body as OpenAI.ChatCompletionCreateParamsNonStreaming, {
         signal: AbortSignal.any([signal, deadline]),
         timeout: timeoutMs,
         maxRetries: 0,
@@ -230,11 +232,11 @@ function createCompletionCaller(options: OpenAIModelOptions): CompletionCaller {
     }
   }
 
-  const fetchWithRetries = (body: ReturnType<typeof requestBody>, key: string, ctx: SlotAwareContext) =>
+  const fetchWithRetries = (body: ReturnType<typeof requestBody>, messages: Message[], key: string, ctx: SlotAwareContext) =>
     runAttempts(
       {
         model, maxRetries, baseDelayMs, maxDelayMs, clock, limiter, redact, jitterKey: key,
-        rateTokens: estimatePromptTokens(body.messages) + (options.maxTokens ?? 0),
+        rateTokens: estimatePromptTokens(messages) + (options.maxTokens ?? 0),
         giveUp: (message, kind, attempts, status) => modelError(message, kind, attempts, status === undefined ? {} : { status }),
         attempt: (signal) => attemptOnce(body, signal),
       },
@@ -248,7 +250,7 @@ function createCompletionCaller(options: OpenAIModelOptions): CompletionCaller {
     // A cached reply reports its original usage but cost 0: nothing is paid on a re-run.
     if (cached) return { text: cached.text, ...(cached.usage ? { usage: cached.usage } : {}), costUsd: 0 };
 
-    const { value: raw, attempts, ticket } = await fetchWithRetries(body, key, ctx);
+    const { value: raw, attempts, ticket } = await fetchWithRetries(body, messages, key, ctx);
     const fail = (message: string, kind: LanguageModelErrorKind, details: LanguageModelError['details'] = {}) =>
       modelError(message, kind, attempts, details);
 
@@ -290,22 +292,32 @@ function createCompletionCaller(options: OpenAIModelOptions): CompletionCaller {
 
 const neverAborted = () => new AbortController().signal;
 
+/** A message in the chat API's form: text, or text and image parts (images as data URLs). */
+function openAIMessage(message: Message): { role: Message['role']; content: string | Array<{ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } }> } {
+  if (!message.parts) return { role: message.role, content: message.content };
+  const content = message.parts.map((p) => (p.type === 'text' ? p : { type: 'image_url' as const, image_url: { url: `data:${p.mediaType};base64,${p.data}` } }));
+  return { role: message.role, content };
+}
+
 /** One request path behind a callable of any input shape, marked and priced for the runtime. */
-function callableModel<Input>(options: OpenAIModelOptions, toMessages: (input: Input) => Message[]) {
+function callableModel<Input>(options: OpenAIModelOptions, toMessages: (input: Input, parts?: readonly PromptPart[]) => Message[]) {
   const caller = createCompletionCaller(options);
-  const model = (input: Input, ctx: SlotAwareContext = { signal: neverAborted() }) =>
-    caller.call(toMessages(input), ctx);
+  const model = (input: Input, ctx: SlotAwareContext & { content?: readonly PromptPart[] } = { signal: neverAborted() }) =>
+    caller.call(toMessages(input, ctx.content), ctx);
   const estimate = caller.estimateMaxCostUsd;
   return Object.assign(model, {
     managesSlots: true as const,
     model: options.model,
-    ...(estimate ? { estimateMaxCostUsd: (input: Input) => estimate(toMessages(input)) } : {}),
+    ...(estimate ? { estimateMaxCostUsd: (input: Input, parts?: readonly PromptPart[]) => estimate(toMessages(input, parts)) } : {}),
   });
 }
 
 /** A LanguageModel (prompt in, LmReply out) on an OpenAI-compatible endpoint. */
 export function createOpenAILanguageModel(options: OpenAIModelOptions): OpenAILanguageModel {
-  return callableModel(options, (prompt: string) => messagesOf(options.system, prompt));
+  return Object.assign(
+    callableModel(options, (prompt: string, parts?: readonly PromptPart[]) => messagesOf(options.system, prompt, parts)),
+    { acceptsImages: true as const },
+  );
 }
 
 /** A chat model ({system, user} in, LmReply out) for task adapters; same request path. */

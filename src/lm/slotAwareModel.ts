@@ -1,7 +1,7 @@
 // The seam between the run's worker slots and a language model that takes a slot itself, once
 // per attempt, so that its backoff and rate-limit waits hold none; such a model may also give a
 // worst-case price per prompt, so dollars can be reserved before the call.
-import type { LanguageModel, RetryNotice } from '../types.js';
+import type { LanguageModel, PromptPart, RetryNotice } from '../types.js';
 
 /** The runtime's call context, plus the seam through which a model takes a worker slot per attempt. */
 export interface SlotAwareContext {
@@ -20,7 +20,8 @@ export interface ManagesSlots {
 /** A reflection model as the evaluation service calls it: any LanguageModel, maybe slot-aware, maybe priced. */
 export type SlotAwareLanguageModel = LanguageModel & {
   readonly managesSlots?: boolean;
-  readonly estimateMaxCostUsd?: (prompt: string) => number;
+  /** `content`: the prompt as parts when it holds images (each image is priced too). */
+  readonly estimateMaxCostUsd?: (prompt: string, content?: readonly PromptPart[]) => number;
 };
 
 export function managesOwnSlots(fn: unknown): fn is ManagesSlots {

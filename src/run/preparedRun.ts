@@ -11,6 +11,7 @@ import { buildExampleTable, type ExampleTable } from '../gepa/core/exampleTable.
 import { buildReflectiveDataset } from '../gepa/proposer/reflectiveDataset.js';
 import type { ReflectionStrategy } from '../gepa/proposer/reflectionStrategy.js';
 import type { CallRecord } from '../evaluation/evaluationService.js';
+import type { Refinement } from '../evaluation/refinement.js';
 import { resolveLanguageModel } from '../lm/resolveLanguageModel.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { Adapter, Candidate, Clock, EvaluatedExample, OptimizeConfig, ProposeNewTexts, ReflectiveDataset, RunEvent, SlotInterval, WorkJournal } from '../types.js';
@@ -43,6 +44,8 @@ export interface PreparedRun {
    * prompt first, and its answer becomes the seed's one component (settings.seedCandidate is a placeholder until then).
    */
   seedless?: { prompt: string; component: string };
+  /** optimizeAnything's refiner, which the evaluation service runs after each evaluation. */
+  refinement?: Refinement;
   clock: Clock;
   /** The caller's signal: abort = stop now with what was found. */
   signal?: AbortSignal;

@@ -34,3 +34,15 @@ export function wordsScore(artifact: string): { score: number; sideInfo: Record<
 export function wordScore(artifact: string, word: string): { score: number; sideInfo: Record<string, unknown> } {
   return artifact.split(/\s+/).includes(word) ? { score: 1, sideInfo: {} } : { score: 0, sideInfo: { Next: word } };
 }
+
+/** wordsScore as a single-task evaluator that counts its calls (`.calls`). */
+export function countedWordsEvaluator(): ((artifact: string) => ReturnType<typeof wordsScore>) & { calls: number } {
+  const evaluator = Object.assign(
+    (artifact: string) => {
+      evaluator.calls++;
+      return wordsScore(artifact);
+    },
+    { calls: 0 },
+  );
+  return evaluator;
+}

@@ -67,6 +67,12 @@ export interface OptimizeAnythingOptions<C extends string | Candidate, Example =
   /** Domain knowledge and constraints: in the reflection prompt and the seedless prompt. */
   background?: string;
   refiner?: RefinerOptions;
+  /**
+   * The evaluator puts images in side information (`image()`): the reflection model and the
+   * refiner's must accept images, checked before any call (a ConfigError names the one that does
+   * not). Without it, a prompt with images sent to a model that cannot take them is a failed call.
+   */
+  images?: boolean;
 }
 
 
@@ -97,6 +103,7 @@ export function checkAnythingOptions(options: OptimizeAnythingOptions<string | C
     const bad = entries.find(([, text]) => typeof text !== 'string');
     if (bad) fail(`seedCandidate.${bad[0]}`, 'must be a string');
   }
+  if (options.images !== undefined && typeof options.images !== 'boolean') fail('images', 'must be true or false');
   for (const field of ['objective', 'background'] as const) {
     if (options[field] !== undefined && typeof options[field] !== 'string') fail(field, 'must be a string');
   }

@@ -2,6 +2,8 @@
 // fenced block, then the records rendered as markdown (# Example N, ## key, ### nested key),
 // then the request to answer inside a fenced block. With a task framing (optimizeAnything's
 // objective and background) the prompt speaks of an artifact and states the goal and the domain.
+// An image in the records stands as a marker (promptImages.ts).
+import { imageMarker, isImagePart } from './promptImages.js';
 
 /** What the artifact is for, in the user's words: optimizeAnything's `objective` and `background`. */
 export interface ReflectionContext {
@@ -11,6 +13,7 @@ export interface ReflectionContext {
 
 function renderValue(value: unknown, depth: number): string {
   if (value === null || value === undefined) return '(none)';
+  if (isImagePart(value)) return imageMarker(value);
   if (typeof value === 'string') return value.trim() === '' ? '(empty)' : value.trim();
   if (typeof value !== 'object') return String(value);
   if (Array.isArray(value)) return value.map((v, i) => `${i + 1}. ${renderValue(v, depth + 1)}`).join('\n');

@@ -6,6 +6,8 @@ import { errorMessage } from '../../errorMessage.js';
 import type { Candidate, ReflectionPromptTemplate, ReflectiveDataset } from '../../types.js';
 import type { ComponentReply } from './childCandidate.js';
 import { buildReflectionPrompt, renderRecords, type ReflectionContext } from './reflectionPrompt.js';
+import { promptContent } from './promptImages.js';
+import type { PromptPart } from '../core/languageModel.js';
 
 /** The placeholders a string template must hold (gepa's names). */
 export const CURRENT_TEXT_PLACEHOLDER = '<curr_instructions>';
@@ -25,7 +27,8 @@ export interface ReflectionStrategy {
 
 export const defaultReflection: ReflectionStrategy = { customProposer: false };
 
-export type ReflectionWork = { kind: 'prompts'; prompts: string[] } | { kind: 'custom' } | { kind: 'failed'; reason: string };
+/** `contents[i]`: prompt i as parts when its records hold images (for a model that sees them). */
+export type ReflectionWork = { kind: 'prompts'; prompts: string[]; contents?: Array<PromptPart[] | undefined> } | { kind: 'custom' } | { kind: 'failed'; reason: string };
 
 /** Why a string template cannot be used, or null. */
 export function templateProblem(template: string): string | null {
@@ -62,7 +65,9 @@ export function reflectionPrompt(
 export function reflectionWork(strategy: ReflectionStrategy, parent: Candidate, components: readonly string[], dataset: ReflectiveDataset): ReflectionWork {
   if (strategy.customProposer) return { kind: 'custom' };
   try {
-    return { kind: 'prompts', prompts: components.map((name) => reflectionPrompt(strategy.template, name, parent[name] ?? '', dataset[name] ?? [], strategy.context)) };
+    const prompts = components.map((name) => reflectionPrompt(strategy.template, name, parent[name] ?? '', dataset[name] ?? [], strategy.context));
+    const contents = prompts.map((prompt, i) => promptContent(prompt, dataset[components[i] as string] ?? []));
+    return { kind: 'prompts', prompts, ...(contents.some((c) => c !== undefined) ? { contents } : {}) };
   } catch (error) {
     return { kind: 'failed', reason: `reflectionPromptTemplate failed: ${errorMessage(error)}` };
   }

@@ -39,8 +39,8 @@ export type RunSettingsView = AnswerSettings & ProgressGoals & { frontType: Fron
  * A run before its seed is evaluated: the search state from the settings, an open ledger (with
  * `spentBefore` calls already paid: an earlier process's failed calls), nothing in flight.
  */
-export function startRun(settings: SearchSettings & { maxMetricCalls?: number }, table: Pick<ExampleTable<unknown>, 'trainIds'>, spentBefore: number): SearchRun {
-  return { search: initialSearchState(settings, table), progress: startProgress(), ledger: openLedger(settings.maxMetricCalls, spentBefore), spentUsd: 0, dollarsExhausted: false, proposals: {}, stepIds: [] };
+export function startRun(settings: SearchSettings & { maxMetricCalls?: number; metricCallsPerEvaluation?: number }, table: Pick<ExampleTable<unknown>, 'trainIds'>, spentBefore: number): SearchRun {
+  return { search: initialSearchState(settings, table), progress: startProgress(), ledger: openLedger(settings.maxMetricCalls, spentBefore, settings.metricCallsPerEvaluation), spentUsd: 0, dollarsExhausted: false, proposals: {}, stepIds: [] };
 }
 
 /** The run's budget as a run event. */

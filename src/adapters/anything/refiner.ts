@@ -1,0 +1,73 @@
+// optimizeAnything's refiner (gepa's RefinerConfig): the prompt that asks the refiner model for a
+// refined candidate from the attempts so far (each with its score and side information), the
+// candidate read from its JSON answer, and the evaluation kept: the better score, with the
+// original's side information and the attempts under `refinement`, which the reflection reads.
+import { framingSections, type ReflectionContext } from '../../gepa/proposer/reflectionPrompt.js';
+import { imageMarker, isImagePart } from '../../gepa/proposer/promptImages.js';
+import type { Refinement, RefinementAttempt } from '../../evaluation/refinement.js';
+import type { SlotAwareLanguageModel } from '../../lm/slotAwareModel.js';
+import type { Candidate, Evaluation } from '../../types.js';
+import { sideInfoOf } from './anythingAdapter.js';
+
+/** The key of the side information that records a refined evaluation's attempts. */
+export const REFINEMENT_KEY = 'refinement';
+
+const attemptRecord = (a: RefinementAttempt): Record<string, unknown> =>
+  a.evaluation ? { candidate: a.candidate, score: a.evaluation.score, sideInfo: sideInfoOf(a.evaluation) } : { candidate: a.candidate, error: a.error };
+
+/** The refiner's prompt: the goal, the candidate to refine as JSON, every attempt so far, the answer's form. */
+export function refinerPrompt(context: ReflectionContext, attempts: readonly RefinementAttempt[]): string {
+  const current = attempts.filter((a) => a.evaluation).reduce((best, a) => ((a.evaluation?.score ?? -Infinity) > (best.evaluation?.score ?? -Infinity) ? a : best));
+  return [
+    'You refine a candidate that an evaluator scores (higher is better), using what the evaluator said about it.',
+    '',
+    ...framingSections(context),
+    '## The candidate to refine (JSON: component name -> text)',
+    '```json',
+    JSON.stringify(current.candidate, null, 2),
+    '```',
+    '',
+    '## Every attempt so far, with its score and the evaluator\'s side information',
+    '```json',
+    // Images stand as their markers: the refiner reads JSON.
+    JSON.stringify(attempts.map(attemptRecord), (_key, value: unknown) => (isImagePart(value) ? imageMarker(value) : value), 2),
+    '```',
+    '',
+    'Fix what the side information says goes wrong and keep what works. Reply with a JSON object',
+    'with the same component names and the refined texts, and nothing else.',
+  ].join('\n');
+}
+
+/** The refined candidate in a reply: a JSON object of texts for the candidate's components (fences allowed). */
+export function readRefinedCandidate(reply: string, original: Candidate): Candidate | { error: string } {
+  const body = reply.trim().replace(/^```[\w-]*\n?/, '').replace(/\n?```$/, '');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch (error) {
+    return { error: `the refiner's reply is not JSON: ${(error as Error).message}` };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { error: 'the refiner\'s reply is not a JSON object of texts' };
+  const entries = Object.entries(parsed as Record<string, unknown>);
+  const stray = entries.find(([name, text]) => !(name in original) || typeof text !== 'string');
+  if (stray) return { error: `the refiner's reply has ${stray[0] in original ? `a non-text value for "${stray[0]}"` : `no component "${stray[0]}"`}` };
+  return { ...original, ...(parsed as Record<string, string>) };
+}
+
+/** The better of the original and its refinements (the original on a tie), the attempts recorded beside the original's side information. */
+export function keptEvaluation(attempts: readonly RefinementAttempt[]): Evaluation {
+  const original = attempts[0]?.evaluation as Evaluation;
+  if (attempts.length === 1) return original;
+  const best = attempts.reduce((kept, a) => (a.evaluation && a.evaluation.score > (kept.evaluation?.score ?? -Infinity) ? a : kept), attempts[0] as RefinementAttempt);
+  const evaluation = best.evaluation as Evaluation;
+  const refinement = { kept: best === attempts[0] ? 'original' : 'refined', attempts: attempts.slice(1).map(attemptRecord) };
+  // The kept evaluation's objective scores go with its score; the side information stays the original's.
+  const { objectives: _originalObjectives, ...rest } = original;
+  const { objectives } = evaluation;
+  return { ...rest, score: evaluation.score, output: { ...sideInfoOf(original), [REFINEMENT_KEY]: refinement }, ...(objectives ? { objectives } : {}) };
+}
+
+/** The Refinement the evaluation service runs for optimizeAnything. */
+export function anythingRefinement(lm: SlotAwareLanguageModel, maxRefinements: number, context: ReflectionContext): Refinement {
+  return { lm, maxRefinements, prompt: (attempts) => refinerPrompt(context, attempts), read: readRefinedCandidate, combine: keptEvaluation };
+}

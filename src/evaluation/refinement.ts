@@ -1,0 +1,26 @@
+// What a refiner is to the evaluation service (optimizeAnything's `refiner`, gepa's
+// RefinerConfig): after an evaluation, a model proposes a refined candidate from what the
+// evaluation said; the refined candidate is evaluated, and the better of the two is what the
+// evaluation answers. The service runs each step as ordinary work (a reflection call, a metric
+// call: slots, dollars, the journal); this interface says what to ask and what to keep.
+import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
+import type { Candidate, Evaluation } from '../types.js';
+
+/** One try: the original evaluation first, then each refinement (its evaluation, or why it has none). */
+export interface RefinementAttempt {
+  candidate: Candidate;
+  evaluation?: Evaluation;
+  error?: string;
+}
+
+export interface Refinement {
+  /** Refinements tried per evaluation at most; one evaluation then makes up to 1 + maxRefinements metric calls. */
+  maxRefinements: number;
+  lm: SlotAwareLanguageModel;
+  /** The refiner's prompt after these attempts (the first is the original evaluation). */
+  prompt(attempts: readonly RefinementAttempt[]): string;
+  /** The refined candidate a reply holds, or why it holds none. */
+  read(reply: string, original: Candidate): Candidate | { error: string };
+  /** The evaluation answered: the better of the original and its refinements, with the attempts. */
+  combine(attempts: readonly RefinementAttempt[]): Evaluation;
+}
