@@ -1,8 +1,8 @@
-// An optimizeAnything run put together, for whoever starts it (the command line's `run` with an
-// evaluator module; the library's optimizeAnything could take it too): the options checked and the
-// mode chosen once, the evaluator as an adapter, optimize()'s config with gepa's defaults, and
-// what the prepared run needs beyond that config (the mode, the reflection prompt's framing, a
-// seedless start's prompt). Candidates come back as strings when the seed is one.
+// An optimizeAnything run put together for the command line's `run` with an evaluator module
+// (machines/optimizeAnything.ts composes the same steps, plus the refiner and images): the
+// options checked and the mode chosen once, the evaluator as an adapter, optimize()'s config with
+// gepa's defaults, and what the prepared run needs beyond that config (the mode, the reflection
+// prompt's framing, a seedless start's prompt). Candidates come back as strings when the seed is one.
 import { anythingDefaults, checkAnythingOptions, examplesOf, reflectionContextOf, searchModeOf, seedAsCandidate, STRING_COMPONENT, type OptimizeAnythingOptions } from '../adapters/anything/anythingOptions.js';
 import { createAnythingAdapter } from '../adapters/anything/anythingAdapter.js';
 import { ConfigError } from '../configError.js';
@@ -22,8 +22,9 @@ export interface AnythingRunParts<Example> {
 /** Checks the options (a ConfigError naming the field, before any call) and builds the run's parts. */
 export function anythingRunParts<Example>(options: OptimizeAnythingOptions<string | Candidate, Example>): AnythingRunParts<Example> {
   checkAnythingOptions(options as OptimizeAnythingOptions<string | Candidate, unknown>);
-  const { seedCandidate, evaluator, dataset, valset, objective, background, refiner, ...shared } = options;
-  if (refiner !== undefined) throw new ConfigError('invalid optimizeAnything options: refiner: not available yet in this build');
+  const { seedCandidate, evaluator, dataset, valset, objective, background, refiner, images, ...shared } = options;
+  // The run config has no refiner or images yet; the library's optimizeAnything takes both.
+  if (refiner !== undefined || images !== undefined) throw new ConfigError(`invalid optimizeAnything options: ${refiner !== undefined ? 'refiner' : 'images'}: not available from the run config (call optimizeAnything)`);
   const mode = searchModeOf(options);
   const stringCandidate = typeof seedCandidate !== 'object';
   const adapter = createAnythingAdapter<Example>({
