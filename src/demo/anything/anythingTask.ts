@@ -11,8 +11,13 @@ export interface SideInfoEvaluation {
   sideInfo: Record<string, unknown>;
 }
 
+/** A task's evaluator: the candidate's text, an example (none in single-task search), the call's abort signal. */
 export type TaskEvaluator<Example> = (candidate: string, example: Example | undefined, ctx: { signal?: AbortSignal }) => Promise<SideInfoEvaluation>;
 
+/**
+ * An offline optimizeAnything task: the seed text, the objective and background a user would
+ * write, the data (none: single-task search), the evaluator and a simulated reflection model.
+ */
 export interface AnythingTask<Example> {
   seedCandidate: string;
   objective: string;

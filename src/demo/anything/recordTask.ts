@@ -17,6 +17,7 @@ import { createRecordReflectionModel } from './recordReflection.js';
 import { parseRulePromptCached, type RulePrompt } from './recordPrompt.js';
 import { RECORD_RULES, RECORD_SEED_PROMPT, type FieldValue, type RecordRule } from './recordRules.js';
 
+/** One customer record: its fields, each with the raw value, the normalized one, and what the wrong rule makes of it. */
 export interface RecordExample {
   id: string;
   fields: ReadonlyArray<{ field: string } & FieldValue>;
