@@ -51,6 +51,8 @@ export async function optimizeAnything<Example>(
     ...examplesOf(mode, { ...(dataset ? { dataset } : {}), ...(valset ? { valset } : {}) }),
     seedCandidate: seedAsCandidate(seedCandidate ?? ''),
     adapter,
+    // A run directory records the framing too: resuming with another objective or background is refused, naming it.
+    ...(shared.runDir === undefined || (objective === undefined && background === undefined) ? {} : { runIdentity: { ...shared.runIdentity, ...reflectionContextOf({ ...(objective ? { objective } : {}), ...(background ? { background } : {}) }) } }),
   };
   const context = reflectionContextOf({ ...(objective ? { objective } : {}), ...(background ? { background } : {}) });
   const prepared = prepareRun(config);

@@ -1,10 +1,13 @@
 // Images in side information: they reach a model that accepts images as image parts (an
 // OpenAI-compatible server on 127.0.0.1 receives them as image_url parts, where they stand in the
 // prompt), and a model that cannot take them is refused before any call when `images: true`.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, createOpenAILanguageModel, image, optimizeAnything, type LanguageModel } from '../src/index.js';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { ConfigError, createAiSdkLanguageModel, createOpenAILanguageModel, image, optimizeAnything, type LanguageModel } from '../src/index.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from './support/fakeOpenAIServer.js';
-import { GGUF_PATH } from './support/localGguf.js';
 import { appendingReflection, currentArtifact } from './support/anythingTask.js';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
@@ -38,6 +41,22 @@ describe('images in side information', () => {
     expect(content[2]?.text).toMatch(/^\n\n## Note\nthe render above/);
   });
 
+  it('reach an AI SDK model as image parts (its OpenAI-compatible provider sends image_url parts)', async () => {
+    const before = server.requests.length;
+    const provider = createOpenAICompatible({ name: 'fake', baseURL: server.baseURL, apiKey: 'test-key' });
+    const result = await optimizeAnything({
+      seedCandidate: 'square',
+      evaluator: (candidate) => ({ score: candidate.length / 100, sideInfo: { Render: image(PNG) } }),
+      reflectionLm: createAiSdkLanguageModel(provider('vision-model')),
+      images: true,
+      maxMetricCalls: 3,
+    });
+    expect(result.bestCandidate).toBe('square drawn');
+    const content = server.requests[before]?.body?.messages?.[0]?.content as unknown as Array<Record<string, unknown>>;
+    expect(content.map((p) => p.type)).toEqual(['text', 'image_url', 'text']);
+    expect(content[1]).toEqual({ type: 'image_url', image_url: { url: PNG_URL } });
+  });
+
   it('a plain function model is refused before any call', async () => {
     let calls = 0;
     const run = optimizeAnything({ seedCandidate: 'c', evaluator: () => ++calls, reflectionLm: appendingReflection(), images: true, maxMetricCalls: 3 });
@@ -46,9 +65,11 @@ describe('images in side information', () => {
     expect(calls).toBe(0);
   });
 
-  it('a local GGUF model is refused before any call', async () => {
+  it('a local GGUF model is refused before any call (the file is never loaded)', async () => {
+    const emptyGguf = join(mkdtempSync(join(tmpdir(), 'gepa-gguf-')), 'never-loaded.gguf'); // only its magic bytes
+    writeFileSync(emptyGguf, 'GGUF');
     let calls = 0;
-    const run = optimizeAnything({ seedCandidate: 'c', evaluator: () => ++calls, reflectionLm: `local:${GGUF_PATH}`, images: true, maxMetricCalls: 3 });
+    const run = optimizeAnything({ seedCandidate: 'c', evaluator: () => ++calls, reflectionLm: `local:${emptyGguf}`, images: true, maxMetricCalls: 3 });
     await expect(run).rejects.toThrow('reflectionLm: cannot take images');
     expect(calls).toBe(0);
   });

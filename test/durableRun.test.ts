@@ -1,7 +1,7 @@
 // Durable runs: a run directory survives kill -9 at any point, a resumed run pays for nothing
 // twice and ends with the uninterrupted run's result, a finished run returns at once, damaged
 // or foreign files are refused plainly, and a STOP file or a signal stops a run gracefully.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { readRunLog } from '../src/storage/runLog.js';
 import { Rng } from '../src/gepa/core/rng.js';
 import type { LanguageModel, RunEvent } from '../src/types.js';
 import { DURABLE_WORKERS, durableRunConfig } from './support/durableRunTask.js';
+import { lines, runKillableChild, type Kill } from './support/killableChild.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gepa-durable-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -24,7 +25,6 @@ const essence = ({ elapsedMs: _e, workerUtilization: _u, discoveryElapsedMs: _d,
 
 const logOf = (dir: string) => join(dir, 'log.jsonl');
 const evalRecords = (dir: string) => readRunLog(logOf(dir)).records.filter((r) => r.t === 'eval').length;
-const lines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').length : 0);
 
 /** A finished run's directory, copied so that a test may damage it. */
 function copyOf(dir: string, name: string): string {
@@ -76,44 +76,9 @@ describe('an uninterrupted run with a runDir', () => {
   });
 });
 
-/** When to kill a child: soon after it starts (it may die replaying), or once it has made `calls` real calls, then `ms` later. */
-type Kill = { afterReadyMs: number } | { calls: number; ms: number };
-
-/** Runs the child script on `dir` and kills it with SIGKILL as `kill` says, unless it finishes first. */
-function runChild(dir: string, counterFile: string, kill?: Kill, schedule: 'batched' | 'async' = 'batched'): Promise<{ killed: boolean; result?: OptimizeResult }> {
-  return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'test/support/durableRunChild.ts', dir, counterFile, schedule], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let poll: ReturnType<typeof setInterval> | undefined;
-    const killIn = (ms: number) => (timer = setTimeout(() => child.kill('SIGKILL'), ms));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      const wasReady = out.startsWith('ready\n');
-      out += chunk.toString();
-      if (wasReady || !out.startsWith('ready\n') || kill === undefined) return;
-      if ('afterReadyMs' in kill) killIn(kill.afterReadyMs);
-      else {
-        poll = setInterval(() => {
-          if (lines(counterFile) < kill.calls) return;
-          clearInterval(poll);
-          killIn(kill.ms);
-        }, 2);
-      }
-    });
-    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      clearInterval(poll);
-      if (signal === 'SIGKILL') return resolve({ killed: true });
-      if (code !== 0) return reject(new Error(`child exited with ${code}: ${err}`));
-      resolve({ killed: false, result: JSON.parse(out.trim().split('\n').at(-1) ?? '') as OptimizeResult });
-    });
-  });
-}
+/** Runs the durable demo run's child on `dir`, killed with SIGKILL as `kill` says, unless it finishes first. */
+const runChild = (dir: string, counterFile: string, kill?: Kill, schedule: 'batched' | 'async' = 'batched') =>
+  runKillableChild<OptimizeResult>('test/support/durableRunChild.ts', [dir, counterFile, schedule], counterFile, kill);
 
 describe('kill -9 and resume', () => {
   it('killed with SIGKILL at 12 random points and resumed each time, it ends with the uninterrupted result, paying only for calls in flight at a kill again', async () => {

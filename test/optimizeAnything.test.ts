@@ -176,4 +176,29 @@ describe('seedless', () => {
     expect(resumed.stopReason).not.toBe('aborted');
     expect(resumed.reflectionCalls).toBeGreaterThan(1);
   });
+
+  it('resuming with another objective is refused, naming it', async () => {
+    const runDir = join(scratch, 'objective');
+    const options = { seedCandidate: 'w', evaluator: () => 0.5, reflectionLm: appendingReflection(), runIdentity: { reflectionLm: 'appending' }, runDir, maxMetricCalls: 3 };
+    await optimizeAnything({ ...options, objective: 'first goal' });
+    await expect(optimizeAnything({ ...options, objective: 'another goal' })).rejects.toThrow('objective: "first goal" in the run directory, "another goal" now');
+  });
+
+  it('ctx.state lists the best evaluations finished before the call, best first (gepa\'s opt_state)', async () => {
+    const seen: Array<Array<{ score: number; next: unknown }>> = [];
+    await optimizeAnything({
+      seedCandidate: 'words:',
+      evaluator: (candidate, _example, ctx) => {
+        seen.push(ctx.state.bestEvaluations.map((e) => ({ score: e.score, next: e.sideInfo['Next'] })));
+        return wordsScore(candidate);
+      },
+      reflectionLm: appendingReflection(),
+      workers: 1,
+      maxMetricCalls: 5,
+    });
+    const seed = { score: 0, next: 'alpha' };
+    const child = { score: 0.25, next: 'beta' };
+    // The seed; the seed as parent, its child; the child as parent, its child.
+    expect(seen).toEqual([[], [seed], [seed, seed], [child, seed, seed], [child, child, seed, seed]]);
+  });
 });
