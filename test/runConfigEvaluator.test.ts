@@ -129,6 +129,16 @@ describe('run with "evaluator": optimizeAnything from a config', () => {
     expect(report).toContain('<pre class="diff">alpha<ins> bravo charlie delta</ins></pre>');
   });
 
+  it("log() in the evaluator module reaches the reflection prompt as that call's side information", async () => {
+    const module = join(import.meta.dirname, 'support', 'loggingEvaluator.ts');
+    const { configPath } = await writeRun('logging', { ...BASE, evaluator: `${module}#evaluate`, maxMetricCalls: 3 });
+    const before = server.requests.length;
+    const { code, err } = await runJson(configPath);
+    expect(code, err).toBe(0);
+    const prompts = server.requests.slice(before).map((r) => r.body?.messages?.at(-1)?.content ?? '').filter((p) => p.includes('```'));
+    expect(prompts[0]).toContain('logged: still missing bravo');
+  });
+
   it.each([
     ['trainset beside an evaluator', { trainset: 'train.jsonl' }, 'trainset: with "evaluator" the examples are "dataset"'],
     ['an adapter beside it', { adapter: './evaluate.mjs#evaluate' }, 'adapter: not used with "evaluator"'],
