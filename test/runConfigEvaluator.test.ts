@@ -126,6 +126,7 @@ describe('run with "evaluator": optimizeAnything from a config', () => {
     expect(resumed.result.metricCalls).toBe(uninterrupted.result.metricCalls);
     // report.html shows the artifact's word diff from the seed.
     const report = await readFile(join(split.runDir, 'run', 'report.html'), 'utf8');
+    expect(report).toContain('the best artifact, candidate #');
     expect(report).toContain('<pre class="diff">alpha<ins> bravo charlie delta</ins></pre>');
   });
 

@@ -93,7 +93,11 @@ function discoveryPoints(r: OptimizeResult, x: (i: number) => number): ScorePoin
  * named as optimizeAnything names it, and is shown as "the artifact".
  */
 function withNamedTexts(result: OptimizeResult | StringArtifactResult): { r: OptimizeResult; artifact: boolean } {
-  if (typeof result.bestCandidate !== 'string') return { r: result as OptimizeResult, artifact: false };
+  if (typeof result.bestCandidate !== 'string') {
+    // Named texts with only optimizeAnything's string component: a string seed's run as the CLI records it.
+    const names = Object.keys(result.bestCandidate);
+    return { r: result as OptimizeResult, artifact: names.length === 1 && names[0] === STRING_COMPONENT };
+  }
   const named = (text: string): Candidate => ({ [STRING_COMPONENT]: text });
   const strings = result as StringArtifactResult;
   return { r: { ...strings, candidates: strings.candidates.map(named), bestCandidate: named(strings.bestCandidate) }, artifact: true };
