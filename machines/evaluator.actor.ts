@@ -43,6 +43,8 @@ export interface EvaluatorInput {
   onCall?: (call: CallRecord) => void;
   /** optimizeAnything's refiner: every evaluation is refined before it is answered. */
   refinement?: Refinement;
+  /** The batched schedule: identical traced requests in flight together shared one call (see EvaluationServiceOptions). */
+  twinsShareOneCall?: boolean;
 }
 
 /** The service's reply, handed to the machine in front of it to send on. */
@@ -85,6 +87,7 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput>(({ inpu
     proposeNewTexts: input.proposeNewTexts,
     ...(input.onCall ? { onCall: { clock: input.clock, record: input.onCall } } : {}),
     ...(input.refinement ? { refinement: input.refinement } : {}),
+    ...(input.twinsShareOneCall ? { twinsShareOneCall: true } : {}),
   });
   function announceSystemic(error: string): void {
     input.onEvent?.({ type: 'error', message: error, systemic: true });

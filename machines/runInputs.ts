@@ -26,6 +26,7 @@ export function evaluatorInput(run: PreparedRun, signal: AbortSignal): Evaluator
     proposeNewTexts: run.proposeNewTexts,
     onCall: run.onCall,
     ...(run.refinement ? { refinement: run.refinement } : {}),
+    twinsShareOneCall: settings.schedule.kind === 'batched',
   };
 }
 

@@ -30,6 +30,8 @@ describe('optimizeAnything modes', () => {
     expect(result.bestScore).toBe(1);
     expect(result.candidates).toEqual(['words:', 'words: alpha', 'words: alpha beta', 'words: alpha beta gamma', 'words: alpha beta gamma delta']);
     expect(examples.every((e) => e === undefined)).toBe(true);
+    // gepa's defaults: a perfect best does not end the run (optimize() would stop with 'perfectScore').
+    expect(result.stopReason).toBe('maxMetricCalls');
     expect(result.valSubscores.every((row) => row.length === 1)).toBe(true);
   });
 

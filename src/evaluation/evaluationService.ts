@@ -98,6 +98,11 @@ export interface EvaluationServiceOptions<Example> {
   onCall?: { clock: Clock; record: (call: CallRecord) => void };
   /** optimizeAnything's refiner: each evaluation is refined (refinement.ts) before it is answered. */
   refinement?: Refinement;
+  /**
+   * Identical traced requests in flight together always shared one call (the batched schedule:
+   * a step's requests are made at once), so a resumed run shares them too rather than replaying each.
+   */
+  twinsShareOneCall?: boolean;
 }
 
 /** Dollars a failed call still cost (e.g. a reply with usage but no content). */
@@ -178,7 +183,9 @@ export class EvaluationService<Example> {
       let entry = this.cache.get(key);
       // A logged call is reused before an in-flight traced one is shared: the process that logged
       // it may have paid for both (resumed, the replayed twin finishes at once, the timing differs).
-      const replayed = entry && request.captureTraces ? this.replay(key, paid) : undefined;
+      // Not in a batched run: a step's twins are asked for together, so the process that logged
+      // them shared one call, and so does its resumption (else it replays later steps' records).
+      const replayed = entry && request.captureTraces && !this.options.twinsShareOneCall ? this.replay(key, paid) : undefined;
       if (replayed) return replayed;
       if (!entry) {
         // Only the request that creates an entry pays for it; cache hits are free.

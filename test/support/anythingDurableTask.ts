@@ -1,4 +1,4 @@
-// A durable single-task optimizeAnything run for the kill -9 test: batched (1 x 1) on 4 workers, an
+// A durable single-task optimizeAnything run for the kill -9 test: batched 2 x 2 on 4 workers, an
 // artifact that must list twelve words, each evaluation taking a few real milliseconds (so that
 // kills land mid-run), `onCall` told whenever the evaluator really runs.
 import type { OptimizeAnythingOptions } from '../../src/index.js';
@@ -20,10 +20,10 @@ export function anythingDurableOptions(runDir: string, onCall: () => void = () =
     reflectionLm: appendingReflection(),
     runIdentity: { reflectionLm: 'appending' },
     runDir,
-    // One task a step: with several tasks on one parent, a step shares one traced parent evaluation
-    // in flight, and a resumed run replays each task's from its own logged record (see the report).
-    schedule: { kind: 'batched' },
+    // Four tasks a step on one parent (one front in single-task search): they share one traced
+    // parent evaluation in flight, and so must a resumed run.
+    schedule: { kind: 'batched', parents: 2, perParent: 2 },
     workers: ANYTHING_WORKERS,
-    maxMetricCalls: 30,
+    maxMetricCalls: 40,
   };
 }

@@ -62,6 +62,15 @@ export interface OptimizeAnythingOptions<C extends string | Candidate, Example =
   dataset?: readonly Example[];
   /** Examples the candidates must generalize to; needs `dataset`. */
   valset?: readonly Example[];
+  /** Examples a reflection reads. Default 1 in single-task search, else 3 (gepa's). */
+  reflectionMinibatchSize?: number;
+  /** Default 'hybrid' (gepa's): instance fronts, and objective fronts from `sideInfo.scores`. */
+  frontType?: OptimizeConfig<Example>['frontType'];
+  /**
+   * Skip a proposal whose parent is perfect on its minibatch and stop once the best reaches
+   * perfectScore. Default false (gepa's): an evaluator's scores need not top out at 1.
+   */
+  skipPerfectScore?: boolean;
   /** What the artifact is for, in natural language: in the reflection prompt and the seedless prompt. */
   objective?: string;
   /** Domain knowledge and constraints: in the reflection prompt and the seedless prompt. */
