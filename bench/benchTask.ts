@@ -7,7 +7,8 @@ import { runOnSimulatedClock, steppingClock, type SteppingClock, systemClock } f
 import { predictWallClock } from '../src/runtimeModel/index.js';
 import { measuredRebasing } from '../src/report/runtimeCheck.js';
 import { summarizeStaleness } from '../src/report/stalenessSummary.js';
-import type { Candidate, LanguageModel, OptimizeConfig, ProposalRecord, Schedule, SlotPolicy, StepMinibatches, TieOrder } from '../src/types.js';
+import { sampledOnRepeat } from '../src/demo/repeatedPromptSampling.js';
+import type { Candidate, OptimizeConfig, ProposalRecord, Schedule, SlotPolicy, StepMinibatches, TieOrder } from '../src/types.js';
 import { benchTask } from './tasks.js';
 
 export interface BenchSetting {
@@ -54,16 +55,6 @@ export interface Workload {
   reflectionSampling?: boolean;
 }
 
-/** The n-th repeat of a prompt goes out with a note the simulated models do not read, so it draws anew. */
-function sampling(lm: LanguageModel): LanguageModel {
-  const sent = new Map<string, number>();
-  return (prompt, ctx) => {
-    const n = sent.get(prompt) ?? 0;
-    sent.set(prompt, n + 1);
-    return lm(n === 0 ? prompt : `${prompt}\n\n(sample ${n + 1})`, ctx);
-  };
-}
-
 export interface RunFigures {
   setting: string;
   seed: number;
@@ -101,7 +92,7 @@ export async function benchRun(setting: BenchSetting, seed: number, w: Workload)
     trainset: task.trainset,
     valset: task.valset,
     adapter: task.adapter,
-    reflectionLm: w.reflectionSampling ? sampling(task.reflectionLm) : task.reflectionLm,
+    reflectionLm: w.reflectionSampling ? sampledOnRepeat(task.reflectionLm) : task.reflectionLm,
     schedule: setting.schedule,
     workers: w.workers,
     maxMetricCalls: w.budget,

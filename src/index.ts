@@ -103,6 +103,10 @@ export { installSignalHandlers, watchStopFile, STOP_FILE, type SignalHandlerOpti
 // Examples and embedding: the offline demo task, the evaluator protocol (for a custom evaluator
 // provided through optimizerMachine.provide), the runtime model, inspection records and the report.
 export { createDemoTask, DEMO_SEED_PROMPT, type DemoTask, type DemoTaskOptions, type DemoExample } from './demo/demoTask.js';
+// The offline optimizeAnything tasks (an evaluator with side information, a simulated reflection model).
+export type { AnythingTask, SideInfoEvaluation, TaskEvaluator } from './demo/anything/anythingTask.js';
+export { createServiceConfigTask } from './demo/anything/serviceConfigTask.js';
+export { createRecordTask, type RecordExample } from './demo/anything/recordTask.js';
 export type { EvaluatorRequest, EvaluatorReply, EvaluatorStats, ProposalUpdate, ProposerReport, ProposerDecision, ProposerInput, ReplyTo, SystemicFailure } from '../machines/protocol.js';
 export type { EvaluatorInput } from '../machines/evaluator.actor.js';
 export {
@@ -117,7 +121,7 @@ export {
   type WorkloadParams,
 } from './runtimeModel/index.js';
 export { createInspectionLog, parseInspectionLog, type InspectionLog, type InspectionRecord, type StateValue } from './report/inspectionLog.js';
-export { renderReport, writeReport, type ReportInput } from './report/renderReport.js';
+export { renderReport, writeReport, type ReportInput, type StringArtifactResult } from './report/renderReport.js';
 export { observeRun, type ModelNames, type ObservationSource, type RunObservation, type ValsetAnswer } from './report/runObserver.js';
 export type { ModelRole, ModelUsage } from './report/modelUsage.js';
 // Evaluations on BullMQ workers over Redis: the executor, the worker and its command.

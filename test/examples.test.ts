@@ -56,6 +56,31 @@ describe.concurrent('examples', () => {
     expect(stdout).toContain('stopped: maxMetricCalls');
   });
 
+  it('anything-config-search.ts: single-task search improves a service config scored by running it', async () => {
+    const { stdout } = await runExample('anything-config-search.ts', ['--budget', '40', '--seed', '3']);
+    const match = /best score (\d\.\d{3}) \(seed (\d\.\d{3})\) after (\d+) load tests/.exec(stdout);
+    expect(match).not.toBeNull();
+    expect(Number(match?.[1])).toBeGreaterThan(Number(match?.[2]));
+    expect(Number(match?.[3])).toBeLessThanOrEqual(40);
+    expect(stdout).toMatch(/best config:\nworkers = \d+\n/);
+  });
+
+  it('anything-seedless.ts: the reflection model writes the seed, then the run improves it', async () => {
+    const { stdout } = await runExample('anything-seedless.ts', ['--budget', '30']);
+    expect(stdout).toMatch(/the reflection model wrote the seed:\nworkers = \d+/);
+    const match = /best score (\d\.\d{3}) \(seed (\d\.\d{3})\) after (\d+) metric calls/.exec(stdout);
+    expect(Number(match?.[1])).toBeGreaterThan(Number(match?.[2]));
+    expect(Number(match?.[3])).toBeLessThanOrEqual(30);
+  });
+
+  it('anything-multi-task.ts: a record-normalization prompt improves over its dataset', async () => {
+    const { stdout } = await runExample('anything-multi-task.ts', ['--budget', '200']);
+    const match = /best mean over the 24 records (\d\.\d{3}) \(seed (\d\.\d{3})\) after (\d+) metric calls/.exec(stdout);
+    expect(match).not.toBeNull();
+    expect(Number(match?.[1])).toBeGreaterThan(Number(match?.[2]));
+    expect(Number(match?.[3])).toBeLessThanOrEqual(200);
+  });
+
   it('inspector.ts --offline writes the inspection events to inspect.jsonl', async () => {
     const out = join(dir, 'inspector');
     const { stdout } = await runExample('inspector.ts', ['--offline', '--out', out, '--budget', '100']);
@@ -71,7 +96,7 @@ describe('examples/math-openai', () => {
     const loaded = await loadRunConfig(join(MATH, 'config.json'));
     expect(loaded.trainset).toHaveLength(20);
     expect(loaded.valset).toHaveLength(20);
-    for (const row of [...loaded.trainset, ...(loaded.valset ?? [])]) expect((row as { answer: string }).answer).toMatch(/^-?\d+$/);
+    for (const row of [...(loaded.trainset ?? []), ...(loaded.valset ?? [])]) expect((row as { answer: string }).answer).toMatch(/^-?\d+$/);
     expect(loaded.runDir).toBe(join(MATH, 'runs/math-openai'));
     expect(loaded.file.metric).toBe('exact-match');
   });

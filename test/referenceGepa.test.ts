@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { oursRun, referenceRun, type BridgedRun, type StepLog } from '../bench/reference/bridge.js';
 import { gepaPythonPath } from '../bench/reference/gepaInstall.js';
+import { makespan, referenceAnythingRun } from '../bench/reference/anythingBridge.js';
+import { anythingBenchTask } from '../bench/anythingTasks.js';
 import { WORKLOAD } from '../bench/mechanismVariants.js';
 import { instanceFronts, removeDominated } from '../src/gepa/core/paretoFront.js';
 import { Rng } from '../src/gepa/core/rng.js';
@@ -99,4 +101,30 @@ describe.runIf(haveGepa)('step differential against gepa 0.1.4 on the demo task 
       expect(runs[1]?.[1].run.metricCalls).toBeLessThanOrEqual(WORKLOAD.budget);
     });
   }
+});
+
+describe("gepa 0.1.4's optimize_anything through its bridge (bench/reference/anythingBridge.ts)", () => {
+  it('charges a batch of calls its makespan on W threads', () => {
+    expect(makespan([5, 3, 4], 2)).toBe(7); // 5 on one thread; 3 then 4 on the other
+    expect(makespan([5, 3, 4], 16)).toBe(5);
+    expect(makespan([], 16)).toBe(0);
+  });
+
+  it.runIf(haveGepa)('runs single-task search on the service-config task: a function of the seed, within one iteration of the budget', async () => {
+    const budget = anythingBenchTask('service-config').budget;
+    const [a, b] = [await referenceAnythingRun('service-config', 'single', 4), await referenceAnythingRun('service-config', 'single', 4)];
+    expect(a).toEqual(b);
+    // gepa checks its budget before an iteration of at most 3 calls (parent, child, valset of one).
+    expect(a.metricCalls).toBeGreaterThanOrEqual(budget);
+    expect(a.metricCalls).toBeLessThanOrEqual(budget + 2);
+    expect(a.candidates).toBeGreaterThan(1);
+    expect(a.testScore).toBeUndefined();
+  });
+
+  it.runIf(haveGepa)('runs generalization on the records task, its best tested on the held-out split', async () => {
+    const r = await referenceAnythingRun('records', 'single', 1);
+    expect(r.candidates).toBeGreaterThan(1);
+    expect(r.testScore).toBeGreaterThan(0);
+    expect(r.withinBudget.bestValScore).toBeLessThanOrEqual(r.bestValScore);
+  });
 });

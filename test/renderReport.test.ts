@@ -146,6 +146,21 @@ describe('the candidate panel', () => {
   });
 });
 
+describe('a string artifact (optimizeAnything with a string seed)', () => {
+  const strings = { ...result, candidates: ['workers = 4\ncache_mb = 64', 'workers = 6\ncache_mb = 64 </pre>'], bestCandidate: 'workers = 6\ncache_mb = 64 </pre>' };
+  const page = renderReport({ title: 't', result: strings, workers: 2, schedule: { kind: 'batched', parents: 1, perParent: 1 }, minibatchSize: 1, slotIntervals: [], runStartedAt: 0 });
+  const best = page.slice(page.indexOf('<section id="best-candidate">'), page.indexOf('<section id="candidate">'));
+  it('shows the best artifact and its word diff from the seed, escaped', () => {
+    expect(best).toContain('the best artifact, candidate #1');
+    expect(best).toContain('<pre class="best-text">workers = 6\ncache_mb = 64 &lt;/pre&gt;</pre>');
+    expect(best).toContain('<pre class="diff">workers = <del>4</del><ins>6</ins>\ncache_mb = 64<ins> &lt;/pre&gt;</ins></pre>');
+  });
+  it('holds each candidate\'s text in the candidate panel', () => {
+    expect(page.match(/<article class="candidate-detail"/g)).toHaveLength(2);
+    expect(page).toContain('<pre class="candidate-text">workers = 4\ncache_mb = 64</pre>');
+  });
+});
+
 describe('the proposal table', () => {
   it.each([
     [{ outcome: 'accepted', reason: 'accepted' }, 'accepted'],

@@ -3,11 +3,7 @@
 // same simulated task and reflection models, examples, valset, minibatch size, budget and seeds
 // as our runs, and our batched schedule on the same workload; each returns the figures stored per
 // run and the steps it took. The Python side (gepaBridge.py) runs gepa.optimize; every metric
-// call, reflective dataset and reflection comes back here over JSON lines.
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { errorMessage } from '../../src/errors/errorMessage.js';
+// call, reflective dataset and reflection comes back here over JSON lines (pythonBridge.ts).
 import { buildReflectiveDataset } from '../../src/gepa/proposer/reflectiveDataset.js';
 import { reflectionPromptAround } from '../../src/gepa/proposer/reflectionPrompt.js';
 import type { Candidate, Evaluation, RunEvent } from '../../src/types.js';
@@ -15,7 +11,7 @@ import { benchRun, lineageDepth, type BenchSetting } from '../benchTask.js';
 import { WORKLOAD } from '../mechanismVariants.js';
 import { benchTask, TASK_WORKLOADS, type BenchTask } from '../tasks.js';
 import { mean } from '../table.js';
-import { gepaPythonPath } from './gepaInstall.js';
+import { runPythonBridge } from './pythonBridge.js';
 
 export const SHAPES: Record<string, { parents: number; perParent: number }> = {
   single: { parents: 1, perParent: 1 },
@@ -149,7 +145,6 @@ export interface BridgedRun {
 
 /** gepa 0.1.4 on `task` with our task's models, answering its requests until it reports its result. */
 export async function referenceRun(taskName: string, shapeName: string, seed: number, variant = 'default'): Promise<BridgedRun> {
-  const gepaPath = gepaPythonPath();
   const shape = SHAPES[shapeName];
   if (!shape) throw new Error(`unknown shape '${shapeName}' (known: ${Object.keys(SHAPES).join(', ')})`);
   const rules = REFERENCE_VARIANTS[variant];
@@ -157,55 +152,44 @@ export async function referenceRun(taskName: string, shapeName: string, seed: nu
   const workload = workloadOf(taskName);
   const { trainSize, valSize, testSize } = workload;
   const task = benchTask(taskName)({ seed, trainSize, valSize, testSize });
-  const script = fileURLToPath(new URL('./gepaBridge.py', import.meta.url));
-  const child = spawn('python3', [script], { env: { ...process.env, PYTHONPATH: gepaPath }, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => {
-    stderr = (stderr + d.toString()).slice(-4000);
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   const evaluations: Array<{ example: unknown; evaluation: Evaluation }> = [];
   let calls = 0;
   let result: ReferenceResult | undefined;
-  const reply = (answer: unknown) => child.stdin.write(`${JSON.stringify(answer)}\n`);
-  for await (const line of createInterface({ input: child.stdout })) {
-    const request = JSON.parse(line) as Request;
-    try {
-      if (request.op === 'setup') {
-        const components = Object.keys(task.seedCandidate);
-        reply({
-          seedCandidate: task.seedCandidate,
-          trainset: task.trainset.map((_, i) => ({ split: 'train', i })),
-          valset: task.valset.map((_, i) => ({ split: 'val', i })),
-          promptTemplates: Object.fromEntries(components.map((c) => [c, reflectionPromptAround(c, '<curr_param>', '<side_info>')])),
-          minibatchSize: 3,
-          maxMetricCalls: workload.budget,
-          maxMerges: rules.maxMerges,
-          shape,
-          seed,
-        });
-      } else if (request.op === 'evaluate') {
-        const examples = request.examples.map(({ split, i }) => (split === 'train' ? task.trainset : task.valset)[i]);
-        const done = await Promise.all(examples.map((example) => task.adapter.evaluate(request.candidate, example, { captureTraces: request.traces, signal })));
-        calls += done.length;
-        const tokens = done.map((evaluation, k) => evaluations.push({ example: examples[k], evaluation }) - 1);
-        reply({ scores: done.map((e) => e.score), outputs: done.map((e) => e.output ?? null), tokens });
-      } else if (request.op === 'dataset') {
-        const results = request.tokens.map((t) => evaluations[t] as { example: unknown; evaluation: Evaluation });
-        reply({ dataset: await buildReflectiveDataset(task.adapter, request.candidate, results, request.components) });
-      } else if (request.op === 'reflect') {
-        const answer = await task.reflectionLm(request.prompt, { signal });
-        reply({ text: typeof answer === 'string' ? answer : answer.text });
-      } else {
-        result = request;
-        reply({ ok: true });
-      }
-    } catch (error) {
-      reply({ error: errorMessage(error) });
+  await runPythonBridge('gepaBridge.py', async (raw) => {
+    const request = raw as Request;
+    if (request.op === 'setup') {
+      const components = Object.keys(task.seedCandidate);
+      return {
+        seedCandidate: task.seedCandidate,
+        trainset: task.trainset.map((_, i) => ({ split: 'train', i })),
+        valset: task.valset.map((_, i) => ({ split: 'val', i })),
+        promptTemplates: Object.fromEntries(components.map((c) => [c, reflectionPromptAround(c, '<curr_param>', '<side_info>')])),
+        minibatchSize: 3,
+        maxMetricCalls: workload.budget,
+        maxMerges: rules.maxMerges,
+        shape,
+        seed,
+      };
     }
-  }
-  const code = await exited;
-  if (code !== 0 || !result) throw new Error(`the reference bridge exited with ${code}:\n${stderr}`);
+    if (request.op === 'evaluate') {
+      const examples = request.examples.map(({ split, i }) => (split === 'train' ? task.trainset : task.valset)[i]);
+      const done = await Promise.all(examples.map((example) => task.adapter.evaluate(request.candidate, example, { captureTraces: request.traces, signal })));
+      calls += done.length;
+      const tokens = done.map((evaluation, k) => evaluations.push({ example: examples[k], evaluation }) - 1);
+      return { scores: done.map((e) => e.score), outputs: done.map((e) => e.output ?? null), tokens };
+    }
+    if (request.op === 'dataset') {
+      const results = request.tokens.map((t) => evaluations[t] as { example: unknown; evaluation: Evaluation });
+      return { dataset: await buildReflectiveDataset(task.adapter, request.candidate, results, request.components) };
+    }
+    if (request.op === 'reflect') {
+      const answer = await task.reflectionLm(request.prompt, { signal });
+      return { text: typeof answer === 'string' ? answer : answer.text };
+    }
+    result = request;
+    return { ok: true };
+  });
+  if (!result) throw new Error('the reference bridge ended without a result');
   if (result.metricCalls !== calls) throw new Error(`gepa counted ${result.metricCalls} metric calls, the bridge served ${calls}`);
   const knownBy = (i: number) => (i === 0 ? 0 : (result as ReferenceResult).discoveryMetricCalls[i] ?? Infinity) + task.valset.length;
   const withinBudget = result.valScores.map((s, i) => (knownBy(i) <= workload.budget ? s : -Infinity));

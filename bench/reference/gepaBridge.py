@@ -1,7 +1,7 @@
 # The Python side of the reference bridge: runs gepa (the reference implementation, the paper's
 # v0.1.4, imported from a checkout on PYTHONPATH; nothing of it is installed or committed here) on
 # one of our bench tasks. Every metric call, reflective dataset and reflection goes back to the
-# Node driver (bench/reference.ts) over JSON lines: a request on stdout, its answer on stdin. So
+# Node driver (bench/reference.ts) over JSON lines (`ask`, shared with gepaAnythingBridge.py): a request on stdout, its answer on stdin. So
 # the reference runs with our simulated task and reflection models, examples and valset, and only
 # its own rules decide what to evaluate, propose, accept and keep. Bench tool only.
 import json
@@ -130,4 +130,5 @@ def main():
     )
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -90,7 +90,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
 
   program
     .command('run')
-    .description('an optimization from CONFIG.json: models on an OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY) or "local:<path to a .gguf>" run in this process, the chat task or your own adapter module')
+    .description('an optimization from CONFIG.json: models on an OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY) or "local:<path to a .gguf>" run in this process, the chat task, your own adapter module, or an optimizeAnything evaluator module ("evaluator")')
     .argument('<config>', 'CONFIG.json; its paths are relative to it')
     .option('--resume', 'continue the run in the config\'s runDir instead of refusing a non-empty directory')
     .option('--json', 'print the OptimizeResult as JSON on the last line of stdout')

@@ -10,7 +10,9 @@ import { configChatModel, configLanguageModel, isLocalModel, loadLocalModels } f
 import { scheduleLabel } from '../runtimeModel/index.js';
 import { amendPreparedRun } from '../run/preparedRun.js';
 import { DEFAULT_QUEUE } from '../executors/metricCallJob.js';
-import type { Adapter, OptimizeConfig } from '../types.js';
+import type { Adapter, Candidate, OptimizeConfig } from '../types.js';
+import { anythingRunParts } from '../run/anythingRun.js';
+import type { PreparedRun } from '../run/preparedRun.js';
 import type { CliIo } from './cliIo.js';
 import { EXIT_FAILURE, UsageError } from './exitCodes.js';
 import { loadRunConfig, optimizerSettings, type LoadedRunConfig, type RunConfigOverrides } from './runConfig.js';
@@ -37,6 +39,16 @@ function endpointFrom(io: CliIo): EndpointOptions {
 
 /** The OptimizeConfig a loaded CONFIG describes, with its models built on `endpoint`. */
 export function buildRunConfig(loaded: LoadedRunConfig, endpoint: EndpointOptions): OptimizeConfig<unknown> {
+  return buildRunParts(loaded, endpoint).config;
+}
+
+/** What the session prepares, and (an evaluator's run) what the prepared run needs beyond it. */
+export interface RunParts {
+  config: OptimizeConfig<unknown>;
+  amend: (prepared: PreparedRun) => PreparedRun;
+}
+
+function buildRunParts(loaded: LoadedRunConfig, endpoint: EndpointOptions): RunParts {
   const { file, task } = loaded;
   const shared = {
     ...endpoint,
@@ -48,13 +60,11 @@ export function buildRunConfig(loaded: LoadedRunConfig, endpoint: EndpointOption
     ...(file.maxRetries !== undefined ? { maxRetries: file.maxRetries } : {}),
     ...(file.retryMaxDelayMs !== undefined ? { retryMaxDelayMs: file.retryMaxDelayMs } : {}),
   };
-  let adapter: Adapter<unknown>;
   let reflectionLm;
+  let adapter: Adapter<unknown> | undefined;
   try {
-    adapter =
-      task.kind === 'adapter'
-        ? task.adapter
-        : (createChatAdapter({ taskModel: configChatModel(task.taskModel, loaded.path, shared), metric: task.metric, component: task.component }) as Adapter<unknown>);
+    if (task.kind === 'adapter') adapter = task.adapter;
+    else if (task.kind === 'chat') adapter = createChatAdapter({ taskModel: configChatModel(task.taskModel, loaded.path, shared), metric: task.metric, component: task.component }) as Adapter<unknown>;
     reflectionLm = configLanguageModel(file.reflectionModel, loaded.path, shared);
   } catch (error) {
     // A missing key, a malformed OPENAI_BASE_URL, a missing or non-GGUF local model file:
@@ -62,27 +72,45 @@ export function buildRunConfig(loaded: LoadedRunConfig, endpoint: EndpointOption
     throw new UsageError(errorMessage(error));
   }
   const optional = <K extends keyof typeof file>(key: K) => (file[key] !== undefined ? { [key]: file[key] } : {});
-  return {
+  const common = {
     ...optimizerSettings(file),
-    seedCandidate: file.seedCandidate,
-    trainset: loaded.trainset,
-    ...(loaded.valset ? { valset: loaded.valset } : {}),
-    adapter,
     reflectionLm,
     ...(loaded.runDir ? { runDir: loaded.runDir } : {}),
     // Like every path of the file, relative to it.
     ...(file.cacheDir !== undefined ? { cacheDir: resolve(dirname(loaded.path), file.cacheDir) } : {}),
-    // The models and the adapter live inside functions: what identifies them is checked on --resume.
-    runIdentity: {
-      reflectionLm: isLocalModel(file.reflectionModel) ? file.reflectionModel : `openai:${file.reflectionModel}`,
-      ...(task.kind === 'adapter'
-        ? { adapter: task.spec }
-        : { taskModel: task.taskModel, metric: task.metric, component: task.component }),
-      reflectionModel: file.reflectionModel,
-      ...optional('prices'),
-      ...optional('temperature'),
-      ...optional('maxTokens'),
+  };
+  // The models and the task live inside functions: what identifies them is checked on --resume.
+  const identity = {
+    reflectionLm: isLocalModel(file.reflectionModel) ? file.reflectionModel : `openai:${file.reflectionModel}`,
+    reflectionModel: file.reflectionModel,
+    ...optional('prices'),
+    ...optional('temperature'),
+    ...optional('maxTokens'),
+  };
+  if (task.kind === 'evaluator') {
+    // optimizeAnything's run, as the library puts it together (the options checked, the mode chosen).
+    const parts = anythingRunParts<unknown>({
+      ...common,
+      ...(loaded.seed !== undefined ? { seedCandidate: loaded.seed } : { seedCandidate: undefined }),
+      evaluator: task.evaluator,
+      ...(loaded.trainset ? { dataset: loaded.trainset } : {}),
+      ...(loaded.valset ? { valset: loaded.valset } : {}),
+      ...optional('objective'),
+      ...optional('background'),
+      runIdentity: { ...identity, evaluator: task.spec, ...optional('objective'), ...optional('background') },
+    });
+    return { config: parts.config as OptimizeConfig<unknown>, amend: parts.amend };
+  }
+  return {
+    config: {
+      ...common,
+      seedCandidate: loaded.seed as Candidate,
+      trainset: loaded.trainset ?? [],
+      ...(loaded.valset ? { valset: loaded.valset } : {}),
+      adapter: adapter as Adapter<unknown>,
+      runIdentity: { ...identity, ...(task.kind === 'adapter' ? { adapter: task.spec } : { taskModel: task.taskModel, metric: task.metric, component: task.component }) },
     },
+    amend: (prepared) => prepared,
   };
 }
 
@@ -92,9 +120,11 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
   const endpoint = endpointFrom(io);
   // Validated once (throws ConfigError naming the field), its inputs hashed once: the run
   // directory's check and the run itself take this prepared run.
-  const session = prepareSession({ config: buildRunConfig(loaded, endpoint), io, inspect: options.inspect });
-  const { settings } = session.prepared;
-  const resumed = loaded.runDir ? await checkRunDir(loaded.runDir, options.resume, session.prepared) : undefined;
+  const parts = buildRunParts(loaded, endpoint);
+  const session = prepareSession({ config: parts.config, io, inspect: options.inspect });
+  const prepared = parts.amend(session.prepared);
+  const { settings } = prepared;
+  const resumed = loaded.runDir ? await checkRunDir(loaded.runDir, options.resume, prepared) : undefined;
 
   // Before any paid work: is the endpoint there, and does it take the key? Do local models load?
   const { file, task } = loaded;
@@ -129,9 +159,9 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
 
   // The check's one-token ping (servers without /models) was paid: it is part of the run's cost.
   // A resumed run spends up to the budgets it was last given (its log says), shown as such.
-  const run = amendPreparedRun(session.prepared, { ...(resumed ? { runDirectory: resumed } : {}), ...(pingCostUsd > 0 ? { preRunCostUsd: pingCostUsd } : {}) });
+  const run = amendPreparedRun(prepared, { ...(resumed ? { runDirectory: resumed } : {}), ...(pingCostUsd > 0 ? { preRunCostUsd: pingCostUsd } : {}) });
   const label = scheduleLabel(settings.schedule);
-  const taskName = task.kind === 'chat' ? task.taskModel : `adapter ${task.spec}`;
+  const taskName = task.kind === 'chat' ? task.taskModel : `${task.kind} ${task.spec}`;
   const where = file.executor?.kind === 'bullmq' ? `, metric calls on BullMQ queue "${file.executor.queue ?? DEFAULT_QUEUE}"` : '';
   const heading = `GEPA run ${loaded.path}: ${taskName} (task), ${file.reflectionModel} (reflection), schedule ${label}, ${settings.workers} workers${where}`;
   io.stderr.write(`${heading}\n`);

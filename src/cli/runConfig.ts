@@ -8,8 +8,9 @@ import { z } from 'zod';
 import { loadJsonlDataset, type ChatMetric } from '../adapters/chatAdapter.js';
 import { hasPrice, priceOverridesSchema } from '../lm/priceTable.js';
 import { settingsFields } from '../config/runSettings.js';
-import { loadAdapter, parseAdapterSpec } from '../worker/loadAdapter.js';
-import type { Adapter } from '../types.js';
+import { loadAdapter, loadEvaluator, parseAdapterSpec } from '../worker/loadAdapter.js';
+import type { Evaluator } from '../adapters/anything/anythingOptions.js';
+import type { Adapter, Candidate } from '../types.js';
 import { closestName } from '../config/closestName.js';
 import { UsageError } from './exitCodes.js';
 import { configModelName } from './configModels.js';
@@ -31,8 +32,23 @@ export const CHAT_METRICS = ['exact-match', 'contains-answer'] as const satisfie
 export const runConfigSchema = z
   .object({
     ...optimizerFields,
-    trainset: z.string().min(1),
+    /**
+     * Named texts (the chat task, an adapter, or an evaluator); with an evaluator also one text,
+     * a string (candidates are then strings), or absent: seedless (`objective` required).
+     */
+    seedCandidate: z.union([optimizerFields.seedCandidate, z.string()]).optional(),
+    /** With an evaluator: the seed is the text of this file (relative to the config). */
+    seedFile: z.string().min(1).optional(),
+    /** The examples each metric call runs on (the chat task and an adapter). */
+    trainset: z.string().min(1).optional(),
     valset: z.string().min(1).optional(),
+    /** optimizeAnything's evaluator: `PATH[#EXPORT]`, an ES module relative to the config (export default `evaluate`). */
+    evaluator: z.string().min(1).optional(),
+    /** With an evaluator: the tasks or training examples (JSONL); absent, single-task search. */
+    dataset: z.string().min(1).optional(),
+    /** With an evaluator: what the artifact is for, and what to know about the domain (in the reflection prompt). */
+    objective: z.string().min(1).optional(),
+    background: z.string().min(1).optional(),
     /** The user's adapter: `PATH[#EXPORT]`, an ES module relative to the config (the worker's loader). */
     adapter: z.string().min(1).optional(),
     /** The chat task (without `adapter`): the model that answers, and how its replies are scored. */
@@ -59,18 +75,21 @@ export const runConfigSchema = z
 
 export type RunConfigFile = z.infer<typeof runConfigSchema>;
 
-/** What runs each example: the built-in chat task, or the user's adapter module. */
+/** What runs each example: the built-in chat task, the user's adapter module, or the user's optimizeAnything evaluator. */
 export type RunTask =
   | { kind: 'chat'; taskModel: string; metric: ChatMetric; component: string }
-  | { kind: 'adapter'; spec: string; adapter: Adapter<unknown> };
+  | { kind: 'adapter'; spec: string; adapter: Adapter<unknown> }
+  | { kind: 'evaluator'; spec: string; evaluator: Evaluator<string | Candidate, unknown> };
 
 export interface LoadedRunConfig {
   file: RunConfigFile;
   path: string;
   task: RunTask;
-  /** Chat rows for the chat task, the JSON of each line for an adapter. */
-  trainset: unknown[];
+  /** Chat rows for the chat task, the JSON of each line for an adapter or an evaluator's dataset (absent: single-task search). */
+  trainset?: unknown[];
   valset?: unknown[];
+  /** The seed: named texts, or one text (an evaluator's `seedCandidate` string or `seedFile`); absent: seedless. */
+  seed?: string | Candidate;
   /** Absolute, when the config (or --run-dir) has one. */
   runDir?: string;
 }
@@ -121,8 +140,10 @@ export function configIssues(error: z.ZodError): string[] {
   });
 }
 
+const seedKeys = (file: RunConfigFile): string[] => (typeof file.seedCandidate === 'object' ? Object.keys(file.seedCandidate) : []);
+
 const chatComponent = (file: RunConfigFile): string => {
-  const keys = Object.keys(file.seedCandidate);
+  const keys = seedKeys(file);
   return file.component ?? (keys.length === 1 ? (keys[0] as string) : 'system_prompt');
 };
 
@@ -132,7 +153,11 @@ export function crossFieldProblems(file: RunConfigFile): string[] {
   if (STOP_FIELDS.every((f) => file[f] === undefined)) {
     problems.push(`maxMetricCalls: at least one stop condition is required (${STOP_FIELDS.join(', ')})`);
   }
-  if (file.adapter !== undefined) {
+  if (file.evaluator !== undefined) problems.push(...evaluatorProblems(file));
+  else problems.push(...examplesProblems(file));
+  if (file.evaluator !== undefined) {
+    // evaluatorProblems has refused the chat task's fields and the bullmq executor.
+  } else if (file.adapter !== undefined) {
     for (const field of ['taskModel', 'metric', 'component'] as const) {
       if (file[field] !== undefined) problems.push(`${field}: not used with "adapter" (the adapter runs and scores each example); remove it`);
     }
@@ -154,9 +179,9 @@ export function crossFieldProblems(file: RunConfigFile): string[] {
       }
     }
   }
-  const keys = Object.keys(file.seedCandidate);
+  const keys = seedKeys(file);
   const component = chatComponent(file);
-  if (file.adapter === undefined && keys.length > 0 && !keys.includes(component)) {
+  if (file.adapter === undefined && file.evaluator === undefined && keys.length > 0 && !keys.includes(component)) {
     problems.push(
       file.component !== undefined
         ? `component: "${component}" is not a component of seedCandidate (${keys.join(', ')})`
@@ -164,6 +189,59 @@ export function crossFieldProblems(file: RunConfigFile): string[] {
     );
   }
   return problems;
+}
+
+const EVALUATOR_ONLY = ['seedFile', 'dataset', 'objective', 'background'] as const;
+
+/** The chat task's and an adapter's: a trainset, named texts, none of an evaluator's fields. */
+function examplesProblems(file: RunConfigFile): string[] {
+  const problems: string[] = [];
+  for (const field of EVALUATOR_ONLY) {
+    if (file[field] !== undefined) problems.push(`${field}: only with "evaluator" (optimizeAnything's evaluator module); ${field === 'dataset' ? 'the chat task and an adapter take "trainset"' : 'remove it'}`);
+  }
+  if (file.trainset === undefined) problems.push('trainset: required (a JSONL file of examples), unless the config names an "evaluator"');
+  if (typeof file.seedCandidate !== 'object') {
+    const hint = typeof file.seedCandidate === 'string' ? '; a string seed needs an "evaluator"' : '';
+    problems.push(`seedCandidate: required as named texts ({ "system_prompt": "..." }) for the chat task or an adapter${hint}`);
+  }
+  return problems;
+}
+
+/** An evaluator config's own problems: what it cannot be combined with, the seed, the data. */
+function evaluatorProblems(file: RunConfigFile): string[] {
+  const problems: string[] = [];
+  for (const field of ['adapter', 'taskModel', 'metric', 'component'] as const) {
+    if (file[field] !== undefined) problems.push(`${field}: not used with "evaluator" (the evaluator scores each candidate); remove it`);
+  }
+  if (file.trainset !== undefined) problems.push('trainset: with "evaluator" the examples are "dataset" (and "valset"); rename it');
+  if (file.executor?.kind === 'bullmq') problems.push('executor: an evaluator runs in this process; the bullmq executor needs an "adapter" module');
+  if (file.seedCandidate !== undefined && file.seedFile !== undefined) problems.push('seedFile: give the seed once, as "seedCandidate" or as "seedFile"');
+  if (file.seedCandidate === undefined && file.seedFile === undefined && file.objective === undefined) {
+    problems.push('objective: required without a seed ("seedCandidate" or "seedFile"): the reflection model writes the first candidate from it');
+  }
+  if (file.valset !== undefined && file.dataset === undefined) problems.push('valset: needs "dataset" (a valset alone is no mode: give dataset, or dataset and valset)');
+  return problems;
+}
+
+/** The user's evaluator module, loaded as an adapter module is; a problem names the field. */
+async function loadConfigEvaluator(spec: string, base: string, path: string): Promise<RunTask> {
+  try {
+    const { adapterPath, exportName } = parseAdapterSpec(spec, 'evaluator', 'evaluate');
+    const evaluator = (await loadEvaluator(resolve(base, adapterPath), exportName)) as Evaluator<string | Candidate, unknown>;
+    return { kind: 'evaluator', spec, evaluator };
+  } catch (error) {
+    throw new UsageError(`invalid config ${path}:\n  evaluator: ${errorMessage(error)}`);
+  }
+}
+
+/** The seed as the config gives it: named texts, a string, a file's text, or none (seedless). */
+async function loadSeed(file: RunConfigFile, base: string, path: string): Promise<string | Candidate | undefined> {
+  if (file.seedFile === undefined) return file.seedCandidate;
+  try {
+    return await readFile(resolve(base, file.seedFile), 'utf8');
+  } catch (error) {
+    throw new UsageError(`invalid config ${path}:\n  seedFile: ${errorMessage(error)}`);
+  }
 }
 
 /** The user's adapter module, loaded as `gepa-actors worker` loads it; a problem names the field. */
@@ -200,27 +278,32 @@ export async function loadRunConfig(path: string, overrides: RunConfigOverrides 
   if (problems.length > 0) throw new UsageError(`invalid config ${path}:\n  ${problems.join('\n  ')}`);
 
   const base = dirname(path);
-  const raw = file.adapter !== undefined;
-  const load = async (field: 'trainset' | 'valset', relative: string) => {
+  const raw = file.adapter !== undefined || file.evaluator !== undefined;
+  const load = async (field: 'trainset' | 'valset' | 'dataset', relative: string) => {
     try {
       return await loadJsonlDataset(resolve(base, relative), { raw });
     } catch (error) {
       throw new UsageError(`invalid config ${path}:\n  ${field}: ${errorMessage(error)}`);
     }
   };
-  const trainset = await load('trainset', file.trainset);
+  const examples = file.trainset ?? file.dataset;
+  const trainset = examples !== undefined ? await load(file.trainset !== undefined ? 'trainset' : 'dataset', examples) : undefined;
   const valset = file.valset !== undefined ? await load('valset', file.valset) : undefined;
+  const seed = await loadSeed(file, base, path);
   const task: RunTask =
-    file.adapter !== undefined
-      ? await loadConfigAdapter(file.adapter, base, path)
-      : // crossFieldProblems has checked that the chat task's fields are there.
-        { kind: 'chat', taskModel: file.taskModel as string, metric: file.metric as ChatMetric, component: chatComponent(file) };
+    file.evaluator !== undefined
+      ? await loadConfigEvaluator(file.evaluator, base, path)
+      : file.adapter !== undefined
+        ? await loadConfigAdapter(file.adapter, base, path)
+        : // crossFieldProblems has checked that the chat task's fields are there.
+          { kind: 'chat', taskModel: file.taskModel as string, metric: file.metric as ChatMetric, component: chatComponent(file) };
   return {
     file,
     path,
     task,
-    trainset,
+    ...(trainset ? { trainset } : {}),
     ...(valset ? { valset } : {}),
+    ...(seed !== undefined ? { seed } : {}),
     ...(file.runDir !== undefined ? { runDir: resolve(base, file.runDir) } : {}),
   };
 }

@@ -9,7 +9,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatDuration, scheduleLabel, type ModelSchedule } from '../runtimeModel/index.js';
 import { formatStaleness, summarizeStaleness } from './stalenessSummary.js';
-import type { OptimizeResult, SlotInterval } from '../types.js';
+import type { Candidate, OptimizeResult, SlotInterval } from '../types.js';
+import { STRING_COMPONENT } from '../adapters/anything/anythingOptions.js';
 import { buildActorTree, renderActorTree } from './actorTree.js';
 import { escapeHtml } from './htmlEscape.js';
 import type { InspectionRecord } from './inspectionLog.js';
@@ -30,12 +31,15 @@ import { formatFailureCounts } from '../evaluation/failureTally.js';
 
 export const REPORT_FILE = 'report.html';
 
+/** optimizeAnything's result for a string seed: every candidate is the artifact's text. */
+export type StringArtifactResult = Omit<OptimizeResult, 'candidates' | 'bestCandidate'> & { candidates: readonly string[]; bestCandidate: string };
+
 /** What report.html is drawn from (renderReport, writeReport). */
 export interface ReportInput {
   /** The page's title. */
   title: string;
-  /** The run's result. */
-  result: OptimizeResult;
+  /** optimize()'s result, or optimizeAnything's (a string seed's string candidates included). */
+  result: OptimizeResult | StringArtifactResult;
   /** The run's worker slots. */
   workers: number;
   /** The run's schedule (the runtime model predicts it beside the measured wall-clock). */
@@ -97,7 +101,22 @@ function discoveryPoints(r: OptimizeResult, x: (i: number) => number): ScorePoin
   return r.candidates.map((_, i) => ({ index: i, x: x(i), score: r.valScores[i] ?? 0 }));
 }
 
-function candidateSection(r: OptimizeResult): string {
+/**
+ * The result with named texts throughout: a string artifact's text becomes its one component,
+ * named as optimizeAnything names it, and is shown as "the artifact".
+ */
+function withNamedTexts(result: OptimizeResult | StringArtifactResult): { r: OptimizeResult; artifact: boolean } {
+  if (typeof result.bestCandidate !== 'string') {
+    // Named texts with only optimizeAnything's string component: a string seed's run as the CLI records it.
+    const names = Object.keys(result.bestCandidate);
+    return { r: result as OptimizeResult, artifact: names.length === 1 && names[0] === STRING_COMPONENT };
+  }
+  const named = (text: string): Candidate => ({ [STRING_COMPONENT]: text });
+  const strings = result as StringArtifactResult;
+  return { r: { ...strings, candidates: strings.candidates.map(named), bestCandidate: named(strings.bestCandidate) }, artifact: true };
+}
+
+function candidateSection(r: OptimizeResult, artifact: boolean): string {
   const seed = r.candidates[0] ?? {};
   const best = r.bestCandidate;
   const components = Object.keys(best);
@@ -106,7 +125,8 @@ function candidateSection(r: OptimizeResult): string {
     const after = best[name] ?? '';
     const diff = diffHtml(before, after);
     const heading = components.length > 1 ? `<h3>${escapeHtml(name)}</h3>` : '';
-    return `${heading}<div class="two-col"><div><div class="muted">best candidate #${r.bestIndex}: <code>${escapeHtml(name)}</code></div><pre class="best-text">${escapeHtml(after)}</pre></div><div><div class="muted">diff from the seed (<ins>inserted</ins>, <del>deleted</del>)</div><pre class="diff">${diff}</pre></div></div>`;
+    const label = artifact ? `the best artifact, candidate #${r.bestIndex}` : `best candidate #${r.bestIndex}: <code>${escapeHtml(name)}</code>`;
+    return `${heading}<div class="two-col"><div><div class="muted">${label}</div><pre class="best-text">${escapeHtml(after)}</pre></div><div><div class="muted">diff from the seed (<ins>inserted</ins>, <del>deleted</del>)</div><pre class="diff">${diff}</pre></div></div>`;
   });
   return blocks.join('');
 }
@@ -157,7 +177,7 @@ const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u0
 /** The page; throws ConfigError naming the field when `input` is not a ReportInput (e.g. a mistyped result). */
 export function renderReport(input: ReportInput): string {
   checkReportInput(input);
-  const r = input.result;
+  const { r, artifact } = withNamedTexts(input.result);
   const { front } = perExampleFront(r.valSubscores);
   const overTime = renderScoreChart({
     id: 'score-over-time',
@@ -200,7 +220,7 @@ export function renderReport(input: ReportInput): string {
 <section id="pareto"><h2>Per-example Pareto front</h2><p class="muted">Rows: candidates; columns: valset examples.</p>${renderParetoLegend()}<div class="scroll">${renderParetoGrid(r.valSubscores, r.valScores, r.bestIndex)}</div></section>
 </div>
 <section id="timeline"><h2>Worker slots</h2>${renderSlotTimeline({ intervals: input.slotIntervals, workers: input.workers, startedAt: input.runStartedAt, elapsedMs: r.elapsedMs, formatTime: formatDuration })}</section>
-<section id="best-candidate"><h2>Best candidate</h2>${candidateSection(r)}</section>
+<section id="best-candidate"><h2>Best candidate</h2>${candidateSection(r, artifact)}</section>
 <section id="candidate"><h2>Any candidate: its text and its diff from its parent</h2>${renderCandidatePanel(r)}</section>
 <section id="proposals"><h2>Proposals</h2>${renderProposalTable(r.proposals, input.schedule.kind === 'async')}</section>
 <section id="valset-answers"><h2>The best candidate on the valset</h2>${renderValsetAnswers(input.valsetAnswers, r.bestIndex, input.observedFrom)}</section>

@@ -6,7 +6,8 @@ import { ConfigError, formatZodError } from '../errors/configError.js';
 
 const finite = z.number().finite();
 const count = z.number().int().nonnegative();
-const candidate = z.record(z.string(), z.string());
+// Named texts, or a string artifact's text (optimizeAnything with a string seed).
+const candidate = z.union([z.record(z.string(), z.string()), z.string()]);
 
 const resultSchema = z.looseObject({
   candidates: z.array(candidate).min(1, 'the report needs at least the seed candidate'),

@@ -1,5 +1,6 @@
 // Loads the user's adapter in a worker process: functions do not travel through Redis, so a
-// worker imports the ES module at a path and takes one of its exports. Failures name the path
+// worker imports the ES module at a path and takes one of its exports (the run config's adapter
+// and optimizeAnything evaluator load the same way). Failures name the path
 // and the exports that do exist, since this is the first thing a user gets wrong.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -12,34 +13,49 @@ export class AdapterLoadError extends Error {
 }
 
 /**
- * `./adapter.js#myAdapter` -> path and export name; the export defaults to `adapter`. `field`
- * names the spec in errors: the worker's flag, or the run config's field.
+ * `./adapter.js#myAdapter` -> path and export name; the export defaults to `defaultExport`
+ * (`adapter`; an evaluator's is `evaluate`). `field` names the spec in errors: the worker's flag,
+ * or the run config's field.
  */
-export function parseAdapterSpec(spec: string, field = '--adapter'): { adapterPath: string; exportName: string } {
+export function parseAdapterSpec(spec: string, field = '--adapter', defaultExport = 'adapter'): { adapterPath: string; exportName: string } {
   const hash = spec.lastIndexOf('#');
   const adapterPath = hash < 0 ? spec : spec.slice(0, hash);
-  const exportName = hash < 0 ? 'adapter' : spec.slice(hash + 1);
+  const exportName = hash < 0 ? defaultExport : spec.slice(hash + 1);
   if (adapterPath === '') throw new AdapterLoadError(`${field}: no module path in "${spec}"`);
   if (exportName === '') throw new AdapterLoadError(`${field}: no export name after '#' in "${spec}"`);
   return { adapterPath, exportName };
 }
 
-export async function loadAdapter(adapterPath: string, exportName = 'adapter'): Promise<Adapter<unknown>> {
-  const file = resolve(adapterPath);
-  if (!existsSync(file)) throw new AdapterLoadError(`adapter module not found: ${file}`);
+/** The export `exportName` of the ES module at `modulePath`; `what` names the module in errors ("adapter", "evaluator"). */
+export async function loadModuleExport(modulePath: string, exportName: string, what: string): Promise<unknown> {
+  const file = resolve(modulePath);
+  if (!existsSync(file)) throw new AdapterLoadError(`${what} module not found: ${file}`);
   let module: Record<string, unknown>;
   try {
     module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
-    throw new AdapterLoadError(`cannot import the adapter module ${file}: ${errorMessage(error)}`);
+    throw new AdapterLoadError(`cannot import the ${what} module ${file}: ${errorMessage(error)}`);
   }
-  const adapter = module[exportName] as Partial<Adapter<unknown>> | undefined;
-  if (adapter === undefined) {
+  if (!(exportName in module)) {
     const names = Object.keys(module).join(', ') || '(none)';
     throw new AdapterLoadError(`${file} has no export "${exportName}"; its exports: ${names}`);
   }
+  return module[exportName];
+}
+
+export async function loadAdapter(adapterPath: string, exportName = 'adapter'): Promise<Adapter<unknown>> {
+  const adapter = (await loadModuleExport(adapterPath, exportName, 'adapter')) as Partial<Adapter<unknown>> | undefined;
   if (typeof adapter !== 'object' || adapter === null || typeof adapter.evaluate !== 'function') {
-    throw new AdapterLoadError(`export "${exportName}" of ${file} is not an adapter (an object with an evaluate(candidate, example, ctx) method)`);
+    throw new AdapterLoadError(`export "${exportName}" of ${resolve(adapterPath)} is not an adapter (an object with an evaluate(candidate, example, ctx) method)`);
   }
   return adapter as Adapter<unknown>;
+}
+
+/** optimizeAnything's evaluator: a function export (default `evaluate`), loaded as an adapter is. */
+export async function loadEvaluator(modulePath: string, exportName = 'evaluate'): Promise<(...args: never[]) => unknown> {
+  const evaluator = await loadModuleExport(modulePath, exportName, 'evaluator');
+  if (typeof evaluator !== 'function') {
+    throw new AdapterLoadError(`export "${exportName}" of ${resolve(modulePath)} is not an evaluator (a function (candidate, example, ctx) => number | { score, sideInfo })`);
+  }
+  return evaluator as (...args: never[]) => unknown;
 }
