@@ -7,6 +7,7 @@ import { valsetRaceFor, type ValsetRace } from '../strategies/valsetPolicy.js';
 import type { CandidatePool } from '../core/candidatePool.js';
 import { rebaseExtraCalls } from './proposalPlanner.js';
 import { decideGroup, type ChildAnswer } from './proposalDecisions.js';
+import { withRecords } from './recordsInFlight.js';
 import type { Proposal } from '../core/proposal.js';
 import type { Candidate, ProposalSelection, RebaseGate, RebasePolicy, RebaseWait, ValsetPolicy } from '../../types.js';
 
@@ -92,7 +93,7 @@ function messageFor(state: AnswerState, a: ChildAnswer, settings: AnswerSettings
 
 /** Async, rebaseWait: children whose wait just ended (releasedFromWait), decided one after another. */
 export function answerReleased(state: AnswerState, released: readonly string[], settings: AnswerSettings): Answers {
-  let answers: Answers = { proposals: { ...state.proposals }, ledger: state.ledger, messages: [] };
+  let answers: Answers = { proposals: withRecords(state.proposals), ledger: state.ledger, messages: [] };
   for (const id of released) {
     const next = answerAfterReport({ ...state, proposals: answers.proposals, ledger: answers.ledger }, id, settings);
     answers = { proposals: next.proposals, ledger: next.ledger, messages: [...answers.messages, ...next.messages] };

@@ -6,6 +6,7 @@ import { openLedger, reserveRegardless, settle, type BudgetLedger, type Reservat
 import { answerAfterReport, type AnswerSettings, type Answers } from './childAnswers.js';
 import { valsetScoresOf, type MinibatchOutcome, type Proposal, type ProposalSpend } from '../core/proposal.js';
 import { recordFinish, recordVerdict } from './proposalDecisions.js';
+import { withoutRecords, withRecords } from './recordsInFlight.js';
 import { buildResult } from '../core/result.js';
 import { launchEvents, type Plan } from './proposalPlanner.js';
 import { addSeed, foldFinished, progressStop, recordPlanFailures, recordStopped, startProgress, type ProgressGoals, type SearchProgress } from './searchProgress.js';
@@ -105,7 +106,7 @@ export function launchPlan(run: SearchRun, plan: Plan, batched: boolean): { upda
       search: plan.search,
       ledger: plan.ledger,
       progress: failed.progress,
-      proposals: { ...run.proposals, ...launched },
+      proposals: withRecords(run.proposals, launched),
       ...(batched ? { stepIds: plan.launches.map((l) => l.proposal.id) } : {}),
       ...(plan.stopReason ? { stopReason: plan.stopReason } : {}),
       ...(plan.error ? { error: plan.error } : {}),
@@ -118,7 +119,7 @@ export function launchPlan(run: SearchRun, plan: Plan, batched: boolean): { upda
 export function judge(run: SearchRun, report: { id: string; outcome: MinibatchOutcome; child?: Candidate }, settings: AnswerSettings): Answers | null {
   const p = run.proposals[report.id];
   if (!p) return null;
-  const proposals = { ...run.proposals, [p.id]: recordVerdict(p, report.outcome, report.child) };
+  const proposals = withRecords(run.proposals, { [p.id]: recordVerdict(p, report.outcome, report.child) });
   return answerAfterReport({ proposals, stepIds: run.stepIds, pool: run.search.pool, ledger: run.ledger }, p.id, settings);
 }
 
@@ -127,7 +128,7 @@ export function finish(run: SearchRun, report: Parameters<typeof recordFinish>[1
   const p = run.proposals[report.id];
   if (!p) return null;
   const ledger = settle(run.ledger, p.reservation, report.spend.paidCalls);
-  const proposals = { ...run.proposals, [p.id]: recordFinish(p, report) };
+  const proposals = withRecords(run.proposals, { [p.id]: recordFinish(p, report) });
   return answerAfterReport({ proposals, stepIds: run.stepIds, pool: run.search.pool, ledger }, p.id, settings);
 }
 
@@ -138,8 +139,7 @@ export function finish(run: SearchRun, report: Parameters<typeof recordFinish>[1
  */
 export function foldInto(run: SearchRun, finished: readonly Proposal[], moment: { elapsedMsNow: number }, settings: RunSettingsView): { update: Partial<SearchRun>; events: RunEvent[] } {
   const folded = foldFinished(run.search, run.progress, finished, { metricCallsNow: run.ledger.spentCalls, elapsedMsNow: moment.elapsedMsNow, frontType: settings.frontType, tieOrder: settings.tieOrder });
-  const proposals = { ...run.proposals };
-  for (const p of finished) delete proposals[p.id];
+  const proposals = withoutRecords(run.proposals, finished.map((p) => p.id));
   const spentUsd = run.spentUsd + finished.reduce((n, p) => n + (p.spend?.costUsd ?? 0), 0);
   const stopReason = stopReasonNow({ stopReason: run.stopReason, progress: folded.progress }, settings);
   return { update: { search: folded.search, progress: folded.progress, proposals, spentUsd, stopReason }, events: [...folded.events, budgetEvent({ ledger: run.ledger, spentUsd })] };
