@@ -78,6 +78,17 @@ export interface OptimizeConfig<Example> {
   skipPerfectScore?: boolean;
   /** Default 1. */
   perfectScore?: number;
+  /**
+   * Spend the budget's last calls. A proposal normally starts only when `maxMetricCalls` left can
+   * pay its worst case (the parent's and the child's minibatch evaluations and a valset
+   * evaluation), so a run ends with up to that much unspent (a fifth of a budget of five valsets).
+   * With this set, a proposal the budget left cannot pay in full starts with its minibatch
+   * evaluations paid; if its child is selected, its valset evaluation waits until the calls
+   * other proposals give back pay for it (async: as they finish; batched: once the rest of its
+   * step has finished, in task order), and is denied when nothing left can. The budget is never
+   * exceeded. Measured in bench/README.md ("The budget's last calls"). Default false.
+   */
+  spendLastCalls?: boolean;
   /** Merge (system-aware crossover): off by default. */
   merge?: { maxMerges?: number };
   /** Default 'finish-first'. */

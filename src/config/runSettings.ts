@@ -88,6 +88,7 @@ export const settingsFields = {
   acceptance: z.enum(ACCEPTANCE_RULES).optional(),
   proposalSelection: z.union([z.enum(PROPOSAL_SELECTIONS), z.object({ topK: positiveInt }).strict()]).optional(),
   skipPerfectScore: z.boolean().optional(),
+  spendLastCalls: z.boolean().optional(),
   perfectScore: z.number().optional(),
   merge: z.object({ maxMerges: z.number().int().nonnegative().optional() }).strict().optional(),
   slotPolicy: z.enum(SLOT_POLICIES).optional(),
@@ -150,6 +151,7 @@ export interface RunSettings {
   /** The user's planning hooks, only those given. */
   hooks: PlanningHooks;
   trackBestOutputs: boolean;
+  spendLastCalls: boolean;
 }
 
 /** A race's defaults: chunks of 10 examples, stop as soon as the child trails its parent. */
@@ -224,5 +226,6 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>, seedHa
     maxConsecutiveFailures: c.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES,
     hooks,
     trackBestOutputs: c.trackBestOutputs ?? false,
+    spendLastCalls: c.spendLastCalls ?? false,
   };
 }
