@@ -130,22 +130,27 @@ describe('the planner with spendLastCalls', () => {
     const settings = { schedule: kind === 'async' ? schedule : { kind }, frontType: 'instance', tieOrder: 'reference', stepMinibatches: 'fresh', parentSelection: 'pareto', componentSelection: 'round-robin', componentNames: ['instructions'], minibatchSize: 2, spendLastCalls } as const;
     return { search, settings, table: TABLE, budget: { ledger } };
   }
-  const owing = (plan: ReturnType<typeof planAsyncProposals>) => plan.launches.map((l) => `${l.proposal.id}:${l.proposal.reservation.calls}:${l.proposal.valsetOwed ?? 0}`);
+  /** Each launch as id:reserved calls:valset owed:minibatch size. */
+  const owing = (plan: ReturnType<typeof planAsyncProposals>) => plan.launches.map((l) => `${l.proposal.id}:${l.proposal.reservation.calls}:${l.proposal.valsetOwed ?? 0}:${l.minibatch.length}`);
 
   it('starts a proposal owing its valset only once no full one could follow, even if every call in flight came back', () => {
-    // 6 left and nothing in flight: no proposal of 7 can ever start again; one of 4 starts, owing 3.
-    expect(owing(planAsyncProposals(input({ maxMetricCalls: 9, spentCalls: 3, reservedCalls: 0 }, true), 0, 4))).toEqual(['p1-0:4:3']);
-    expect(planAsyncProposals(input({ maxMetricCalls: 9, spentCalls: 3, reservedCalls: 0 }, false), 0, 4).launches).toEqual([]);
-    // 6 left, but 7 held by a proposal in flight could come back: wait for it.
-    expect(planAsyncProposals(input({ maxMetricCalls: 16, spentCalls: 3, reservedCalls: 7 }, true), 1, 4).launches).toEqual([]);
+    // 4 left and nothing in flight: no proposal of 7 can ever start again; one of 4 starts, owing 3.
+    expect(owing(planAsyncProposals(input({ maxMetricCalls: 7, spentCalls: 3, reservedCalls: 0 }, true), 0, 4))).toEqual(['p1-0:4:3:2']);
+    expect(planAsyncProposals(input({ maxMetricCalls: 7, spentCalls: 3, reservedCalls: 0 }, false), 0, 4).launches).toEqual([]);
+    // 4 left, but 7 held by a proposal in flight could come back: wait for it.
+    expect(planAsyncProposals(input({ maxMetricCalls: 14, spentCalls: 3, reservedCalls: 7 }, true), 1, 4).launches).toEqual([]);
   });
 
-  it('a batched step fills its tasks past the full ones only when none could follow it', () => {
-    // 9 left: one full task (7) then 2 left, not enough for the minibatch evaluations of another.
-    expect(planBatchedStep(input({ maxMetricCalls: 12, spentCalls: 3, reservedCalls: 0 }, true, 'batched'), { parents: 2, perParent: 1 }).launches.map((l) => l.proposal.valsetOwed ?? 0)).toEqual([0]);
-    // 6 left: two tasks cannot both start; one of 4 owing 3.
-    const last = planBatchedStep(input({ maxMetricCalls: 9, spentCalls: 3, reservedCalls: 0 }, true, 'batched'), { parents: 2, perParent: 1 });
-    expect(last.launches.map((l) => [l.proposal.reservation.calls, l.proposal.valsetOwed])).toEqual([[4, 3]]);
-    expect(last.ledger).toEqual({ maxMetricCalls: 9, spentCalls: 3, reservedCalls: 4 });
+  it('first cuts the minibatch when that lets the calls left pay a last proposal in full', () => {
+    // 6 left: a minibatch of 1 and the valset (1 + 1 + 3 = 5) are paid in full; the 1 left pays nothing more.
+    expect(owing(planAsyncProposals(input({ maxMetricCalls: 9, spentCalls: 3, reservedCalls: 0 }, true), 0, 4))).toEqual(['p1-0:5:0:1']);
+    const step = planBatchedStep(input({ maxMetricCalls: 9, spentCalls: 3, reservedCalls: 0 }, true, 'batched'), { parents: 2, perParent: 1 });
+    expect(owing(step)).toEqual(['p1-0:5:0:1']);
+    expect(step.ledger).toEqual({ maxMetricCalls: 9, spentCalls: 3, reservedCalls: 5 });
+  });
+
+  it('a batched step adds no last-call task beside a full one: the calls the full one gives back may pay a full proposal next step', () => {
+    // 11 left: one full task (7); the 4 left would pay a task owing its valset, but 4 + 7 >= 7.
+    expect(owing(planBatchedStep(input({ maxMetricCalls: 14, spentCalls: 3, reservedCalls: 0 }, true, 'batched'), { parents: 2, perParent: 1 }))).toEqual(['p1-0:7:0:2']);
   });
 });

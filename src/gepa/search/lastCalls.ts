@@ -1,8 +1,9 @@
 // The budget's last calls (`spendLastCalls`). A proposal starts only when the ledger reserves its
 // worst case (two minibatch evaluations and a valset evaluation), so a run used to end with up to
-// that much unspent: a fifth of a budget of five valsets. With the option, a proposal the budget
-// can no longer pay in full starts with its minibatch evaluations reserved and its valset
-// evaluation owed. A child of one that is selected is held until the owed calls are reserved:
+// that much unspent: a fifth of a budget of five valsets. With the option, once no proposal could
+// be paid in full even if every call in flight came back, the planner starts one with a smaller
+// minibatch when that fits (proposalPlanner.ts), then proposals with their minibatch evaluations
+// reserved and their valset evaluation owed. A selected child of one of those is held until the owed calls are reserved:
 // async, from what the proposals in flight give back as they finish (reserved as it comes back,
 // so no new proposal takes it first), and denied when nothing else is in flight; batched, once
 // every other proposal of its step has finished, in task order, so the outcome does not depend

@@ -92,32 +92,50 @@ function grants(budget: PlanInput['budget'], calls: number, most: number): Reser
 }
 
 /**
- * With `spendLastCalls`, the reservations of the minibatch evaluations alone that the budget grants
- * after `full` (up to `most` in all): proposals that start with their valset evaluation owed.
- * None while the calls left and those in flight could still pay a proposal in full.
+ * With `spendLastCalls`, the reservations the budget grants after `full` (up to `most` in all) for
+ * proposals on its last calls: one with a smaller minibatch that the calls left pay in full, when
+ * there is room for one, then proposals whose minibatch evaluations alone are reserved and whose
+ * valset evaluation is owed. None while the calls left and those in flight could still pay a
+ * proposal in full.
  */
-function lastCallGrants(input: PlanInput, full: readonly Reserved[], most: number): Reserved[] {
+function lastCallGrants(input: PlanInput, full: readonly Reserved[], most: number): LastCallGrant[] {
   if (input.settings.spendLastCalls !== true || full.length >= most) return [];
   const ledger = full.length > 0 ? (full[full.length - 1] as Reserved).ledger : input.budget.ledger;
   // Only once no full proposal could follow even if every call in flight came back: started
   // earlier, a proposal owing its valset takes calls a full one would have had (measured: it
   // costs async 8 0.02-0.06 of best val at 100 and 300 calls, bench/README.md).
   if (remainingCalls(ledger) + ledger.reservedCalls - (input.budget.heldCalls ?? 0) >= reflectiveWorstCase(input.settings, input.table.valIds.length)) return [];
+  const last: LastCallGrant[] = [];
+  let budget = { ...input.budget, ledger };
+  // First, when a smaller minibatch lets a last proposal be paid in full, that one: its child can
+  // join the pool (measured: more candidates and a better best than owing the valset alone).
+  const valsetSize = input.table.valIds.length;
+  const cut = Math.min(input.settings.minibatchSize - 1, Math.floor((remainingCalls(ledger) - (input.budget.heldCalls ?? 0) - valsetSize) / 2));
+  const smaller = cut >= 1 ? reserve(ledger, 2 * cut + valsetSize, input.budget) : null;
+  if (smaller) {
+    last.push({ ...smaller, minibatchSize: cut });
+    budget = { ...budget, ledger: smaller.ledger };
+  }
   // The worst case without a valset: the parent's and the child's minibatch evaluations.
-  return grants({ ...input.budget, ledger }, reflectiveWorstCase(input.settings, 0), most - full.length);
+  for (const r of grants(budget, reflectiveWorstCase(input.settings, 0), most - full.length - last.length)) last.push({ ...r, valsetOwed: valsetSize });
+  return last;
 }
+
+/** A reservation for a proposal on the budget's last calls: with its valset owed, or a smaller minibatch. */
+type LastCallGrant = Reserved & { valsetOwed?: number; minibatchSize?: number };
 
 /**
  * Proposals numbered `step`: a merge when one is due and the budget grants its reservation, else
- * up to one reflective task per reservation `granted` (from planStep); tasks from `paidFor` on
- * hold reservations of their minibatch evaluations only, and owe their valset evaluation.
+ * up to one reflective task per reservation `granted` (from planStep); a last call's grant may
+ * owe its valset evaluation or cut the minibatch.
  */
-function planLaunches(input: PlanInput & { busy?: number[] }, step: number, granted: readonly Reserved[], shape: StepShape, paidFor = granted.length): Omit<Plan, 'stopReason'> {
+function planLaunches(input: PlanInput & { busy?: number[] }, step: number, granted: readonly LastCallGrant[], shape: StepShape): Omit<Plan, 'stopReason'> {
   const { settings, table, budget } = input;
   const { pool, rng, merges } = input.search;
   const valIds = table.valIds;
   const poolSizeAtStart = pool.candidates.length;
-  if (merges.due && merges.left > 0 && paidFor > 0) {
+  const first = granted[0];
+  if (merges.due && merges.left > 0 && first?.valsetOwed === undefined && first?.minibatchSize === undefined) {
     const plan = planMerge(pool, poolFronts(pool, settings.frontType), new Set(merges.tried), rng, settings.tieOrder);
     const reserved = plan ? reserve(budget.ledger, mergeWorstCase(plan.subsample.length, valIds.length), budget) : null;
     if (plan && reserved) {
@@ -149,8 +167,9 @@ function planLaunches(input: PlanInput & { busy?: number[] }, step: number, gran
     ...(input.busy ? { busy: input.busy } : {}),
     ...(settings.hooks ? { hooks: settings.hooks, step } : {}),
   });
-  const launches = plan.tasks.map(
-    (t, i): Launch => ({
+  const launches = plan.tasks.map((t, i): Launch => {
+    const grant = granted[i] as LastCallGrant;
+    return {
       proposal: {
         id: `p${step}-${t.task}`,
         step,
@@ -160,13 +179,13 @@ function planLaunches(input: PlanInput & { busy?: number[] }, step: number, gran
         poolSizeAtStart,
         reservation: (granted[i] as Reserved).reservation,
         granted: false,
-        ...(i >= paidFor ? { valsetOwed: valIds.length } : {}),
+        ...(grant.valsetOwed === undefined ? {} : { valsetOwed: grant.valsetOwed }),
       },
       parent: t.parent,
-      minibatch: t.minibatch.map((i) => table.trainIds[i] as number),
+      minibatch: t.minibatch.slice(0, grant.minibatchSize).map((i) => table.trainIds[i] as number),
       components: t.components,
-    }),
-  );
+    };
+  });
   // Reservations are granted in order and all alike: the ledger after the last one used.
   const ledger = launches.length > 0 ? (granted[launches.length - 1] as Reserved).ledger : budget.ledger;
   const hookFailures = launches.length > 0 ? 0 : input.search.hookFailures + plan.failures.length;
@@ -190,7 +209,7 @@ export function planBatchedStep(input: PlanInput, shape: StepShape): Plan {
   const granted = grants(input.budget, perTask, shape.parents * shape.perParent);
   const last = lastCallGrants(input, granted, shape.parents * shape.perParent);
   if (granted.length + last.length === 0) return { launches: [], failures: [], search: input.search, ledger: input.budget.ledger, stopReason: refusalReason(input.budget.ledger, perTask, input.budget) };
-  const plan = planLaunches(input, input.search.step + 1, [...granted, ...last], shape, granted.length);
+  const plan = planLaunches(input, input.search.step + 1, [...granted, ...last], shape);
   const error = hookFailure(plan.search, plan.failures);
   return error === undefined ? plan : { ...plan, stopReason: 'error', error };
 }
@@ -211,10 +230,10 @@ export function planAsyncProposals(input: PlanInput, inFlight: number, width: nu
   const busy = schedule.kind === 'async' && schedule.parentWeighting === 'in-flight' ? busyCounts(input.inFlightParents ?? []) : undefined;
   const grantOne = (budget: PlanInput['budget']) => {
     const full = grants(budget, perTask, 1);
-    return { granted: [...full, ...lastCallGrants({ ...input, budget }, full, 1)], paidFor: full.length };
+    return [...full, ...lastCallGrants({ ...input, budget }, full, 1)];
   };
-  for (let next = grantOne(budget); inFlight + launches.length < width && next.granted.length > 0; next = grantOne(budget)) {
-    const planned = planLaunches({ ...input, search, budget, ...(busy ? { busy } : {}) }, search.step + 1, next.granted, { parents: 1, perParent: 1 }, next.paidFor);
+  for (let granted = grantOne(budget); inFlight + launches.length < width && granted.length > 0; granted = grantOne(budget)) {
+    const planned = planLaunches({ ...input, search, budget, ...(busy ? { busy } : {}) }, search.step + 1, granted, { parents: 1, perParent: 1 });
     launches.push(...planned.launches);
     failures.push(...planned.failures);
     if (busy) for (const l of planned.launches) busy[l.parent] = (busy[l.parent] ?? 0) + 1;
