@@ -12,6 +12,7 @@ import type { Proposal } from '../src/gepa/core/proposal.js';
 import { planAsyncProposals, planBatchedStep, type PlanInput } from '../src/gepa/search/proposalPlanner.js';
 import { addSeed, startProgress } from '../src/gepa/search/searchProgress.js';
 import { initialSearchState } from '../src/gepa/search/searchState.js';
+import { test as toyTest } from './support/toyRun.js';
 
 const VALSET = 20;
 
@@ -153,4 +154,17 @@ describe('the planner with spendLastCalls', () => {
     // 11 left: one full task (7); the 4 left would pay a task owing its valset, but 4 + 7 >= 7.
     expect(owing(planBatchedStep(input({ maxMetricCalls: 14, spentCalls: 3, reservedCalls: 0 }, true, 'batched'), { parents: 2, perParent: 1 }))).toEqual(['p1-0:7:0:2']);
   });
+});
+
+describe('whatever finishes first', () => {
+  for (const schedule of [{ kind: 'async', inFlight: 4 }, { kind: 'batched', parents: 2, perParent: 2 }] as const) {
+    toyTest(`${schedule.kind}: ends within two minibatch evaluations of its budget, never past it, under reshuffled latencies`, async ({ toyRun }) => {
+      for (const latencySalt of ['a', 'b', 'c', 'd', 'e', 'f']) {
+        // Valset 6, minibatch 3: a full proposal costs 12 calls; a budget of 40 used to end 8 short.
+        const { result } = await toyRun({ schedule, valsetSize: 6, maxMetricCalls: 40, spendLastCalls: true, latencySalt, skipPerfectScore: false });
+        expect(result.metricCalls, latencySalt).toBeLessThanOrEqual(40);
+        expect(result.metricCalls, latencySalt).toBeGreaterThanOrEqual(40 - 5);
+      }
+    });
+  }
 });

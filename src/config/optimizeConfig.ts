@@ -87,8 +87,8 @@ export interface OptimizeConfig<Example> {
    * proposals start with their minibatch evaluations paid, and a selected child of one gets its
    * valset evaluation only when the calls other proposals give back pay for it (async: as they
    * finish; batched: once the rest of its step has finished, in task order), else it is denied.
-   * The budget is never exceeded. Measured in bench/README.md ("The budget's last calls").
-   * Default false.
+   * The budget is never exceeded, and a run that ends on it leaves fewer calls unspent than two
+   * minibatch evaluations. Measured in bench/README.md ("The budget's last calls"). Default false.
    */
   spendLastCalls?: boolean;
   /** Merge (system-aware crossover): off by default. */
