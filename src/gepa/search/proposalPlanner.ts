@@ -177,7 +177,7 @@ function planLaunches(input: PlanInput & { busy?: number[] }, step: number, gran
         kind: 'reflective',
         parents: [t.parent],
         poolSizeAtStart,
-        reservation: (granted[i] as Reserved).reservation,
+        reservation: grant.reservation,
         granted: false,
         ...(grant.valsetOwed === undefined ? {} : { valsetOwed: grant.valsetOwed }),
       },
