@@ -1,13 +1,8 @@
-// The budget's last calls (`spendLastCalls`). A proposal starts only when the ledger reserves its
-// worst case (two minibatch evaluations and a valset evaluation), so a run used to end with up to
-// that much unspent: a fifth of a budget of five valsets. With the option, once no proposal could
-// be paid in full even if every call in flight came back, the planner starts one with a smaller
-// minibatch when that fits (proposalPlanner.ts), then proposals with their minibatch evaluations
-// reserved and their valset evaluation owed. A selected child of one of those is held until the owed calls are reserved:
-// async, from what the proposals in flight give back as they finish (reserved as it comes back,
-// so no new proposal takes it first), and denied when nothing else is in flight; batched, once
-// every other proposal of its step has finished, in task order, so the outcome does not depend
-// on which finished first. The budget is never exceeded: nothing is granted before it is reserved.
+// The budget's last calls (`spendLastCalls`): a proposal that started owing its valset evaluation
+// (proposalPlanner.ts starts those once no proposal could be paid in full) has its selected child
+// held until those calls are reserved. Async: reserved as proposals in flight give calls back (so
+// no new proposal takes them first), denied when nothing in flight could; batched: once the rest
+// of its step has finished, all or nothing in task order, so whatever finished first, the same run.
 import { enlarge, remainingCalls, type BudgetLedger } from '../../budget/budgetLedger.js';
 import { isAccepted, type Proposal } from '../core/proposal.js';
 import { withRecords } from './recordsInFlight.js';
@@ -15,6 +10,7 @@ import { withRecords } from './recordsInFlight.js';
 /** Why a held child was denied its valset evaluation. */
 export const UNPAID_VALSET_REASON = 'the budget left could not pay for its valset evaluation';
 
+/** What the held children are decided over: the records in flight, the step, the ledger. */
 export interface HeldState {
   proposals: Record<string, Proposal>;
   /** The current batched step's ids (empty when async). */
