@@ -15,7 +15,7 @@ export interface BenchSetting {
   label: string;
   schedule: Schedule;
   /** Further options of the run (a mechanism under test: valsetPolicy, ...). */
-  options?: Pick<OptimizeConfig<unknown>, 'valsetPolicy' | 'parentSelection' | 'reflectionMinibatchSize' | 'maxMetricCalls' | 'stepMinibatches' | 'tieOrder' | 'onEvent' | 'merge' | 'sampleMinibatch'>;
+  options?: Pick<OptimizeConfig<unknown>, 'spendLastCalls' | 'valsetPolicy' | 'parentSelection' | 'reflectionMinibatchSize' | 'maxMetricCalls' | 'stepMinibatches' | 'tieOrder' | 'onEvent' | 'merge' | 'sampleMinibatch'>;
 }
 
 export const SETTINGS: BenchSetting[] = [

@@ -123,6 +123,7 @@ const RESOLVED: Record<string, Resolved> = {
   'OptimizeConfig.failFast': fromSettings('failFast'),
   'OptimizeConfig.maxConsecutiveFailures': fromSettings('maxConsecutiveFailures'),
   'OptimizeConfig.trackBestOutputs': fromSettings('trackBestOutputs'),
+  'OptimizeConfig.spendLastCalls': fromSettings('spendLastCalls'),
   'OptimizeConfig.executor.attempts': () => BULLMQ_EXECUTOR_DEFAULTS.attempts,
   'OptimizeConfig.executor.backoffMs': () => BULLMQ_EXECUTOR_DEFAULTS.backoffMs,
   'OptimizeConfig.executor.noWorkerWarningMs': () => BULLMQ_EXECUTOR_DEFAULTS.noWorkerWarningMs,

@@ -97,6 +97,7 @@ export const settingsFields = {
   acceptance: z.enum(ACCEPTANCE_RULES).optional(),
   proposalSelection: z.union([z.enum(PROPOSAL_SELECTIONS), z.object({ topK: positiveInt }).strict()]).optional(),
   skipPerfectScore: z.boolean().optional(),
+  spendLastCalls: z.boolean().optional(),
   perfectScore: z.number().optional(),
   merge: z.object({ maxMerges: z.number().int().nonnegative().optional() }).strict().optional(),
   slotPolicy: z.enum(SLOT_POLICIES).optional(),
@@ -222,6 +223,7 @@ export interface RunSettings {
   evaluationCacheOff?: boolean;
   /** Metric calls one evaluation may make: 1 + maxRefinements with optimizeAnything's refiner; default 1. */
   metricCallsPerEvaluation?: number;
+  spendLastCalls: boolean;
 }
 
 /** A race's defaults: chunks of 10 examples, stop as soon as the child trails its parent. */
@@ -323,5 +325,6 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>, seedHa
     hooks,
     trackBestOutputs: c.trackBestOutputs ?? false,
     stopWhen: stopperList(c.stopWhen),
+    spendLastCalls: c.spendLastCalls ?? false,
   };
 }

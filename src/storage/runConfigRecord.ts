@@ -134,7 +134,7 @@ function comparedFields(record: RunConfigRecord): Record<string, unknown> {
  * Settings added after run directories were first written, each with the value that runs written
  * before it behaved as: a stored record without the field is the same run as one with that value.
  */
-const SETTINGS_ADDED_LATER: Readonly<Record<string, unknown>> = { stepMinibatches: 'fresh' };
+const SETTINGS_ADDED_LATER: Readonly<Record<string, unknown>> = { stepMinibatches: 'fresh', spendLastCalls: false };
 
 /**
  * Settings whose default changed after run directories were written with an earlier one. A

@@ -135,14 +135,29 @@ export function poolFronts(pool: CandidatePool, frontType: FrontType): Fronts {
   if (!byType) frontsMemo.set(pool.valSubscores, (byType = new Map()));
   let fronts = byType.get(frontType);
   if (!fronts) {
-    const previous = frontType === 'instance' ? grownFrom.get(pool.valSubscores) : undefined;
-    const earlier = previous && frontsMemo.get(previous)?.get('instance');
-    fronts =
-      (earlier && extendInstanceFronts(earlier, pool.valSubscores, pool.valSubscores.length - 1)) ??
-      computeFronts({ subscores: pool.valSubscores, objectives: pool.valObjectives }, frontType);
+    fronts = (frontType === 'instance' ? grownInstanceFronts(pool.valSubscores) : undefined) ?? computeFronts({ subscores: pool.valSubscores, objectives: pool.valObjectives }, frontType);
     byType.set(frontType, fronts);
   }
   return fronts;
+}
+
+/**
+ * The instance fronts of a score table grown by one candidate, extended from the fronts of the
+ * table it grew from, those computed the same way when they were never asked for (a batched step
+ * adds several candidates before the next fold reads the fronts): undefined when the chain reaches
+ * a table that did not grow from another (the seed's), so the caller computes them.
+ */
+function grownInstanceFronts(subscores: number[][]): Fronts | undefined {
+  const previous = grownFrom.get(subscores);
+  if (!previous) return undefined;
+  let byType = frontsMemo.get(previous);
+  let earlier = byType?.get('instance');
+  if (!earlier) {
+    earlier = grownInstanceFronts(previous) ?? computeFronts({ subscores: previous }, 'instance');
+    if (!byType) frontsMemo.set(previous, (byType = new Map()));
+    byType.set('instance', earlier);
+  }
+  return extendInstanceFronts(earlier, subscores, subscores.length - 1);
 }
 
 export function inheritedPointer(parentPointers: readonly number[]): number {

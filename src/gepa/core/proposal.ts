@@ -102,6 +102,14 @@ export interface Proposal {
    * flight when its child passed its gate; its rebase is decided once they have all finished.
    */
   waitingFor?: ProposalId[];
+  /**
+   * With `spendLastCalls`: the calls of its valset evaluation its reservation does not hold yet
+   * (it started on the budget's last calls with its minibatch evaluations paid); a grant waits
+   * until they are reserved (search/lastCalls.ts).
+   */
+  valsetOwed?: number;
+  /** With `valsetOwed`: its child was selected and waits for the budget to pay its valset evaluation. */
+  valsetHeld?: boolean;
   valset?: ValsetScores;
   /** Why its valset evaluation was stopped early (a lost valset race): then it has no valset scores. */
   valsetStop?: string;

@@ -47,7 +47,12 @@ function refill(keys: readonly number[], size: number): Int32Array {
   return table;
 }
 
-const slotOrder = (table: Int32Array): number[] => Array.from(table).filter((k) => k !== EMPTY);
+/** The keys in slot order (a loop: this runs for every front after every addition). */
+function slotOrder(table: Int32Array): number[] {
+  const keys: number[] = [];
+  for (let i = 0; i < table.length; i++) if ((table[i] as number) !== EMPTY) keys.push(table[i] as number);
+  return keys;
+}
 
 /**
  * Iteration order of `set(s)` where `s` was made as `{a}` and grown by `s.add(b)` for the other

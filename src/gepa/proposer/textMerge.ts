@@ -22,19 +22,28 @@ function commonUnits(units: readonly string[], sideUnits: readonly string[]): Ar
   const b = sideUnits.map(unitKey);
   const n = a.length;
   const m = b.length;
-  // lengths[i][j] = LCS length of a[i..] and b[j..]
-  const lengths = Array.from({ length: n + 1 }, () => new Int32Array(m + 1));
-  for (let i = n - 1; i >= 0; i--) {
+  // The walk below pairs equal units at once, so a common prefix pairs unit by unit whatever
+  // follows it: the table is only needed after it. (Prompts grow by edits to their end, so the
+  // prefix is most of a text; the table was quadratic in the whole of it. A common suffix cannot
+  // be cut the same way: the walk may pair a suffix unit with an earlier equal one.)
+  let start = 0;
+  while (start < n && start < m && a[start] === b[start]) start++;
+  // lengths[i - start][j - start] = LCS length of a[i..] and b[j..]
+  const rows = n - start;
+  const columns = m - start;
+  const lengths = Array.from({ length: rows + 1 }, () => new Int32Array(columns + 1));
+  for (let i = rows - 1; i >= 0; i--) {
     const row = lengths[i] as Int32Array;
     const below = lengths[i + 1] as Int32Array;
-    for (let j = m - 1; j >= 0; j--) row[j] = a[i] === b[j] ? (below[j + 1] as number) + 1 : Math.max(below[j] as number, row[j + 1] as number);
+    for (let j = columns - 1; j >= 0; j--) row[j] = a[start + i] === b[start + j] ? (below[j + 1] as number) + 1 : Math.max(below[j] as number, row[j + 1] as number);
   }
   const pairs: Array<[number, number]> = [];
+  for (let k = 0; k < start; k++) pairs.push([k, k]);
   let i = 0;
   let j = 0;
-  while (i < n && j < m) {
-    if (a[i] === b[j]) {
-      pairs.push([i, j]);
+  while (i < rows && j < columns) {
+    if (a[start + i] === b[start + j]) {
+      pairs.push([start + i, start + j]);
       i++;
       j++;
     } else if (((lengths[i + 1] as Int32Array)[j] as number) >= ((lengths[i] as Int32Array)[j + 1] as number)) i++;

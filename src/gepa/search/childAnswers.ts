@@ -7,6 +7,8 @@ import { valsetRaceFor, type ValsetRace } from '../strategies/valsetPolicy.js';
 import type { CandidatePool } from '../core/candidatePool.js';
 import { rebaseExtraCalls } from './proposalPlanner.js';
 import { decideGroup, type ChildAnswer } from './proposalDecisions.js';
+import { withRecords } from './recordsInFlight.js';
+import { payForGrants } from './lastCalls.js';
 import type { Proposal } from '../core/proposal.js';
 import type { Candidate, ProposalSelection, RebaseGate, RebasePolicy, RebaseWait, ValsetPolicy } from '../../types.js';
 
@@ -15,6 +17,8 @@ export interface AnswerSettings {
   valsetPolicy: ValsetPolicy;
   minibatchSize: number;
   schedule: { kind: 'batched' } | { kind: 'async'; rebase: RebasePolicy; rebaseWait: RebaseWait; rebaseGate: RebaseGate };
+  /** Proposals may start on the budget's last calls with their valset evaluation owed (lastCalls.ts). */
+  spendLastCalls?: boolean;
 }
 
 /** The state the answers are decided over. */
@@ -76,7 +80,14 @@ export function answerAfterReport(state: AnswerState, id: string, settings: Answ
     ledger = enlarged.ledger;
     decided.proposals[a.id] = { ...p, reservation: enlarged.reservation };
   }
-  return { proposals: decided.proposals, ledger, messages: decided.answers.map((a) => ({ id: a.id, message: messageFor(state, a, settings) })) };
+  let { proposals, answers } = decided;
+  if (settings.spendLastCalls === true) {
+    const granted = answers.filter((a) => a.answer === 'grant').map((a) => a.id);
+    const paid = payForGrants({ proposals, stepIds: state.stepIds, ledger }, granted);
+    ({ proposals, ledger } = paid.state);
+    answers = [...answers.filter((a) => !paid.taken.includes(a.id)), ...paid.answers];
+  }
+  return { proposals, ledger, messages: answers.map((a) => ({ id: a.id, message: messageFor(state, a, settings) })) };
 }
 
 /** The message that carries an answer to its proposer. */
@@ -94,7 +105,7 @@ function messageFor(state: AnswerState, a: ChildAnswer, settings: AnswerSettings
 
 /** Async, rebaseWait: children whose wait just ended (releasedFromWait), decided one after another. */
 export function answerReleased(state: AnswerState, released: readonly string[], settings: AnswerSettings): Answers {
-  let answers: Answers = { proposals: { ...state.proposals }, ledger: state.ledger, messages: [] };
+  let answers: Answers = { proposals: withRecords(state.proposals), ledger: state.ledger, messages: [] };
   for (const id of released) {
     const next = answerAfterReport({ ...state, proposals: answers.proposals, ledger: answers.ledger }, id, settings);
     answers = { proposals: next.proposals, ledger: next.ledger, messages: [...answers.messages, ...next.messages] };

@@ -9,6 +9,7 @@ import { mayStartValsetEarly, selectProposals } from '../strategies/proposalSele
 import { poolLookup, type CandidatePool } from '../core/candidatePool.js';
 import { isAccepted, UNFINISHED_OUTCOME_REASON, type MinibatchOutcome, type Proposal, type ProposalId, type ProposalSpend } from '../core/proposal.js';
 import { planStaleChild, type RebasePolicy } from './staleChild.js';
+import { withRecords } from './recordsInFlight.js';
 import type { Candidate, ProposalSelection, RebaseWait } from '../../types.js';
 
 /** What a proposer waiting on its accepted child is told: a valset grant, a denial, or to rebase first. */
@@ -87,7 +88,7 @@ export function decideGroup(
   rebase: RebasePolicy = 'off',
   wait: RebaseWait = 'none',
 ): { proposals: Record<string, Proposal>; answers: ChildAnswer[] } {
-  const next = { ...proposals };
+  const next = withRecords(proposals);
   const answers: ChildAnswer[] = [];
   const inPool = poolLookup(pool);
   const lone = group.length === 1 ? next[group[0] as string] : undefined;

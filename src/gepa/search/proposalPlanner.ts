@@ -5,7 +5,7 @@
 // draws happen here, from the state's RNG and sampler states (values: the plan holds the states
 // after its draws), in a fixed order, and so do the calls of the user's planning hooks; a
 // proposal a hook could not plan is recorded as failed.
-import { refusalReason, reserve, type BudgetLedger, type Reserved, type SpendingLimits } from '../../budget/budgetLedger.js';
+import { refusalReason, remainingCalls, reserve, type BudgetLedger, type Reserved, type SpendingLimits } from '../../budget/budgetLedger.js';
 import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ParentWeighting, RebasePolicy, SearchMode, StepMinibatches, TieOrder } from '../../types.js';
 import { planMerge, tripleKey } from '../proposer/merge.js';
 import { planStep, type FailedTask, type StepShape } from '../strategies/proposalSampling.js';
@@ -33,6 +33,8 @@ export interface PlannerSettings {
   searchMode?: SearchMode;
   /** No evaluation cache: a child's valset evaluation pays again for its minibatch examples. */
   evaluationCacheOff?: boolean;
+  /** Start proposals on the budget's last calls, their valset evaluation owed (search/lastCalls.ts). Default false. */
+  spendLastCalls?: boolean;
 }
 
 export interface PlanInput {
@@ -102,10 +104,44 @@ function grants(budget: PlanInput['budget'], calls: number, most: number): Reser
 }
 
 /**
- * Proposals numbered `step`: a merge when one is due and the budget grants its reservation, else
- * up to one reflective task per reservation `granted` (from planStep).
+ * With `spendLastCalls`, the reservations the budget grants after `full` (up to `most` in all) for
+ * proposals on its last calls: one with a smaller minibatch that the calls left pay in full, when
+ * there is room for one, then proposals whose minibatch evaluations alone are reserved and whose
+ * valset evaluation is owed. None while the calls left and those in flight could still pay a
+ * proposal in full.
  */
-function planLaunches(input: PlanInput & { busy?: number[] }, step: number, granted: readonly Reserved[], shape: StepShape): Omit<Plan, 'stopReason'> {
+function lastCallGrants(input: PlanInput, full: readonly Reserved[], most: number): LastCallGrant[] {
+  if (input.settings.spendLastCalls !== true || full.length >= most) return [];
+  const ledger = full.length > 0 ? (full[full.length - 1] as Reserved).ledger : input.budget.ledger;
+  // Only once no full proposal could follow even if every call in flight came back: started
+  // earlier, a proposal owing its valset takes calls a full one would have had (measured: it
+  // costs async 8 0.02-0.06 of best val at 100 and 300 calls, bench/README.md).
+  if (remainingCalls(ledger) + ledger.reservedCalls - (input.budget.heldCalls ?? 0) >= reflectiveWorstCase(input.settings, input.table.valIds.length)) return [];
+  const last: LastCallGrant[] = [];
+  let budget = { ...input.budget, ledger };
+  // First, when a smaller minibatch lets a last proposal be paid in full, that one: its child can
+  // join the pool (measured: more candidates and a better best than owing the valset alone).
+  const valsetSize = input.table.valIds.length;
+  const cut = Math.min(input.settings.minibatchSize - 1, Math.floor((remainingCalls(ledger) - (input.budget.heldCalls ?? 0) - valsetSize) / 2));
+  const smaller = cut >= 1 ? reserve(ledger, 2 * cut + valsetSize, input.budget) : null;
+  if (smaller) {
+    last.push({ ...smaller, minibatchSize: cut });
+    budget = { ...budget, ledger: smaller.ledger };
+  }
+  // The worst case without a valset: the parent's and the child's minibatch evaluations.
+  for (const r of grants(budget, reflectiveWorstCase(input.settings, 0), most - full.length - last.length)) last.push({ ...r, valsetOwed: valsetSize });
+  return last;
+}
+
+/** A reservation for a proposal on the budget's last calls: with its valset owed, or a smaller minibatch. */
+type LastCallGrant = Reserved & { valsetOwed?: number; minibatchSize?: number };
+
+/**
+ * Proposals numbered `step`: a merge when one is due and the budget grants its reservation, else
+ * up to one reflective task per reservation `granted` (from planStep); a last call's grant may
+ * owe its valset evaluation or cut the minibatch.
+ */
+function planLaunches(input: PlanInput & { busy?: number[] }, step: number, granted: readonly LastCallGrant[], shape: StepShape): Omit<Plan, 'stopReason'> {
   // One generator and one sampler restored from the state's values for the plan's draws; the
   // plan's search holds their states after them.
   const sampler = new EpochShuffledSampler(input.table.trainIds.length, input.settings.minibatchSize, input.search.sampler);
@@ -114,12 +150,13 @@ function planLaunches(input: PlanInput & { busy?: number[] }, step: number, gran
 }
 
 /** planLaunches's draws, from `rng` and `sampler` (advanced in place: they live for this plan only). */
-function launchesDrawn(input: PlanInput & { busy?: number[] }, step: number, granted: readonly Reserved[], shape: StepShape, rng: Rng, sampler: EpochShuffledSampler): Omit<Plan, 'stopReason'> {
+function launchesDrawn(input: PlanInput & { busy?: number[] }, step: number, granted: readonly LastCallGrant[], shape: StepShape, rng: Rng, sampler: EpochShuffledSampler): Omit<Plan, 'stopReason'> {
   const { settings, table, budget } = input;
   const { pool, merges } = input.search;
   const valIds = table.valIds;
   const poolSizeAtStart = pool.candidates.length;
-  if (merges.due && merges.left > 0) {
+  const first = granted[0];
+  if (merges.due && merges.left > 0 && first?.valsetOwed === undefined && first?.minibatchSize === undefined) {
     const plan = planMerge(pool, poolFronts(pool, settings.frontType), new Set(merges.tried), rng, settings.tieOrder);
     const reserved = plan ? reserve(budget.ledger, mergeWorstCase(plan.subsample.length, valIds.length), budget) : null;
     if (plan && reserved) {
@@ -151,14 +188,25 @@ function launchesDrawn(input: PlanInput & { busy?: number[] }, step: number, gra
     ...(input.busy ? { busy: input.busy } : {}),
     ...(settings.hooks ? { hooks: settings.hooks, step } : {}),
   });
-  const launches = plan.tasks.map(
-    (t, i): Launch => ({
-      proposal: { id: `p${step}-${t.task}`, step, task: t.task, kind: 'reflective', parents: [t.parent], poolSizeAtStart, reservation: (granted[i] as Reserved).reservation, granted: false },
+  const launches = plan.tasks.map((t, i): Launch => {
+    const grant = granted[i] as LastCallGrant;
+    return {
+      proposal: {
+        id: `p${step}-${t.task}`,
+        step,
+        task: t.task,
+        kind: 'reflective',
+        parents: [t.parent],
+        poolSizeAtStart,
+        reservation: grant.reservation,
+        granted: false,
+        ...(grant.valsetOwed === undefined ? {} : { valsetOwed: grant.valsetOwed }),
+      },
       parent: t.parent,
-      minibatch: t.minibatch.map((i) => table.trainIds[i] as number),
+      minibatch: t.minibatch.slice(0, grant.minibatchSize).map((i) => table.trainIds[i] as number),
       components: t.components,
-    }),
-  );
+    };
+  });
   // Reservations are granted in order and all alike: the ledger after the last one used.
   const ledger = launches.length > 0 ? (granted[launches.length - 1] as Reserved).ledger : budget.ledger;
   const hookFailures = launches.length > 0 ? 0 : input.search.hookFailures + plan.failures.length;
@@ -180,8 +228,9 @@ function hookFailure(search: SearchState, failures: readonly ProposalRecord[]): 
 export function planBatchedStep(input: PlanInput, shape: StepShape): Plan {
   const perTask = reflectiveWorstCase(input.settings, input.table.valIds.length);
   const granted = grants(input.budget, perTask, shape.parents * shape.perParent);
-  if (granted.length === 0) return { launches: [], failures: [], search: input.search, ledger: input.budget.ledger, stopReason: refusalReason(input.budget.ledger, perTask, input.budget) };
-  const plan = planLaunches(input, input.search.step + 1, granted, shape);
+  const last = lastCallGrants(input, granted, shape.parents * shape.perParent);
+  if (granted.length + last.length === 0) return { launches: [], failures: [], search: input.search, ledger: input.budget.ledger, stopReason: refusalReason(input.budget.ledger, perTask, input.budget) };
+  const plan = planLaunches(input, input.search.step + 1, [...granted, ...last], shape);
   const error = hookFailure(plan.search, plan.failures);
   return error === undefined ? plan : { ...plan, stopReason: 'error', error };
 }
@@ -200,7 +249,11 @@ export function planAsyncProposals(input: PlanInput, inFlight: number, width: nu
   let hookStop: string | undefined;
   const { schedule } = input.settings;
   const busy = schedule.kind === 'async' && schedule.parentWeighting === 'in-flight' ? busyCounts(input.inFlightParents ?? []) : undefined;
-  for (let granted = grants(budget, perTask, 1); inFlight + launches.length < width && granted.length > 0; granted = grants(budget, perTask, 1)) {
+  const grantOne = (budget: PlanInput['budget']) => {
+    const full = grants(budget, perTask, 1);
+    return [...full, ...lastCallGrants({ ...input, budget }, full, 1)];
+  };
+  for (let granted = grantOne(budget); inFlight + launches.length < width && granted.length > 0; granted = grantOne(budget)) {
     const planned = planLaunches({ ...input, search, budget, ...(busy ? { busy } : {}) }, search.step + 1, granted, { parents: 1, perParent: 1 });
     launches.push(...planned.launches);
     failures.push(...planned.failures);

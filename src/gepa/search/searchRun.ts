@@ -6,6 +6,7 @@ import { openLedger, reserveRegardless, settle, type BudgetLedger, type Reservat
 import { answerAfterReport, type AnswerSettings, type Answers } from './childAnswers.js';
 import { valsetScoresOf, type MinibatchOutcome, type Proposal, type ProposalSpend } from '../core/proposal.js';
 import { recordFinish, recordVerdict } from './proposalDecisions.js';
+import { withoutRecords, withRecords } from './recordsInFlight.js';
 import { buildResult } from '../core/result.js';
 import { seedFromReply } from '../proposer/seedPrompt.js';
 import { launchEvents, type Plan } from './proposalPlanner.js';
@@ -110,7 +111,7 @@ export function launchPlan(run: SearchRun, plan: Plan, batched: boolean): { upda
       search: plan.search,
       ledger: plan.ledger,
       progress: failed.progress,
-      proposals: { ...run.proposals, ...launched },
+      proposals: withRecords(run.proposals, launched),
       ...(batched ? { stepIds: plan.launches.map((l) => l.proposal.id) } : {}),
       ...(plan.stopReason === undefined ? {} : decideStop(run, { kind: 'plan', reason: plan.stopReason, error: plan.error })),
     },
@@ -122,7 +123,7 @@ export function launchPlan(run: SearchRun, plan: Plan, batched: boolean): { upda
 export function judge(run: SearchRun, report: { id: string; outcome: MinibatchOutcome; child?: Candidate }, settings: AnswerSettings, limits?: SpendingLimits): Answers | null {
   const p = run.proposals[report.id];
   if (!p) return null;
-  const proposals = { ...run.proposals, [p.id]: recordVerdict(p, report.outcome, report.child) };
+  const proposals = withRecords(run.proposals, { [p.id]: recordVerdict(p, report.outcome, report.child) });
   return answerAfterReport({ proposals, stepIds: run.stepIds, pool: run.search.pool, ledger: run.ledger, ...(limits ? { limits } : {}) }, p.id, settings);
 }
 
@@ -131,7 +132,7 @@ export function finish(run: SearchRun, report: Parameters<typeof recordFinish>[1
   const p = run.proposals[report.id];
   if (!p) return null;
   const ledger = settle(run.ledger, p.reservation, report.spend.paidCalls);
-  const proposals = { ...run.proposals, [p.id]: recordFinish(p, report) };
+  const proposals = withRecords(run.proposals, { [p.id]: recordFinish(p, report) });
   return answerAfterReport({ proposals, stepIds: run.stepIds, pool: run.search.pool, ledger, ...(limits ? { limits } : {}) }, p.id, settings);
 }
 
@@ -142,8 +143,7 @@ export function finish(run: SearchRun, report: Parameters<typeof recordFinish>[1
  */
 export function foldInto(run: SearchRun, finished: readonly Proposal[], moment: { elapsedMsNow: number }, settings: RunSettingsView): { update: Partial<SearchRun>; events: RunEvent[] } {
   const folded = foldFinished(run.search, run.progress, finished, { metricCallsNow: run.ledger.spentCalls, elapsedMsNow: moment.elapsedMsNow, frontType: settings.frontType, tieOrder: settings.tieOrder });
-  const proposals = { ...run.proposals };
-  for (const p of finished) delete proposals[p.id];
+  const proposals = withoutRecords(run.proposals, finished.map((p) => p.id));
   const spentUsd = run.spentUsd + finished.reduce((n, p) => n + (p.spend?.costUsd ?? 0), 0);
   const stop = decideStop({ ...run, search: folded.search, progress: folded.progress, spentUsd }, { kind: 'fold', elapsedMs: moment.elapsedMsNow }, settings);
   return { update: { search: folded.search, progress: folded.progress, proposals, spentUsd, ...stop }, events: [...folded.events, budgetEvent({ ledger: run.ledger, spentUsd })] };

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { withoutRecords, withRecords } from '../src/gepa/search/recordsInFlight.js';
+
+describe('the table of proposals in flight, copied', () => {
+  const table = { 'p1-0': 1, 'p1-1': 2, 'merge-2': 3 };
+
+  it('copies as a spread does: same keys in the same order, changes last, the original untouched', () => {
+    const copy = withRecords(table, { 'p1-1': 20, 'p3-0': 4 });
+    expect(Object.entries(copy)).toEqual(Object.entries({ ...table, ...{ 'p1-1': 20, 'p3-0': 4 } }));
+    expect(table).toEqual({ 'p1-0': 1, 'p1-1': 2, 'merge-2': 3 });
+  });
+
+  it('drops the records named, keeping the order of the rest', () => {
+    expect(Object.keys(withoutRecords(table, ['p1-0', 'absent']))).toEqual(['p1-1', 'merge-2']);
+    expect(Object.keys(table)).toEqual(['p1-0', 'p1-1', 'merge-2']);
+  });
+});
