@@ -10,6 +10,7 @@ import { prepareRun, type PreparedRun, type RunSettings } from '../src/run/prepa
 import { answerReleased } from '../src/gepa/search/childAnswers.js';
 import type { ProposalId } from '../src/gepa/core/proposal.js';
 import { releasedFromWait } from '../src/gepa/search/proposalDecisions.js';
+import { occupiedSlots } from '../src/gepa/search/heldSlots.js';
 import { planAsyncProposals, planBatchedStep, type Launch, type Plan, type PlanInput } from '../src/gepa/search/proposalPlanner.js';
 import { budgetEvent, cutShort, finish, foldInto, foldSeed, foldStep, judge, launchPlan, reserveSeed, runResult, startRun, stepFinished, type SearchRun } from '../src/gepa/search/searchRun.js';
 import { decideStop, finalStopReason } from '../src/gepa/search/stopDecision.js';
@@ -170,10 +171,13 @@ export const optimizerMachine = setup({
       enqueue.assign(update);
     }),
     /** Start what the planner plans: a batched step, or async proposals until K are in flight or the budget refuses another. */
-    launch: enqueueActions(({ context, enqueue }) => {
+    launch: enqueueActions(({ context, enqueue }, params?: { afterVerdict: true }) => {
       const { schedule } = context.settings;
       if (context.stopReason !== undefined) return;
-      const plan: Plan = schedule.kind === 'batched' ? planBatchedStep(planInput(context), schedule) : planAsyncProposals(planInput(context), inFlightCount(context), schedule.inFlight);
+      // After a verdict only with heldSlot 'free': a child the verdict held in its wait gives its place to a new proposal.
+      if (params?.afterVerdict && !(schedule.kind === 'async' && schedule.heldSlot === 'free')) return;
+      const plan: Plan =
+        schedule.kind === 'batched' ? planBatchedStep(planInput(context), schedule) : planAsyncProposals(planInput(context), occupiedSlots(context.proposals, schedule.inFlight, schedule.heldSlot), schedule.inFlight);
       const launched = launchPlan(context, plan, schedule.kind === 'batched');
       enqueue.assign(launched.update);
       for (const e of launched.events) enqueue.emit(e);
@@ -262,7 +266,7 @@ export const optimizerMachine = setup({
     flowing: {
       entry: 'launch',
       on: {
-        'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', 'releaseDeferred'] }],
+        'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', { type: 'launch', params: { afterVerdict: true } }, 'releaseDeferred'] }],
         'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseHeld', 'launch', 'releaseDeferred'] }],
       },
       always: [

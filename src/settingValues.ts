@@ -25,6 +25,16 @@ export const REBASE_WAITS = ['launched-before', 'ahead-in-flight', 'valsets-in-f
 export type RebaseWait = (typeof REBASE_WAITS)[number];
 
 /**
+ * Async with `rebaseWait` other than 'none': what a child held by the wait does with its place
+ * among the `inFlight` proposals. 'keep' (the default): it keeps it, so no new proposal starts
+ * while it waits. 'free': it gives it up while it waits, so another proposal's reflection and
+ * minibatch evaluation overlap the wait, up to twice `inFlight` proposals in all (see
+ * bench/README.md, "A fifth round", for the measurements).
+ */
+export const HELD_SLOTS = ['keep', 'free'] as const;
+export type HeldSlot = (typeof HELD_SLOTS)[number];
+
+/**
  * Async: onto which newer candidate a stale child's edit is replayed, when candidates joined the
  * pool while it ran. 'best' (the default): the best-scoring of those that joined (unless it is
  * the child's own parent or an ancestor of it); 'newest-descendant' / 'best-descendant': the
@@ -85,7 +95,7 @@ export type Schedule =
    * K proposals always in flight, no step barrier. `rebase`: what a child whose parent moved on
    * while it ran is judged as (see README, "Schedules").
    */
-  | { kind: 'async'; inFlight: number; rebase?: RebasePolicy; parentWeighting?: ParentWeighting; rebaseGate?: RebaseGate; rebaseWait?: RebaseWait };
+  | { kind: 'async'; inFlight: number; rebase?: RebasePolicy; parentWeighting?: ParentWeighting; rebaseGate?: RebaseGate; rebaseWait?: RebaseWait; heldSlot?: HeldSlot };
 
 /** Which of a step's accepted proposals go on to the valset. */
 export const PROPOSAL_SELECTIONS = ['all', 'best'] as const;

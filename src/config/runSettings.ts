@@ -16,6 +16,7 @@ import {
   ACCEPTANCE_RULES,
   COMPONENT_SELECTIONS,
   FRONT_TYPES,
+  HELD_SLOTS,
   PARENT_SELECTIONS,
   PARENT_WEIGHTINGS,
   PROPOSAL_SELECTIONS,
@@ -28,6 +29,7 @@ import {
   type AcceptanceRule,
   type ComponentSelectionStrategy,
   type FrontType,
+  type HeldSlot,
   type ParentSelectionStrategy,
   type ParentWeighting,
   type RebaseGate,
@@ -49,7 +51,7 @@ export const MAX_IN_FLIGHT = 1024;
 
 export const scheduleSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('batched'), parents: positiveInt.optional(), perParent: positiveInt.optional() }).strict(),
-  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: z.enum(REBASE_POLICIES).optional(), parentWeighting: z.enum(PARENT_WEIGHTINGS).optional(), rebaseGate: z.enum(REBASE_GATES).optional(), rebaseWait: z.enum(REBASE_WAITS).optional() }).strict(),
+  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: z.enum(REBASE_POLICIES).optional(), parentWeighting: z.enum(PARENT_WEIGHTINGS).optional(), rebaseGate: z.enum(REBASE_GATES).optional(), rebaseWait: z.enum(REBASE_WAITS).optional(), heldSlot: z.enum(HELD_SLOTS).optional() }).strict(),
 ]);
 
 /** Where metric calls run (OptimizeConfig's `executor`); a connection's details are checked when the executor is made. */
@@ -180,6 +182,7 @@ function checkKnownFields(config: unknown): void {
 export const DEFAULT_REBASE: RebasePolicy = 'best';
 export const DEFAULT_REBASE_GATE: RebaseGate = 'where-it-helped';
 export const DEFAULT_REBASE_WAIT: RebaseWait = 'launched-before';
+export const DEFAULT_HELD_SLOT: HeldSlot = 'keep';
 export const DEFAULT_PARENT_WEIGHTING: ParentWeighting = 'front';
 
 export interface RunSettings {
@@ -192,7 +195,7 @@ export interface RunSettings {
   timeoutMs?: number;
   targetScore?: number;
   maxStepsWithoutImprovement?: number;
-  schedule: { kind: 'batched'; parents: number; perParent: number } | { kind: 'async'; inFlight: number; rebase: RebasePolicy; parentWeighting: ParentWeighting; rebaseGate: RebaseGate; rebaseWait: RebaseWait };
+  schedule: { kind: 'batched'; parents: number; perParent: number } | { kind: 'async'; inFlight: number; rebase: RebasePolicy; parentWeighting: ParentWeighting; rebaseGate: RebaseGate; rebaseWait: RebaseWait; heldSlot: HeldSlot };
   workers: number;
   minibatchSize: number;
   seed: number;
@@ -294,7 +297,7 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>, seedHa
     maxStepsWithoutImprovement: c.maxStepsWithoutImprovement,
     schedule:
       schedule.kind === 'async'
-        ? { kind: 'async', inFlight: schedule.inFlight, rebase: schedule.rebase ?? DEFAULT_REBASE, parentWeighting: schedule.parentWeighting ?? DEFAULT_PARENT_WEIGHTING, rebaseGate: schedule.rebaseGate ?? DEFAULT_REBASE_GATE, rebaseWait: schedule.rebaseWait ?? DEFAULT_REBASE_WAIT }
+        ? { kind: 'async', inFlight: schedule.inFlight, rebase: schedule.rebase ?? DEFAULT_REBASE, parentWeighting: schedule.parentWeighting ?? DEFAULT_PARENT_WEIGHTING, rebaseGate: schedule.rebaseGate ?? DEFAULT_REBASE_GATE, rebaseWait: schedule.rebaseWait ?? DEFAULT_REBASE_WAIT, heldSlot: schedule.heldSlot ?? DEFAULT_HELD_SLOT }
         : { kind: 'batched', parents: schedule.parents ?? 1, perParent: schedule.perParent ?? 1 },
     workers: c.workers ?? 8,
     minibatchSize: c.reflectionMinibatchSize ?? 3,
