@@ -1,6 +1,9 @@
 // Where the time of an async run with children decided in launch order goes: at each instant,
 // what the oldest proposal in flight (the head of the decision chain) is doing, and whether
-// some younger child is done with its work and idle (waiting).
+// some younger child is done with its work and idle (waiting). Seeds 0-7 of the real-time
+// workload in simulated time (bench/mechanismVariants.ts's WORKLOAD), async 8.
+//
+//   npx tsx bench/chainAnatomy.ts <demo|multistep|hotel> [rebaseWait] [heldSlot]
 import { SimulatedClock } from 'xstate';
 import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { optimize, type RunEvent, type Schedule } from '../src/index.js';
@@ -8,6 +11,7 @@ import { benchTask } from './tasks.js';
 const task = process.argv[2] ?? 'hotel';
 const wait = (process.argv[3] ?? 'launched-before') as any;
 const heldSlot = (process.argv[4] ?? 'keep') as any;
+const speculate = (process.argv[5] ?? 'none') as any;
 const totals: Record<string, number> = {};
 let wallSum = 0;
 for (let seed = 0; seed < 8; seed++) {
@@ -36,7 +40,7 @@ for (let seed = 0; seed < 8; seed++) {
     else if (e.type === 'evaluation.started' && e.target === 'valset') phase.set(id, 'on its valset');
     else if (e.type === 'proposal.ended') phase.delete(id);
   };
-  const schedule: Schedule = { kind: 'async', inFlight: 8, rebase: 'best', rebaseGate: 'where-it-helped', rebaseWait: wait, heldSlot };
+  const schedule: Schedule = { kind: "async", inFlight: 8, rebase: "best", rebaseGate: "where-it-helped", rebaseWait: wait, heldSlot, speculate };
   const r = await runOnSimulatedClock(clock, optimize({ seedCandidate: t.seedCandidate, trainset: t.trainset, valset: t.valset, adapter: t.adapter, reflectionLm: t.reflectionLm, schedule, workers: 16, maxMetricCalls: 1500, seed, clock, slotPolicy: 'finish-first', tieOrder: 'oldest-survives', stepMinibatches: 'fresh', onEvent }));
   wallSum += r.elapsedMs;
 }

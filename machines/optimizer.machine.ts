@@ -11,6 +11,8 @@ import { answerReleased } from '../src/gepa/search/childAnswers.js';
 import type { ProposalId } from '../src/gepa/core/proposal.js';
 import { releasedFromWait } from '../src/gepa/search/proposalDecisions.js';
 import { occupiedSlots } from '../src/gepa/search/heldSlots.js';
+import { gatePrefetches } from '../src/gepa/search/gatePrefetch.js';
+import { rebaseExtraCalls } from '../src/gepa/search/proposalPlanner.js';
 import { planAsyncProposals, planBatchedStep, type Launch, type Plan, type PlanInput } from '../src/gepa/search/proposalPlanner.js';
 import { budgetEvent, cutShort, finish, foldInto, foldSeed, foldStep, judge, launchPlan, reserveSeed, runResult, startRun, stepFinished, type SearchRun } from '../src/gepa/search/searchRun.js';
 import { decideStop, finalStopReason } from '../src/gepa/search/stopDecision.js';
@@ -170,6 +172,15 @@ export const optimizerMachine = setup({
       for (const m of messages) enqueue.sendTo(m.id, m.message);
       enqueue.assign(update);
     }),
+    /** Async, speculate 'rebase-gate': held children waiting on one valset evaluation evaluate their possible rebase gates ahead. */
+    prefetchGates: enqueueActions(({ context, enqueue }) => {
+      const { schedule } = context.settings;
+      if (schedule.kind !== 'async' || schedule.speculate !== 'rebase-gate' || schedule.rebase === 'off') return;
+      const prefetched = gatePrefetches({ proposals: context.proposals, pool: context.search.pool, ledger: context.ledger }, { extraCalls: rebaseExtraCalls(context.settings), gate: schedule.rebaseGate, policy: schedule.rebase });
+      if (prefetched.messages.length === 0) return;
+      enqueue.assign({ proposals: prefetched.proposals, ledger: prefetched.ledger });
+      for (const m of prefetched.messages) enqueue.sendTo(m.id, m.message);
+    }),
     /** Start what the planner plans: a batched step, or async proposals until K are in flight or the budget refuses another. */
     launch: enqueueActions(({ context, enqueue }, params?: { afterVerdict: true }) => {
       const { schedule } = context.settings;
@@ -266,8 +277,8 @@ export const optimizerMachine = setup({
     flowing: {
       entry: 'launch',
       on: {
-        'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', { type: 'launch', params: { afterVerdict: true } }, 'releaseDeferred'] }],
-        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseHeld', 'launch', 'releaseDeferred'] }],
+        'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', { type: 'launch', params: { afterVerdict: true } }, 'prefetchGates', 'releaseDeferred'] }],
+        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseHeld', 'prefetchGates', 'launch', 'releaseDeferred'] }],
       },
       always: [
         { guard: 'hasStopReason', target: 'draining' },
@@ -277,8 +288,8 @@ export const optimizerMachine = setup({
     // Nothing new starts; proposals in flight finish and are folded.
     draining: {
       on: {
-        'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', 'releaseDeferred'] }],
-        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseHeld', 'releaseDeferred'] }],
+        'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', 'prefetchGates', 'releaseDeferred'] }],
+        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseHeld', 'prefetchGates', 'releaseDeferred'] }],
       },
       always: { guard: 'idle', target: 'finishing' },
     },

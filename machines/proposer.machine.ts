@@ -35,6 +35,8 @@ export interface ProposerContext extends ProposerInput, Pick<Proposal, 'outcome'
   rebase?: RebaseGateRun;
   /** Set when the valset evaluation is a race. */
   race?: ValsetRaceRun;
+  /** Replies still to come for a rebase gate evaluated ahead ('rebase.prefetch'): paid for when they come, before the proposal reports its end. */
+  prefetching?: number;
   spend: ProposalSpend;
 }
 
@@ -45,6 +47,9 @@ export type ProposerEvent = EvaluatorReply | ProposerDecision | DatasetEvent;
 
 /** Request ids, so a reply says what it answers; reflection request ids are REFLECT_BASE + component position. */
 const [PARENT, CHILD, VALSET, REBASED_CHILD, REBASE_ONTO, REFLECT_BASE] = [0, 1, 2, 3, 4, 100] as const;
+/** A rebase gate evaluated ahead (search/gatePrefetch.ts): its replies are only paid for; the real gate finds them in the evaluation cache. */
+const [PREFETCH_CHILD, PREFETCH_ONTO] = [5, 6] as const;
+const isPrefetchReply = (event: ProposerEvent): boolean => (event.type === 'evaluated' || event.type === 'evaluator.failed') && (event.requestId === PREFETCH_CHILD || event.requestId === PREFETCH_ONTO);
 
 /** The evaluator the requests go to; the optimizer starts it before any proposer. */
 function evaluatorIn({ system }: { system: ActorSystem<any> }): EvaluatorRef {
@@ -118,6 +123,8 @@ const childJudged = tell((context) => {
 
 /** The evaluator could not serve a request: what it ran is paid, and the proposal ends without a verdict. */
 const FAILED_REQUEST = { target: 'failed', actions: 'pay' } as const;
+/** A reply to a gate evaluated ahead, in whatever state it comes: paid for, and counted off. */
+const PREFETCH_REPLY = { guard: 'prefetchReply', actions: ['pay', 'prefetchReplied'] } as const;
 
 export const proposerMachine = setup({
   types: {
@@ -131,8 +138,11 @@ export const proposerMachine = setup({
     childAccepted: ({ context }) => isAccepted(context.outcome),
     skipped: ({ context }) => context.outcome?.status === 'skipped',
     raceGoesOn: ({ context }) => context.race?.next.kind === 'evaluate',
+    prefetchReply: ({ event }) => isPrefetchReply(event),
+    prefetchSettled: ({ context }) => !context.prefetching,
   },
   actions: {
+    prefetchReplied: assign({ prefetching: ({ context }) => (context.prefetching ?? 1) - 1 }),
     pay: assign(({ context, event }) => (event.type === 'evaluated' || event.type === 'reflected' || event.type === 'evaluator.failed' ? { spend: addSpend(context.spend, event) } : {})),
     finish: sendParent(({ context: { id, spend, outcome, child, valset, valsetStop, rebase } }): ProposalUpdate => ({
       type: 'proposal.finished', id, spend, outcome, child, valset,
@@ -149,6 +159,7 @@ export const proposerMachine = setup({
   id: 'proposer',
   context: ({ input }) => ({ ...input, parentEvaluations: [], replies: input.components.map(() => undefined), spend: NOTHING_SPENT, ...(input.merge ? hashedChild(input.merge.child) : {}) }),
   initial: 'starting',
+  on: { evaluated: PREFETCH_REPLY, 'evaluator.failed': PREFETCH_REPLY },
   states: {
     starting: {
       always: [{ guard: ({ context }) => context.merge !== undefined, target: 'evaluatingChild' }, { target: 'evaluatingParent' }],
@@ -256,6 +267,18 @@ export const proposerMachine = setup({
           { target: 'evaluatingValset' },
         ],
         'valset.denied': 'finished',
+        // Evaluate ahead the gate a rebase onto `onto` would face; the verdict is still the optimizer's to give.
+        'rebase.prefetch': {
+          actions: enqueueActions(({ context, event, self, system, enqueue }) => {
+            const { exampleIds } = startRebaseGate(event, context.minibatch, context.parentEvaluations, context.childEvaluations ?? []);
+            if (exampleIds.length === 0) return;
+            enqueue.assign({ prefetching: (context.prefetching ?? 0) + 2 });
+            const origin = originOf(context);
+            const ask = (requestId: number, candidate: Candidate, hash: string): EvaluatorRequest => ({ type: 'evaluate', requestId, replyTo: self, candidate, hash, exampleIds, captureTraces: false, kind: 'child', origin });
+            enqueue.sendTo(evaluatorIn({ system }), ask(PREFETCH_CHILD, event.child, event.childHash));
+            enqueue.sendTo(evaluatorIn({ system }), ask(PREFETCH_ONTO, event.onto, event.ontoHash));
+          }),
+        },
         rebase: {
           target: 'evaluatingRebase',
           actions: assign(({ context, event }) => ({ child: event.child, childHash: event.childHash, rebase: startRebaseGate(event, context.minibatch, context.parentEvaluations, context.childEvaluations ?? []) })),
@@ -268,7 +291,9 @@ export const proposerMachine = setup({
     evaluatingRebase: {
       entry: [tell(() => ({ type: 'evaluation.started', target: 'child' })), evaluate('rebased-child'), evaluate('rebase-onto')],
       on: {
-        evaluated: {
+        evaluated: [
+          PREFETCH_REPLY,
+          {
           actions: [
             'pay',
             assign({
@@ -276,24 +301,25 @@ export const proposerMachine = setup({
                 rebaseGateAfter(context.rebase as RebaseGateRun, event.requestId === REBASED_CHILD ? 'child' : 'onto', event.evaluations, { ...context, childHash: context.childHash as string }),
             }),
           ],
-        },
-        'evaluator.failed': FAILED_REQUEST,
+          },
+        ],
+        'evaluator.failed': [PREFETCH_REPLY, FAILED_REQUEST],
       },
       always: { guard: ({ context }) => context.rebase?.outcome !== undefined, target: 'awaitingDecision', actions: [assign({ outcome: ({ context }) => context.rebase?.outcome }), childJudged, 'sendJudged'] },
     },
     evaluatingValset: {
       entry: [valsetStarted, evaluate('valset')],
       on: {
-        evaluated: { target: 'finished', actions: ['pay', assign({ valset: ({ event }) => valsetScoresOf(event.evaluations) })] },
-        'evaluator.failed': FAILED_REQUEST,
+        evaluated: [PREFETCH_REPLY, { target: 'finished', actions: ['pay', assign({ valset: ({ event }) => valsetScoresOf(event.evaluations) })] }],
+        'evaluator.failed': [PREFETCH_REPLY, FAILED_REQUEST],
       },
     },
     // A valset race: the next chunk of positions, until the child is complete or has lost.
     racingValset: {
       entry: evaluate('race-chunk'),
       on: {
-        evaluated: { target: 'racedChunk', actions: ['pay', assign({ race: ({ context, event }) => raceAfterChunk(context.race as ValsetRaceRun, event.evaluations) })] },
-        'evaluator.failed': FAILED_REQUEST,
+        evaluated: [PREFETCH_REPLY, { target: 'racedChunk', actions: ['pay', assign({ race: ({ context, event }) => raceAfterChunk(context.race as ValsetRaceRun, event.evaluations) })] }],
+        'evaluator.failed': [PREFETCH_REPLY, FAILED_REQUEST],
       },
     },
     racedChunk: {
@@ -307,7 +333,11 @@ export const proposerMachine = setup({
     },
     // Not a final state: the optimizer stops a proposer when it reports 'proposal.finished', so a
     // done event per proposal would only cost the optimizer one more (empty) macrostep.
+    // A gate evaluated ahead is paid for before the end is reported (its replies come to the root's handlers).
     finished: {
+      always: { guard: 'prefetchSettled', target: 'reported' },
+    },
+    reported: {
       entry: 'finish',
     },
   },

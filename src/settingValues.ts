@@ -35,6 +35,17 @@ export const HELD_SLOTS = ['keep', 'free'] as const;
 export type HeldSlot = (typeof HELD_SLOTS)[number];
 
 /**
+ * Async with rebasing and `rebaseWait: 'launched-before'`: work done ahead of a held child's
+ * verdict. 'none' (the default): nothing. 'rebase-gate': while it waits for one older proposal
+ * that is on its valset, its proposer evaluates the gate it would face if rebased onto that
+ * proposal's child; when the verdict, still decided in launch order, is that rebase, the gate is
+ * served from the run's evaluation cache, else those calls (at most twice the minibatch) were
+ * spent for nothing (see bench/README.md, "A fifth round").
+ */
+export const SPECULATIONS = ['none', 'rebase-gate'] as const;
+export type Speculation = (typeof SPECULATIONS)[number];
+
+/**
  * Async: onto which newer candidate a stale child's edit is replayed, when candidates joined the
  * pool while it ran. 'best' (the default): the best-scoring of those that joined (unless it is
  * the child's own parent or an ancestor of it); 'newest-descendant' / 'best-descendant': the
@@ -95,7 +106,7 @@ export type Schedule =
    * K proposals always in flight, no step barrier. `rebase`: what a child whose parent moved on
    * while it ran is judged as (see README, "Schedules").
    */
-  | { kind: 'async'; inFlight: number; rebase?: RebasePolicy; parentWeighting?: ParentWeighting; rebaseGate?: RebaseGate; rebaseWait?: RebaseWait; heldSlot?: HeldSlot };
+  | { kind: 'async'; inFlight: number; rebase?: RebasePolicy; parentWeighting?: ParentWeighting; rebaseGate?: RebaseGate; rebaseWait?: RebaseWait; heldSlot?: HeldSlot; speculate?: Speculation };
 
 /** Which of a step's accepted proposals go on to the valset. */
 export const PROPOSAL_SELECTIONS = ['all', 'best'] as const;

@@ -101,6 +101,8 @@ export interface Proposal {
    * flight when its child passed its gate; its rebase is decided once they have all finished.
    */
   waitingFor?: ProposalId[];
+  /** Async, `schedule.speculate: 'rebase-gate'`: the hashes of the rebased children whose gates its proposer was told to evaluate ahead (search/gatePrefetch.ts). */
+  gatePrefetched?: string[];
   valset?: ValsetScores;
   /** Why its valset evaluation was stopped early (a lost valset race): then it has no valset scores. */
   valsetStop?: string;
