@@ -1,4 +1,4 @@
-// Issue 39, goal 3: async children decided in launch order, at what speed. Reads the per-seed runs
+// Issue 39, goal 3: async children decided in launch order, at what speed (bench/README.md, "A fifth round"). Reads the per-seed runs
 // bench/mechanisms.ts stored and prints, per task and budget, each variant's quality against
 // 'launched-before' and single, its wall-clock against deciding at once ('none'), and the time
 // it takes to reach single's final best valset score as a multiple of the floor (every one of
@@ -28,7 +28,12 @@ interface Cell {
 }
 
 const at = (name: string, budget: number) => (budget === WORKLOAD.budget ? name : `${name} ${budget} calls`);
-const FULL = ['async 8 wait-launched free-slot', 'async 8 wait-launched free-slot at finish', 'async 8 wait-launched free-slot ceiling 1.5', 'async 8 wait-launched free-slot ceiling 4'];
+const FULL = [
+  'async 8 wait-launched gate-ahead',
+  'async 8 wait-launched gate-ahead newcomer-only',
+  'async 8 wait-launched gate-ahead free-slot',
+  'async 8 wait-launched gate-ahead newcomer-only free-slot',
+  'async 8 wait-launched free-slot', 'async 8 wait-launched free-slot at finish', 'async 8 wait-launched free-slot ceiling 1.5', 'async 8 wait-launched free-slot ceiling 4'];
 const CELLS: Cell[] = [
   ...['demo', 'multistep', 'hotel'].map((task): Cell => ({ task, budget: 1500, single: 'single', none: 'async 8 rebase best where-it-helped', launched: 'async 8 rebase best where-it-helped wait-launched', variants: FULL })),
   ...[750, 300].map((budget): Cell => ({
@@ -37,7 +42,7 @@ const CELLS: Cell[] = [
     single: at('single', budget),
     none: at('async 8 rebase best where-it-helped', budget),
     launched: at('async 8 rebase best where-it-helped wait-launched', budget),
-    variants: [at('async 8 wait-launched free-slot', budget), at('async 8 wait-launched free-slot ceiling 1.5', budget)],
+    variants: [at('async 8 wait-launched gate-ahead', budget), at('async 8 wait-launched gate-ahead free-slot', budget), at('async 8 wait-launched gate-ahead newcomer-only', budget), at('async 8 wait-launched free-slot', budget), at('async 8 wait-launched free-slot ceiling 1.5', budget)],
   })),
 ];
 

@@ -1,7 +1,7 @@
 // schedule.heldSlot: with 'free', a child held by rebaseWait gives its place among `inFlight` to
 // a new proposal (its reflection overlaps the wait), within twice `inFlight` in all; with 'keep'
 // (the default) nothing new starts while it waits. A run directory written before the setting
-// existed resumes as it started.
+// existed resumes as it started, and so does one cut short with the new settings on.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
 import type { Proposal } from '../src/gepa/core/proposal.js';
 import { HELD_SLOT_CEILING, occupiedSlots } from '../src/gepa/search/heldSlots.js';
+import { readRunLog } from '../src/storage/runLog.js';
 import { ConfigError, optimize, type OptimizeResult, type RunEvent, type Schedule } from '../src/index.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gepa-held-slots-'));
@@ -106,7 +107,7 @@ async function runIn(runDir: string, abortAtMs: number | undefined, schedule: Sc
 }
 
 describe('resuming', () => {
-  it('a run directory written before schedule.heldSlot existed resumes as it started (keep), and names it when told otherwise', async () => {
+  it('a run directory written before schedule.heldSlot and schedule.speculate existed resumes as it started (keep, none), and names them when told otherwise', async () => {
     const before: Schedule = { kind: 'async', inFlight: 4 };
     const reference = await runIn(join(scratch, 'reference'), undefined, before);
     const cut = join(scratch, 'cut');
@@ -114,15 +115,30 @@ describe('resuming', () => {
     const configFile = join(cut, 'config.json');
     const record = JSON.parse(readFileSync(configFile, 'utf8')) as { settings: { schedule: Record<string, unknown> } };
     expect(record.settings.schedule.heldSlot).toBe('keep');
+    expect(record.settings.schedule.speculate).toBe('none');
     delete record.settings.schedule.heldSlot;
+    delete record.settings.schedule.speculate;
     writeFileSync(configFile, JSON.stringify(record));
-    const [other, named] = [join(scratch, 'other'), join(scratch, 'named')];
+    const [other, otherSpeculation, named] = [join(scratch, 'other'), join(scratch, 'other-speculation'), join(scratch, 'named')];
     cpSync(cut, other, { recursive: true });
+    cpSync(cut, otherSpeculation, { recursive: true });
     cpSync(cut, named, { recursive: true });
     // Resumed without naming the setting: the same run as the cut resumed with 'keep' named.
     const resumed = await runIn(cut, undefined, before);
     expect(resumed.stopReason).toBe('maxMetricCalls');
-    expect(resumed).toEqual(await runIn(named, undefined, { ...before, heldSlot: 'keep' }));
+    expect(resumed).toEqual(await runIn(named, undefined, { ...before, heldSlot: 'keep', speculate: 'none' }));
     await expect(runIn(other, undefined, { ...before, heldSlot: 'free' })).rejects.toThrow(/schedule: .*"heldSlot":"keep".* in the run directory, .*"heldSlot":"free".* now/);
+    await expect(runIn(otherSpeculation, undefined, { ...before, speculate: 'rebase-gate' })).rejects.toThrow(/schedule: .*"speculate":"none".* in the run directory, .*"speculate":"rebase-gate".* now/);
+  });
+
+  it("a run with speculate 'rebase-gate' and heldSlot 'free' cut short resumes to its budget, every logged call in the result", async () => {
+    const schedule: Schedule = { kind: 'async', inFlight: 4, speculate: 'rebase-gate', heldSlot: 'free' };
+    const reference = await runIn(join(scratch, 'speculating-reference'), undefined, schedule);
+    const cut = join(scratch, 'speculating');
+    expect((await runIn(cut, Math.floor(reference.elapsedMs * 0.5), schedule)).stopReason).toBe('aborted');
+    const resumed = await runIn(cut, undefined, schedule);
+    expect(resumed.stopReason).toBe('maxMetricCalls');
+    expect(resumed.metricCalls).toBeLessThanOrEqual(400);
+    expect(resumed.metricCalls).toBe(readRunLog(join(cut, 'log.jsonl')).records.filter((r) => r.t === 'eval').length);
   });
 });
