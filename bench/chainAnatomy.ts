@@ -44,5 +44,5 @@ for (let seed = 0; seed < 8; seed++) {
   const r = await runOnSimulatedClock(clock, optimize({ seedCandidate: t.seedCandidate, trainset: t.trainset, valset: t.valset, adapter: t.adapter, reflectionLm: t.reflectionLm, schedule, workers: 16, maxMetricCalls: 1500, seed, clock, slotPolicy: 'finish-first', tieOrder: 'oldest-survives', stepMinibatches: 'fresh', onEvent }));
   wallSum += r.elapsedMs;
 }
-console.log(`${task} ${wait} ${heldSlot}: mean wall ${(wallSum / 8).toFixed(0)} ms`);
+console.log(`${task} ${wait} ${heldSlot} ${speculate}: mean wall ${(wallSum / 8).toFixed(0)} ms`);
 for (const [k, v] of Object.entries(totals).sort((a, b) => b[1] - a[1])) console.log(`  ${(v / wallSum * 100).toFixed(1)}%  ${k}`);
