@@ -31,18 +31,22 @@ const at = (name: string, budget: number) => (budget === WORKLOAD.budget ? name 
 const FULL = [
   'async 8 wait-launched gate-ahead',
   'async 8 wait-launched gate-ahead newcomer-only',
+  'async 8 wait-launched gate-ahead predicted',
   'async 8 wait-launched gate-ahead free-slot',
   'async 8 wait-launched gate-ahead newcomer-only free-slot',
   'async 8 wait-launched free-slot', 'async 8 wait-launched free-slot at finish', 'async 8 wait-launched free-slot ceiling 1.5', 'async 8 wait-launched free-slot ceiling 4'];
 const CELLS: Cell[] = [
   ...['demo', 'multistep', 'hotel'].map((task): Cell => ({ task, budget: 1500, single: 'single', none: 'async 8 rebase best where-it-helped', launched: 'async 8 rebase best where-it-helped wait-launched', variants: FULL })),
+  ...[4, 16].flatMap((k) =>
+    ['demo', 'multistep', 'hotel'].map((task): Cell => ({ task, budget: 1500, single: 'single', none: `async ${k} rebase best where-it-helped`, launched: `async ${k} rebase best where-it-helped wait-launched`, variants: [`async ${k} wait-launched gate-ahead`] })),
+  ),
   ...[750, 300].map((budget): Cell => ({
     task: 'hotel',
     budget,
     single: at('single', budget),
     none: at('async 8 rebase best where-it-helped', budget),
     launched: at('async 8 rebase best where-it-helped wait-launched', budget),
-    variants: [at('async 8 wait-launched gate-ahead', budget), at('async 8 wait-launched gate-ahead free-slot', budget), at('async 8 wait-launched gate-ahead newcomer-only', budget), at('async 8 wait-launched free-slot', budget), at('async 8 wait-launched free-slot ceiling 1.5', budget)],
+    variants: [at('async 8 wait-launched gate-ahead', budget), at('async 8 wait-launched gate-ahead free-slot', budget), at('async 8 wait-launched gate-ahead newcomer-only', budget), at('async 8 wait-launched gate-ahead predicted', budget), at('async 8 wait-launched free-slot', budget), at('async 8 wait-launched free-slot ceiling 1.5', budget)],
   })),
 ];
 
@@ -62,7 +66,7 @@ for (const cell of CELLS) {
   const none = cell.none ? load(cell.task, cell.none) : undefined;
   if (!single || !launched) continue;
   const floorMs = (cell.budget * WORKLOAD.metricCallMs) / WORKLOAD.workers;
-  console.log(`\n${cell.task}, ${cell.budget} calls (floor ${(floorMs / 1000).toFixed(2)} s), seeds 0-${SEEDS - 1}; Δ paired on the seed (mean ± standard error)\n`);
+  console.log(`\n${cell.task}, ${cell.budget} calls, ${cell.launched.split(' rebase')[0]} (floor ${(floorMs / 1000).toFixed(2)} s), seeds 0-${SEEDS - 1}; Δ paired on the seed (mean ± standard error)\n`);
   console.log("| variant | Δ val vs 'launched-before' | Δ test vs 'launched-before' | Δ val vs single | Δ test vs single | wall / single | wall / 'none' | to single's final best, x floor (median) | seeds within 1.2x |");
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const variant of [cell.none, cell.launched, ...cell.variants].filter((v): v is string => v !== undefined)) {
@@ -75,6 +79,7 @@ for (const cell of CELLS) {
     const reach = seeds.map((s) => timeToReach({ discoveries: pick(runs, s).discoveries } as RunFigures, pick(single, s).bestValScore) / floorMs);
     const row = {
       task: cell.task,
+      inFlight: Number(variant.split(' ')[1]),
       budget: cell.budget,
       variant,
       seeds: seeds.length,
