@@ -2,7 +2,8 @@
 // bench/mechanisms.ts stored and prints, per task and budget, each variant's quality against
 // 'launched-before' and single, its wall-clock against deciding at once ('none'), and the time
 // it takes to reach single's final best valset score as a multiple of the floor (every one of
-// the W slots busy for the whole budget: calls x metric call ms / W). Writes bench/results/held-slots.json.
+// the W slots busy for the whole budget: calls x metric call ms / W). Writes bench/results/held-slots.json
+// (held-slots-<n>-seeds.json with --seeds n other than 24; variants stored with fewer seeds count those).
 //
 //   npx tsx bench/heldSlotTable.ts [--seeds 24]
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -99,4 +100,4 @@ for (const cell of CELLS) {
     );
   }
 }
-writeFileSync(new URL('./results/held-slots.json', import.meta.url), `${JSON.stringify({ seeds: SEEDS, within: WITHIN, workload: WORKLOAD, rows }, null, 1)}\n`);
+writeFileSync(new URL(SEEDS === 24 ? './results/held-slots.json' : `./results/held-slots-${SEEDS}-seeds.json`, import.meta.url), `${JSON.stringify({ seeds: SEEDS, within: WITHIN, workload: WORKLOAD, rows }, null, 1)}\n`);
