@@ -37,6 +37,8 @@ export interface ProposerContext extends ProposerInput, Pick<Proposal, 'outcome'
   race?: ValsetRaceRun;
   /** Replies still to come for a rebase gate evaluated ahead ('rebase.prefetch'): paid for when they come, before the proposal reports its end. */
   prefetching?: number;
+  /** Set once 'proposal.finished' is sent. */
+  reported?: boolean;
   spend: ProposalSpend;
 }
 
@@ -139,7 +141,7 @@ export const proposerMachine = setup({
     skipped: ({ context }) => context.outcome?.status === 'skipped',
     raceGoesOn: ({ context }) => context.race?.next.kind === 'evaluate',
     prefetchReply: ({ event }) => isPrefetchReply(event),
-    prefetchSettled: ({ context }) => !context.prefetching,
+    prefetchSettled: ({ context }) => !context.prefetching && !context.reported,
   },
   actions: {
     prefetchReplied: assign({ prefetching: ({ context }) => (context.prefetching ?? 1) - 1 }),
@@ -335,10 +337,7 @@ export const proposerMachine = setup({
     // done event per proposal would only cost the optimizer one more (empty) macrostep.
     // A gate evaluated ahead is paid for before the end is reported (its replies come to the root's handlers).
     finished: {
-      always: { guard: 'prefetchSettled', target: 'reported' },
-    },
-    reported: {
-      entry: 'finish',
+      always: { guard: 'prefetchSettled', actions: ['finish', assign({ reported: true })] },
     },
   },
 });

@@ -3,7 +3,9 @@
 // target it has now), so that the gate its verdict asks for, decided in launch order as before, is
 // served from the evaluation cache. Rule first, then runs on the demo task.
 import { describe, expect, it } from 'vitest';
-import { SimulatedClock } from 'xstate';
+import { assign, createActor, fromCallback, sendTo, setup, SimulatedClock, spawnChild } from 'xstate';
+import { proposerMachine, type ProposerInput } from '../machines/proposer.machine.js';
+import type { EvaluatorRequest, ProposerDecision, ProposalUpdate } from '../machines/protocol.js';
 import { openLedger, reserve } from '../src/budget/budgetLedger.js';
 import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
@@ -11,7 +13,7 @@ import { addCandidate, emptyPool, type CandidatePool } from '../src/gepa/core/ca
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
 import type { Proposal } from '../src/gepa/core/proposal.js';
 import { gatePrefetches } from '../src/gepa/search/gatePrefetch.js';
-import { optimize, type OptimizeResult, type RunEvent, type Schedule } from '../src/index.js';
+import { optimize, type Candidate, type OptimizeResult, type RunEvent, type Schedule } from '../src/index.js';
 
 function pool(rows: Array<[string, number[], number]>): CandidatePool {
   let p = emptyPool();
@@ -91,5 +93,66 @@ describe("speculate 'rebase-gate' in a run", () => {
     const plain = await gatesServedAtOnce('none');
     expect(plain.gates).toBeGreaterThan(5);
     expect(plain.atOnce).toBe(0);
+  });
+});
+
+/** Replies to each evaluation after 10 ms of simulated time, one paid call per example; a candidate scores 1 where its text is long. */
+const stubEvaluator = fromCallback<EvaluatorRequest, { clock: SimulatedClock; requests: EvaluatorRequest[] }>(({ input, receive }) => {
+  receive((request) => {
+    input.requests.push(request);
+    if (request.type === 'reflect') input.clock.setTimeout(() => request.replyTo.send({ type: 'reflected', requestId: request.requestId, ok: true, reply: { text: '```\nAnswer. Mind the units.\n```' }, costUsd: 0 }), 100);
+    if (request.type !== 'evaluate') return;
+    const evaluations = request.exampleIds.map((id) => ({ score: (request.candidate.instructions as string).length > 10 || id === 0 ? 1 : 0, feedback: 'ok' }));
+    input.clock.setTimeout(() => request.replyTo.send({ type: 'evaluated', requestId: request.requestId, evaluations, paidCalls: evaluations.length, costUsd: 0 }), 10);
+  });
+});
+
+/** A parent that answers the judged child with a prefetch and, at once, a denial. */
+const prefetchThenDeny = setup({
+  types: { context: {} as { reports: ProposalUpdate[]; prefetch: ProposerDecision; clock: SimulatedClock; requests: EvaluatorRequest[]; proposer: ProposerInput }, input: {} as { prefetch: ProposerDecision; clock: SimulatedClock; requests: EvaluatorRequest[]; proposer: ProposerInput }, events: {} as ProposalUpdate | { type: 'start' } },
+  actors: { evaluator: stubEvaluator, proposer: proposerMachine },
+}).createMachine({
+  context: ({ input }) => ({ ...input, reports: [] }),
+  invoke: { id: 'evaluator', systemId: 'evaluator', src: 'evaluator', input: ({ context }) => ({ clock: context.clock, requests: context.requests }) },
+  on: {
+    start: { actions: spawnChild('proposer', { id: 'proposer', input: ({ context }) => context.proposer }) },
+    'proposal.judged': { actions: [assign({ reports: ({ context, event }) => [...context.reports, event] }), sendTo('proposer', ({ context }) => context.prefetch), sendTo('proposer', { type: 'valset.denied' })] },
+    'proposal.finished': { actions: assign({ reports: ({ context, event }) => [...context.reports, event] }) },
+  },
+});
+
+describe("a proposer told 'rebase.prefetch'", () => {
+  it('evaluates both sides of the gate on its examples, and reports its end only once they are paid for', async () => {
+    const clock = new SimulatedClock();
+    const requests: EvaluatorRequest[] = [];
+    const parent: Candidate = { instructions: 'Answer.' };
+    const onto: Candidate = { instructions: 'Answer. Be kind.' };
+    const child: Candidate = { instructions: 'Answer. Be kind. Mind the units.' };
+    const proposer: ProposerInput = {
+      id: 'proposer', step: 2, task: 0, parent, parentHash: candidateHash(parent), minibatch: [0, 1, 2], valIds: [3, 4], components: ['instructions'], examples: ['a', 'b', 'c', 'd', 'e'],
+      acceptance: 'strict-improvement', skipPerfectScore: true, perfectScore: 1,
+      buildDataset: async (_c, results, components) => Object.fromEntries(components.map((c) => [c, results.map((r) => ({ Inputs: r.example, Feedback: r.evaluation.feedback }))])),
+    };
+    const prefetch: ProposerDecision = { type: 'rebase.prefetch', onto, ontoHash: candidateHash(onto), child, childHash: candidateHash(child), gate: 'where-it-helped' };
+    const actor = createActor(prefetchThenDeny, { clock, input: { prefetch, clock, requests, proposer } });
+    actor.start();
+    actor.send({ type: 'start' });
+    clock.increment(10);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    clock.increment(100);
+    clock.increment(10);
+    // Judged (the child solves all three, the parent only id 0), told to prefetch, then denied.
+    const gate = requests.slice(3);
+    expect(gate).toEqual([
+      expect.objectContaining({ type: 'evaluate', requestId: 5, kind: 'child', exampleIds: [1, 2], candidate: child, captureTraces: false }),
+      expect.objectContaining({ type: 'evaluate', requestId: 6, kind: 'child', exampleIds: [1, 2], candidate: onto, captureTraces: false }),
+    ]);
+    expect(actor.getSnapshot().context.reports.map((r) => r.type)).toEqual(['proposal.judged']);
+    expect(actor.getSnapshot().children.proposer?.getSnapshot().value).toBe('finished');
+    clock.increment(10);
+    const reports = actor.getSnapshot().context.reports;
+    expect(reports.map((r) => r.type)).toEqual(['proposal.judged', 'proposal.finished']);
+    // Parent 3, child 3, and the gate evaluated ahead: 2 x 2.
+    expect(reports[1]).toMatchObject({ spend: { paidCalls: 10 } });
   });
 });
