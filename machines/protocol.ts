@@ -122,7 +122,7 @@ export type ProposerReport = ProposalUpdate;
  * Optimizer -> proposer, answering an accepted child: evaluate it on the valset, drop it, or
  * (async rebasing) judge `child`, its edit replayed onto the newer candidate `onto`, against
  * `onto` first, on the examples of its minibatch that `gate` names. With `schedule.speculate:
- * 'rebase-gate'`, a held child may first be told to evaluate a predicted rebase gate ahead of its
- * verdict ('rebase.prefetch'; nothing is reported for it but what it paid).
+ * 'rebase-gate'`, a held child may first be told to evaluate ahead the rebase gates it may face
+ * ('rebase.prefetch', one message per gate; nothing is reported for them but what they paid).
  */
 export type ProposerDecision = ChildMessage | GatePrefetch;
