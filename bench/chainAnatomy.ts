@@ -7,11 +7,13 @@
 import { SimulatedClock } from 'xstate';
 import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { optimize, type RunEvent, type Schedule } from '../src/index.js';
+import type { HeldSlot, RebaseWait, Speculation } from '../src/types.js';
 import { benchTask } from './tasks.js';
 const task = process.argv[2] ?? 'hotel';
-const wait = (process.argv[3] ?? 'launched-before') as any;
-const heldSlot = (process.argv[4] ?? 'keep') as any;
-const speculate = (process.argv[5] ?? 'none') as any;
+// Checked by optimize's config schema, which names a value it does not know.
+const wait = (process.argv[3] ?? 'launched-before') as RebaseWait;
+const heldSlot = (process.argv[4] ?? 'keep') as HeldSlot;
+const speculate = (process.argv[5] ?? 'none') as Speculation;
 const totals: Record<string, number> = {};
 let wallSum = 0;
 for (let seed = 0; seed < 8; seed++) {
