@@ -7,7 +7,7 @@
 //   npx tsx bench/optimizeAnything.ts run <impl...> [--task service-config|records] [--seeds 24] [--from 0] [--dir NAME]
 //   npx tsx bench/optimizeAnything.ts table [--task ...] [--dir NAME]   (--dir: results/anything/NAME instead of <task>)
 //
-// impl: reference, single, 2x2, async8, single-matched (1x1 at the calls the reference spent). Runs go to bench/results/anything/<task>/<impl>.json.
+// impl: reference, single, 2x2, async8, single-matched (1x1 at the calls the reference spent), single-last-calls (1x1 with spendLastCalls). Runs go to bench/results/anything/<task>/<impl>.json.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { SimulatedClock } from 'xstate';
 import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
@@ -31,10 +31,12 @@ export const OUR_SCHEDULES: Record<string, Schedule> = {
  * seed (gepa checks its budget before an iteration and may overshoot it; ours never does).
  */
 const MATCHED = 'single-matched';
-const IMPLS = ['reference', ...Object.keys(OUR_SCHEDULES), MATCHED];
+/** A variant: ours 1x1 with spendLastCalls (the budget's last calls spent on smaller or valset-owing proposals). */
+const LAST_CALLS = 'single-last-calls';
+const IMPLS = ['reference', ...Object.keys(OUR_SCHEDULES), MATCHED, LAST_CALLS];
 
 /** optimizeAnything on the task, as a user calls it, on simulated time. */
-export async function oursAnythingRun(taskName: string, implName: string, seed: number, budget?: number): Promise<AnythingRun> {
+export async function oursAnythingRun(taskName: string, implName: string, seed: number, budget?: number, spendLastCalls = false): Promise<AnythingRun> {
   const bench = anythingBenchTask(taskName);
   const schedule = OUR_SCHEDULES[implName];
   if (!schedule) throw new Error(`unknown schedule '${implName}' (known: ${Object.keys(OUR_SCHEDULES).join(', ')})`);
@@ -51,6 +53,7 @@ export async function oursAnythingRun(taskName: string, implName: string, seed: 
       background: task.background,
       reflectionLm: task.reflectionLm,
       maxMetricCalls: budget ?? bench.budget,
+      ...(spendLastCalls ? { spendLastCalls } : {}),
       schedule,
       workers: ANYTHING_WORKERS,
       seed,
@@ -93,7 +96,7 @@ async function run(impl: string, seeds: number, from: number): Promise<void> {
   if (impl === 'reference' && !process.env.GEPA_SRC) installGepa();
   const runs: AnythingRun[] = [];
   for (let seed = from; seed < from + seeds; seed++) {
-    const r = impl === 'reference' ? await referenceAnythingRun(taskName, 'single', seed) : impl === MATCHED ? await oursAnythingRun(taskName, 'single', seed, referenceSpend(seed)) : await oursAnythingRun(taskName, impl, seed);
+    const r = impl === 'reference' ? await referenceAnythingRun(taskName, 'single', seed) : impl === MATCHED ? await oursAnythingRun(taskName, 'single', seed, referenceSpend(seed)) : impl === LAST_CALLS ? await oursAnythingRun(taskName, 'single', seed, undefined, true) : await oursAnythingRun(taskName, impl, seed);
     runs.push(r);
     process.stderr.write(`  ${impl} seed ${seed}: best ${r.bestValScore.toFixed(3)}${r.testScore === undefined ? '' : ` test ${r.testScore.toFixed(3)}`} calls ${r.metricCalls} wall ${(r.wallClockMs / 60_000).toFixed(1)} min\n`);
   }

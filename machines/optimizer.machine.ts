@@ -11,6 +11,9 @@ import { answerReleased } from '../src/gepa/search/childAnswers.js';
 import { memberOf } from '../src/gepa/core/candidatePool.js';
 import type { ProposalId } from '../src/gepa/core/proposal.js';
 import { releasedFromWait } from '../src/gepa/search/proposalDecisions.js';
+import { occupiedSlots } from '../src/gepa/search/heldSlots.js';
+import { gatePrefetches } from '../src/gepa/search/gatePrefetch.js';
+import { rebaseExtraCalls } from '../src/gepa/search/proposalPlanner.js';
 import { planAsyncProposals, planBatchedStep, type Launch, type Plan, type PlanInput } from '../src/gepa/search/proposalPlanner.js';
 import { budgetEvent, cutShort, finish, foldInto, foldSeed, foldStep, judge, launchPlan, reserveSeed, runResult, seedWritten, startRun, stepFinished, type SearchRun } from '../src/gepa/search/searchRun.js';
 import { decideStop, finalStopReason } from '../src/gepa/search/stopDecision.js';
@@ -196,11 +199,24 @@ export const optimizerMachine = optimizerSetup.extend({
       for (const m of messages) enqueue.sendTo(m.id, m.message);
       enqueue.assign(update);
     }),
+    /** Async, speculate 'rebase-gate': held children waiting on one valset evaluation evaluate their possible rebase gates ahead. */
+    prefetchGates: optimizerSetup.enqueueActions(({ context, enqueue }) => {
+      const settings = settingsOf(context);
+      const { schedule } = settings;
+      if (schedule.kind !== 'async' || schedule.speculate !== 'rebase-gate' || schedule.rebase === 'off') return;
+      const prefetched = gatePrefetches({ proposals: context.proposals, pool: context.search.pool, ledger: context.ledger }, { extraCalls: rebaseExtraCalls(settings), gate: schedule.rebaseGate, policy: schedule.rebase });
+      if (prefetched.messages.length === 0) return;
+      enqueue.assign({ proposals: prefetched.proposals, ledger: prefetched.ledger });
+      for (const m of prefetched.messages) enqueue.sendTo(m.id, m.message);
+    }),
     /** Start what the planner plans: a batched step, or async proposals until K are in flight or the budget refuses another. */
-    launch: optimizerSetup.enqueueActions(({ context, enqueue }) => {
+    launch: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
       const { schedule } = settingsOf(context);
       if (context.stopReason !== undefined) return;
-      const plan: Plan = schedule.kind === 'batched' ? planBatchedStep(planInput(context), schedule) : planAsyncProposals(planInput(context), inFlightCount(context), schedule.inFlight);
+      // After a verdict only with heldSlot 'free': a child the verdict held in its wait gives its place to a new proposal.
+      if (event.type === 'proposal.judged' && !(schedule.kind === 'async' && schedule.heldSlot === 'free')) return;
+      const plan: Plan =
+        schedule.kind === 'batched' ? planBatchedStep(planInput(context), schedule) : planAsyncProposals(planInput(context), occupiedSlots(context.proposals, schedule.inFlight, schedule.heldSlot), schedule.inFlight);
       const launched = launchPlan(context, plan, schedule.kind === 'batched');
       enqueue.assign(launched.update);
       for (const e of launched.events) enqueue.emit(e);
@@ -321,8 +337,8 @@ export const optimizerMachine = optimizerSetup.extend({
     flowing: {
       entry: 'launch',
       on: {
-        'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', 'releaseDeferred'] }],
-        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseHeld', 'launch', 'releaseDeferred'] }],
+        'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', 'launch', 'prefetchGates', 'releaseDeferred'] }],
+        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseHeld', 'prefetchGates', 'launch', 'releaseDeferred'] }],
       },
       always: [
         { guard: 'hasStopReason', target: 'draining' },
@@ -332,8 +348,8 @@ export const optimizerMachine = optimizerSetup.extend({
     // Nothing new starts; proposals in flight finish and are folded.
     draining: {
       on: {
-        'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', 'releaseDeferred'] }],
-        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseHeld', 'releaseDeferred'] }],
+        'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', 'prefetchGates', 'releaseDeferred'] }],
+        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseHeld', 'prefetchGates', 'releaseDeferred'] }],
       },
       always: { guard: 'idle', target: 'finishing' },
     },

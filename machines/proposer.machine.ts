@@ -8,13 +8,13 @@ import { assign, enqueueActions, not, sendParent, sendTo, setup, type ActorSyste
 import type { CallOrigin } from '../src/evaluation/evaluationService.js';
 import { addSpend, isAccepted, NOTHING_SPENT, valsetScoresOf, type Proposal, type ProposalSpend } from '../src/gepa/core/proposal.js';
 import { hashedChild, judgeChildOutcome, readReflection, type ComponentReply } from '../src/gepa/proposer/childCandidate.js';
-import { componentOfReply, evaluationAsk, madeChild, rebaseSideOf, reflectionRequestId, type EvaluationName } from '../src/gepa/proposer/evaluationPlan.js';
+import { componentOfReply, evaluationAsk, isPrefetchRequestId, madeChild, PREFETCH_REQUEST_IDS, rebaseSideOf, reflectionRequestId, type EvaluationName } from '../src/gepa/proposer/evaluationPlan.js';
 import { afterDataset, afterParentEvaluation, afterReflection, type ReflectionStart, type SkipOrGoOn } from '../src/gepa/proposer/proposalSkips.js';
 import { rebaseGateAfter, startRebaseGate, type RebaseGateRun } from '../src/gepa/proposer/rebaseGate.js';
 import { readProposedTexts, reflectionOutcome, type ReflectionWork } from '../src/gepa/proposer/reflectionStrategy.js';
 import { minibatchResults } from '../src/gepa/proposer/reflectiveDataset.js';
 import { raceAfterChunk, raceResult, startRace, type ValsetRaceRun } from '../src/gepa/proposer/valsetRaceRun.js';
-import type { Evaluation, ReflectiveDataset, RunEvent } from '../src/types.js';
+import type { Candidate, Evaluation, ReflectiveDataset, RunEvent } from '../src/types.js';
 import type { EvaluatorRef, EvaluatorReply, EvaluatorRequest, ProposerDecision, ProposerInput, ProposalUpdate, ReplyTo } from './protocol.js';
 
 export type { ProposerInput };
@@ -36,6 +36,10 @@ export interface ProposerContext extends ProposerInput, Pick<Proposal, 'outcome'
   rebase?: RebaseGateRun;
   /** Set when the valset evaluation is a race. */
   race?: ValsetRaceRun;
+  /** Replies still to come for a rebase gate evaluated ahead ('rebase.prefetch'): paid for when they come, before the proposal reports its end. */
+  prefetching?: number;
+  /** Set once 'proposal.finished' is sent. */
+  reported?: boolean;
   spend: ProposalSpend;
 }
 
@@ -43,6 +47,9 @@ export interface ProposerContext extends ProposerInput, Pick<Proposal, 'outcome'
 type DatasetEvent = { type: 'dataset.built' | 'dataset.failed'; next: ReflectionStart };
 
 export type ProposerEvent = EvaluatorReply | ProposerDecision | DatasetEvent;
+
+/** A reply to a rebase gate evaluated ahead (search/gatePrefetch.ts): only paid for; the real gate finds it in the evaluation cache. */
+const isPrefetchReply = (event: ProposerEvent): boolean => (event.type === 'evaluated' || event.type === 'evaluator.failed') && isPrefetchRequestId(event.requestId);
 
 /** The evaluator the requests go to; the optimizer starts it before any proposer. */
 function evaluatorIn({ system }: { system: ActorSystem<any> }): EvaluatorRef {
@@ -104,6 +111,8 @@ const childJudged = tell((context, task) => {
 
 /** The evaluator could not serve a request: what it ran is paid, and the proposal ends without a verdict. */
 const FAILED_REQUEST = { target: 'failed', actions: 'pay' } as const;
+/** A reply to a gate evaluated ahead, in whatever state it comes: paid for, and counted off. */
+const PREFETCH_REPLY = { guard: 'prefetchReply', actions: ['pay', 'prefetchReplied'] } as const;
 
 /**
  * One proposal as an XState machine, spawned by the optimizer with a ProposerInput: evaluate the
@@ -122,8 +131,11 @@ export const proposerMachine = setup({
     childAccepted: ({ context }) => isAccepted(context.outcome),
     skipped: ({ context }) => context.outcome?.status === 'skipped',
     raceGoesOn: ({ context }) => context.race?.next.kind === 'evaluate',
+    prefetchReply: ({ event }) => isPrefetchReply(event),
+    prefetchSettled: ({ context }) => !context.prefetching && !context.reported,
   },
   actions: {
+    prefetchReplied: assign({ prefetching: ({ context }) => (context.prefetching ?? 1) - 1 }),
     pay: assign(({ context, event }) => (event.type === 'evaluated' || event.type === 'reflected' || event.type === 'evaluator.failed' ? { spend: addSpend(context.spend, event) } : {})),
     finish: sendParent(({ context: { id, spend, outcome, child, valset, valsetStop, rebase } }): ProposalUpdate => ({
       type: 'proposal.finished', id, spend, outcome, child, valset,
@@ -140,6 +152,7 @@ export const proposerMachine = setup({
   id: 'proposer',
   context: ({ input }) => ({ ...input, parentEvaluations: [], replies: input.components.map(() => undefined), spend: NOTHING_SPENT, ...(input.merge ? hashedChild(input.merge.child) : {}) }),
   initial: 'starting',
+  on: { evaluated: PREFETCH_REPLY, 'evaluator.failed': PREFETCH_REPLY },
   states: {
     starting: {
       always: [{ guard: ({ context }) => context.merge !== undefined, target: 'evaluatingChild' }, { target: 'evaluatingParent' }],
@@ -248,6 +261,18 @@ export const proposerMachine = setup({
           { target: 'evaluatingValset' },
         ],
         'valset.denied': 'finished',
+        // Evaluate ahead the gate a rebase onto `onto` would face; the verdict is still the optimizer's to give.
+        'rebase.prefetch': {
+          actions: enqueueActions(({ context, event, self, system, enqueue }) => {
+            const { exampleIds } = startRebaseGate(event, context.minibatch, context.parentEvaluations, context.childEvaluations ?? []);
+            if (exampleIds.length === 0) return;
+            enqueue.assign({ prefetching: (context.prefetching ?? 0) + 2 });
+            const origin = originOf(context);
+            const ask = (requestId: number, candidate: Candidate, hash: string): EvaluatorRequest => ({ type: 'evaluate', requestId, replyTo: self, candidate, hash, exampleIds, captureTraces: false, kind: 'child', origin });
+            enqueue.sendTo(evaluatorIn({ system }), ask(PREFETCH_REQUEST_IDS.child, event.child, event.childHash));
+            enqueue.sendTo(evaluatorIn({ system }), ask(PREFETCH_REQUEST_IDS.onto, event.onto, event.ontoHash));
+          }),
+        },
         rebase: {
           target: 'evaluatingRebase',
           actions: assign(({ context, event }) => ({ child: event.child, childHash: event.childHash, rebase: startRebaseGate(event, context.minibatch, context.parentEvaluations, context.childEvaluations ?? []) })),
@@ -260,7 +285,9 @@ export const proposerMachine = setup({
     evaluatingRebase: {
       entry: [evaluationStarted('child'), evaluate('rebased-child'), evaluate('rebase-onto')],
       on: {
-        evaluated: {
+        evaluated: [
+          PREFETCH_REPLY,
+          {
           actions: [
             'pay',
             assign({
@@ -268,24 +295,25 @@ export const proposerMachine = setup({
                 context.rebase && rebaseGateAfter(context.rebase, rebaseSideOf(event.requestId), event.evaluations, { ...context, childHash: madeChild(context, 'the rebased child was judged').hash }),
             }),
           ],
-        },
-        'evaluator.failed': FAILED_REQUEST,
+          },
+        ],
+        'evaluator.failed': [PREFETCH_REPLY, FAILED_REQUEST],
       },
       always: { guard: ({ context }) => context.rebase?.outcome !== undefined, target: 'awaitingDecision', actions: [assign({ outcome: ({ context }) => context.rebase?.outcome }), childJudged, 'sendJudged'] },
     },
     evaluatingValset: {
       entry: [valsetStarted, evaluate('valset')],
       on: {
-        evaluated: { target: 'finished', actions: ['pay', assign({ valset: ({ event }) => valsetScoresOf(event.evaluations) })] },
-        'evaluator.failed': FAILED_REQUEST,
+        evaluated: [PREFETCH_REPLY, { target: 'finished', actions: ['pay', assign({ valset: ({ event }) => valsetScoresOf(event.evaluations) })] }],
+        'evaluator.failed': [PREFETCH_REPLY, FAILED_REQUEST],
       },
     },
     // A valset race: the next chunk of positions, until the child is complete or has lost.
     racingValset: {
       entry: evaluate('race-chunk'),
       on: {
-        evaluated: { target: 'racedChunk', actions: ['pay', assign({ race: ({ context, event }) => context.race && raceAfterChunk(context.race, event.evaluations) })] },
-        'evaluator.failed': FAILED_REQUEST,
+        evaluated: [PREFETCH_REPLY, { target: 'racedChunk', actions: ['pay', assign({ race: ({ context, event }) => context.race && raceAfterChunk(context.race, event.evaluations) })] }],
+        'evaluator.failed': [PREFETCH_REPLY, FAILED_REQUEST],
       },
     },
     racedChunk: {
@@ -299,8 +327,9 @@ export const proposerMachine = setup({
     },
     // Not a final state: the optimizer stops a proposer when it reports 'proposal.finished', so a
     // done event per proposal would only cost the optimizer one more (empty) macrostep.
+    // A gate evaluated ahead is paid for before the end is reported (its replies come to the root's handlers).
     finished: {
-      entry: 'finish',
+      always: { guard: 'prefetchSettled', actions: ['finish', assign({ reported: true })] },
     },
   },
 });

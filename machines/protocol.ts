@@ -6,6 +6,7 @@ import type { CallOrigin, EvaluateReply, ProposeReply, ReflectReply } from '../s
 import type { WorkKind } from '../src/evaluation/workerSlots.js';
 import type { MinibatchOutcome, Proposal, ProposalSpend } from '../src/gepa/core/proposal.js';
 import type { ChildMessage } from '../src/gepa/search/childAnswers.js';
+import type { GatePrefetch } from '../src/gepa/search/gatePrefetch.js';
 import type { ReflectionStrategy } from '../src/gepa/proposer/reflectionStrategy.js';
 import type { AcceptanceRule, Candidate, EvaluatedExample, FailureCounts, PromptPart, ReflectiveDataset, RunEvent } from '../src/types.js';
 
@@ -226,6 +227,8 @@ export type ProposerReport = ProposalUpdate;
 /**
  * Optimizer -> proposer, answering an accepted child: evaluate it on the valset, drop it, or
  * (async rebasing) judge `child`, its edit replayed onto the newer candidate `onto`, against
- * `onto` first, on the examples of its minibatch that `gate` names.
+ * `onto` first, on the examples of its minibatch that `gate` names. With `schedule.speculate:
+ * 'rebase-gate'`, a held child may first be told to evaluate ahead the rebase gates it may face
+ * ('rebase.prefetch', one message per gate; nothing is reported for them but what they paid).
  */
-export type ProposerDecision = ChildMessage;
+export type ProposerDecision = ChildMessage | GatePrefetch;

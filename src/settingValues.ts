@@ -31,6 +31,27 @@ export type RebaseWait = (typeof REBASE_WAITS)[number];
 /** Every RebasePolicy, in one list: the config schema validates against it. */
 export const REBASE_POLICIES = ['off', 'newest-descendant', 'best-descendant', 'best', 'pool-best'] as const;
 /**
+ * Async with `rebaseWait` other than 'none': what a child held by the wait does with its place
+ * among the `inFlight` proposals. 'keep' (the default): it keeps it, so no new proposal starts
+ * while it waits. 'free': it gives it up while it waits, so another proposal's reflection and
+ * minibatch evaluation overlap the wait, up to twice `inFlight` proposals in all (see
+ * bench/README.md, "A fifth round", for the measurements).
+ */
+export const HELD_SLOTS = ['keep', 'free'] as const;
+export type HeldSlot = (typeof HELD_SLOTS)[number];
+
+/**
+ * Async with rebasing and `rebaseWait: 'launched-before'`: work done ahead of a held child's
+ * verdict. 'none' (the default): nothing. 'rebase-gate': while it waits for one older proposal
+ * that is on its valset, its proposer evaluates the gate it would face if rebased onto that
+ * proposal's child; when the verdict, still decided in launch order, is that rebase, the gate is
+ * served from the run's evaluation cache, else those calls (at most twice the minibatch) were
+ * spent for nothing (see bench/README.md, "A fifth round").
+ */
+export const SPECULATIONS = ['none', 'rebase-gate'] as const;
+export type Speculation = (typeof SPECULATIONS)[number];
+
+/**
  * Async: onto which newer candidate a stale child's edit is replayed, when candidates joined the
  * pool while it ran. 'best' (the default): the best-scoring of those that joined (unless it is
  * the child's own parent or an ancestor of it); 'newest-descendant' / 'best-descendant': the
@@ -149,6 +170,10 @@ export type Schedule =
       rebaseGate?: RebaseGate;
       /** When a rebase is decided. Default 'launched-before'. */
       rebaseWait?: RebaseWait;
+      /** What a child held by the wait does with its place among the inFlight proposals. Default 'keep'. */
+      heldSlot?: HeldSlot;
+      /** Work done ahead of a held child's verdict. Default 'none'. */
+      speculate?: Speculation;
     };
 
 /** Which of a step's accepted proposals go on to the valset. */

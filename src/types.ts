@@ -14,7 +14,7 @@ export type { Clock } from './clock.js';
 
 // The settings: the enumerated ones with their value lists (which the config schema validates
 // against, so each is written once), the schedule and the structured ones beside them.
-export type { AcceptanceRule, ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ParentWeighting, ProposalSelection, RebaseGate, RebasePolicy, RebaseWait, Schedule, SearchMode, SlotPolicy, StepMinibatches, TieOrder, ValsetPolicy } from './settingValues.js';
+export type { AcceptanceRule, ComponentSelectionStrategy, FrontType, HeldSlot, ParentSelectionStrategy, ParentWeighting, ProposalSelection, RebaseGate, RebasePolicy, RebaseWait, Schedule, SearchMode, SlotPolicy, Speculation, StepMinibatches, TieOrder, ValsetPolicy } from './settingValues.js';
 
 // What optimize() takes.
 export type { OptimizeConfig } from './config/optimizeConfig.js';

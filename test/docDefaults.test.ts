@@ -99,7 +99,7 @@ const race = resolveSettings({ ...minimal, valsetPolicy: { kind: 'race' } }).val
 const NOT_THIS_SCHEDULE = Symbol('not this schedule');
 type Resolved = (s: RunSettings) => unknown;
 const fromSettings = (key: keyof RunSettings): Resolved => (s) => s[key];
-const asyncSchedule = (key: 'rebase' | 'rebaseGate' | 'rebaseWait' | 'parentWeighting'): Resolved => (s) => (s.schedule.kind === 'async' ? s.schedule[key] : NOT_THIS_SCHEDULE);
+const asyncSchedule = (key: 'rebase' | 'rebaseGate' | 'rebaseWait' | 'parentWeighting' | 'heldSlot' | 'speculate'): Resolved => (s) => (s.schedule.kind === 'async' ? s.schedule[key] : NOT_THIS_SCHEDULE);
 
 /** Where the runtime keeps the default of each documented option. */
 const RESOLVED: Record<string, Resolved> = {
@@ -134,6 +134,8 @@ const RESOLVED: Record<string, Resolved> = {
   'Schedule.parentWeighting': asyncSchedule('parentWeighting'),
   'Schedule.rebaseGate': asyncSchedule('rebaseGate'),
   'Schedule.rebaseWait': asyncSchedule('rebaseWait'),
+  'Schedule.heldSlot': asyncSchedule('heldSlot'),
+  'Schedule.speculate': asyncSchedule('speculate'),
   'BullmqExecutorOptions.queue': () => BULLMQ_EXECUTOR_DEFAULTS.queue,
   'BullmqExecutorOptions.attempts': () => BULLMQ_EXECUTOR_DEFAULTS.attempts,
   'BullmqExecutorOptions.backoffMs': () => BULLMQ_EXECUTOR_DEFAULTS.backoffMs,

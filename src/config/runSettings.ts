@@ -16,6 +16,7 @@ import {
   ACCEPTANCE_RULES,
   COMPONENT_SELECTIONS,
   FRONT_TYPES,
+  HELD_SLOTS,
   PARENT_SELECTIONS,
   PARENT_WEIGHTINGS,
   PROPOSAL_SELECTIONS,
@@ -23,11 +24,13 @@ import {
   REBASE_POLICIES,
   REBASE_WAITS,
   SLOT_POLICIES,
+  SPECULATIONS,
   STEP_MINIBATCHES,
   TIE_ORDERS,
   type AcceptanceRule,
   type ComponentSelectionStrategy,
   type FrontType,
+  type HeldSlot,
   type ParentSelectionStrategy,
   type ParentWeighting,
   type RebaseGate,
@@ -35,6 +38,7 @@ import {
   type RebaseWait,
   type SearchMode,
   type SlotPolicy,
+  type Speculation,
   type StepMinibatches,
   type TieOrder,
 } from '../settingValues.js';
@@ -50,7 +54,7 @@ export const MAX_IN_FLIGHT = 1024;
 
 export const scheduleSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('batched'), parents: positiveInt.optional(), perParent: positiveInt.optional() }).strict(),
-  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: z.enum(REBASE_POLICIES).optional(), parentWeighting: z.enum(PARENT_WEIGHTINGS).optional(), rebaseGate: z.enum(REBASE_GATES).optional(), rebaseWait: z.enum(REBASE_WAITS).optional() }).strict(),
+  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: z.enum(REBASE_POLICIES).optional(), parentWeighting: z.enum(PARENT_WEIGHTINGS).optional(), rebaseGate: z.enum(REBASE_GATES).optional(), rebaseWait: z.enum(REBASE_WAITS).optional(), heldSlot: z.enum(HELD_SLOTS).optional(), speculate: z.enum(SPECULATIONS).optional() }).strict(),
 ]);
 
 /** Where metric calls run (OptimizeConfig's `executor`); a connection's details are checked when the executor is made. */
@@ -182,6 +186,8 @@ function checkKnownFields(config: unknown): void {
 export const DEFAULT_REBASE: RebasePolicy = 'best';
 export const DEFAULT_REBASE_GATE: RebaseGate = 'where-it-helped';
 export const DEFAULT_REBASE_WAIT: RebaseWait = 'launched-before';
+export const DEFAULT_HELD_SLOT: HeldSlot = 'keep';
+export const DEFAULT_SPECULATION: Speculation = 'none';
 export const DEFAULT_PARENT_WEIGHTING: ParentWeighting = 'front';
 
 export interface RunSettings {
@@ -194,7 +200,7 @@ export interface RunSettings {
   timeoutMs?: number;
   targetScore?: number;
   maxStepsWithoutImprovement?: number;
-  schedule: { kind: 'batched'; parents: number; perParent: number } | { kind: 'async'; inFlight: number; rebase: RebasePolicy; parentWeighting: ParentWeighting; rebaseGate: RebaseGate; rebaseWait: RebaseWait };
+  schedule: { kind: 'batched'; parents: number; perParent: number } | { kind: 'async'; inFlight: number; rebase: RebasePolicy; parentWeighting: ParentWeighting; rebaseGate: RebaseGate; rebaseWait: RebaseWait; heldSlot: HeldSlot; speculate: Speculation };
   workers: number;
   minibatchSize: number;
   seed: number;
@@ -303,7 +309,7 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>, seedHa
     maxStepsWithoutImprovement: c.maxStepsWithoutImprovement,
     schedule:
       schedule.kind === 'async'
-        ? { kind: 'async', inFlight: schedule.inFlight, rebase: schedule.rebase ?? DEFAULT_REBASE, parentWeighting: schedule.parentWeighting ?? DEFAULT_PARENT_WEIGHTING, rebaseGate: schedule.rebaseGate ?? DEFAULT_REBASE_GATE, rebaseWait: schedule.rebaseWait ?? DEFAULT_REBASE_WAIT }
+        ? { kind: 'async', inFlight: schedule.inFlight, rebase: schedule.rebase ?? DEFAULT_REBASE, parentWeighting: schedule.parentWeighting ?? DEFAULT_PARENT_WEIGHTING, rebaseGate: schedule.rebaseGate ?? DEFAULT_REBASE_GATE, rebaseWait: schedule.rebaseWait ?? DEFAULT_REBASE_WAIT, heldSlot: schedule.heldSlot ?? DEFAULT_HELD_SLOT, speculate: schedule.speculate ?? DEFAULT_SPECULATION }
         : { kind: 'batched', parents: schedule.parents ?? 1, perParent: schedule.perParent ?? 1 },
     workers: c.workers ?? 8,
     minibatchSize: c.reflectionMinibatchSize ?? 3,

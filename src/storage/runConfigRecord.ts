@@ -158,7 +158,7 @@ export function settingsResumedFrom<S extends Record<(typeof DEFAULTS_THAT_CHANG
 }
 
 /** Fields added to the async schedule later, with the value runs written before them behaved as. */
-const ASYNC_SCHEDULE_ADDED_LATER: Readonly<Record<string, unknown>> = { rebaseWait: 'none' };
+const ASYNC_SCHEDULE_ADDED_LATER: Readonly<Record<string, unknown>> = { rebaseWait: 'none', heldSlot: 'keep', speculate: 'none' };
 
 /** A stored schedule with the fields it predates filled in. */
 function scheduleAsWritten(schedule: unknown): unknown {

@@ -110,6 +110,8 @@ export interface Proposal {
   valsetOwed?: number;
   /** With `valsetOwed`: its child was selected and waits for the budget to pay its valset evaluation. */
   valsetHeld?: boolean;
+  /** Async, `schedule.speculate: 'rebase-gate'`: the hashes of the rebased children whose gates its proposer was told to evaluate ahead (search/gatePrefetch.ts). */
+  gatePrefetched?: string[];
   valset?: ValsetScores;
   /** Why its valset evaluation was stopped early (a lost valset race): then it has no valset scores. */
   valsetStop?: string;

@@ -47,6 +47,12 @@ export interface EvaluationPlanView {
 export const EVALUATION_REQUEST_IDS: Readonly<Record<EvaluationName, number>> = { parent: 0, child: 1, valset: 2, 'race-chunk': 2, 'rebased-child': 3, 'rebase-onto': 4 };
 const REFLECTION_REQUEST_BASE = 100;
 
+/** A rebase gate evaluated ahead (search/gatePrefetch.ts): the child's and its new base's request ids, apart from every other evaluation's. */
+export const PREFETCH_REQUEST_IDS = { child: 5, onto: 6 } as const;
+
+/** Whether a reply answers a gate evaluated ahead. */
+export const isPrefetchRequestId = (requestId: number): boolean => requestId === PREFETCH_REQUEST_IDS.child || requestId === PREFETCH_REQUEST_IDS.onto;
+
 /** The request id of the reflection for the component at `position` among the chosen ones. */
 export const reflectionRequestId = (position: number): number => REFLECTION_REQUEST_BASE + position;
 

@@ -68,10 +68,13 @@ function holdFor(proposals: Readonly<Record<string, Proposal>>, lone: Proposal, 
   return waitingFor.some((id) => proposals[id] !== undefined && proposals[id].spend === undefined) ? waitingFor : undefined;
 }
 
+/** Whether `p` is a child held by `rebaseWait`: it passed its gate and waits, idle, for proposals ahead of it. */
+export const isHeld = (p: Proposal): boolean => p.waitingFor !== undefined && waitingOnVerdict(p) && p.rebasedFrom === undefined;
+
 /** Ids of the proposals held by `rebaseWait` whose wait is over: they can be decided now. */
 export function releasedFromWait(proposals: Readonly<Record<string, Proposal>>): ProposalId[] {
   return Object.values(proposals)
-    .filter((p) => p.waitingFor !== undefined && waitingOnVerdict(p) && p.rebasedFrom === undefined)
+    .filter(isHeld)
     .filter((p) => !(p.waitingFor as ProposalId[]).some((id) => proposals[id] !== undefined && proposals[id].spend === undefined))
     .map((p) => p.id);
 }
