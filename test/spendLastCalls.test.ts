@@ -6,13 +6,14 @@ import { openLedger, reserve, type BudgetLedger, type Reserved } from '../src/bu
 import { diffRunConfigs, runConfigRecord } from '../src/storage/runConfigRecord.js';
 import { resolveSettings } from '../src/config/runSettings.js';
 import { createDemoTask, type DemoExample } from '../src/demo/demoTask.js';
-import { optimize, type OptimizeConfig, type Schedule } from '../src/index.js';
+import { optimize, optimizeAnything, type OptimizeConfig, type Schedule } from '../src/index.js';
 import { decideHeld, payForGrants, UNPAID_VALSET_REASON } from '../src/gepa/search/lastCalls.js';
 import type { Proposal } from '../src/gepa/core/proposal.js';
 import { planAsyncProposals, planBatchedStep, type PlanInput } from '../src/gepa/search/proposalPlanner.js';
 import { addSeed, startProgress } from '../src/gepa/search/searchProgress.js';
 import { initialSearchState } from '../src/gepa/search/searchState.js';
 import { test as toyTest } from './support/toyRun.js';
+import { appendingReflection, countedWordsEvaluator } from './support/anythingTask.js';
 
 const VALSET = 20;
 
@@ -167,4 +168,18 @@ describe('whatever finishes first', () => {
       }
     });
   }
+});
+
+describe('spendLastCalls in single-task search (optimizeAnything)', () => {
+  it('reserves a last proposal its two minibatch evaluations: the child-in-valset discount is not had while the valset is owed', async () => {
+    // Seed 1, three proposals of 2 calls, 1 call left: a proposal owing its valset would spend 2 (the
+    // parent's and the child's evaluations) and must not start on 1 (it broke the budget invariant).
+    for (const maxMetricCalls of [8, 9, 12]) {
+      const evaluator = countedWordsEvaluator();
+      const result = await optimizeAnything({ seedCandidate: 'words:', evaluator, reflectionLm: appendingReflection(), maxMetricCalls, spendLastCalls: true });
+      expect(evaluator.calls).toBe(result.metricCalls);
+      expect(result.metricCalls).toBeLessThanOrEqual(maxMetricCalls);
+      expect(result.metricCalls).toBeGreaterThanOrEqual(maxMetricCalls - 1);
+    }
+  });
 });

@@ -128,8 +128,10 @@ function lastCallGrants(input: PlanInput, full: readonly Reserved[], most: numbe
     last.push({ ...smaller, minibatchSize: cut });
     budget = { ...budget, ledger: smaller.ledger };
   }
-  // The worst case without a valset: the parent's and the child's minibatch evaluations.
-  for (const r of grants(budget, reflectiveWorstCase(input.settings, 0), most - full.length - last.length)) last.push({ ...r, valsetOwed: valsetSize });
+  // The worst case without a valset: the parent's and the child's minibatch evaluations, both paid
+  // before any grant (in single- and multi-task search too, where a full proposal's child
+  // minibatch counts as part of its valset evaluation: owing the valset, that discount is not yet had).
+  for (const r of grants(budget, 2 * input.settings.minibatchSize, most - full.length - last.length)) last.push({ ...r, valsetOwed: valsetSize });
   return last;
 }
 
