@@ -11,7 +11,9 @@ import { optimize } from './optimize.js';
 
 /** optimize()'s result with candidates in the seed's form: strings for a string seed (or none). */
 export type OptimizeAnythingResult<C extends string | Candidate> = Omit<OptimizeResult, 'candidates' | 'bestCandidate'> & {
+  /** Every candidate, in the order they joined the pool (the seed first), in the seed's form. */
   candidates: C[];
+  /** The candidate with the best valset mean, in the seed's form. */
   bestCandidate: C;
 };
 

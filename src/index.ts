@@ -88,7 +88,7 @@ export { Rng, type RngState } from './gepa/core/rng.js';
 export { candidateHash } from './gepa/core/candidateHash.js';
 export { systemClock, steppingClock, runOnSimulatedClock, type SettableClock, type SteppingClock } from './clock.js';
 export { extractInstruction } from './gepa/proposer/extractInstruction.js';
-export { buildReflectionPrompt } from './gepa/proposer/reflectionPrompt.js';
+export { buildReflectionPrompt, type ReflectionContext } from './gepa/proposer/reflectionPrompt.js';
 export { summarizeStaleness, formatStaleness, type StalenessSummary } from './report/stalenessSummary.js';
 // Durable runs (runDir): the log, its records, the stop requests an operator can make.
 export type { ResumeWalk, ScheduleDecision, WorkJournal } from './types.js';

@@ -206,10 +206,12 @@ export type ValsetPolicy =
       margin: number;
     };
 
+/** Every SearchMode, in one list. */
+export const SEARCH_MODES = ['single-task', 'multi-task', 'generalization'] as const;
 /**
  * optimizeAnything's mode, chosen from the data as gepa chooses it: 'single-task' (no dataset:
  * one task, the evaluator called without an example), 'multi-task' (a dataset, which is also the
  * valset), 'generalization' (a dataset and a valset). optimize() runs have none.
+ * @useDeclaredType
  */
-export const SEARCH_MODES = ['single-task', 'multi-task', 'generalization'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];

@@ -3,14 +3,12 @@
 // as its own module against the package as a user imports it: `gepa-actors` is mapped to
 // src/index.ts. A renamed option then fails this test instead of the reader. A block that is a
 // fragment on purpose says so on its first line (`// fragment: why`) and is counted, not compiled.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { markdownFiles, REPO_ROOT as ROOT } from './support/markdownFiles.js';
 
-const ROOT = join(import.meta.dirname, '..');
-/** The generated API reference (TypeDoc's output) is not documentation we write. */
-const GENERATED = join(ROOT, 'docs', 'api');
 const FRAGMENT_MARKER = /^\s*\/\/ fragment:/;
 /** Deliberate fragments allowed in all the docs together; each one needs a reason to exist. */
 const MAX_FRAGMENTS = 0;
@@ -19,14 +17,6 @@ interface CodeBlock {
   file: string;
   line: number;
   code: string;
-}
-
-function markdownFiles(): string[] {
-  const docs = join(ROOT, 'docs');
-  const found = readdirSync(docs, { recursive: true, encoding: 'utf8' })
-    .map((name) => join(docs, name))
-    .filter((path) => path.endsWith('.md') && !path.startsWith(GENERATED + '/'));
-  return [join(ROOT, 'README.md'), ...found.sort()];
 }
 
 /** The fenced blocks whose info string starts with ts or typescript (a fence may be indented). */

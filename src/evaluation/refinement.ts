@@ -13,9 +13,11 @@ export interface RefinementAttempt {
   error?: string;
 }
 
+/** The refiner as the evaluation service runs it: its model, its prompt, how a reply is read and which attempt is kept. */
 export interface Refinement {
   /** Refinements tried per evaluation at most; one evaluation then makes up to 1 + maxRefinements metric calls. */
   maxRefinements: number;
+  /** The refiner model, run in the worker slots. */
   lm: SlotAwareLanguageModel;
   /** The refiner's prompt after these attempts (the first is the original evaluation). */
   prompt(attempts: readonly RefinementAttempt[]): string;

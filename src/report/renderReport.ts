@@ -32,7 +32,12 @@ import { formatFailureCounts } from '../evaluation/failureTally.js';
 export const REPORT_FILE = 'report.html';
 
 /** optimizeAnything's result for a string seed: every candidate is the artifact's text. */
-export type StringArtifactResult = Omit<OptimizeResult, 'candidates' | 'bestCandidate'> & { candidates: readonly string[]; bestCandidate: string };
+export type StringArtifactResult = Omit<OptimizeResult, 'candidates' | 'bestCandidate'> & {
+  /** Every candidate's text, in the order the candidates joined the pool (the seed first). */
+  candidates: readonly string[];
+  /** The text of the candidate with the best valset mean. */
+  bestCandidate: string;
+};
 
 /** What report.html is drawn from (renderReport, writeReport). */
 export interface ReportInput {

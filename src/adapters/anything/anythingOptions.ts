@@ -10,7 +10,9 @@ import type { EvaluatorResult, SideInfo } from './sideInfo.js';
 
 /** One earlier evaluation, as the evaluator's `ctx.state` lists them. */
 export interface PastEvaluation {
+  /** The score the evaluator returned. */
   score: number;
+  /** The side information it returned, its `log()` lines included. */
   sideInfo: SideInfo;
 }
 
@@ -21,6 +23,7 @@ export interface PastEvaluation {
  * at once: an evaluator that uses it makes a run depend on `workers`.
  */
 export interface EvaluatorState {
+  /** The best evaluations finished before this call started, best first (at most 30). */
   bestEvaluations: readonly PastEvaluation[];
 }
 
@@ -28,6 +31,7 @@ export interface EvaluatorState {
 export interface EvaluatorContext {
   /** Aborted when the run stops at once (the caller's signal, a timeout): give up the call. */
   signal: AbortSignal;
+  /** gepa's `opt_state`: the best evaluations so far, for warm starts. */
   state: EvaluatorState;
 }
 
@@ -57,6 +61,7 @@ export type SharedOptions<Example> = Omit<OptimizeConfig<Example>, 'seedCandidat
 export interface OptimizeAnythingOptions<C extends string | Candidate, Example = undefined> extends SharedOptions<Example> {
   /** A string (one component; candidates come back as strings) or named texts. Absent: seedless (`objective` required). */
   seedCandidate?: C;
+  /** Scores a candidate (on one example, or on none in single-task search): a number or `{ score, sideInfo }`. */
   evaluator: Evaluator<C, Example>;
   /** The tasks (multi-task search), or the training examples (with `valset`: generalization). Absent: single-task search. */
   dataset?: readonly Example[];
@@ -75,6 +80,7 @@ export interface OptimizeAnythingOptions<C extends string | Candidate, Example =
   objective?: string;
   /** Domain knowledge and constraints: in the reflection prompt and the seedless prompt. */
   background?: string;
+  /** gepa's RefinerConfig: refine each evaluated candidate from its side information, keep the better. Absent: no refiner. */
   refiner?: RefinerOptions;
   /**
    * The evaluator puts images in side information (`image()`): the reflection model and the

@@ -8,7 +8,14 @@
 export type SideInfo = Record<string, unknown>;
 
 /** What an evaluator may return: a score, or a score with side information. */
-export type EvaluatorResult = number | { score: number; sideInfo?: SideInfo };
+export type EvaluatorResult =
+  | number
+  | {
+      /** The candidate's score (higher is better). */
+      score: number;
+      /** Diagnostics for the reflection model; numbers under `scores` are objective scores. */
+      sideInfo?: SideInfo;
+    };
 
 /** The key log() lines go to (gepa's), and the key they go to when the side information already has it. */
 export const LOG_KEY = 'log';

@@ -7,7 +7,9 @@ import { latencyApplies, simulateLatency, type LatencyModel } from '../simulated
 
 /** What one evaluator call returns: a score (higher is better) and what a real harness would report. */
 export interface SideInfoEvaluation {
+  /** The candidate's score on the call (higher is better). */
   score: number;
+  /** What the harness saw (errors, measurements, per-objective `scores`): the reflection model reads it. */
   sideInfo: Record<string, unknown>;
 }
 
@@ -19,15 +21,21 @@ export type TaskEvaluator<Example> = (candidate: string, example: Example | unde
  * write, the data (none: single-task search), the evaluator and a simulated reflection model.
  */
 export interface AnythingTask<Example> {
+  /** The artifact's first text, the run's seed. */
   seedCandidate: string;
+  /** What the artifact is for, as a user would write it (optimizeAnything's `objective`). */
   objective: string;
+  /** Domain knowledge and constraints, as a user would write them (optimizeAnything's `background`). */
   background: string;
   /** Absent in single-task search. */
   dataset?: Example[];
+  /** The examples candidates must generalize to (a generalization task); absent otherwise. */
   valset?: Example[];
   /** Held out from the run, for a generalization task's test score. */
   testset?: Example[];
+  /** The task's evaluator: a score and side information per call. */
   evaluate: TaskEvaluator<Example>;
+  /** A simulated reflection model that reads the reflection prompt (offline, deterministic). */
   reflectionLm: LanguageModel;
 }
 

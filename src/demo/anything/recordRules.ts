@@ -7,7 +7,9 @@ import type { Rng } from '../../gepa/core/rng.js';
 export const RECORD_SEED_PROMPT = 'Normalize the customer record below. Return every field on its own line as `field: value`.';
 
 export interface FieldValue {
+  /** The value as the raw record holds it. */
   raw: string;
+  /** The value normalized as the warehouse expects it. */
   right: string;
   /** What the model writes with the wrong rule stated. */
   wrong: string;

@@ -19,8 +19,15 @@ import { RECORD_RULES, RECORD_SEED_PROMPT, type FieldValue, type RecordRule } fr
 
 /** One customer record: its fields, each with the raw value, the normalized one, and what the wrong rule makes of it. */
 export interface RecordExample {
+  /** The record's id, unique within its split. */
   id: string;
-  fields: ReadonlyArray<{ field: string } & FieldValue>;
+  /** The record's fields, each with its raw, normalized and wrongly normalized value. */
+  fields: ReadonlyArray<
+    {
+      /** The field's name. */
+      field: string;
+    } & FieldValue
+  >;
 }
 
 export const RECORD_OBJECTIVE = 'Write the instructions that make the model normalize customer records exactly as our data warehouse expects.';

@@ -21,6 +21,7 @@ export interface LmReply {
 
 /** An image in a prompt (optimizeAnything's side information holds them: see `image()`). JSON: it is logged and cached as it is. */
 export interface ImagePart {
+  /** Marks the part as an image. */
   type: 'image';
   /** e.g. 'image/png'. */
   mediaType: string;
@@ -29,10 +30,18 @@ export interface ImagePart {
 }
 
 /** A prompt as parts: text, and images where they stand in it. */
-export type PromptPart = { type: 'text'; text: string } | ImagePart;
+export type PromptPart =
+  | {
+      /** Marks the part as text. */
+      type: 'text';
+      /** The text, as it stands between the images. */
+      text: string;
+    }
+  | ImagePart;
 
 /** What a model is handed beside the prompt. */
 export interface LanguageModelContext {
+  /** Aborted when the run stops at once (a timeout, the caller's signal): give up the call. */
   signal: AbortSignal;
   /**
    * The same prompt as parts, set only when it holds images and the model `acceptsImages`. The
@@ -47,4 +56,7 @@ export interface LanguageModelContext {
  * one that runs the file in this process (node-llama-cpp). A model that can see images carries
  * `acceptsImages: true` and reads `ctx.content` (the OpenAI-compatible and AI SDK models do).
  */
-export type LanguageModel = ((prompt: string, ctx: LanguageModelContext) => Promise<string | LmReply>) & { readonly acceptsImages?: boolean };
+export type LanguageModel = ((prompt: string, ctx: LanguageModelContext) => Promise<string | LmReply>) & {
+  /** True when the model reads images (`ctx.content`); without it, a prompt with images sent to it is a failed call. */
+  readonly acceptsImages?: boolean;
+};

@@ -7,7 +7,9 @@ import { imageMarker, isImagePart } from './promptImages.js';
 
 /** What the artifact is for, in the user's words: optimizeAnything's `objective` and `background`. */
 export interface ReflectionContext {
+  /** What the artifact is for; stated in the prompt when given. */
   objective?: string;
+  /** Domain knowledge and constraints; stated in the prompt when given. */
   background?: string;
 }
 
