@@ -60,6 +60,8 @@ export type {
   RebaseGate,
   RebasePolicy,
   RebaseWait,
+  HeldSlot,
+  Speculation,
   SlotInterval,
   SlotPolicy,
   ValsetPolicy,
@@ -108,6 +110,7 @@ export type { AnythingTask, SideInfoEvaluation, TaskEvaluator } from './demo/any
 export { createServiceConfigTask } from './demo/anything/serviceConfigTask.js';
 export { createRecordTask, type RecordExample } from './demo/anything/recordTask.js';
 export type { EvaluatorRequest, EvaluatorReply, EvaluatorStats, ProposalUpdate, ProposerReport, ProposerDecision, ProposerInput, ReplyTo, SystemicFailure } from '../machines/protocol.js';
+export type { GatePrefetch } from './gepa/search/gatePrefetch.js';
 export type { EvaluatorInput } from '../machines/evaluator.actor.js';
 export {
   predictWallClock,

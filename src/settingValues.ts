@@ -30,16 +30,20 @@ export type RebaseWait = (typeof REBASE_WAITS)[number];
 
 /** Every RebasePolicy, in one list: the config schema validates against it. */
 export const REBASE_POLICIES = ['off', 'newest-descendant', 'best-descendant', 'best', 'pool-best'] as const;
+/** Every HeldSlot, in one list: the config schema validates against it. */
+export const HELD_SLOTS = ['keep', 'free'] as const;
 /**
  * Async with `rebaseWait` other than 'none': what a child held by the wait does with its place
  * among the `inFlight` proposals. 'keep' (the default): it keeps it, so no new proposal starts
  * while it waits. 'free': it gives it up while it waits, so another proposal's reflection and
  * minibatch evaluation overlap the wait, up to twice `inFlight` proposals in all (see
  * bench/README.md, "A fifth round", for the measurements).
+ * @useDeclaredType
  */
-export const HELD_SLOTS = ['keep', 'free'] as const;
 export type HeldSlot = (typeof HELD_SLOTS)[number];
 
+/** Every Speculation, in one list: the config schema validates against it. */
+export const SPECULATIONS = ['none', 'rebase-gate'] as const;
 /**
  * Async with rebasing and `rebaseWait: 'launched-before'`: work done ahead of a held child's
  * verdict. 'none' (the default): nothing. 'rebase-gate': while it waits for one older proposal
@@ -47,8 +51,8 @@ export type HeldSlot = (typeof HELD_SLOTS)[number];
  * proposal's child; when the verdict, still decided in launch order, is that rebase, the gate is
  * served from the run's evaluation cache, else those calls (at most twice the minibatch) were
  * spent for nothing (see bench/README.md, "A fifth round").
+ * @useDeclaredType
  */
-export const SPECULATIONS = ['none', 'rebase-gate'] as const;
 export type Speculation = (typeof SPECULATIONS)[number];
 
 /**

@@ -15,12 +15,17 @@ import { planStaleChild } from './staleChild.js';
 
 /** Optimizer -> proposer of a held child: evaluate the gate of a rebase of `child` onto `onto` now, its verdict not yet asked for. */
 export interface GatePrefetch {
+  /** The message's type. */
   type: 'rebase.prefetch';
+  /** The candidate the child may be rebased onto. */
   onto: Candidate;
+  /** Its content hash. */
   ontoHash: string;
   /** The held child's edit replayed onto `onto`. */
   child: Candidate;
+  /** The replayed child's content hash. */
   childHash: string;
+  /** Which examples the gate runs on (schedule.rebaseGate). */
   gate: RebaseGate;
 }
 
