@@ -42,6 +42,16 @@ describe('the refiner', () => {
     expect(refiner.prompts[0]).toContain('"candidate": "words:"');
   });
 
+  it('refines with the evaluation cache off too (cacheEvaluation: false): every evaluation is the same work', async () => {
+    const refiner = appendingRefiner();
+    const evaluator = countedWordsEvaluator();
+    const result = await optimizeAnything({ seedCandidate: 'words:', evaluator, reflectionLm: appendingReflection(), refiner: { refinerLm: refiner, maxRefinements: 2 }, maxMetricCalls: 3, cacheEvaluation: false });
+    // As with the cache: the seed refined twice, 'words: alpha beta' (0.5) kept.
+    expect(result.valScores).toEqual([0.5]);
+    expect(refiner.prompts.length).toBe(2);
+    expect(evaluator.calls).toBe(result.metricCalls);
+  });
+
   it('never passes the metric-call budget, whatever it is: every evaluation is reserved with its refinements', async () => {
     for (const budget of [3, 4, 5, 7, 10, 13, 20]) {
       const evaluator = countedWordsEvaluator();

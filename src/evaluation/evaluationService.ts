@@ -185,7 +185,12 @@ export class EvaluationService<Example> {
     const refinement = refine ? this.options.refinement : undefined;
     const pending = request.exampleIds.map((id) => {
       const key = `${request.hash}:${id}:${request.captureTraces ? 1 : 0}`;
-      if (!reuse) return this.runMetricCall(request, id, key, paid);
+      // One metric call, refined when the run has a refiner: cached or not, an evaluation is the same work.
+      const evaluateOnce = (): Promise<Evaluation> => {
+        const original = this.runMetricCall(request, id, key, paid);
+        return refinement ? original.then((evaluation) => this.refine(refinement, request, id, evaluation, paid)) : original;
+      };
+      if (!reuse) return evaluateOnce();
       let entry = this.cache.get(key);
       // A logged call is reused before an in-flight traced one is shared: the process that logged
       // it may have paid for both (resumed, the replayed twin finishes at once, the timing differs).
@@ -195,8 +200,7 @@ export class EvaluationService<Example> {
       if (replayed) return replayed;
       if (!entry) {
         // Only the request that creates an entry pays for it; cache hits are free.
-        entry = this.runMetricCall(request, id, key, paid);
-        if (refinement) entry = entry.then((original) => this.refine(refinement, request, id, original, paid));
+        entry = evaluateOnce();
         this.cache.set(key, entry);
         // Traced runs feed reflection: identical ones in flight share a call, but a later
         // request gets a fresh run (a replay would make a failing loop free, and endless).
