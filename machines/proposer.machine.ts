@@ -8,13 +8,13 @@ import { assign, enqueueActions, not, sendParent, sendTo, setup, type ActorSyste
 import type { CallOrigin } from '../src/evaluation/evaluationService.js';
 import { addSpend, isAccepted, NOTHING_SPENT, valsetScoresOf, type Proposal, type ProposalSpend } from '../src/gepa/core/proposal.js';
 import { hashedChild, judgeChildOutcome, readReflection, type ComponentReply } from '../src/gepa/proposer/childCandidate.js';
-import { componentOfReply, evaluationAsk, isPrefetchRequestId, madeChild, PREFETCH_REQUEST_IDS, rebaseSideOf, reflectionRequestId, type EvaluationName } from '../src/gepa/proposer/evaluationPlan.js';
+import { componentOfReply, evaluationAsk, isPrefetchRequestId, madeChild, prefetchAsks, rebaseSideOf, reflectionRequestId, type EvaluationName } from '../src/gepa/proposer/evaluationPlan.js';
 import { afterDataset, afterParentEvaluation, afterReflection, type ReflectionStart, type SkipOrGoOn } from '../src/gepa/proposer/proposalSkips.js';
 import { rebaseGateAfter, startRebaseGate, type RebaseGateRun } from '../src/gepa/proposer/rebaseGate.js';
 import { readProposedTexts, reflectionOutcome, type ReflectionWork } from '../src/gepa/proposer/reflectionStrategy.js';
 import { minibatchResults } from '../src/gepa/proposer/reflectiveDataset.js';
 import { raceAfterChunk, raceResult, startRace, type ValsetRaceRun } from '../src/gepa/proposer/valsetRaceRun.js';
-import type { Candidate, Evaluation, ReflectiveDataset, RunEvent } from '../src/types.js';
+import type { Evaluation, ReflectiveDataset, RunEvent } from '../src/types.js';
 import type { EvaluatorRef, EvaluatorReply, EvaluatorRequest, ProposerDecision, ProposerInput, ProposalUpdate, ReplyTo } from './protocol.js';
 
 export type { ProposerInput };
@@ -267,10 +267,7 @@ export const proposerMachine = setup({
             const { exampleIds } = startRebaseGate(event, context.minibatch, context.parentEvaluations, context.childEvaluations ?? []);
             if (exampleIds.length === 0) return;
             enqueue.assign({ prefetching: (context.prefetching ?? 0) + 2 });
-            const origin = originOf(context);
-            const ask = (requestId: number, candidate: Candidate, hash: string): EvaluatorRequest => ({ type: 'evaluate', requestId, replyTo: self, candidate, hash, exampleIds, captureTraces: false, kind: 'child', origin });
-            enqueue.sendTo(evaluatorIn({ system }), ask(PREFETCH_REQUEST_IDS.child, event.child, event.childHash));
-            enqueue.sendTo(evaluatorIn({ system }), ask(PREFETCH_REQUEST_IDS.onto, event.onto, event.ontoHash));
+            for (const ask of prefetchAsks(event, exampleIds)) enqueue.sendTo(evaluatorIn({ system }), { type: 'evaluate', replyTo: self, ...ask, origin: originOf(context) } satisfies EvaluatorRequest);
           }),
         },
         rebase: {

@@ -2,7 +2,7 @@
 // evaluation is of, on which examples, as which work, with traces only for the parent's; the
 // request ids that tell a reply what it answers.
 import { describe, expect, it } from 'vitest';
-import { componentOfReply, EVALUATION_REQUEST_IDS, evaluationAsk, rebaseSideOf, reflectionRequestId, type EvaluationPlanView } from '../src/gepa/proposer/evaluationPlan.js';
+import { componentOfReply, EVALUATION_REQUEST_IDS, evaluationAsk, isPrefetchRequestId, prefetchAsks, rebaseSideOf, reflectionRequestId, type EvaluationPlanView } from '../src/gepa/proposer/evaluationPlan.js';
 import { startRace } from '../src/gepa/proposer/valsetRaceRun.js';
 
 const parent = { instructions: 'Answer.' };
@@ -47,5 +47,15 @@ describe('the evaluation plan', () => {
     expect(reflections.some((id) => ids.includes(id))).toBe(false);
     expect(reflections.map(componentOfReply)).toEqual([0, 1, 2]);
     expect([rebaseSideOf(EVALUATION_REQUEST_IDS['rebased-child']), rebaseSideOf(EVALUATION_REQUEST_IDS['rebase-onto'])]).toEqual(['child', 'onto']);
+  });
+
+  it("a gate evaluated ahead asks as the real gate would (untraced child work on the gate's examples), under ids of its own", () => {
+    const asks = prefetchAsks({ child, childHash: 'hc2', onto, ontoHash: 'ho' }, [1]);
+    expect(asks).toEqual([
+      { requestId: 5, candidate: child, hash: 'hc2', exampleIds: [1], kind: 'child', captureTraces: false },
+      { requestId: 6, candidate: onto, hash: 'ho', exampleIds: [1], kind: 'child', captureTraces: false },
+    ]);
+    expect(asks.every((a) => isPrefetchRequestId(a.requestId))).toBe(true);
+    expect(Object.values(EVALUATION_REQUEST_IDS).some(isPrefetchRequestId)).toBe(false);
   });
 });

@@ -93,3 +93,13 @@ export function evaluationAsk(what: EvaluationName, view: EvaluationPlanView): E
       return ask({ candidate: view.rebase.onto, hash: view.rebase.ontoHash }, view.rebase.exampleIds, 'child');
   }
 }
+
+/**
+ * A rebase gate evaluated ahead (search/gatePrefetch.ts): the replayed child and the candidate it
+ * may be rebased onto, each on the gate's examples, as the real gate would ask (untraced child work),
+ * so that the real gate finds both in the evaluation cache.
+ */
+export function prefetchAsks(gate: { child: Candidate; childHash: string; onto: Candidate; ontoHash: string }, exampleIds: readonly number[]): [EvaluationAsk, EvaluationAsk] {
+  const ask = (requestId: number, candidate: Candidate, hash: string): EvaluationAsk => ({ requestId, candidate, hash, exampleIds, kind: 'child', captureTraces: false });
+  return [ask(PREFETCH_REQUEST_IDS.child, gate.child, gate.childHash), ask(PREFETCH_REQUEST_IDS.onto, gate.onto, gate.ontoHash)];
+}
