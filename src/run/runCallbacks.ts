@@ -6,6 +6,7 @@
 import { errorMessage } from '../errors/errorMessage.js';
 import type { ExampleTable } from '../gepa/core/exampleTable.js';
 import type { CallbackRunState, GepaCallbacks } from '../gepa/core/callbacks.js';
+import { argmaxMean } from '../gepa/core/scores.js';
 import type { Candidate, Evaluation, OptimizeResult, RunEvent } from '../types.js';
 
 /** What the callbacks are told that the run's events do not say. */
@@ -46,15 +47,6 @@ interface IterationFacts {
 }
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> => typeof (value as { then?: unknown } | null)?.then === 'function';
-
-/** The first index of the best mean (the result's bestIndex rule). */
-function bestOf(scores: readonly number[]): number {
-  let best = 0;
-  scores.forEach((s, i) => {
-    if (s > (scores[best] ?? -Infinity)) best = i;
-  });
-  return best;
-}
 
 /** The listener that calls `callbacks` from the run's events (prepareRun puts it beside onEvent). */
 export function createRunCallbacks(callbacks: ReadonlyArray<Partial<GepaCallbacks>>, context: RunCallbackContext): RunCallbacks {
@@ -120,24 +112,28 @@ export function createRunCallbacks(callbacks: ReadonlyArray<Partial<GepaCallback
     if (merge && e.target === 'child') call('onMergeAttempted', { iteration: e.step, parentIds: merge.parents, mergedCandidate: merge.candidate });
   }
 
+  /** A candidate of the pool (already recorded) evaluated on the valset: the seed, or one that joined. */
+  function valsetEvaluated(at: number, index: number, subscores: readonly number[], averageScore: number, parentIds: number[]): void {
+    call('onValsetEvaluated', {
+      iteration: at,
+      candidateIdx: index,
+      candidate: candidates[index] as Candidate,
+      scoresByValId: Object.fromEntries(subscores.map((s, j) => [j, s])),
+      averageScore,
+      numExamplesEvaluated: subscores.length,
+      totalValsetSize: context.table.valIds.length,
+      parentIds,
+      isBestProgram: argmaxMean(valScores) === index,
+      outputsByValId: null,
+    });
+  }
+
   function candidateAccepted(e: Extract<RunEvent, { type: 'candidate.accepted' }>): void {
     candidates[e.index] = e.candidate ?? {};
     parents[e.index] = e.parents;
     valScores[e.index] = e.valScore;
     const at = e.step ?? iteration;
-    const subscores = e.valSubscores ?? [];
-    call('onValsetEvaluated', {
-      iteration: at,
-      candidateIdx: e.index,
-      candidate: candidates[e.index] as Candidate,
-      scoresByValId: Object.fromEntries(subscores.map((s, j) => [j, s])),
-      averageScore: e.valScore,
-      numExamplesEvaluated: subscores.length,
-      totalValsetSize: context.table.valIds.length,
-      parentIds: e.parents,
-      isBestProgram: bestOf(valScores) === e.index,
-      outputsByValId: null,
-    });
+    valsetEvaluated(at, e.index, e.valSubscores ?? [], e.valScore, e.parents);
     const merge = iterations.get(at)?.merge;
     const newScore = (e.step === undefined ? undefined : taskOf({ step: e.step, task: e.task ?? 0 })?.childSum) ?? 0;
     if (merge) call('onMergeAccepted', { iteration: at, newCandidateIdx: e.index, parentIds: e.parents });
@@ -161,18 +157,7 @@ export function createRunCallbacks(callbacks: ReadonlyArray<Partial<GepaCallback
       parents[0] = [];
       valScores[0] = e.valScore;
       front = [0];
-      call('onValsetEvaluated', {
-        iteration: 0,
-        candidateIdx: 0,
-        candidate: context.seedCandidate,
-        scoresByValId: Object.fromEntries(e.valSubscores.map((s, j) => [j, s])),
-        averageScore: e.valScore,
-        numExamplesEvaluated: e.valSubscores.length,
-        totalValsetSize: context.table.valIds.length,
-        parentIds: [],
-        isBestProgram: true,
-        outputsByValId: null,
-      });
+      valsetEvaluated(0, 0, e.valSubscores, e.valScore, []);
     },
     'proposal.started': (e) => {
       let facts = iterations.get(e.step);
