@@ -23,7 +23,7 @@ import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats
 import { proposerMachine, type ProposerInput } from './proposer.machine.js';
 import { evaluatorInput, stopSignalsInput } from './runInputs.js';
 import { stopSignals } from './stopSignals.actor.js';
-import { preparedOf, preparedOnly, runWiringActor, settingsOf, wiringOf, type OptimizerInput, type RunWiringRef, type WrittenSeed } from './runWiring.js';
+import { preparedOf, preparedOnly, runWiringActor, settingsOf, wiringOf, type OptimizerInput, type RunWiringRef } from './runWiring.js';
 
 export interface OptimizerContext extends SearchRun {
   /** The actor holding the run's wiring (`RunWiring`): a reference, so the context stays plain data (JSON gives its id). */
@@ -34,8 +34,6 @@ export interface OptimizerContext extends SearchRun {
   deferred: ProposalUpdate[];
   startedAt: number;
   stats?: EvaluatorStats;
-  /** Seedless: the first candidate the reflection model wrote (the settings' seed until then is a placeholder). */
-  writtenSeed?: WrittenSeed;
 }
 
 export type OptimizerEvent =
@@ -264,10 +262,8 @@ export const optimizerMachine = optimizerSetup.extend({
           target: 'seeding',
           actions: enqueueActions(({ context, event, enqueue }) => {
             const written = seedWritten(context, preparedOf(context).seedless?.component ?? '', event);
-            if (!written.seed) return enqueue.assign({ ...written.update, ...decideStop(context, { kind: 'seed', error: written.error ?? 'no seed written', refusedByDollars: false }) });
-            const { seedCandidate } = written.seed;
-            enqueue.assign({ ...written.update, writtenSeed: { ...written.seed, componentNames: Object.keys(seedCandidate) } });
-            enqueue.emit({ type: 'seed.written', candidate: seedCandidate });
+            enqueue.assign(written.update);
+            for (const e of written.events) enqueue.emit(e);
           }),
         },
         'evaluator.failed': {

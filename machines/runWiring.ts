@@ -7,7 +7,7 @@ import { fromTransition, type ActorRefFrom, type ActorSystem, type EventObject }
 import { ConfigError } from '../src/errors/configError.js';
 import { isPreparedRun, type PreparedRun, type RunSettings } from '../src/run/preparedRun.js';
 import type { OptimizeConfig } from '../src/config/optimizeConfig.js';
-import type { Candidate } from '../src/types.js';
+import type { WrittenSeed } from '../src/gepa/search/searchRun.js';
 
 /** What the optimizer is given: a prepared run; the package's optimizerMachine (machines/optimize.ts) also takes an OptimizeConfig and prepares it. */
 export type OptimizerInput = OptimizeConfig<unknown> | PreparedRun;
@@ -42,11 +42,4 @@ export const preparedOf = (context: { wiring: RunWiringRef }): PreparedRun => wi
 /** The run's settings; a seedless run's written seed (kept in the context: plain data) stands in for the placeholder. */
 export const settingsOf = (context: { wiring: RunWiringRef; writtenSeed?: WrittenSeed }): RunSettings =>
   context.writtenSeed === undefined ? preparedOf(context).settings : { ...preparedOf(context).settings, ...context.writtenSeed };
-
-/** The first candidate a seedless run's reflection model wrote, and what the settings derive from it. */
-export interface WrittenSeed {
-  seedCandidate: Candidate;
-  seedHash: string;
-  componentNames: string[];
-}
 

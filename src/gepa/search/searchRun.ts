@@ -35,6 +35,15 @@ export interface SearchRun {
   error?: string;
   /** The seed's valset evaluation's reservation, settled when it is folded. */
   seedReservation?: Reservation;
+  /** Seedless: the first candidate the reflection model wrote (the settings' seed until then is a placeholder). */
+  writtenSeed?: WrittenSeed;
+}
+
+/** The first candidate a seedless run's reflection model wrote, and what the settings derive from it. */
+export interface WrittenSeed {
+  seedCandidate: Candidate;
+  seedHash: string;
+  componentNames: string[];
 }
 
 export type RunSettingsView = AnswerSettings & StopRules & { frontType: FrontType; tieOrder: TieOrder };
@@ -83,18 +92,19 @@ export function foldSeed(
 
 /**
  * A seedless run's first candidate, written by the reflection model: its dollars spent, and the
- * seed read from the reply, or why there is none (a failed call, a reply with no text): the stop
- * decision then ends the run with 'error' (the machine asks it).
+ * seed read from the reply (which the settings' placeholder then gives way to), announced; a failed
+ * call or a reply with no text is the stop decision's ('error'), and the placeholder is evaluated
+ * so that the result still has a candidate 0.
  */
 export function seedWritten(
-  run: Pick<SearchRun, 'spentUsd'>,
+  run: SearchRun,
   component: string,
   reply: { ok: true; reply: { text: string }; costUsd: number } | { ok: false; error: string; costUsd: number },
-): { update: Pick<SearchRun, 'spentUsd'>; seed?: { seedCandidate: Candidate; seedHash: string }; error?: string } {
+): { update: Partial<SearchRun>; events: RunEvent[] } {
   const spentUsd = run.spentUsd + reply.costUsd;
   const read = reply.ok ? seedFromReply(reply.reply.text, component) : { error: `the reflection model could not write the seed candidate: ${reply.error}` };
-  if ('error' in read) return { update: { spentUsd }, error: read.error };
-  return { update: { spentUsd }, seed: read };
+  if ('error' in read) return { update: { spentUsd, ...decideStop(run, { kind: 'seed', error: read.error, refusedByDollars: false }) }, events: [] };
+  return { update: { spentUsd, writtenSeed: { ...read, componentNames: Object.keys(read.seedCandidate) } }, events: [{ type: 'seed.written', candidate: read.seedCandidate }] };
 }
 
 /**
