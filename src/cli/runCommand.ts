@@ -97,7 +97,8 @@ function buildRunParts(loaded: LoadedRunConfig, endpoint: EndpointOptions): RunP
       ...(loaded.valset ? { valset: loaded.valset } : {}),
       ...optional('objective'),
       ...optional('background'),
-      runIdentity: { ...identity, evaluator: task.spec, ...optional('objective'), ...optional('background') },
+      // The objective and background join it in anythingRunParts, as for a library run.
+      runIdentity: { ...identity, evaluator: task.spec },
     });
     return { config: parts.config as OptimizeConfig<unknown>, amend: parts.amend };
   }
