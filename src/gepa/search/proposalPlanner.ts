@@ -6,7 +6,7 @@
 // after its draws), in a fixed order, and so do the calls of the user's planning hooks; a
 // proposal a hook could not plan is recorded as failed.
 import { refusalReason, remainingCalls, reserve, type BudgetLedger, type Reserved, type SpendingLimits } from '../../budget/budgetLedger.js';
-import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ParentWeighting, RebasePolicy, SearchMode, StepMinibatches, TieOrder } from '../../types.js';
+import type { Candidate, ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ParentWeighting, ProposalRecord, RebasePolicy, RunEvent, SearchMode, StepMinibatches, StopReason, TieOrder } from '../../types.js';
 import { planMerge, tripleKey } from '../proposer/merge.js';
 import { planStep, type FailedTask, type StepShape } from '../strategies/proposalSampling.js';
 import { MAX_HOOK_FAILURES_IN_A_ROW, type PlanningHooks } from '../strategies/strategyHooks.js';
@@ -16,7 +16,6 @@ import type { Proposal } from '../core/proposal.js';
 import { drawFrom, type Rng } from '../core/rng.js';
 import { EpochShuffledSampler } from '../strategies/minibatchSampler.js';
 import type { SearchState } from './searchState.js';
-import type { Candidate, ProposalRecord, RunEvent, StopReason } from '../../types.js';
 
 export interface PlannerSettings {
   schedule: { kind: 'batched' } | { kind: 'async'; rebase: RebasePolicy; parentWeighting: ParentWeighting };
