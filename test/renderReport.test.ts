@@ -122,15 +122,21 @@ describe('the runtime check', () => {
     { slot: 0, kind: 'reflection' as const, start: 10, end: 30 },
     { slot: 0, kind: 'child' as const, start: 30, end: 40 },
   ];
-  const check = (stopReason: string) =>
-    checkRuntimeModel({ result: { ...result, stopReason }, intervals, workers: 2, schedule: { kind: 'batched', parents: 1, perParent: 1 }, minibatchSize: 1, budget: 100 });
+  const check = (stopReason: string, metricCalls = 7) =>
+    checkRuntimeModel({ result: { ...result, stopReason, metricCalls }, intervals, workers: 2, schedule: { kind: 'batched', parents: 1, perParent: 1 }, minibatchSize: 1, budget: 100 });
+  const predictedBudget = (c: ReturnType<typeof check>) => (c.ok ? c.params.budget : c.reason);
 
   it('predicts for the budget when the budget stopped the run, and for the work done when it stopped early', () => {
-    const full = check('maxMetricCalls');
-    const early = check('perfectScore');
-    expect(full.ok && full.params.budget).toBe(100);
-    expect(early.ok && early.params.budget).toBe(7);
-    expect(check('stopped').ok && (check('stopped') as { params: { budget: number } }).params.budget).toBe(7);
+    // 97 of 100 calls: the 3 left pay for no proposal (2 minibatch calls + a valset of 2 = 4).
+    expect(predictedBudget(check('maxMetricCalls', 97))).toBe(100);
+    expect(predictedBudget(check('perfectScore'))).toBe(7);
+    expect(predictedBudget(check('stopped'))).toBe(7);
+  });
+
+  it("predicts for the work done when a stopper named 'maxMetricCalls' stopped the run below its budget", () => {
+    // stoppers.maxMetricCalls(7) with maxMetricCalls 100: the budget could have paid for more.
+    expect(predictedBudget(check('maxMetricCalls', 7))).toBe(7);
+    expect(predictedBudget(check('maxMetricCalls', 96))).toBe(96);
   });
 });
 

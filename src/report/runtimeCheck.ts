@@ -67,6 +67,18 @@ export function measuredRebasing(proposals: readonly ProposalRecord[], minibatch
   return { rebaseRate: rebased.length / reflected.length, rebaseGateExamples: gate };
 }
 
+/**
+ * Whether the budget ended the run, so that the prediction is for the whole budget: the model
+ * drains a budget as the run does (the last proposals narrow, the remainder that pays for no
+ * proposal is left). 'maxMetricCalls' alone does not say so: `stoppers.maxMetricCalls(n)` stops
+ * with that reason too, possibly far below the budget; the budget's own refusal leaves fewer calls
+ * than a proposal's worst case (two minibatch evaluations and a valset evaluation).
+ */
+function stoppedByBudget(result: OptimizeResult, budget: number | undefined, proposalWorstCase: number): boolean {
+  if (result.stopReason !== 'maxMetricCalls') return false;
+  return budget === undefined || budget - result.metricCalls < proposalWorstCase;
+}
+
 function workNote(result: OptimizeResult, budget: number | undefined, spentBudget: boolean): string {
   if (spentBudget) {
     if (budget === undefined || result.metricCalls >= budget) return "the run's budget, all of it spent";
@@ -94,10 +106,8 @@ export function checkRuntimeModel(input: RuntimeCheckInput): RuntimeCheck {
   const rejected = reflective.filter((p) => p.outcome === 'rejected').length;
   const skipped = reflective.filter((p) => p.outcome === 'skipped').length;
   const valsetSize = result.valSubscores[0]?.length ?? 0;
-  // The model drains a budget exactly as the run does (the last proposals narrow, the remainder
-  // that pays for no proposal is left), so a run stopped by its budget is predicted for it.
-  const spentBudget = result.stopReason === 'maxMetricCalls';
   if (valsetSize === 0) return { ok: false, reason: 'the valset is empty' };
+  const spentBudget = stoppedByBudget(result, input.budget, 2 * input.minibatchSize + valsetSize);
   const params: PredictParams = {
     metricCallMs,
     reflectionMs,
