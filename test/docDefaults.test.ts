@@ -157,8 +157,7 @@ const PROSE: Record<string, { phrase: string; check: () => void }> = {
   'OptimizeConfig.merge': { phrase: 'off by default', check: () => expect(settings.batched.maxMerges).toBe(0) },
   'Schedule': { phrase: "Default { kind: 'batched' }, 1 x 1", check: () => expect(settings.batched.schedule).toEqual({ kind: 'batched', parents: 1, perParent: 1 }) },
   'OptimizeConfig.callbacks': { phrase: 'Default: none', check: () => expect(minimal.callbacks).toBeUndefined() },
-  // src/run/preparedRun.ts: `config.cacheEvaluation ?? 'memory'`.
-  'OptimizeConfig.cacheEvaluation': { phrase: "`'memory'` (the default)", check: () => {} },
+  'OptimizeConfig.cacheEvaluation': { phrase: "`'memory'` (the default)", check: () => expect(settings.batched.cacheEvaluation).toBe('memory') },
   'OptimizeConfig.clock': { phrase: 'default the system clock', check: () => {} },
   'OptimizeConfig.reflectionPromptTemplate': { phrase: 'Default: the built-in prompt', check: () => {} },
   'BullmqExecutorOptions.runId': { phrase: 'Default: a fresh id per executor', check: () => {} },

@@ -9,6 +9,8 @@ import { SimulatedClock } from 'xstate';
 import { ConfigError, optimize, type OptimizeConfig, type OptimizeResult } from '../src/index.js';
 import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { EVALUATION_CACHE_FILE } from '../src/storage/evaluationCacheDir.js';
+import { diffRunConfigs, runConfigRecord } from '../src/storage/runConfigRecord.js';
+import { resolveSettings } from '../src/config/runSettings.js';
 import { KEYWORDS, toyExamples, toyTask, type ToyExample } from './support/toyTask.js';
 
 /** One adapter call: the candidate's text, the example, traces or not. */
@@ -129,5 +131,31 @@ describe('cacheEvaluation', () => {
     await expect(cachedRun({ cacheEvaluation: 'disk', cacheDir: freshDir(), runIdentity: { reflectionLm: 'm' } })).rejects.toThrow(/runIdentity/);
     await expect(cachedRun({ cacheDir: freshDir() })).rejects.toThrow(/cacheDir: only used with cacheEvaluation 'disk'/);
     await expect(cachedRun({ cacheEvaluation: 'memroy' as 'memory' })).rejects.toThrow(/cacheEvaluation/);
+  });
+});
+
+describe('a run directory records the cache mode', () => {
+  const config: OptimizeConfig<ToyExample> = { seedCandidate: { instructions: 'Answer.' }, trainset: toyExamples('t', KEYWORDS.slice(0, 4)), adapter: { evaluate: async () => ({ score: 1, output: '' }) }, reflectionLm: 'openai:some-model', maxMetricCalls: 20 };
+  const record = (extra: Partial<OptimizeConfig<ToyExample>>) => runConfigRecord({ ...config, ...extra }, resolveSettings({ ...config, ...extra }));
+
+  it("compares it on resume (it changes what a run pays for), records cacheDir without comparing it", () => {
+    const disk = record(DISK('/tmp/a'));
+    expect(disk.settings.cacheEvaluation).toBe('disk');
+    expect(disk.operational.cacheDir).toBe('/tmp/a');
+    expect(diffRunConfigs(disk, record({ runIdentity: { adapter: 'toy@1' } })).map((d) => d.text)).toEqual(['cacheEvaluation: "disk" in the run directory, "memory" now']);
+    expect(diffRunConfigs(disk, record(DISK('/tmp/b')))).toEqual([]);
+    expect(diffRunConfigs(record({}), record({ cacheEvaluation: false })).map((d) => d.text)).toEqual(['cacheEvaluation: "memory" in the run directory, false now']);
+  });
+
+  it("a directory written before the setting resumes as the 'memory' run it was; optimizeAnything's old `evaluationCacheOff` reads as false", () => {
+    const old = record({});
+    delete old.settings.cacheEvaluation;
+    expect(diffRunConfigs(old, record({}))).toEqual([]);
+    expect(diffRunConfigs(old, record({ cacheEvaluation: false })).map((d) => d.text)).toEqual(['cacheEvaluation: "memory" in the run directory, false now']);
+    const oldOff = record({});
+    delete oldOff.settings.cacheEvaluation;
+    oldOff.settings.evaluationCacheOff = true;
+    expect(diffRunConfigs(oldOff, record({ cacheEvaluation: false }))).toEqual([]);
+    expect(diffRunConfigs(oldOff, record({})).map((d) => d.text)).toEqual(['cacheEvaluation: false in the run directory, "memory" now']);
   });
 });

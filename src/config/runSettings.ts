@@ -225,8 +225,12 @@ export interface RunSettings {
   stopWhen: Stopper[];
   /** optimizeAnything's mode (set by it after validation); absent for optimize() runs. */
   searchMode?: SearchMode;
-  /** optimizeAnything without the evaluation cache (`cacheEvaluation: false`): the planner reserves a child's valset evaluation in full. */
-  evaluationCacheOff?: boolean;
+  /**
+   * How evaluations are reused (`cacheEvaluation`, default 'memory'). It changes what a run pays
+   * for, so a run directory records it and a resume must match; with optimizeAnything and `false`
+   * the planner reserves a child's valset evaluation in full (no cache hit to count on).
+   */
+  cacheEvaluation: false | 'memory' | 'disk';
   /** Metric calls one evaluation may make: 1 + maxRefinements with optimizeAnything's refiner; default 1. */
   metricCallsPerEvaluation?: number;
   spendLastCalls: boolean;
@@ -332,5 +336,6 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>, seedHa
     trackBestOutputs: c.trackBestOutputs ?? false,
     stopWhen: stopperList(c.stopWhen),
     spendLastCalls: c.spendLastCalls ?? false,
+    cacheEvaluation: c.cacheEvaluation ?? 'memory',
   };
 }

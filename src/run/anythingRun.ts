@@ -61,8 +61,6 @@ export function anythingRunParts<Example>(options: OptimizeAnythingOptions<strin
         settings: {
           ...prepared.settings,
           searchMode: mode,
-          // `cacheEvaluation: false`: no cache hit to count on.
-          ...(shared.cacheEvaluation === false ? { evaluationCacheOff: true } : {}),
           ...(refinement ? { metricCallsPerEvaluation: 1 + refinement.maxRefinements } : {}),
         },
         ...(refinement ? { refinement } : {}),

@@ -15,7 +15,7 @@ import type { Adapter, Candidate, OptimizeConfig, RunEvent } from '../types.js';
 import { createRunTelemetry } from '../telemetry/runTelemetry.js';
 import { ConfigError } from '../errors/configError.js';
 import { datasetFingerprints, type InputHashes } from '../identity/contentHash.js';
-import { resolveSettings } from '../config/runSettings.js';
+import { resolveSettings, type RunSettings } from '../config/runSettings.js';
 import { isPreparedRun, markPrepared, type PreparedRun } from './preparedRun.js';
 import { createRunCallbacks } from './runCallbacks.js';
 import type { EvaluationCachePolicy } from '../evaluation/evaluationStore.js';
@@ -68,7 +68,7 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
     config: config as OptimizeConfig<unknown>,
     settings,
     table,
-    evaluationCache: evaluationCachePolicy(config, table),
+    evaluationCache: evaluationCachePolicy(config, settings.cacheEvaluation, table),
     executor: executorFor(config, adapter),
     reflectionLm: reflectionModel(config.reflectionLm as OptimizeConfig<unknown>['reflectionLm'], settings.maxCostUsd),
     buildDataset: (candidate, results, components) => buildReflectiveDataset(adapter, candidate, results, components),
@@ -89,8 +89,7 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
 }
 
 /** cacheEvaluation resolved (validated already): 'disk' keeps evaluations in cacheDir for runs of the same adapter identity. */
-function evaluationCachePolicy(config: OptimizeConfig<unknown>, table: ExampleTable<unknown>): EvaluationCachePolicy {
-  const mode = config.cacheEvaluation ?? 'memory';
+function evaluationCachePolicy(config: OptimizeConfig<unknown>, mode: RunSettings['cacheEvaluation'], table: ExampleTable<unknown>): EvaluationCachePolicy {
   if (mode !== 'disk' || config.cacheDir === undefined) return { reuse: mode !== false };
   const { reflectionLm: _lm, ...adapterIdentity } = config.runIdentity ?? {};
   return { reuse: true, store: evaluationCacheDir(config.cacheDir, adapterIdentity, table.examples) };

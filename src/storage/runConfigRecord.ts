@@ -41,6 +41,11 @@ export interface RunConfigRecord {
     executor: string;
     /** The names of the user's stoppers (stopWhen), when it has any. */
     stopWhen?: string[];
+    /**
+     * The 'disk' evaluation cache's folder. Recorded, not compared: the cache mode is a setting
+     * (it changes what a run pays for); where the folder is does not.
+     */
+    cacheDir?: string;
   };
 }
 
@@ -50,7 +55,7 @@ export const runConfigRecordSchema = z.object({
   version: z.literal(1),
   settings: z.record(z.string(), z.unknown()),
   fingerprints: z.object({ seedCandidate: z.string(), trainset: fingerprintSchema, valset: fingerprintSchema }),
-  operational: z.object({ workers: z.number(), slotPolicy: z.string(), executor: z.string(), stopWhen: z.array(z.string()).optional() }),
+  operational: z.object({ workers: z.number(), slotPolicy: z.string(), executor: z.string(), stopWhen: z.array(z.string()).optional(), cacheDir: z.string().optional() }),
 });
 
 
@@ -102,7 +107,13 @@ export function runConfigRecord<Example>(config: OptimizeConfig<Example>, settin
       trainset: datasets.trainset,
       valset: datasets.valset,
     },
-    operational: { workers, slotPolicy, executor: config.executor?.kind ?? 'local', ...(stopWhen.length > 0 ? { stopWhen: stopWhen.map(stopperName) } : {}) },
+    operational: {
+      workers,
+      slotPolicy,
+      executor: config.executor?.kind ?? 'local',
+      ...(stopWhen.length > 0 ? { stopWhen: stopWhen.map(stopperName) } : {}),
+      ...(config.cacheDir !== undefined ? { cacheDir: config.cacheDir } : {}),
+    },
   };
 }
 
@@ -124,8 +135,10 @@ function identityNames(record: RunConfigRecord): string[] {
 
 /** The compared fields: the settings, with the identity's fields named as themselves (runIdentity.x when x is a setting too). */
 function comparedFields(record: RunConfigRecord): Record<string, unknown> {
-  const { identity, ...settings } = record.settings;
+  const { identity, evaluationCacheOff, ...settings } = record.settings;
   const fields: Record<string, unknown> = { ...settings };
+  // optimizeAnything runs written before cacheEvaluation was a setting recorded `false` as this.
+  if (evaluationCacheOff === true && !('cacheEvaluation' in settings)) fields.cacheEvaluation = false;
   for (const [key, value] of Object.entries((identity ?? {}) as Record<string, unknown>)) fields[key in settings ? `runIdentity.${key}` : key] = value;
   return fields;
 }
@@ -134,7 +147,7 @@ function comparedFields(record: RunConfigRecord): Record<string, unknown> {
  * Settings added after run directories were first written, each with the value that runs written
  * before it behaved as: a stored record without the field is the same run as one with that value.
  */
-const SETTINGS_ADDED_LATER: Readonly<Record<string, unknown>> = { stepMinibatches: 'fresh', spendLastCalls: false };
+const SETTINGS_ADDED_LATER: Readonly<Record<string, unknown>> = { stepMinibatches: 'fresh', spendLastCalls: false, cacheEvaluation: 'memory' };
 
 /**
  * Settings whose default changed after run directories were written with an earlier one. A

@@ -30,8 +30,8 @@ export interface PlannerSettings {
   hooks?: PlanningHooks;
   /** optimizeAnything's mode; absent for optimize(). */
   searchMode?: SearchMode;
-  /** No evaluation cache: a child's valset evaluation pays again for its minibatch examples. */
-  evaluationCacheOff?: boolean;
+  /** `false`, no evaluation cache: a child's valset evaluation pays again for its minibatch examples. Default 'memory'. */
+  cacheEvaluation?: false | 'memory' | 'disk';
   /** Start proposals on the budget's last calls, their valset evaluation owed (search/lastCalls.ts). Default false. */
   spendLastCalls?: boolean;
 }
@@ -75,8 +75,8 @@ export interface Plan {
  * In single-task and multi-task search the minibatch is drawn from the valset itself, so the
  * child's minibatch evaluations are part of its valset evaluation (paid once, through the cache).
  */
-export function reflectiveWorstCase(settings: Pick<PlannerSettings, 'minibatchSize' | 'searchMode' | 'evaluationCacheOff'>, valsetSize: number): number {
-  const childInValset = (settings.searchMode === 'single-task' || settings.searchMode === 'multi-task') && settings.evaluationCacheOff !== true;
+export function reflectiveWorstCase(settings: Pick<PlannerSettings, 'minibatchSize' | 'searchMode' | 'cacheEvaluation'>, valsetSize: number): number {
+  const childInValset = (settings.searchMode === 'single-task' || settings.searchMode === 'multi-task') && settings.cacheEvaluation !== false;
   return (childInValset ? 1 : 2) * settings.minibatchSize + valsetSize;
 }
 
