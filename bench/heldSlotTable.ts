@@ -44,7 +44,7 @@ function sixthRound(budget: number): string[] {
 const CELLS: Cell[] = [
   ...['demo', 'multistep', 'hotel'].map((task): Cell => ({ task, budget: 1500, single: 'single', none: 'async 8 rebase best where-it-helped', launched: 'async 8 rebase best where-it-helped wait-launched', variants: FULL })),
   ...[4, 16].flatMap((k) =>
-    ['demo', 'multistep', 'hotel'].map((task): Cell => ({ task, budget: 1500, single: 'single', none: `async ${k} rebase best where-it-helped`, launched: `async ${k} rebase best where-it-helped wait-launched`, variants: [`async ${k} wait-launched gate-ahead`] })),
+    ['demo', 'multistep', 'hotel'].map((task): Cell => ({ task, budget: 1500, single: 'single', none: `async ${k} rebase best where-it-helped`, launched: `async ${k} rebase best where-it-helped wait-launched`, variants: [`async ${k} wait-launched gate-ahead`, `async ${k} wait-launched gate-ahead free-early`] })),
   ),
   ...['demo', 'multistep'].map((task): Cell => ({
     task,
