@@ -125,6 +125,7 @@ function sixthRound(): Record<string, Omit<BenchSetting, 'label'> & { about: str
     out[`async 8 wait-launched free-early${tail}`] = { schedule: { ...launchOrder, heldSlot: 'free-early' }, ...options, about: "held children free their places early (heldSlot 'free-early'), no gates ahead" };
     out[`async 8 wait-launched gate-ahead plus unasked calls${tail}`] = { schedule: { ...launchOrder, speculate: 'rebase-gate' }, options: { maxMetricCalls: Math.round(budget * 1.05) }, about: `gates ahead with 5% more calls (${Math.round(budget * 1.05)}): what the unasked gates cost, given back (not a mechanism: the ceiling of a cheaper second gate)` };
   }
+  out['async 8 wait-launched gate-ahead free-early 300 calls'] = { schedule: { ...launchOrder, speculate: 'rebase-gate', heldSlot: 'free-early' }, options: { maxMetricCalls: 300 }, about: 'gates ahead, places freed early, 300 calls' };
   for (const k of [4, 16]) out[`async ${k} wait-launched gate-ahead free-early`] = { schedule: { ...launchOrder, inFlight: k, speculate: 'rebase-gate', heldSlot: 'free-early' }, about: `gates ahead, places freed early, K = ${k}` };
   return out;
 }
