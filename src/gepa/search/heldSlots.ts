@@ -62,7 +62,7 @@ export function proposalsLeft(view: WidthBudgetView, inFlight: number): number {
  */
 export function heldSlotNow(heldSlot: HeldSlot, inFlight: number, view: WidthBudgetView): 'keep' | 'free' {
   if (heldSlot !== 'free-early') return heldSlot;
-  // Async K counts as width K / 8, at least 1: runtimeModel's ASYNC_WIDTH_FACTOR (gepa/ imports no other room's rules).
+  // Async K counts as width K / 8, at least 1: runtimeModel's ASYNC_WIDTH_FACTOR (gepa/ is pure: it may not import runtimeModel/).
   const freedWidth = Math.max(1, (HELD_SLOT_CEILING * inFlight) / 8);
   return proposalsLeft(view, inFlight) >= FREE_EARLY_GENERATIONS * freedWidth ? 'free' : 'keep';
 }
@@ -90,6 +90,8 @@ export function heldSlotOfRun(
   settings: Pick<PlannerSettings, 'minibatchSize' | 'searchMode' | 'evaluationCacheOff'>,
   valsetSize: number,
 ): 'keep' | 'free' {
+  // Read on every launch: 'keep' and 'free' need nothing of the run.
+  if (schedule.heldSlot !== 'free-early') return schedule.heldSlot;
   const seedCalls = valsetSize * (run.ledger.callsPerEvaluation ?? 1);
   const view = { ledger: run.ledger, launched: run.search.step, inFlightNow: Object.keys(run.proposals).length, seedCalls, worstCase: reflectiveWorstCase(settings, valsetSize) };
   return heldSlotNow(schedule.heldSlot, schedule.inFlight, view);
