@@ -3,7 +3,7 @@
 // some younger child is done with its work and idle (waiting). Seeds 0-7 of the real-time
 // workload in simulated time (bench/mechanismVariants.ts's WORKLOAD), async 8.
 //
-//   npx tsx bench/chainAnatomy.ts <demo|multistep|hotel> [rebaseWait] [heldSlot]
+//   npx tsx bench/chainAnatomy.ts <demo|multistep|hotel> [rebaseWait] [heldSlot] [speculate] [maxMetricCalls, default 1500]
 import { SimulatedClock } from 'xstate';
 import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { optimize, type RunEvent, type Schedule } from '../src/index.js';
@@ -14,6 +14,7 @@ const task = process.argv[2] ?? 'hotel';
 const wait = (process.argv[3] ?? 'launched-before') as RebaseWait;
 const heldSlot = (process.argv[4] ?? 'keep') as HeldSlot;
 const speculate = (process.argv[5] ?? 'none') as Speculation;
+const budget = Number(process.argv[6] ?? 1500);
 const totals: Record<string, number> = {};
 let wallSum = 0;
 for (let seed = 0; seed < 8; seed++) {
@@ -43,8 +44,8 @@ for (let seed = 0; seed < 8; seed++) {
     else if (e.type === 'proposal.ended') phase.delete(id);
   };
   const schedule: Schedule = { kind: "async", inFlight: 8, rebase: "best", rebaseGate: "where-it-helped", rebaseWait: wait, heldSlot, speculate };
-  const r = await runOnSimulatedClock(clock, optimize({ seedCandidate: t.seedCandidate, trainset: t.trainset, valset: t.valset, adapter: t.adapter, reflectionLm: t.reflectionLm, schedule, workers: 16, maxMetricCalls: 1500, seed, clock, slotPolicy: 'finish-first', tieOrder: 'oldest-survives', stepMinibatches: 'fresh', onEvent }));
+  const r = await runOnSimulatedClock(clock, optimize({ seedCandidate: t.seedCandidate, trainset: t.trainset, valset: t.valset, adapter: t.adapter, reflectionLm: t.reflectionLm, schedule, workers: 16, maxMetricCalls: budget, seed, clock, slotPolicy: 'finish-first', tieOrder: 'oldest-survives', stepMinibatches: 'fresh', onEvent }));
   wallSum += r.elapsedMs;
 }
-console.log(`${task} ${wait} ${heldSlot} ${speculate}: mean wall ${(wallSum / 8).toFixed(0)} ms`);
+console.log(`${task} ${wait} ${heldSlot} ${speculate} ${budget} calls: mean wall ${(wallSum / 8).toFixed(0)} ms`);
 for (const [k, v] of Object.entries(totals).sort((a, b) => b[1] - a[1])) console.log(`  ${(v / wallSum * 100).toFixed(1)}%  ${k}`);

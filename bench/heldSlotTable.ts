@@ -35,19 +35,33 @@ const FULL = [
   'async 8 wait-launched gate-ahead predicted',
   'async 8 wait-launched gate-ahead free-slot',
   'async 8 wait-launched gate-ahead newcomer-only free-slot',
-  'async 8 wait-launched free-slot', 'async 8 wait-launched free-slot at finish', 'async 8 wait-launched free-slot ceiling 1.5', 'async 8 wait-launched free-slot ceiling 4'];
+  'async 8 wait-launched free-slot', 'async 8 wait-launched free-slot at finish', 'async 8 wait-launched free-slot ceiling 1.5', 'async 8 wait-launched free-slot ceiling 4',
+  ...sixthRound(WORKLOAD.budget)];
+/** The sixth round's variants at a budget (bench/README.md, "A sixth round"). */
+function sixthRound(budget: number): string[] {
+  if (budget === 300) return [at('async 8 wait-launched gate-ahead free-early', budget)];
+  return ['async 8 wait-launched gate-ahead free-early', 'async 8 wait-launched gate-ahead free-early 8', 'async 8 wait-launched gate-ahead free-early 24', 'async 8 wait-launched gate-ahead free-early 32', 'async 8 wait-launched free-early', 'async 8 wait-launched gate-ahead plus unasked calls'].map((v) => at(v, budget));
+}
 const CELLS: Cell[] = [
   ...['demo', 'multistep', 'hotel'].map((task): Cell => ({ task, budget: 1500, single: 'single', none: 'async 8 rebase best where-it-helped', launched: 'async 8 rebase best where-it-helped wait-launched', variants: FULL })),
   ...[4, 16].flatMap((k) =>
-    ['demo', 'multistep', 'hotel'].map((task): Cell => ({ task, budget: 1500, single: 'single', none: `async ${k} rebase best where-it-helped`, launched: `async ${k} rebase best where-it-helped wait-launched`, variants: [`async ${k} wait-launched gate-ahead`] })),
+    ['demo', 'multistep', 'hotel'].map((task): Cell => ({ task, budget: 1500, single: 'single', none: `async ${k} rebase best where-it-helped`, launched: `async ${k} rebase best where-it-helped wait-launched`, variants: [`async ${k} wait-launched gate-ahead`, `async ${k} wait-launched gate-ahead free-early`] })),
   ),
+  ...['demo', 'multistep'].map((task): Cell => ({
+    task,
+    budget: 750,
+    single: at('single', 750),
+    none: at('async 8 rebase best where-it-helped', 750),
+    launched: at('async 8 rebase best where-it-helped wait-launched', 750),
+    variants: [at('async 8 wait-launched gate-ahead', 750), at('async 8 wait-launched gate-ahead free-slot', 750), ...sixthRound(750)],
+  })),
   ...[750, 300].map((budget): Cell => ({
     task: 'hotel',
     budget,
     single: at('single', budget),
     none: at('async 8 rebase best where-it-helped', budget),
     launched: at('async 8 rebase best where-it-helped wait-launched', budget),
-    variants: [at('async 8 wait-launched gate-ahead', budget), at('async 8 wait-launched gate-ahead free-slot', budget), at('async 8 wait-launched gate-ahead newcomer-only', budget), at('async 8 wait-launched gate-ahead predicted', budget), at('async 8 wait-launched free-slot', budget), at('async 8 wait-launched free-slot ceiling 1.5', budget)],
+    variants: [at('async 8 wait-launched gate-ahead', budget), at('async 8 wait-launched gate-ahead free-slot', budget), at('async 8 wait-launched gate-ahead newcomer-only', budget), at('async 8 wait-launched gate-ahead predicted', budget), at('async 8 wait-launched free-slot', budget), at('async 8 wait-launched free-slot ceiling 1.5', budget), ...sixthRound(budget)],
   })),
 ];
 

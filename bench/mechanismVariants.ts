@@ -103,5 +103,29 @@ export const VARIANTS: Record<string, Omit<BenchSetting, 'label'> & { about: str
   'async 8 wait-launched gate-ahead predicted': { schedule: { kind: 'async', inFlight: 8, rebase: 'best', rebaseGate: 'where-it-helped', rebaseWait: 'launched-before', speculate: 'rebase-gate' }, about: "speculate 'rebase-gate' evaluating one gate ahead: onto the awaited child when it was built on the child's present target (or there is none), else onto that target (a rule tried, not kept)" },
   'async 8 wait-launched gate-ahead predicted 750 calls': { schedule: { kind: 'async', inFlight: 8, rebase: 'best', rebaseGate: 'where-it-helped', rebaseWait: 'launched-before', speculate: 'rebase-gate' }, options: { maxMetricCalls: 750 }, about: "speculate 'rebase-gate' evaluating one gate ahead: onto the awaited child when it was built on the child's present target (or there is none), else onto that target (a rule tried, not kept)" },
   'async 8 wait-launched gate-ahead 300 calls': { schedule: { kind: 'async', inFlight: 8, rebase: 'best', rebaseGate: 'where-it-helped', rebaseWait: 'launched-before', speculate: 'rebase-gate' }, options: { maxMetricCalls: 300 }, about: "gates evaluated ahead, 300 calls" },
+  // A sixth round (issue 39): held children free their places only early in a run, while the calls left pay for enough generations at the doubled width.
+  ...sixthRound(),
   'async 8 rebase best race': { schedule: { kind: 'async', inFlight: 8, rebase: 'best', rebaseGate: 'whole-minibatch', rebaseWait: 'none' }, options: race, about: 'rebase onto the best, and the valset race' },
 };
+
+/**
+ * The sixth round's variants at 1,500 and 750 calls: gates ahead with places freed early
+ * (FREE_EARLY_GENERATIONS 16, and 8, 24 and 32 set in heldSlots.ts for the runs so named), places
+ * freed early without gates ahead, and gates ahead given the calls their unasked gates cost
+ * (about 4 proposals of 85: a ceiling on what a cheaper second gate could recover).
+ */
+function sixthRound(): Record<string, Omit<BenchSetting, 'label'> & { about: string }> {
+  const launchOrder = { kind: 'async', inFlight: 8, rebase: 'best', rebaseGate: 'where-it-helped', rebaseWait: 'launched-before' } as const;
+  const out: Record<string, Omit<BenchSetting, 'label'> & { about: string }> = {};
+  for (const budget of [1500, 750]) {
+    const tail = budget === WORKLOAD.budget ? '' : ` ${budget} calls`;
+    const options = budget === WORKLOAD.budget ? {} : { options: { maxMetricCalls: budget } };
+    out[`async 8 wait-launched gate-ahead free-early${tail}`] = { schedule: { ...launchOrder, speculate: 'rebase-gate', heldSlot: 'free-early' }, ...options, about: "gates ahead; held children free their places while the calls left pay for 16 generations at width 2K / 8 (heldSlot 'free-early')" };
+    for (const g of [8, 24, 32]) out[`async 8 wait-launched gate-ahead free-early ${g}${tail}`] = { schedule: { ...launchOrder, speculate: 'rebase-gate', heldSlot: 'free-early' }, ...options, about: `heldSlot 'free-early' with FREE_EARLY_GENERATIONS set to ${g} for this run` };
+    out[`async 8 wait-launched free-early${tail}`] = { schedule: { ...launchOrder, heldSlot: 'free-early' }, ...options, about: "held children free their places early (heldSlot 'free-early'), no gates ahead" };
+    out[`async 8 wait-launched gate-ahead plus unasked calls${tail}`] = { schedule: { ...launchOrder, speculate: 'rebase-gate' }, options: { maxMetricCalls: Math.round(budget * 1.05) }, about: `gates ahead with 5% more calls (${Math.round(budget * 1.05)}): what the unasked gates cost, given back (not a mechanism: the ceiling of a cheaper second gate)` };
+  }
+  out['async 8 wait-launched gate-ahead free-early 300 calls'] = { schedule: { ...launchOrder, speculate: 'rebase-gate', heldSlot: 'free-early' }, options: { maxMetricCalls: 300 }, about: 'gates ahead, places freed early, 300 calls' };
+  for (const k of [4, 16]) out[`async ${k} wait-launched gate-ahead free-early`] = { schedule: { ...launchOrder, inFlight: k, speculate: 'rebase-gate', heldSlot: 'free-early' }, about: `gates ahead, places freed early, K = ${k}` };
+  return out;
+}

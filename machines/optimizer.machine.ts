@@ -11,7 +11,7 @@ import { answerReleased } from '../src/gepa/search/childAnswers.js';
 import { memberOf } from '../src/gepa/core/candidatePool.js';
 import type { ProposalId } from '../src/gepa/core/proposal.js';
 import { releasedFromWait } from '../src/gepa/search/proposalDecisions.js';
-import { occupiedSlots } from '../src/gepa/search/heldSlots.js';
+import { heldSlotOfRun, occupiedSlots } from '../src/gepa/search/heldSlots.js';
 import { gatePrefetches } from '../src/gepa/search/gatePrefetch.js';
 import { planAsyncProposals, planBatchedStep, rebaseExtraCalls, type Launch, type Plan, type PlanInput } from '../src/gepa/search/proposalPlanner.js';
 import { budgetEvent, cutShort, finish, foldInto, foldSeed, foldStep, judge, launchPlan, reserveSeed, runResult, seedWritten, startRun, stepFinished, type SearchRun } from '../src/gepa/search/searchRun.js';
@@ -208,12 +208,14 @@ export const optimizerMachine = optimizerSetup.extend({
     }),
     /** Start what the planner plans: a batched step, or async proposals until K are in flight or the budget refuses another. */
     launch: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
-      const { schedule } = settingsOf(context);
+      const settings = settingsOf(context);
+      const { schedule } = settings;
       if (context.stopReason !== undefined) return;
-      // After a verdict only with heldSlot 'free': a child the verdict held in its wait gives its place to a new proposal.
-      if (event.type === 'proposal.judged' && !(schedule.kind === 'async' && schedule.heldSlot === 'free')) return;
+      const heldSlot = schedule.kind === 'async' ? heldSlotOfRun(context, schedule, settings, preparedOf(context).table.valIds.length) : 'keep';
+      // After a verdict only while held children free their places: a child the verdict held in its wait gives its place to a new proposal.
+      if (event.type === 'proposal.judged' && heldSlot !== 'free') return;
       const plan: Plan =
-        schedule.kind === 'batched' ? planBatchedStep(planInput(context), schedule) : planAsyncProposals(planInput(context), occupiedSlots(context.proposals, schedule.inFlight, schedule.heldSlot), schedule.inFlight);
+        schedule.kind === 'batched' ? planBatchedStep(planInput(context), schedule) : planAsyncProposals(planInput(context), occupiedSlots(context.proposals, schedule.inFlight, heldSlot), schedule.inFlight);
       const launched = launchPlan(context, plan, schedule.kind === 'batched');
       enqueue.assign(launched.update);
       for (const e of launched.events) enqueue.emit(e);

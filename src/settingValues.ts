@@ -31,13 +31,15 @@ export type RebaseWait = (typeof REBASE_WAITS)[number];
 /** Every RebasePolicy, in one list: the config schema validates against it. */
 export const REBASE_POLICIES = ['off', 'newest-descendant', 'best-descendant', 'best', 'pool-best'] as const;
 /** Every HeldSlot, in one list: the config schema validates against it. */
-export const HELD_SLOTS = ['keep', 'free'] as const;
+export const HELD_SLOTS = ['keep', 'free', 'free-early'] as const;
 /**
  * Async with `rebaseWait` other than 'none': what a child held by the wait does with its place
  * among the `inFlight` proposals. 'keep' (the default): it keeps it, so no new proposal starts
  * while it waits. 'free': it gives it up while it waits, so another proposal's reflection and
  * minibatch evaluation overlap the wait, up to twice `inFlight` proposals in all (see
- * bench/README.md, "A fifth round", for the measurements).
+ * bench/README.md, "A fifth round", for the measurements). 'free-early': 'free' while the calls
+ * left still pay for enough generations of proposals at that doubled width, 'keep' from then on
+ * (docs/async-launch-order.md; bench/README.md, "A sixth round").
  * @useDeclaredType
  */
 export type HeldSlot = (typeof HELD_SLOTS)[number];
