@@ -87,7 +87,7 @@ export function occupiedSlots(proposals: Readonly<Record<string, Proposal>>, inF
 export function heldSlotOfRun(
   run: { ledger: BudgetLedger; search: { step: number }; proposals: Readonly<Record<string, Proposal>> },
   schedule: { inFlight: number; heldSlot: HeldSlot },
-  settings: Pick<PlannerSettings, 'minibatchSize' | 'searchMode' | 'evaluationCacheOff'>,
+  settings: Pick<PlannerSettings, 'minibatchSize' | 'searchMode' | 'cacheEvaluation'>,
   valsetSize: number,
 ): 'keep' | 'free' {
   // Read on every launch: 'keep' and 'free' need nothing of the run.
