@@ -143,6 +143,18 @@ describe('the planner with spendLastCalls', () => {
     expect(planAsyncProposals(input({ maxMetricCalls: 14, spentCalls: 3, reservedCalls: 7 }, true), 1, 4).launches).toEqual([]);
   });
 
+  it('cuts the minibatch of the last proposal owing its valset to the calls left, so at most one is left', () => {
+    // 3 left: too few for a full proposal even with a minibatch of 1 (5), and for one owing its
+    // valset with the whole minibatch (4); one with a minibatch of 1 owing its valset takes 2.
+    const plan = planAsyncProposals(input({ maxMetricCalls: 7, spentCalls: 4, reservedCalls: 0 }, true), 0, 4);
+    expect(owing(plan)).toEqual(['p1-0:2:3:1']);
+    expect(plan.ledger).toEqual({ maxMetricCalls: 7, spentCalls: 4, reservedCalls: 2 });
+    // Batched alike: one task of the step.
+    expect(owing(planBatchedStep(input({ maxMetricCalls: 7, spentCalls: 4, reservedCalls: 0 }, true, 'batched'), { parents: 4, perParent: 1 }))).toEqual(['p1-0:2:3:1']);
+    // One call left pays for nothing.
+    expect(planAsyncProposals(input({ maxMetricCalls: 7, spentCalls: 6, reservedCalls: 0 }, true), 0, 4)).toMatchObject({ launches: [], stopReason: 'maxMetricCalls' });
+  });
+
   it('first cuts the minibatch when that lets the calls left pay a last proposal in full', () => {
     // 6 left: a minibatch of 1 and the valset (1 + 1 + 3 = 5) are paid in full; the 1 left pays nothing more.
     expect(owing(planAsyncProposals(input({ maxMetricCalls: 9, spentCalls: 3, reservedCalls: 0 }, true), 0, 4))).toEqual(['p1-0:5:0:1']);
@@ -159,12 +171,31 @@ describe('the planner with spendLastCalls', () => {
 
 describe('whatever finishes first', () => {
   for (const schedule of [{ kind: 'async', inFlight: 4 }, { kind: 'batched', parents: 2, perParent: 2 }] as const) {
-    toyTest(`${schedule.kind}: ends within two minibatch evaluations of its budget, never past it, under reshuffled latencies`, async ({ toyRun }) => {
+    toyTest(`${schedule.kind}: ends within one call of its budget, never past it, under reshuffled latencies`, async ({ toyRun }) => {
       for (const latencySalt of ['a', 'b', 'c', 'd', 'e', 'f']) {
         // Valset 6, minibatch 3: a full proposal costs 12 calls; a budget of 40 used to end 8 short.
         const { result } = await toyRun({ schedule, valsetSize: 6, maxMetricCalls: 40, spendLastCalls: true, latencySalt, skipPerfectScore: false });
         expect(result.metricCalls, latencySalt).toBeLessThanOrEqual(40);
-        expect(result.metricCalls, latencySalt).toBeGreaterThanOrEqual(40 - 5);
+        expect(result.metricCalls, latencySalt).toBeGreaterThanOrEqual(40 - 1);
+      }
+    });
+  }
+});
+
+describe('every budget from five valsets up', () => {
+  for (const schedule of [{ kind: 'async', inFlight: 4 }, { kind: 'batched', parents: 2, perParent: 1 }] as const) {
+    toyTest(`${schedule.kind}: is spent to within one call, never past it, whatever the valset size`, async ({ toyRun }) => {
+      // Valsets of 4 and 5 (a full proposal costs 10 and 11 calls, its minibatch evaluations 6):
+      // every budget from five valsets to the next full proposal and beyond, under three latency draws.
+      for (const valsetSize of [4, 5]) {
+        for (let maxMetricCalls = 5 * valsetSize; maxMetricCalls <= 5 * valsetSize + 12; maxMetricCalls++) {
+          for (const latencySalt of ['a', 'b', 'c']) {
+            const { result } = await toyRun({ schedule, valsetSize, maxMetricCalls, spendLastCalls: true, latencySalt, skipPerfectScore: false });
+            const at = `valset ${valsetSize}, budget ${maxMetricCalls}, salt ${latencySalt}`;
+            expect(result.metricCalls, at).toBeLessThanOrEqual(maxMetricCalls);
+            expect(result.metricCalls, at).toBeGreaterThanOrEqual(maxMetricCalls - 1);
+          }
+        }
       }
     });
   }
