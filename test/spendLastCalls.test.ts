@@ -1,7 +1,10 @@
 // spendLastCalls (issue 39): a run spends the budget's last calls. Proposals the budget left cannot
 // pay in full start with their minibatch evaluations reserved and their valset evaluation owed;
 // a selected child of one is held until the calls are reserved (src/gepa/search/lastCalls.ts).
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openLedger, reserve, type BudgetLedger, type Reserved } from '../src/budget/budgetLedger.js';
 import { diffRunConfigs, runConfigRecord } from '../src/storage/runConfigRecord.js';
 import { resolveSettings } from '../src/config/runSettings.js';
@@ -16,6 +19,8 @@ import { test as toyTest } from './support/toyRun.js';
 import { appendingReflection, countedWordsEvaluator } from './support/anythingTask.js';
 
 const VALSET = 20;
+const scratch = mkdtempSync(join(tmpdir(), 'gepa-last-calls-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function demoConfig(schedule: Schedule, seed: number, spendLastCalls?: boolean): OptimizeConfig<DemoExample> {
   const task = createDemoTask({ seed, trainSize: 60, valSize: VALSET, testSize: 10 });
@@ -196,6 +201,24 @@ describe('every budget from five valsets up', () => {
             expect(result.metricCalls, at).toBeGreaterThanOrEqual(maxMetricCalls - 1);
           }
         }
+      }
+    });
+  }
+});
+
+describe('a run resumed with a larger budget', () => {
+  // On resume, the calls the first process paid and the resumed one has not replayed yet are held
+  // out of the calls left (heldCalls): a held child's valset evaluation must leave them too.
+  const named = { runIdentity: { reflectionLm: 'toy' } };
+  for (const schedule of [{ kind: 'batched', parents: 2, perParent: 2 }, { kind: 'async', inFlight: 3 }] as const) {
+    toyTest(`${schedule.kind}: stays within the larger budget, and pays only the calls the first run did not`, async ({ toyRun }) => {
+      for (const [small, large] of [[90, 130], [60, 100], [70, 95]] as const) {
+        const runDir = join(scratch, `${schedule.kind}-${small}-${large}`);
+        const first = await toyRun({ ...named, runDir, schedule, maxMetricCalls: small, spendLastCalls: true, skipPerfectScore: false });
+        const extended = await toyRun({ ...named, runDir, schedule, maxMetricCalls: large, spendLastCalls: true, skipPerfectScore: false });
+        expect(extended.result.metricCalls, `${small} -> ${large}`).toBeLessThanOrEqual(large);
+        expect(extended.result.metricCalls, `${small} -> ${large}`).toBeGreaterThanOrEqual(large - 1);
+        expect(extended.task.evaluateCalls, `${small} -> ${large}`).toBe(extended.result.metricCalls - first.result.metricCalls);
       }
     });
   }
