@@ -33,7 +33,7 @@ describe('a budget of five valsets', () => {
     const spent: Record<string, number[]> = { off: [], on: [] };
     for (const schedule of schedules) {
       for (const seed of [0, 1, 2, 3, 5]) {
-        spent.off?.push((await optimize(demoConfig(schedule, seed))).metricCalls);
+        spent.off?.push((await optimize(demoConfig(schedule, seed, false))).metricCalls);
         spent.on?.push((await optimize(demoConfig(schedule, seed, true))).metricCalls);
       }
     }
@@ -114,8 +114,8 @@ describe('a child held for its valset evaluation', () => {
 });
 
 describe('a run directory written before spendLastCalls existed', () => {
-  it('resumes as the run it started as (the option off), and one written with it on is refused without it', () => {
-    const config = demoConfig({ kind: 'batched', parents: 1, perParent: 1 }, 0);
+  it('is the same run as one with the option off, and one written with it on is refused with it off', () => {
+    const config = demoConfig({ kind: 'batched', parents: 1, perParent: 1 }, 0, false);
     const settings = resolveSettings(config);
     expect(settings.spendLastCalls).toBe(false);
     const current = runConfigRecord(config, settings);

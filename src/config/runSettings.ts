@@ -331,6 +331,6 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>, seedHa
     hooks,
     trackBestOutputs: c.trackBestOutputs ?? false,
     stopWhen: stopperList(c.stopWhen),
-    spendLastCalls: c.spendLastCalls ?? false,
+    spendLastCalls: c.spendLastCalls ?? true,
   };
 }

@@ -32,7 +32,7 @@ export interface PlannerSettings {
   searchMode?: SearchMode;
   /** No evaluation cache: a child's valset evaluation pays again for its minibatch examples. */
   evaluationCacheOff?: boolean;
-  /** Start proposals on the budget's last calls, their valset evaluation owed (search/lastCalls.ts). Default false. */
+  /** Start proposals on the budget's last calls, their valset evaluation owed (search/lastCalls.ts). Absent: off (a run's resolved settings default it on, runSettings.ts). */
   spendLastCalls?: boolean;
 }
 
