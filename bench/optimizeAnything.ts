@@ -53,7 +53,8 @@ export async function oursAnythingRun(taskName: string, implName: string, seed: 
       background: task.background,
       reflectionLm: task.reflectionLm,
       maxMetricCalls: budget ?? bench.budget,
-      ...(spendLastCalls ? { spendLastCalls } : {}),
+      // Named either way: the stored runs (bench/results/anything/) were made with it off, its default then.
+      spendLastCalls,
       schedule,
       workers: ANYTHING_WORKERS,
       seed,

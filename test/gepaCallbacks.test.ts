@@ -47,6 +47,8 @@ async function mergeRun({ schedule, seed, callbacks }: RunOptions): Promise<{ re
       adapter: task.adapter,
       reflectionLm: task.reflectionLm,
       maxMetricCalls: 300,
+      // Off: the checks count minibatches of the full size, 3 (spendLastCalls cuts the last proposals' ones).
+      spendLastCalls: false,
       schedule,
       merge: { maxMerges: 5 },
       seed,

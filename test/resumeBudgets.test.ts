@@ -23,10 +23,12 @@ const logRecords = (runDir: string) =>
 describe('a finished run resumed with a larger maxMetricCalls', () => {
   test('batched: ends exactly as an uninterrupted run with the larger budget, paying only the new calls', async ({ toyRun }) => {
     const runDir = freshDir();
-    const first = await toyRun({ ...named, runDir, maxMetricCalls: 100, skipPerfectScore: false });
+    // spendLastCalls off: on, the first run spends its last calls on smaller proposals an uninterrupted run never starts.
+    const off = { ...named, spendLastCalls: false };
+    const first = await toyRun({ ...off, runDir, maxMetricCalls: 100, skipPerfectScore: false });
     expect(first.result.stopReason).toBe('maxMetricCalls');
-    const extended = await toyRun({ ...named, runDir, maxMetricCalls: 200, skipPerfectScore: false });
-    const uninterrupted = await toyRun({ ...named, maxMetricCalls: 200, skipPerfectScore: false });
+    const extended = await toyRun({ ...off, runDir, maxMetricCalls: 200, skipPerfectScore: false });
+    const uninterrupted = await toyRun({ ...off, maxMetricCalls: 200, skipPerfectScore: false });
     expect(extended.result.metricCalls).toBeGreaterThan(100);
     expect(extended.result.metricCalls).toBeLessThanOrEqual(200);
     for (const field of ['candidates', 'parents', 'valScores', 'metricCalls', 'reflectionCalls', 'stopReason'] as const) {

@@ -3,46 +3,21 @@
 // record older than the setting; 'newest-survives') resumes with what it started with when the
 // setting is left unset, and ends with the result of an uninterrupted run under that rule; set
 // explicitly to another value it is refused, naming the field and both values.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../src/config/runSettings.js';
-import { createDemoTask } from '../src/demo/demoTask.js';
-import { optimize, type OptimizeConfig } from '../src/index.js';
-import type { DemoExample } from '../src/demo/demoTask.js';
-import { withCallHook } from './support/callHook.js';
+import { optimize } from '../src/index.js';
 import { essence } from './support/demoRun.js';
+import { forgetSetting, recordOf, resumableDemoConfig } from './support/resumableDemo.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gepa-step-minibatches-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 let dirs = 0;
 const freshDir = () => join(scratch, `run-${++dirs}`);
 
-/** The demo task at zero latency; `stopAfter` metric calls in, the run is asked to drain (a resumable stop). */
-function config(runDir: string | undefined, extra: Partial<OptimizeConfig<DemoExample>> = {}, stopAfter = Infinity): OptimizeConfig<DemoExample> {
-  const task = createDemoTask({ seed: 2 });
-  const drain = new AbortController();
-  let calls = 0;
-  return {
-    seedCandidate: task.seedCandidate,
-    trainset: task.trainset,
-    valset: task.valset,
-    adapter: withCallHook(task.adapter, () => {
-      if (++calls === stopAfter) drain.abort();
-    }),
-    reflectionLm: task.reflectionLm,
-    runIdentity: { reflectionLm: 'demo' },
-    schedule: { kind: 'batched', parents: 2, perParent: 2 },
-    workers: 4,
-    maxMetricCalls: 400,
-    seed: 3,
-    drainSignal: drain.signal,
-    ...(runDir ? { runDir } : {}),
-    ...extra,
-  };
-}
-const recordOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { settings: Record<string, unknown> };
+const config = resumableDemoConfig;
 
 describe('stepMinibatches default', () => {
   it("is 'sliding' for batched steps and stays 'fresh' for async (a step of one task: the same minibatch either way)", () => {
@@ -67,11 +42,7 @@ describe('stepMinibatches default', () => {
       const stopped = await optimize(config(dir, { stepMinibatches: 'fresh' }, 120));
       expect(stopped.stopReason).toBe('stopped');
       expect(stopped.metricCalls).toBeLessThan(uninterrupted.metricCalls);
-      if (written === 'absent') {
-        const record = recordOf(dir);
-        delete record.settings.stepMinibatches;
-        writeFileSync(join(dir, 'config.json'), JSON.stringify(record));
-      }
+      if (written === 'absent') forgetSetting(dir, 'stepMinibatches');
       await expect(optimize(config(dir, { stepMinibatches: 'sliding' }))).rejects.toThrow(/stepMinibatches: "fresh" in the run directory, "sliding" now/);
       const resumed = await optimize(config(dir));
       expect(essence(resumed)).toEqual(essence(uninterrupted));

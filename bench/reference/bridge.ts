@@ -219,8 +219,10 @@ export async function oursRun(taskName: string, shapeName: string, seed: number,
   const onEvent = (e: RunEvent) => {
     if (e.type === 'minibatch.sampled') minibatches.set(e.step, [...(minibatches.get(e.step) ?? []), e.ids]);
   };
-  // The run's own defaults, not the tie order and minibatches the mechanism workload pins.
-  const r = await benchRun({ label: shapeName, schedule: { kind: 'batched', ...shape }, options: { ...options, onEvent } }, seed, { ...workloadOf(taskName), task: taskName, tieOrder: undefined, stepMinibatches: undefined });
+  // The run's own defaults, not the tie order and minibatches the mechanism workload pins; but the
+  // budget's last calls off, as gepa 0.1.4 (it stops once a full proposal cannot be paid) and as
+  // the stored runs were made (before spendLastCalls became the default), unless the variant sets it.
+  const r = await benchRun({ label: shapeName, schedule: { kind: 'batched', ...shape }, options: { spendLastCalls: false, ...options, onEvent } }, seed, { ...workloadOf(taskName), task: taskName, tieOrder: undefined, stepMinibatches: undefined });
   const steps = new Map<number, StepLog>();
   const merges = r.proposals.filter((p) => p.kind === 'merge');
   for (const p of r.proposals.filter((q) => q.kind !== 'merge')) {

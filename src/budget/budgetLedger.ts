@@ -54,9 +54,12 @@ export function reserve(ledger: BudgetLedger, evaluations: number, limits: Spend
   return { ledger: { ...ledger, reservedCalls: ledger.reservedCalls + calls }, reservation: { calls } };
 }
 
-/** Adds the calls of `evaluations` to a reservation already held (a rebase's extra calls), or null when they cannot be paid. */
-export function enlarge(ledger: BudgetLedger, reservation: Reservation, evaluations: number): Reserved | null {
-  const more = reserve(ledger, evaluations);
+/**
+ * Adds the calls of `evaluations` to a reservation already held (a rebase's extra calls, a held
+ * child's valset evaluation), or null when they cannot be paid (the calls left less those `limits` hold).
+ */
+export function enlarge(ledger: BudgetLedger, reservation: Reservation, evaluations: number, limits: SpendingLimits = {}): Reserved | null {
+  const more = reserve(ledger, evaluations, limits);
   return more && { ledger: more.ledger, reservation: { calls: reservation.calls + more.reservation.calls } };
 }
 

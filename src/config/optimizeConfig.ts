@@ -124,14 +124,16 @@ export interface OptimizeConfig<Example> {
   /**
    * Spend the budget's last calls. A proposal normally starts only when `maxMetricCalls` left can
    * pay its worst case (the parent's and the child's minibatch evaluations and a valset
-   * evaluation), so a run ends with up to that much unspent (a fifth of a budget of five valsets).
-   * With this set, once no proposal could be paid in full even if every call in flight came
-   * back, one more starts with a smaller minibatch when the calls left pay for it that way; then
-   * proposals start with their minibatch evaluations paid, and a selected child of one gets its
-   * valset evaluation only when the calls other proposals give back pay for it (async: as they
-   * finish; batched: once the rest of its step has finished, in task order), else it is denied.
-   * The budget is never exceeded, and a run that ends on it leaves fewer calls unspent than two
-   * minibatch evaluations. Measured in bench/README.md ("The budget's last calls"). Default false.
+   * evaluation), so a run could end with up to that much unspent (a fifth of a budget of five
+   * valsets). With this on, once no proposal could be paid in full even if every call in flight
+   * came back, one more starts with a smaller minibatch when the calls left pay for it that way;
+   * then proposals start with their minibatch evaluations paid (the last of them with its
+   * minibatch cut to the calls left), and a selected child of one gets its valset evaluation only
+   * when the calls other proposals give back pay for it (async: as they finish; batched: once the
+   * rest of its step has finished, in task order), else it is denied. The budget is never
+   * exceeded, and a run that ends on it leaves at most one call unspent. Measured in
+   * bench/README.md ("The budget's last calls"). Default true (a run directory started with it
+   * off, or before the option existed, resumes with it off when it is left unset).
    */
   spendLastCalls?: boolean;
   /** Merge (system-aware crossover): off by default. */

@@ -335,7 +335,7 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>, seedHa
     hooks,
     trackBestOutputs: c.trackBestOutputs ?? false,
     stopWhen: stopperList(c.stopWhen),
-    spendLastCalls: c.spendLastCalls ?? false,
+    spendLastCalls: c.spendLastCalls ?? true,
     cacheEvaluation: c.cacheEvaluation ?? 'memory',
   };
 }

@@ -155,8 +155,8 @@ const SETTINGS_ADDED_LATER: Readonly<Record<string, unknown>> = { stepMinibatche
  * record older than the setting, the value it behaved as), so it goes on computing what it
  * started with; a value given explicitly is compared like any other, and refused if it differs.
  */
-const DEFAULTS_THAT_CHANGED = ['stepMinibatches', 'tieOrder'] as const;
-const VALID: Readonly<Record<(typeof DEFAULTS_THAT_CHANGED)[number], readonly unknown[]>> = { stepMinibatches: STEP_MINIBATCHES, tieOrder: TIE_ORDERS };
+const DEFAULTS_THAT_CHANGED = ['stepMinibatches', 'tieOrder', 'spendLastCalls'] as const;
+const VALID: Readonly<Record<(typeof DEFAULTS_THAT_CHANGED)[number], readonly unknown[]>> = { stepMinibatches: STEP_MINIBATCHES, tieOrder: TIE_ORDERS, spendLastCalls: [false, true] };
 
 /** `settings` with each setting the config leaves unset and whose default changed taken from the stored record. */
 export function settingsResumedFrom<S extends Record<(typeof DEFAULTS_THAT_CHANGED)[number], unknown>>(stored: RunConfigRecord, config: Partial<Record<(typeof DEFAULTS_THAT_CHANGED)[number], unknown>>, settings: S): S {

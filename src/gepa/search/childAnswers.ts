@@ -83,7 +83,7 @@ export function answerAfterReport(state: AnswerState, id: string, settings: Answ
   let { proposals, answers } = decided;
   if (settings.spendLastCalls === true) {
     const granted = answers.filter((a) => a.answer === 'grant').map((a) => a.id);
-    const paid = payForGrants({ proposals, stepIds: state.stepIds, ledger }, granted);
+    const paid = payForGrants({ proposals, stepIds: state.stepIds, ledger, ...(state.limits ? { limits: state.limits } : {}) }, granted);
     ({ proposals, ledger } = paid.state);
     answers = [...answers.filter((a) => !paid.taken.includes(a.id)), ...paid.answers];
   }

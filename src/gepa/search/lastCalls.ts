@@ -3,7 +3,7 @@
 // held until those calls are reserved. Async: reserved as proposals in flight give calls back (so
 // no new proposal takes them first), denied when nothing in flight could; batched: once the rest
 // of its step has finished, all or nothing in task order, so whatever finished first, the same run.
-import { enlarge, remainingCalls, type BudgetLedger } from '../../budget/budgetLedger.js';
+import { enlarge, remainingCalls, type BudgetLedger, type SpendingLimits } from '../../budget/budgetLedger.js';
 import { isAccepted, type Proposal } from '../core/proposal.js';
 import { withRecords } from './recordsInFlight.js';
 
@@ -16,6 +16,8 @@ export interface HeldState {
   /** The current batched step's ids (empty when async). */
   stepIds: readonly string[];
   ledger: BudgetLedger;
+  /** What else the calls left must leave room for: on resume, the calls an earlier process paid that are not replayed yet. */
+  limits?: SpendingLimits;
 }
 
 /** A decision for a held child: its grant (with its valset evaluation reserved) or its denial. */
@@ -24,11 +26,11 @@ export interface HeldAnswer {
   answer: 'grant' | 'deny';
 }
 
-/** Reserves what `p` owes from the calls left: all of it, or as much as is left when `partly`. */
-function reserveOwed(ledger: BudgetLedger, p: Proposal, partly: boolean): { ledger: BudgetLedger; p: Proposal } {
+/** Reserves what `p` owes from the calls left (less those `limits` hold): all of it, or as much as is left when `partly`. */
+function reserveOwed(ledger: BudgetLedger, limits: SpendingLimits, p: Proposal, partly: boolean): { ledger: BudgetLedger; p: Proposal } {
   const owed = p.valsetOwed ?? 0;
-  const calls = partly ? Math.min(owed, remainingCalls(ledger)) : owed;
-  const enlarged = calls > 0 ? enlarge(ledger, p.reservation, calls) : null;
+  const calls = partly ? Math.min(owed, remainingCalls(ledger) - (limits.heldCalls ?? 0)) : owed;
+  const enlarged = calls > 0 ? enlarge(ledger, p.reservation, calls, limits) : null;
   if (!enlarged) return { ledger, p };
   return { ledger: enlarged.ledger, p: { ...p, reservation: enlarged.reservation, valsetOwed: owed - calls } };
 }
@@ -70,7 +72,7 @@ export function decideHeld(state: HeldState): { state: HeldState; answers: HeldA
   for (const { id } of held) {
     const batched = state.stepIds.includes(id);
     if (batched && !stepDone) continue;
-    const paid = reserveOwed(ledger, proposals[id] as Proposal, !batched);
+    const paid = reserveOwed(ledger, state.limits ?? {}, proposals[id] as Proposal, !batched);
     ledger = paid.ledger;
     const p = paid.p;
     if ((p.valsetOwed ?? 0) === 0) {

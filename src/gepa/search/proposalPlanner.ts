@@ -32,7 +32,7 @@ export interface PlannerSettings {
   searchMode?: SearchMode;
   /** `false`, no evaluation cache: a child's valset evaluation pays again for its minibatch examples. Default 'memory'. */
   cacheEvaluation?: false | 'memory' | 'disk';
-  /** Start proposals on the budget's last calls, their valset evaluation owed (search/lastCalls.ts). Default false. */
+  /** Start proposals on the budget's last calls, their valset evaluation owed (search/lastCalls.ts). Absent: off (a run's resolved settings default it on, runSettings.ts). */
   spendLastCalls?: boolean;
 }
 
@@ -106,7 +106,8 @@ function grants(budget: PlanInput['budget'], calls: number, most: number): Reser
  * With `spendLastCalls`, the reservations the budget grants after `full` (up to `most` in all) for
  * proposals on its last calls: one with a smaller minibatch that the calls left pay in full, when
  * there is room for one, then proposals whose minibatch evaluations alone are reserved and whose
- * valset evaluation is owed. None while the calls left and those in flight could still pay a
+ * valset evaluation is owed, the last of them with a minibatch cut to what is left (so at most
+ * one call is left unreserved). None while the calls left and those in flight could still pay a
  * proposal in full.
  */
 function lastCallGrants(input: PlanInput, full: readonly Reserved[], most: number): LastCallGrant[] {
@@ -118,10 +119,11 @@ function lastCallGrants(input: PlanInput, full: readonly Reserved[], most: numbe
   if (remainingCalls(ledger) + ledger.reservedCalls - (input.budget.heldCalls ?? 0) >= reflectiveWorstCase(input.settings, input.table.valIds.length)) return [];
   const last: LastCallGrant[] = [];
   let budget = { ...input.budget, ledger };
+  const { minibatchSize } = input.settings;
   // First, when a smaller minibatch lets a last proposal be paid in full, that one: its child can
   // join the pool (measured: more candidates and a better best than owing the valset alone).
   const valsetSize = input.table.valIds.length;
-  const cut = Math.min(input.settings.minibatchSize - 1, Math.floor((remainingCalls(ledger) - (input.budget.heldCalls ?? 0) - valsetSize) / 2));
+  const cut = Math.min(minibatchSize - 1, Math.floor((evaluationsLeft(budget) - valsetSize) / 2));
   const smaller = cut >= 1 ? reserve(ledger, 2 * cut + valsetSize, input.budget) : null;
   if (smaller) {
     last.push({ ...smaller, minibatchSize: cut });
@@ -130,8 +132,22 @@ function lastCallGrants(input: PlanInput, full: readonly Reserved[], most: numbe
   // The worst case without a valset: the parent's and the child's minibatch evaluations, both paid
   // before any grant (in single- and multi-task search too, where a full proposal's child
   // minibatch counts as part of its valset evaluation: owing the valset, that discount is not yet had).
-  for (const r of grants(budget, 2 * input.settings.minibatchSize, most - full.length - last.length)) last.push({ ...r, valsetOwed: valsetSize });
+  for (const r of grants(budget, 2 * minibatchSize, most - full.length - last.length)) {
+    last.push({ ...r, valsetOwed: valsetSize });
+    budget = { ...budget, ledger: r.ledger };
+  }
+  // Then, fewer than two minibatch evaluations left: one more owing its valset, its minibatch cut
+  // to them (without it a run could end up to 2 x minibatch - 1 calls short: 95% of five valsets
+  // only for valsets of 20 or more).
+  const owedCut = Math.min(minibatchSize - 1, Math.floor(evaluationsLeft(budget) / 2));
+  const lastOwed = owedCut >= 1 && full.length + last.length < most ? reserve(budget.ledger, 2 * owedCut, input.budget) : null;
+  if (lastOwed) last.push({ ...lastOwed, valsetOwed: valsetSize, minibatchSize: owedCut });
   return last;
+}
+
+/** The evaluations the calls left can pay (less those an earlier process holds). */
+function evaluationsLeft(budget: PlanInput['budget']): number {
+  return Math.floor((remainingCalls(budget.ledger) - (budget.heldCalls ?? 0)) / (budget.ledger.callsPerEvaluation ?? 1));
 }
 
 /** A reservation for a proposal on the budget's last calls: with its valset owed, or a smaller minibatch. */
