@@ -38,6 +38,8 @@ export interface ProposerContext extends ProposerInput, Pick<Proposal, 'outcome'
   race?: ValsetRaceRun;
   /** Replies still to come for a rebase gate evaluated ahead ('rebase.prefetch'): paid for when they come, before the proposal reports its end. */
   prefetching?: number;
+  /** Aborted once the child's verdict comes: the spare gates evaluated ahead ('rebase-gate-idle') not started by then are dropped. */
+  spareGates?: AbortController;
   /** Set once 'proposal.finished' is sent. */
   reported?: boolean;
   spend: ProposalSpend;
@@ -136,6 +138,8 @@ export const proposerMachine = setup({
   },
   actions: {
     prefetchReplied: assign({ prefetching: ({ context }) => (context.prefetching ?? 1) - 1 }),
+    /** The verdict is in: the spare gates ahead not started are not needed (run before the verdict's own requests, which evaluate afresh what was dropped). */
+    dropSpareGates: ({ context }) => context.spareGates?.abort(),
     pay: assign(({ context, event }) => (event.type === 'evaluated' || event.type === 'reflected' || event.type === 'evaluator.failed' ? { spend: addSpend(context.spend, event) } : {})),
     finish: sendParent(({ context: { id, spend, outcome, child, valset, valsetStop, rebase } }): ProposalUpdate => ({
       type: 'proposal.finished', id, spend, outcome, child, valset,
@@ -257,22 +261,23 @@ export const proposerMachine = setup({
       on: {
         'valset.granted': [
           // With a race, its first chunk (racedChunk reads what comes next).
-          { guard: ({ event }) => event.race !== undefined, target: 'racedChunk', actions: [assign({ race: ({ context, event }) => event.race && startRace(event.race, context.valIds) }), valsetStarted] },
-          { target: 'evaluatingValset' },
+          { guard: ({ event }) => event.race !== undefined, target: 'racedChunk', actions: ['dropSpareGates', assign({ race: ({ context, event }) => event.race && startRace(event.race, context.valIds) }), valsetStarted] },
+          { target: 'evaluatingValset', actions: 'dropSpareGates' },
         ],
-        'valset.denied': 'finished',
+        'valset.denied': { target: 'finished', actions: 'dropSpareGates' },
         // Evaluate ahead the gate a rebase onto `onto` would face; the verdict is still the optimizer's to give.
         'rebase.prefetch': {
           actions: enqueueActions(({ context, event, self, system, enqueue }) => {
             const { exampleIds } = startRebaseGate(event, context.minibatch, context.parentEvaluations, context.childEvaluations ?? []);
             if (exampleIds.length === 0) return;
-            enqueue.assign({ prefetching: (context.prefetching ?? 0) + 2 });
-            for (const ask of prefetchAsks(event, exampleIds)) enqueue.sendTo(evaluatorIn({ system }), { type: 'evaluate', replyTo: self, ...ask, origin: originOf(context) } satisfies EvaluatorRequest);
+            const spareGates = event.spare ? (context.spareGates ?? new AbortController()) : undefined;
+            enqueue.assign({ prefetching: (context.prefetching ?? 0) + 2, ...(spareGates ? { spareGates } : {}) });
+            for (const ask of prefetchAsks(event, exampleIds, spareGates?.signal)) enqueue.sendTo(evaluatorIn({ system }), { type: 'evaluate', replyTo: self, ...ask, origin: originOf(context) } satisfies EvaluatorRequest);
           }),
         },
         rebase: {
           target: 'evaluatingRebase',
-          actions: assign(({ context, event }) => ({ child: event.child, childHash: event.childHash, rebase: startRebaseGate(event, context.minibatch, context.parentEvaluations, context.childEvaluations ?? []) })),
+          actions: ['dropSpareGates', assign(({ context, event }) => ({ child: event.child, childHash: event.childHash, rebase: startRebaseGate(event, context.minibatch, context.parentEvaluations, context.childEvaluations ?? []) }))],
         },
       },
     },

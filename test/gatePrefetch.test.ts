@@ -3,11 +3,13 @@
 // target it has now), so that the gate its verdict asks for, decided in launch order as before, is
 // served from the evaluation cache. Rule first, then runs on the demo task.
 import { describe, expect, it } from 'vitest';
-import { assign, createActor, fromCallback, sendTo, setup, SimulatedClock, spawnChild } from 'xstate';
+import { assign, createActor, fromCallback, raise, sendTo, setup, SimulatedClock, spawnChild } from 'xstate';
+import { evaluatorActor, type EvaluatorInput } from '../machines/evaluator.actor.js';
 import { proposerMachine, type ProposerInput } from '../machines/proposer.machine.js';
 import type { EvaluatorRequest, ProposerDecision, ProposalUpdate } from '../machines/protocol.js';
 import { openLedger, reserve } from '../src/budget/budgetLedger.js';
-import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
+import { runOnSimulatedClock, sleep, steppingClock } from '../src/clock.js';
+import { localExecutor } from '../src/executors/localExecutor.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
 import { addCandidate, emptyPool, type CandidatePool } from '../src/gepa/core/candidatePool.js';
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
@@ -153,6 +155,76 @@ describe("a proposer told 'rebase.prefetch'", () => {
     const reports = actor.getSnapshot().context.reports;
     expect(reports.map((r) => r.type)).toEqual(['proposal.judged', 'proposal.finished']);
     // Parent 3, child 3, and the gate evaluated ahead: 2 x 2.
-    expect(reports[1]).toMatchObject({ spend: { paidCalls: 10 } });
+    expect(reports[1]).toMatchObject({ spend: { paidCalls: 12 } });
+  });
+});
+
+/** speculate 'rebase-gate-idle': a proposer with the real evaluator (one slot, 10 ms a metric call) whose spare gate ahead waits behind other work when its verdict comes. */
+async function spareGateThenVerdict(spare: boolean, verdict: 'deny' | 'rebase') {
+  const sim = new SimulatedClock();
+  const clock = steppingClock(sim);
+  const parent: Candidate = { instructions: 'Answer.' };
+  const onto: Candidate = { instructions: 'Answer. Be kind.' };
+  const child: Candidate = { instructions: 'Answer. Be kind. Mind the units.' };
+  const blocker: Candidate = { instructions: 'Busy.' };
+  const examples = ['a', 'b', 'c', 'd', 'e'];
+  const adapter = {
+    evaluate: async (candidate: Candidate) => {
+      await sleep(clock, 10);
+      return { score: (candidate.instructions as string).length > 10 ? 1 : 0, feedback: 'ok' };
+    },
+  };
+  const evaluatorInput: EvaluatorInput = {
+    examples, executor: localExecutor(adapter as never), reflectionLm: async () => '```\nAnswer. Mind the units.\n```', workers: 1, slotPolicy: 'finish-first', clock, signal: new AbortController().signal,
+  };
+  const prefetch: ProposerDecision = { type: 'rebase.prefetch', onto, ontoHash: candidateHash(onto), child, childHash: candidateHash(child), gate: 'where-it-helped', ...(spare ? { spare: true } : {}) };
+  const decision: ProposerDecision = verdict === 'deny' ? { type: 'valset.denied' } : { type: 'rebase', onto, ontoHash: candidateHash(onto), child, childHash: candidateHash(child), gate: 'where-it-helped' };
+  const proposer: ProposerInput = {
+    id: 'proposer', step: 2, task: 0, parent, parentHash: candidateHash(parent), minibatch: [0, 1, 2], valIds: [3, 4], components: ['instructions'], examples,
+    acceptance: 'strict-improvement', skipPerfectScore: true, perfectScore: 1,
+    buildDataset: async (_c, results, components) => Object.fromEntries(components.map((c) => [c, results.map((r) => ({ Inputs: r.example, Feedback: r.evaluation.feedback }))])),
+  };
+  let finished: (update: ProposalUpdate) => void = () => {};
+  const done = new Promise<ProposalUpdate>((resolve) => (finished = resolve));
+  const harness = setup({
+    types: { context: {} as { reports: ProposalUpdate[] }, events: {} as ProposalUpdate | { type: 'start' } | { type: 'verdict' } | { type: 'evaluated' } },
+    actors: { evaluator: evaluatorActor, proposer: proposerMachine },
+  }).createMachine({
+    context: { reports: [] },
+    invoke: { id: 'evaluator', systemId: 'evaluator', src: 'evaluator', input: evaluatorInput },
+    on: {
+      start: { actions: spawnChild('proposer', { id: 'proposer', input: proposer }) },
+      // Judged: other work takes the one slot for 40 ms (4 calls), and the gate is evaluated ahead behind it.
+      'proposal.judged': {
+        actions: [
+          sendTo('evaluator', ({ self }) => ({ type: 'evaluate', requestId: 0, replyTo: self as never, candidate: blocker, hash: candidateHash(blocker), exampleIds: [0, 1, 2, 3], captureTraces: false, kind: 'valset' }) satisfies EvaluatorRequest),
+          sendTo('proposer', prefetch),
+          // The verdict comes while the other work runs.
+          raise({ type: 'verdict' }, { delay: 15 }),
+        ],
+      },
+      verdict: { actions: sendTo('proposer', decision) },
+      'proposal.finished': { actions: ({ event }) => finished(event) },
+    },
+  });
+  const actor = createActor(harness, { clock: sim });
+  actor.start();
+  actor.send({ type: 'start' });
+  const report = await runOnSimulatedClock(clock, done);
+  return { report, now: clock.now() };
+}
+
+describe("a proposer told 'rebase.prefetch' as spare work ('rebase-gate-idle')", () => {
+  it('drops the gate ahead that had not started when its verdict (a denial) came: the proposal pays its minibatch evaluations only', async () => {
+    const dropped = await spareGateThenVerdict(true, 'deny');
+    expect(dropped.report).toMatchObject({ type: 'proposal.finished', spend: { paidCalls: 6 } });
+    // Without spare work the gate ahead is made (2 x 3 calls: the child beat its parent on all three) and paid, after the other work.
+    const paid = await spareGateThenVerdict(false, 'deny');
+    expect(paid.report).toMatchObject({ type: 'proposal.finished', spend: { paidCalls: 12 } });
+  });
+
+  it('a verdict that asks for the dropped gate has it evaluated afresh, once, as ordinary work', async () => {
+    const rebased = await spareGateThenVerdict(true, 'rebase');
+    expect(rebased.report).toMatchObject({ type: 'proposal.finished', spend: { paidCalls: 12 }, outcome: { status: 'judged' } });
   });
 });

@@ -21,6 +21,8 @@ export interface EvaluationAsk {
   exampleIds: readonly number[];
   kind: EvaluationKind;
   captureTraces: boolean;
+  /** Spare work, dropped unstarted once this signal aborts (EvaluateRequest.spare): a gate evaluated ahead in idle slots only. */
+  spare?: AbortSignal;
 }
 
 /** What the plan reads of a proposal in progress. */
@@ -97,9 +99,10 @@ export function evaluationAsk(what: EvaluationName, view: EvaluationPlanView): E
 /**
  * A rebase gate evaluated ahead (search/gatePrefetch.ts): the replayed child and the candidate it
  * may be rebased onto, each on the gate's examples, as the real gate would ask (untraced child work),
- * so that the real gate finds both in the evaluation cache.
+ * so that the real gate finds both in the evaluation cache. With `spare`, both are spare work
+ * (idle slots only), dropped unstarted once it aborts.
  */
-export function prefetchAsks(gate: { child: Candidate; childHash: string; onto: Candidate; ontoHash: string }, exampleIds: readonly number[]): [EvaluationAsk, EvaluationAsk] {
-  const ask = (requestId: number, candidate: Candidate, hash: string): EvaluationAsk => ({ requestId, candidate, hash, exampleIds, kind: 'child', captureTraces: false });
+export function prefetchAsks(gate: { child: Candidate; childHash: string; onto: Candidate; ontoHash: string }, exampleIds: readonly number[], spare?: AbortSignal): [EvaluationAsk, EvaluationAsk] {
+  const ask = (requestId: number, candidate: Candidate, hash: string): EvaluationAsk => ({ requestId, candidate, hash, exampleIds, kind: 'child', captureTraces: false, ...(spare ? { spare } : {}) });
   return [ask(PREFETCH_REQUEST_IDS.child, gate.child, gate.childHash), ask(PREFETCH_REQUEST_IDS.onto, gate.onto, gate.ontoHash)];
 }

@@ -4,6 +4,9 @@
 // child's edit replayed onto each possible target, and that target, on the gate's examples. The
 // verdict is still decided in launch order by the ordinary rebase; its gate is then served from
 // the run's evaluation cache at no cost and no wait, and the other gate's calls were spent for nothing.
+// With 'rebase-gate-idle' the gates named in SPARE_GATES are spare work: evaluated only in worker
+// slots nothing else wants, and what of them has not started when the verdict is decided is
+// dropped (never paid), so the gate not asked for costs only what idle slots ran of it.
 import { enlarge, type BudgetLedger } from '../../budget/budgetLedger.js';
 import { hashedChild } from '../proposer/childCandidate.js';
 import { rebaseEdit } from '../proposer/rebase.js';
@@ -12,6 +15,15 @@ import type { Proposal } from '../core/proposal.js';
 import type { Candidate, RebaseGate, RebasePolicy } from '../../types.js';
 import { isHeld } from './proposalDecisions.js';
 import { planStaleChild } from './staleChild.js';
+
+/** Which of the two gates ahead: the one onto the awaited proposal's child, or the one onto the held child's present target. */
+export type PrefetchedGate = 'newcomer' | 'target';
+
+/**
+ * `speculate: 'rebase-gate-idle'`: the gates ahead evaluated as spare work (both; bench/README.md,
+ * "A seventh round", measures the other choices, set here for the runs so named).
+ */
+export const SPARE_GATES: readonly PrefetchedGate[] = ['newcomer', 'target'];
 
 /** Optimizer -> proposer of a held child: evaluate the gate of a rebase of `child` onto `onto` now, its verdict not yet asked for. */
 export interface GatePrefetch {
@@ -27,6 +39,11 @@ export interface GatePrefetch {
   childHash: string;
   /** Which examples the gate runs on (schedule.rebaseGate). */
   gate: RebaseGate;
+  /**
+   * Set when the gate is spare work (`speculate: 'rebase-gate-idle'`): its calls take only worker
+   * slots nothing else wants, and those not started when the child's verdict comes are dropped, unpaid.
+   */
+  spare?: boolean;
 }
 
 /**
@@ -35,11 +52,12 @@ export interface GatePrefetch {
  * rebase target is either that child (when it is the best of those that joined) or the target it
  * has now, so both gates are evaluated ahead (each when the edit replays onto it cleanly). Each
  * child is marked (one prefetch per child) and its reservation enlarged by `extraCalls` per gate
- * (a gate's worst case); a child the budget cannot enlarge for is left to wait as it is.
+ * (a gate's worst case); a child the budget cannot enlarge for is left to wait as it is. The gates
+ * `settings.spare` names are marked spare work (what of them is dropped is given back when the child settles).
  */
 export function gatePrefetches(
   state: { proposals: Readonly<Record<string, Proposal>>; pool: CandidatePool; ledger: BudgetLedger },
-  settings: { extraCalls: number; gate: RebaseGate; policy: RebasePolicy },
+  settings: { extraCalls: number; gate: RebaseGate; policy: RebasePolicy; spare?: readonly PrefetchedGate[] },
 ): { proposals: Record<string, Proposal>; ledger: BudgetLedger; messages: Array<{ id: string; message: GatePrefetch }> } {
   const proposals = { ...state.proposals };
   let { ledger } = state;
@@ -51,12 +69,13 @@ export function gatePrefetches(
     const parent = state.pool.candidates[n.parents[0] as number];
     if (blockers.length !== 1 || !q?.granted || !q.child || !parent) continue;
     const gates: GatePrefetch[] = [];
+    const spare = (which: PrefetchedGate) => (settings.spare?.includes(which) ? { spare: true } : {});
     const ontoNewcomer = rebaseEdit(parent, n.child, q.child);
-    if (ontoNewcomer.kind === 'rebased') gates.push({ type: 'rebase.prefetch', onto: q.child, ontoHash: hashedChild(q.child).childHash, ...hashedChild(ontoNewcomer.child), gate: settings.gate });
+    if (ontoNewcomer.kind === 'rebased') gates.push({ type: 'rebase.prefetch', onto: q.child, ontoHash: hashedChild(q.child).childHash, ...hashedChild(ontoNewcomer.child), gate: settings.gate, ...spare('newcomer') });
     const asNow = planStaleChild(state.pool, n, n.child, settings.policy);
     if (asNow.kind === 'rebase') {
       const onto = state.pool.candidates[asNow.onto] as Candidate;
-      gates.push({ type: 'rebase.prefetch', onto, ontoHash: state.pool.hashes[asNow.onto] as string, child: asNow.child, childHash: asNow.childHash, gate: settings.gate });
+      gates.push({ type: 'rebase.prefetch', onto, ontoHash: state.pool.hashes[asNow.onto] as string, child: asNow.child, childHash: asNow.childHash, gate: settings.gate, ...spare('target') });
     }
     const enlarged = gates.length > 0 ? enlarge(ledger, n.reservation, settings.extraCalls * gates.length) : null;
     if (!enlarged) continue;
