@@ -135,8 +135,9 @@ function sixthRound(): Record<string, Omit<BenchSetting, 'label'> & { about: str
 /**
  * The seventh round's variants at 1,500 and 750 calls, with and without heldSlot 'free-early':
  * gates ahead as spare work (speculate 'rebase-gate-idle'), both gates (SPARE_GATES as it is),
- * and only the gate onto the held child's present target (SPARE_GATES set to ['target'] in
- * gatePrefetch.ts for the runs so named; the gate onto the awaited child at the ordinary priority).
+ * only the gate onto the held child's present target (SPARE_GATES set to ['target'] in
+ * gatePrefetch.ts for the runs so named; the gate onto the awaited child at the ordinary priority),
+ * and only the gate onto the awaited child (SPARE_GATES ['newcomer']).
  */
 function seventhRound(): Record<string, Omit<BenchSetting, 'label'> & { about: string }> {
   const launchOrder = { kind: 'async', inFlight: 8, rebase: 'best', rebaseGate: 'where-it-helped', rebaseWait: 'launched-before', speculate: 'rebase-gate-idle' } as const;
@@ -148,6 +149,7 @@ function seventhRound(): Record<string, Omit<BenchSetting, 'label'> & { about: s
       const name = held === 'keep' ? '' : ' free-early';
       out[`async 8 wait-launched gate-idle${name}${tail}`] = { schedule: { ...launchOrder, heldSlot: held }, ...options, about: `both gates ahead as spare work: idle slots only, dropped unstarted at the verdict (speculate 'rebase-gate-idle'), heldSlot '${held}'` };
       out[`async 8 wait-launched gate-idle target-only${name}${tail}`] = { schedule: { ...launchOrder, heldSlot: held }, ...options, about: `the gate onto the present target as spare work, the one onto the awaited child as before (SPARE_GATES ['target'] for this run), heldSlot '${held}'` };
+      out[`async 8 wait-launched gate-idle newcomer-only${name}${tail}`] = { schedule: { ...launchOrder, heldSlot: held }, ...options, about: `the gate onto the awaited child as spare work, the one onto the present target as before (SPARE_GATES ['newcomer'] for this run), heldSlot '${held}'` };
     }
   }
   return out;

@@ -155,7 +155,7 @@ describe("a proposer told 'rebase.prefetch'", () => {
     const reports = actor.getSnapshot().context.reports;
     expect(reports.map((r) => r.type)).toEqual(['proposal.judged', 'proposal.finished']);
     // Parent 3, child 3, and the gate evaluated ahead: 2 x 2.
-    expect(reports[1]).toMatchObject({ spend: { paidCalls: 12 } });
+    expect(reports[1]).toMatchObject({ spend: { paidCalls: 10 } });
   });
 });
 
