@@ -45,7 +45,7 @@ function sixthRound(budget: number): string[] {
 /** The seventh round's variants at a budget (bench/README.md, "A seventh round"): gates ahead as spare work. */
 function seventhRound(budget: number): string[] {
   if (budget === 300) return [];
-  return ['', ' free-early'].flatMap((held) => ['', ' target-only', ' newcomer-only'].map((spare) => at(`async 8 wait-launched gate-idle${spare}${held}`, budget)));
+  return ['', ' free-early'].flatMap((held) => ['drop-unasked', 'idle', 'idle target-only', 'idle newcomer-only'].map((spare) => at(`async 8 wait-launched gate-${spare}${held}`, budget)));
 }
 const CELLS: Cell[] = [
   ...['demo', 'multistep', 'hotel'].map((task): Cell => ({ task, budget: 1500, single: 'single', none: 'async 8 rebase best where-it-helped', launched: 'async 8 rebase best where-it-helped wait-launched', variants: FULL })),

@@ -184,6 +184,8 @@ describe('resuming', () => {
   it.each([
     ['rebase-gate', 'free'],
     ['rebase-gate', 'free-early'],
+    ['rebase-gate-drop-unasked', 'keep'],
+    ['rebase-gate-drop-unasked', 'free-early'],
     ['rebase-gate-idle', 'keep'],
     ['rebase-gate-idle', 'free-early'],
   ] as const)("a run with speculate '%s' and heldSlot '%s' cut short resumes to its budget, every logged call in the result", async (speculate, heldSlot) => {

@@ -109,7 +109,7 @@ describe('EvaluationService, spare requests', () => {
     const other: Candidate = { system: 'Other.' };
     // Both slots busy until 10 ms; then one ordinary call and the spare request's first call take them, its second waits.
     const busy = evaluations.evaluate({ candidate: blocker, hash: candidateHash(blocker), exampleIds: [0, 1], captureTraces: false, kind: 'valset' });
-    const spare = evaluations.evaluate({ candidate, hash, exampleIds: [2, 3], captureTraces: false, kind: 'child', spare: drop.signal });
+    const spare = evaluations.evaluate({ candidate, hash, exampleIds: [2, 3], captureTraces: false, kind: 'child', spare: drop.signal, idleSlotsOnly: true });
     const queued = evaluations.evaluate({ candidate: other, hash: candidateHash(other), exampleIds: [2], captureTraces: false, kind: 'parent' });
     await runOnSimulatedClock(clock, sleep(clock, 15));
     drop.abort();
@@ -135,7 +135,7 @@ describe('EvaluationService, spare requests', () => {
     const { evaluations } = service(clock, 1);
     const drop = new AbortController();
     const busy = evaluations.evaluate({ candidate: blocker, hash: candidateHash(blocker), exampleIds: [0], captureTraces: false, kind: 'valset' });
-    const spare = evaluations.evaluate({ candidate, hash, exampleIds: [1], captureTraces: false, kind: 'child', spare: drop.signal });
+    const spare = evaluations.evaluate({ candidate, hash, exampleIds: [1], captureTraces: false, kind: 'child', spare: drop.signal, idleSlotsOnly: true });
     spare.catch(() => {});
     const needed = evaluations.evaluate({ candidate, hash, exampleIds: [1], captureTraces: false, kind: 'child' });
     const later = evaluations.evaluate({ candidate: blocker, hash: candidateHash(blocker), exampleIds: [2], captureTraces: false, kind: 'parent' });

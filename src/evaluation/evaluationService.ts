@@ -4,9 +4,9 @@
 // 'disk' serves evaluations earlier runs kept, free) and reflection calls. A thrown adapter
 // error or an invalid score becomes a recorded score-0 call marked as a failure; a failed
 // reflection becomes an error reply. Every failure is counted (failureTally.ts), announced, and
-// may declare the run's failure systemic. Spare evaluations (EvaluateRequest.spare) run only in
-// slots nothing else wants, and those not started when their requester drops them are never made:
-// not paid, cached, or logged. Nothing here knows about actors.
+// may declare the run's failure systemic. Spare evaluations (EvaluateRequest.spare): their calls
+// not started when their requester drops them are never made (not paid, cached, or logged), and
+// with idleSlotsOnly they take only slots nothing else wants. Nothing here knows about actors.
 import { setMaxListeners } from 'node:events';
 import { NOTHING_RESERVED, type DollarGate, type DollarReservation } from '../budget/dollarGate.js';
 import { errorMessage } from '../errors/errorMessage.js';
@@ -49,12 +49,13 @@ export interface EvaluateRequest {
   kind: WorkKind;
   origin?: CallOrigin;
   /**
-   * Spare work: its calls take only slots no other work waits for, and once this signal aborts
-   * those not started are dropped (not made, paid, cached or logged; the reply is then a failure
-   * carrying what the started ones paid). A request for the same evaluation that is not spare
-   * makes a queued call ordinary work, which the signal no longer drops.
+   * Spare work: once this signal aborts, its calls not started are dropped (not made, paid, cached
+   * or logged; the reply is then a failure carrying what the started ones paid). A request for the
+   * same evaluation that is not spare makes a queued call ordinary work, which the signal no longer drops.
    */
   spare?: AbortSignal;
+  /** With `spare`: its calls take only slots no other work waits for (default: in its kind's turn). */
+  idleSlotsOnly?: boolean;
 }
 
 export interface EvaluateReply {
@@ -257,7 +258,7 @@ export class EvaluationService<Example> {
     const kept = store?.find(request.hash, exampleId, request.captureTraces, occurrence);
     if (kept) return Promise.resolve(kept);
     let started = false;
-    const spare = request.spare && this.spareCall(key, request.spare, occurrence, () => started);
+    const spare = request.spare && this.spareCall(key, request.spare, request.idleSlotsOnly === true, occurrence, () => started);
     // Dollars first, then a slot: a call waiting for dollars holds no slot, so the calls in
     // flight that will give dollars back can always finish. One the budget cannot pay is not made.
     return this.acquireDollars(executor.estimateMaxCostUsd?.(request.candidate, example) ?? 0).then((reserved) => {
@@ -310,7 +311,7 @@ export class EvaluationService<Example> {
    * leaves no trace: its cache entry goes at once (a request made right after makes the call
    * afresh, as ordinary work), and its occurrence is given back (the next call of the key is the one it would have been).
    */
-  private spareCall(key: string, dropped: AbortSignal, occurrence: number, started: () => boolean): SpareCall {
+  private spareCall(key: string, dropped: AbortSignal, idleSlotsOnly: boolean, occurrence: number, started: () => boolean): SpareCall {
     let promoted = false;
     let queued: SpareWork<Evaluation> | undefined;
     const forget = () => {
@@ -323,7 +324,7 @@ export class EvaluationService<Example> {
       },
       run: (kind, work, signal) => {
         if (promoted) return this.options.slots.run(kind, work, signal);
-        queued = this.options.slots.runSpare(kind, work, signal, dropped);
+        queued = this.options.slots.runSpare(kind, work, signal, dropped, idleSlotsOnly);
         queued.result.then(forget, forget);
         return queued.result;
       },

@@ -2,8 +2,8 @@
 // Work waits in a priority queue (lower priority value first, then arrival order: workHeap.ts)
 // and holds a slot only while it runs, so "never more than W in flight" holds by construction. The slot
 // pool also accounts busy slot-time on the injected clock and reports each slot's intervals.
-// Spare work (runSpare) waits behind every other kind, so it takes only a slot nothing else
-// wants, and leaves the queue unstarted, at once, when its requester drops it.
+// Spare work (runSpare) leaves the queue unstarted, at once, when its requester drops it; idle-only
+// spare work also waits behind every other kind, so it takes only a slot nothing else wants.
 import type { Clock } from '../clock.js';
 import type { SlotPolicy } from '../settingValues.js';
 import { WorkHeap, type Ordered } from './workHeap.js';
@@ -73,8 +73,8 @@ export interface SpareWork<T> {
   /** Settles as `run`'s promise does; rejects with the drop signal's reason when dropped unstarted. */
   result: Promise<T>;
   /**
-   * Queues the work at its kind's ordinary priority (someone needs it now): from then on it is
-   * ordinary work, and the drop signal no longer touches it. False when it already started or was dropped.
+   * Queues the work at its kind's ordinary priority, in its order of arrival (someone needs it now):
+   * from then on it is ordinary work, and the drop signal no longer touches it. False when it already started or was dropped.
    */
   promote: () => boolean;
 }
@@ -134,16 +134,17 @@ export class WorkerSlots {
   }
 
   /**
-   * Runs `fn` in a slot only when no other work waits for one (after every kind, whatever the
-   * policy). Once `dropped` aborts, the work, if it has not started, leaves the queue at once and
-   * its result rejects: it never holds a slot. Work that started runs to its end.
+   * Runs `fn` in a slot as `run` does, but once `dropped` aborts the work, if it has not started,
+   * leaves the queue at once and its result rejects: it never holds a slot. Work that started runs
+   * to its end. `idleSlotsOnly` (the default): it waits behind every other kind, whatever the policy,
+   * so it runs only when no other work waits for a slot.
    */
-  runSpare<T>(kind: WorkKind, fn: () => Promise<T>, signal: AbortSignal | undefined, dropped: AbortSignal): SpareWork<T> {
+  runSpare<T>(kind: WorkKind, fn: () => Promise<T>, signal: AbortSignal | undefined, dropped: AbortSignal, idleSlotsOnly = true): SpareWork<T> {
     let work: QueuedWork | undefined;
     let rejectWork: (reason: unknown) => void = () => {};
     const result = new Promise<T>((resolve, reject) => {
       rejectWork = reject;
-      work = this.entry(kind, SPARE_PRIORITY, fn, resolve, reject, signal);
+      work = this.entry(kind, idleSlotsOnly ? SPARE_PRIORITY : (PRIORITIES[this.policy]?.[kind] ?? 0), fn, resolve, reject, signal);
     });
     const queued = work as QueuedWork;
     /** Whether it still waits in the queue as spare work. */
@@ -171,7 +172,8 @@ export class WorkerSlots {
       spare = false;
       dropped.removeEventListener('abort', drop);
       queued.gone = true;
-      this.queue.push({ ...queued, gone: false, priority: PRIORITIES[this.policy]?.[kind] ?? 0, seq: this.seq++ });
+      // In the place its arrival gives it among its kind.
+      this.queue.push({ ...queued, gone: false, priority: PRIORITIES[this.policy]?.[kind] ?? 0 });
       this.dispatch();
       return true;
     };
