@@ -82,6 +82,8 @@ describe('WorkerSlots.runSpare', () => {
 /** An adapter whose every call takes 10 ms of simulated time and scores the text's length. */
 function service(clock: ReturnType<typeof steppingClock>, capacity: number, journal?: WorkJournal) {
   let calls = 0;
+  /** Each call made, as `text:exampleId:occurrence` (the identity an executor is given). */
+  const made: string[] = [];
   const adapter: Adapter<string> = {
     evaluate: async (candidate: Candidate, example: string) => {
       calls++;
@@ -91,8 +93,15 @@ function service(clock: ReturnType<typeof steppingClock>, capacity: number, jour
     buildReflectiveDataset: () => ({}),
   } as unknown as Adapter<string>;
   const slots = new WorkerSlots({ capacity, clock });
-  const evaluations = new EvaluationService({ examples: ['a', 'b', 'c', 'd'], executor: localExecutor(adapter), reflectionLm: async () => '', slots, signal: new AbortController().signal, ...(journal ? { journal } : {}) });
-  return { evaluations, slots, calls: () => calls };
+  const local = localExecutor(adapter);
+  const executor: typeof local = {
+    evaluate: (candidate, example, id, ctx, call) => {
+      made.push(`${String(candidate.system)}:${id}:${call?.occurrence}`);
+      return local.evaluate(candidate, example, id, ctx, call);
+    },
+  };
+  const evaluations = new EvaluationService({ examples: ['a', 'b', 'c', 'd'], executor, reflectionLm: async () => '', slots, signal: new AbortController().signal, ...(journal ? { journal } : {}) });
+  return { evaluations, slots, calls: () => calls, made };
 }
 
 const candidate: Candidate = { system: 'Be brief.' };
@@ -104,7 +113,7 @@ describe('EvaluationService, spare requests', () => {
     const clock = steppingClock(new SimulatedClock());
     const logged: string[] = [];
     const journal = { recordEvaluation: (key: string) => logged.push(key), replayEvaluation: () => undefined, recordReflection: () => {}, replayReflection: () => undefined } as unknown as WorkJournal;
-    const { evaluations, calls } = service(clock, 2, journal);
+    const { evaluations, calls, made } = service(clock, 2, journal);
     const drop = new AbortController();
     const other: Candidate = { system: 'Other.' };
     // Both slots busy until 10 ms; then one ordinary call and the spare request's first call take them, its second waits.
@@ -124,6 +133,8 @@ describe('EvaluationService, spare requests', () => {
     expect(logged.sort()).toEqual([`${candidateHash(blocker)}:0:0`, `${candidateHash(blocker)}:1:0`, `${candidateHash(other)}:2:0`, `${hash}:2:0`].sort());
     await expect(runOnSimulatedClock(clock, needed)).resolves.toMatchObject({ paidCalls: 1, evaluations: [{ score: 9, feedback: 'd' }] });
     expect(evaluations.metricCalls).toBe(5);
+    // The dropped call gave its occurrence back: the call made afresh is the first of its key, as if none had been asked for.
+    expect(made.filter((m) => m.startsWith('Be brief.'))).toEqual(['Be brief.:2:0', 'Be brief.:3:0']);
     // The call that started before the drop is an answer: served from the cache.
     const again = await runOnSimulatedClock(clock, evaluations.evaluate({ candidate, hash, exampleIds: [2, 3], captureTraces: false, kind: 'child' }));
     expect(again.paidCalls).toBe(0);
