@@ -36,16 +36,11 @@ const FULL = [
   'async 8 wait-launched gate-ahead free-slot',
   'async 8 wait-launched gate-ahead newcomer-only free-slot',
   'async 8 wait-launched free-slot', 'async 8 wait-launched free-slot at finish', 'async 8 wait-launched free-slot ceiling 1.5', 'async 8 wait-launched free-slot ceiling 4',
-  ...sixthRound(WORKLOAD.budget), ...seventhRound(WORKLOAD.budget)];
+  ...sixthRound(WORKLOAD.budget)];
 /** The sixth round's variants at a budget (bench/README.md, "A sixth round"). */
 function sixthRound(budget: number): string[] {
   if (budget === 300) return [at('async 8 wait-launched gate-ahead free-early', budget)];
   return ['async 8 wait-launched gate-ahead free-early', 'async 8 wait-launched gate-ahead free-early 8', 'async 8 wait-launched gate-ahead free-early 24', 'async 8 wait-launched gate-ahead free-early 32', 'async 8 wait-launched free-early', 'async 8 wait-launched gate-ahead plus unasked calls'].map((v) => at(v, budget));
-}
-/** The seventh round's variants at a budget (bench/README.md, "A seventh round"): gates ahead as spare work. */
-function seventhRound(budget: number): string[] {
-  if (budget === 300) return [];
-  return ['', ' free-early'].flatMap((held) => ['drop-unasked', 'idle', 'idle target-only', 'idle newcomer-only'].map((spare) => at(`async 8 wait-launched gate-${spare}${held}`, budget)));
 }
 const CELLS: Cell[] = [
   ...['demo', 'multistep', 'hotel'].map((task): Cell => ({ task, budget: 1500, single: 'single', none: 'async 8 rebase best where-it-helped', launched: 'async 8 rebase best where-it-helped wait-launched', variants: FULL })),
@@ -58,7 +53,7 @@ const CELLS: Cell[] = [
     single: at('single', 750),
     none: at('async 8 rebase best where-it-helped', 750),
     launched: at('async 8 rebase best where-it-helped wait-launched', 750),
-    variants: [at('async 8 wait-launched gate-ahead', 750), at('async 8 wait-launched gate-ahead free-slot', 750), ...sixthRound(750), ...seventhRound(750)],
+    variants: [at('async 8 wait-launched gate-ahead', 750), at('async 8 wait-launched gate-ahead free-slot', 750), ...sixthRound(750)],
   })),
   ...[750, 300].map((budget): Cell => ({
     task: 'hotel',
@@ -66,7 +61,7 @@ const CELLS: Cell[] = [
     single: at('single', budget),
     none: at('async 8 rebase best where-it-helped', budget),
     launched: at('async 8 rebase best where-it-helped wait-launched', budget),
-    variants: [at('async 8 wait-launched gate-ahead', budget), at('async 8 wait-launched gate-ahead free-slot', budget), at('async 8 wait-launched gate-ahead newcomer-only', budget), at('async 8 wait-launched gate-ahead predicted', budget), at('async 8 wait-launched free-slot', budget), at('async 8 wait-launched free-slot ceiling 1.5', budget), ...sixthRound(budget), ...seventhRound(budget)],
+    variants: [at('async 8 wait-launched gate-ahead', budget), at('async 8 wait-launched gate-ahead free-slot', budget), at('async 8 wait-launched gate-ahead newcomer-only', budget), at('async 8 wait-launched gate-ahead predicted', budget), at('async 8 wait-launched free-slot', budget), at('async 8 wait-launched free-slot ceiling 1.5', budget), ...sixthRound(budget)],
   })),
 ];
 

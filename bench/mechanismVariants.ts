@@ -105,8 +105,6 @@ export const VARIANTS: Record<string, Omit<BenchSetting, 'label'> & { about: str
   'async 8 wait-launched gate-ahead 300 calls': { schedule: { kind: 'async', inFlight: 8, rebase: 'best', rebaseGate: 'where-it-helped', rebaseWait: 'launched-before', speculate: 'rebase-gate' }, options: { maxMetricCalls: 300 }, about: "gates evaluated ahead, 300 calls" },
   // A sixth round (issue 39): held children free their places only early in a run, while the calls left pay for enough generations at the doubled width.
   ...sixthRound(),
-  // A seventh round (issue 39): the gates ahead as spare work, run in idle slots only and dropped unstarted once the verdict is in.
-  ...seventhRound(),
   'async 8 rebase best race': { schedule: { kind: 'async', inFlight: 8, rebase: 'best', rebaseGate: 'whole-minibatch', rebaseWait: 'none' }, options: race, about: 'rebase onto the best, and the valset race' },
 };
 
@@ -129,32 +127,5 @@ function sixthRound(): Record<string, Omit<BenchSetting, 'label'> & { about: str
   }
   out['async 8 wait-launched gate-ahead free-early 300 calls'] = { schedule: { ...launchOrder, speculate: 'rebase-gate', heldSlot: 'free-early' }, options: { maxMetricCalls: 300 }, about: 'gates ahead, places freed early, 300 calls' };
   for (const k of [4, 16]) out[`async ${k} wait-launched gate-ahead free-early`] = { schedule: { ...launchOrder, inFlight: k, speculate: 'rebase-gate', heldSlot: 'free-early' }, about: `gates ahead, places freed early, K = ${k}` };
-  return out;
-}
-
-/**
- * The seventh round's variants at 1,500 and 750 calls, with and without heldSlot 'free-early',
- * spendLastCalls off (the default when the references were measured):
- * gates ahead as spare work (speculate 'rebase-gate-idle'), both gates (SPARE_GATES as it is),
- * only the gate onto the held child's present target (SPARE_GATES set to ['target'] in
- * gatePrefetch.ts for the runs so named; the gate onto the awaited child at the ordinary priority),
- * and only the gate onto the awaited child (SPARE_GATES ['newcomer']); and both gates in their
- * turn, the one not asked for dropped where it has not started (speculate 'rebase-gate-drop-unasked').
- */
-function seventhRound(): Record<string, Omit<BenchSetting, 'label'> & { about: string }> {
-  const launchOrder = { kind: 'async', inFlight: 8, rebase: 'best', rebaseGate: 'where-it-helped', rebaseWait: 'launched-before', speculate: 'rebase-gate-idle' } as const;
-  const out: Record<string, Omit<BenchSetting, 'label'> & { about: string }> = {};
-  for (const budget of [1500, 750]) {
-    const tail = budget === WORKLOAD.budget ? '' : ` ${budget} calls`;
-    // spendLastCalls off, as the references of the rounds before were measured (bench/README.md, top).
-    const options = { options: { spendLastCalls: false, ...(budget === WORKLOAD.budget ? {} : { maxMetricCalls: budget }) } };
-    for (const held of ['keep', 'free-early'] as const) {
-      const name = held === 'keep' ? '' : ' free-early';
-      out[`async 8 wait-launched gate-idle${name}${tail}`] = { schedule: { ...launchOrder, heldSlot: held }, ...options, about: `both gates ahead as spare work: idle slots only, dropped unstarted at the verdict (speculate 'rebase-gate-idle'), heldSlot '${held}'` };
-      out[`async 8 wait-launched gate-idle target-only${name}${tail}`] = { schedule: { ...launchOrder, heldSlot: held }, ...options, about: `the gate onto the present target as spare work, the one onto the awaited child as before (SPARE_GATES ['target'] for this run), heldSlot '${held}'` };
-      out[`async 8 wait-launched gate-drop-unasked${name}${tail}`] = { schedule: { ...launchOrder, speculate: 'rebase-gate-drop-unasked', heldSlot: held }, ...options, about: `both gates ahead in their turn, what of the gate the verdict does not ask for has not started dropped (speculate 'rebase-gate-drop-unasked'), heldSlot '${held}'` };
-      out[`async 8 wait-launched gate-idle newcomer-only${name}${tail}`] = { schedule: { ...launchOrder, heldSlot: held }, ...options, about: `the gate onto the awaited child as spare work, the one onto the present target as before (SPARE_GATES ['newcomer'] for this run), heldSlot '${held}'` };
-    }
-  }
   return out;
 }

@@ -12,7 +12,7 @@ import { memberOf } from '../src/gepa/core/candidatePool.js';
 import type { ProposalId } from '../src/gepa/core/proposal.js';
 import { releasedFromWait } from '../src/gepa/search/proposalDecisions.js';
 import { heldSlotOfRun, occupiedSlots } from '../src/gepa/search/heldSlots.js';
-import { gatePrefetches, gateQueueing } from '../src/gepa/search/gatePrefetch.js';
+import { gatePrefetches } from '../src/gepa/search/gatePrefetch.js';
 import { planAsyncProposals, planBatchedStep, rebaseExtraCalls, type Launch, type Plan, type PlanInput } from '../src/gepa/search/proposalPlanner.js';
 import { budgetEvent, cutShort, finish, foldInto, foldSeed, foldStep, judge, launchPlan, reserveSeed, runResult, seedWritten, startRun, stepFinished, type SearchRun } from '../src/gepa/search/searchRun.js';
 import { decideStop, finalStopReason } from '../src/gepa/search/stopDecision.js';
@@ -196,12 +196,12 @@ export const optimizerMachine = optimizerSetup.extend({
       for (const m of messages) enqueue.sendTo(m.id, m.message);
       enqueue.assign(update);
     }),
-    /** Async, speculate 'rebase-gate' (and its spare-work forms): held children waiting on one valset evaluation evaluate their possible rebase gates ahead. */
+    /** Async, speculate 'rebase-gate': held children waiting on one valset evaluation evaluate their possible rebase gates ahead. */
     prefetchGates: optimizerSetup.enqueueActions(({ context, enqueue }) => {
       const settings = settingsOf(context);
       const { schedule } = settings;
-      if (schedule.kind !== 'async' || schedule.speculate === 'none' || schedule.rebase === 'off') return;
-      const prefetched = gatePrefetches({ proposals: context.proposals, pool: context.search.pool, ledger: context.ledger }, { extraCalls: rebaseExtraCalls(settings), gate: schedule.rebaseGate, policy: schedule.rebase, queueing: gateQueueing(schedule.speculate) });
+      if (schedule.kind !== 'async' || schedule.speculate !== 'rebase-gate' || schedule.rebase === 'off') return;
+      const prefetched = gatePrefetches({ proposals: context.proposals, pool: context.search.pool, ledger: context.ledger }, { extraCalls: rebaseExtraCalls(settings), gate: schedule.rebaseGate, policy: schedule.rebase });
       if (prefetched.messages.length === 0) return;
       enqueue.assign({ proposals: prefetched.proposals, ledger: prefetched.ledger });
       for (const m of prefetched.messages) enqueue.sendTo(m.id, m.message);

@@ -38,8 +38,6 @@ export interface ProposerContext extends ProposerInput, Pick<Proposal, 'outcome'
   race?: ValsetRaceRun;
   /** Replies still to come for a rebase gate evaluated ahead ('rebase.prefetch'): paid for when they come, before the proposal reports its end. */
   prefetching?: number;
-  /** Per spare gate evaluated ahead, by its rebased child's hash: aborted once the verdict comes (unless it is that gate's rebase and the gate is 'in-turn'). */
-  spareGates?: Record<string, { drop: AbortController; queueing: 'in-turn' | 'idle-slots' }>;
   /** Set once 'proposal.finished' is sent. */
   reported?: boolean;
   spend: ProposalSpend;
@@ -138,14 +136,6 @@ export const proposerMachine = setup({
   },
   actions: {
     prefetchReplied: assign({ prefetching: ({ context }) => (context.prefetching ?? 1) - 1 }),
-    /**
-     * The verdict is in: what of the spare gates ahead has not started is dropped, but for the gate
-     * the verdict asks for when it runs in turn (run before the verdict's own requests: they share what is kept and evaluate afresh what was dropped).
-     */
-    dropSpareGates: ({ context, event }) => {
-      const asked = event.type === 'rebase' ? event.childHash : undefined;
-      for (const [childHash, gate] of Object.entries(context.spareGates ?? {})) if (childHash !== asked || gate.queueing === 'idle-slots') gate.drop.abort();
-    },
     pay: assign(({ context, event }) => (event.type === 'evaluated' || event.type === 'reflected' || event.type === 'evaluator.failed' ? { spend: addSpend(context.spend, event) } : {})),
     finish: sendParent(({ context: { id, spend, outcome, child, valset, valsetStop, rebase } }): ProposalUpdate => ({
       type: 'proposal.finished', id, spend, outcome, child, valset,
@@ -267,23 +257,22 @@ export const proposerMachine = setup({
       on: {
         'valset.granted': [
           // With a race, its first chunk (racedChunk reads what comes next).
-          { guard: ({ event }) => event.race !== undefined, target: 'racedChunk', actions: ['dropSpareGates', assign({ race: ({ context, event }) => event.race && startRace(event.race, context.valIds) }), valsetStarted] },
-          { target: 'evaluatingValset', actions: 'dropSpareGates' },
+          { guard: ({ event }) => event.race !== undefined, target: 'racedChunk', actions: [assign({ race: ({ context, event }) => event.race && startRace(event.race, context.valIds) }), valsetStarted] },
+          { target: 'evaluatingValset' },
         ],
-        'valset.denied': { target: 'finished', actions: 'dropSpareGates' },
+        'valset.denied': 'finished',
         // Evaluate ahead the gate a rebase onto `onto` would face; the verdict is still the optimizer's to give.
         'rebase.prefetch': {
           actions: enqueueActions(({ context, event, self, system, enqueue }) => {
             const { exampleIds } = startRebaseGate(event, context.minibatch, context.parentEvaluations, context.childEvaluations ?? []);
             if (exampleIds.length === 0) return;
-            const spare = event.spare ? { drop: new AbortController(), queueing: event.spare } : undefined;
-            enqueue.assign({ prefetching: (context.prefetching ?? 0) + 2, ...(spare ? { spareGates: { ...context.spareGates, [event.childHash]: spare } } : {}) });
-            for (const ask of prefetchAsks(event, exampleIds, spare?.drop.signal)) enqueue.sendTo(evaluatorIn({ system }), { type: 'evaluate', replyTo: self, ...ask, origin: originOf(context) } satisfies EvaluatorRequest);
+            enqueue.assign({ prefetching: (context.prefetching ?? 0) + 2 });
+            for (const ask of prefetchAsks(event, exampleIds)) enqueue.sendTo(evaluatorIn({ system }), { type: 'evaluate', replyTo: self, ...ask, origin: originOf(context) } satisfies EvaluatorRequest);
           }),
         },
         rebase: {
           target: 'evaluatingRebase',
-          actions: ['dropSpareGates', assign(({ context, event }) => ({ child: event.child, childHash: event.childHash, rebase: startRebaseGate(event, context.minibatch, context.parentEvaluations, context.childEvaluations ?? []) }))],
+          actions: assign(({ context, event }) => ({ child: event.child, childHash: event.childHash, rebase: startRebaseGate(event, context.minibatch, context.parentEvaluations, context.childEvaluations ?? []) })),
         },
       },
     },

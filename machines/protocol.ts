@@ -37,14 +37,6 @@ export type EvaluatorRequest =
       kind: WorkKind;
       /** The proposal it is for (absent: the run's own, the seed); telemetry nests its spans there. */
       origin?: CallOrigin;
-      /**
-       * Spare work (a rebase gate evaluated ahead with `speculate: 'rebase-gate-drop-unasked'` or
-       * 'rebase-gate-idle'): calls not started when it aborts are dropped, unpaid, and the request is
-       * answered 'evaluator.failed' with what the started ones paid. A custom evaluator may run it as ordinary work.
-       */
-      spare?: AbortSignal;
-      /** With `spare`: run only in slots no other work waits for. */
-      idleSlotsOnly?: boolean;
     }
   | {
       /** Call the reflection model with `prompt`; answered with 'reflected'. */

@@ -45,17 +45,14 @@ export const HELD_SLOTS = ['keep', 'free', 'free-early'] as const;
 export type HeldSlot = (typeof HELD_SLOTS)[number];
 
 /** Every Speculation, in one list: the config schema validates against it. */
-export const SPECULATIONS = ['none', 'rebase-gate', 'rebase-gate-drop-unasked', 'rebase-gate-idle'] as const;
+export const SPECULATIONS = ['none', 'rebase-gate'] as const;
 /**
  * Async with rebasing and `rebaseWait: 'launched-before'`: work done ahead of a held child's
  * verdict. 'none' (the default): nothing. 'rebase-gate': while it waits for one older proposal
  * that is on its valset, its proposer evaluates the gate it would face if rebased onto that
  * proposal's child; when the verdict, still decided in launch order, is that rebase, the gate is
  * served from the run's evaluation cache, else those calls (at most twice the minibatch) were
- * spent for nothing (see bench/README.md, "A fifth round"). 'rebase-gate-drop-unasked': the same
- * gates, and what of the gate the verdict does not ask for has not started by then is dropped,
- * never paid. 'rebase-gate-idle': the same gates in worker slots no other work waits for only, what
- * of them has not started at the verdict dropped (docs/async-launch-order.md; bench/README.md, "A seventh round").
+ * spent for nothing (see bench/README.md, "A fifth round").
  * @useDeclaredType
  */
 export type Speculation = (typeof SPECULATIONS)[number];

@@ -28,10 +28,6 @@ const mechanisms: Array<{ schedule: Schedule; valsetPolicy: ValsetPolicy }> = [
   { schedule: { kind: 'async', inFlight: 8, rebase: 'best', speculate: 'rebase-gate', heldSlot: 'free' }, valsetPolicy: 'full' },
   { schedule: { kind: 'async', inFlight: 4, rebase: 'best', speculate: 'rebase-gate' }, valsetPolicy: { kind: 'race', chunk: 2, margin: 0 } },
   { schedule: { kind: 'async', inFlight: 4, rebase: 'best', speculate: 'rebase-gate', heldSlot: 'free-early' }, valsetPolicy: 'full' },
-  { schedule: { kind: 'async', inFlight: 8, rebase: 'best', speculate: 'rebase-gate-idle' }, valsetPolicy: 'full' },
-  { schedule: { kind: 'async', inFlight: 8, rebase: 'best', speculate: 'rebase-gate-drop-unasked', heldSlot: 'free' }, valsetPolicy: 'full' },
-  { schedule: { kind: 'async', inFlight: 4, rebase: 'best', speculate: 'rebase-gate-drop-unasked' }, valsetPolicy: { kind: 'race', chunk: 2, margin: 0 } },
-  { schedule: { kind: 'async', inFlight: 4, rebase: 'best', speculate: 'rebase-gate-idle', heldSlot: 'free-early' }, valsetPolicy: { kind: 'race', chunk: 2, margin: 0 } },
   { schedule: { kind: 'batched', parents: 2, perParent: 2 }, valsetPolicy: { kind: 'race', chunk: 2, margin: 0 } },
 ];
 

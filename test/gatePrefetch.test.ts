@@ -3,19 +3,17 @@
 // target it has now), so that the gate its verdict asks for, decided in launch order as before, is
 // served from the evaluation cache. Rule first, then runs on the demo task.
 import { describe, expect, it } from 'vitest';
-import { assign, createActor, fromCallback, raise, sendTo, setup, SimulatedClock, spawnChild } from 'xstate';
-import { evaluatorActor, type EvaluatorInput } from '../machines/evaluator.actor.js';
+import { assign, createActor, fromCallback, sendTo, setup, SimulatedClock, spawnChild } from 'xstate';
 import { proposerMachine, type ProposerInput } from '../machines/proposer.machine.js';
 import type { EvaluatorRequest, ProposerDecision, ProposalUpdate } from '../machines/protocol.js';
 import { openLedger, reserve } from '../src/budget/budgetLedger.js';
-import { runOnSimulatedClock, sleep, steppingClock } from '../src/clock.js';
-import { localExecutor } from '../src/executors/localExecutor.js';
+import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
 import { addCandidate, emptyPool, type CandidatePool } from '../src/gepa/core/candidatePool.js';
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
 import type { Proposal } from '../src/gepa/core/proposal.js';
 import { gatePrefetches } from '../src/gepa/search/gatePrefetch.js';
-import { optimize, type Candidate, type OptimizeResult, type RunEvent, type Schedule, type Speculation } from '../src/index.js';
+import { optimize, type Candidate, type OptimizeResult, type RunEvent, type Schedule } from '../src/index.js';
 
 function pool(rows: Array<[string, number[], number]>): CandidatePool {
   let p = emptyPool();
@@ -59,7 +57,7 @@ describe('gatePrefetches', () => {
 });
 
 /** A demo run; per rebase gate, whether it was served at once (no simulated time between its start and its end). */
-async function gatesServedAtOnce(speculate: Speculation): Promise<{ gates: number; atOnce: number; result: OptimizeResult }> {
+async function gatesServedAtOnce(speculate: 'rebase-gate' | 'none'): Promise<{ gates: number; atOnce: number; result: OptimizeResult }> {
   const clock = steppingClock(new SimulatedClock());
   const task = createDemoTask({ seed: 4, metricCallMs: 20, reflectionMs: 100, clock });
   const { seedCandidate, trainset, valset, adapter, reflectionLm } = task;
@@ -86,15 +84,12 @@ async function gatesServedAtOnce(speculate: Speculation): Promise<{ gates: numbe
 }
 
 describe("speculate 'rebase-gate' in a run", () => {
-  it.each(['rebase-gate', 'rebase-gate-drop-unasked'] as const)("'%s' serves rebase gates from what was evaluated ahead, within the budget", async (speculate) => {
-    const ahead = await gatesServedAtOnce(speculate);
+  it('serves rebase gates from what was evaluated ahead, within the budget; without it none is served at once', async () => {
+    const ahead = await gatesServedAtOnce('rebase-gate');
     expect(ahead.gates).toBeGreaterThan(5);
     expect(ahead.atOnce).toBeGreaterThan(ahead.gates / 3);
     expect(ahead.result.metricCalls).toBeLessThanOrEqual(600);
     expect(ahead.result.stopReason).toBe('maxMetricCalls');
-  });
-
-  it('without it no gate is served at once', async () => {
     const plain = await gatesServedAtOnce('none');
     expect(plain.gates).toBeGreaterThan(5);
     expect(plain.atOnce).toBe(0);
@@ -159,86 +154,5 @@ describe("a proposer told 'rebase.prefetch'", () => {
     expect(reports.map((r) => r.type)).toEqual(['proposal.judged', 'proposal.finished']);
     // Parent 3, child 3, and the gate evaluated ahead: 2 x 2.
     expect(reports[1]).toMatchObject({ spend: { paidCalls: 10 } });
-  });
-});
-
-/**
- * A proposer with the real evaluator (one slot, 10 ms a metric call), told to evaluate a gate ahead
- * (as ordinary work, or spare work in turn or in idle slots) behind other work once its child is
- * judged: 4 valset calls at once, 2 child calls asked for 5 ms later; its verdict comes at 15 ms.
- */
-async function spareGateThenVerdict(spare: 'in-turn' | 'idle-slots' | undefined, verdict: 'deny' | 'rebase') {
-  const sim = new SimulatedClock();
-  const clock = steppingClock(sim);
-  const parent: Candidate = { instructions: 'Answer.' };
-  const onto: Candidate = { instructions: 'Answer. Be kind.' };
-  const child: Candidate = { instructions: 'Answer. Be kind. Mind the units.' };
-  const blocker: Candidate = { instructions: 'Busy.' };
-  const later: Candidate = { instructions: 'Later.' };
-  const examples = ['a', 'b', 'c', 'd', 'e'];
-  const adapter = {
-    evaluate: async (candidate: Candidate) => {
-      await sleep(clock, 10);
-      return { score: (candidate.instructions as string).length > 10 ? 1 : 0, feedback: 'ok' };
-    },
-  };
-  const evaluatorInput: EvaluatorInput = {
-    examples, executor: localExecutor(adapter as never), reflectionLm: async () => '```\nAnswer. Mind the units.\n```', workers: 1, slotPolicy: 'finish-first', clock, signal: new AbortController().signal,
-  };
-  const prefetch: ProposerDecision = { type: 'rebase.prefetch', onto, ontoHash: candidateHash(onto), child, childHash: candidateHash(child), gate: 'where-it-helped', ...(spare ? { spare } : {}) };
-  const decision: ProposerDecision = verdict === 'deny' ? { type: 'valset.denied' } : { type: 'rebase', onto, ontoHash: candidateHash(onto), child, childHash: candidateHash(child), gate: 'where-it-helped' };
-  const proposer: ProposerInput = {
-    id: 'proposer', step: 2, task: 0, parent, parentHash: candidateHash(parent), minibatch: [0, 1, 2], valIds: [3, 4], components: ['instructions'], examples,
-    acceptance: 'strict-improvement', skipPerfectScore: true, perfectScore: 1,
-    buildDataset: async (_c, results, components) => Object.fromEntries(components.map((c) => [c, results.map((r) => ({ Inputs: r.example, Feedback: r.evaluation.feedback }))])),
-  };
-  let finished: (update: ProposalUpdate) => void = () => {};
-  const done = new Promise<ProposalUpdate>((resolve) => (finished = resolve));
-  const harness = setup({
-    types: { context: {} as { reports: ProposalUpdate[] }, events: {} as ProposalUpdate | { type: 'start' } | { type: 'later' } | { type: 'verdict' } | { type: 'evaluated' } },
-    actors: { evaluator: evaluatorActor, proposer: proposerMachine },
-  }).createMachine({
-    context: { reports: [] },
-    invoke: { id: 'evaluator', systemId: 'evaluator', src: 'evaluator', input: evaluatorInput },
-    on: {
-      start: { actions: spawnChild('proposer', { id: 'proposer', input: proposer }) },
-      // Judged: other work takes the one slot for 40 ms (4 calls), and the gate is evaluated ahead behind it.
-      'proposal.judged': {
-        actions: [
-          sendTo('evaluator', ({ self }) => ({ type: 'evaluate', requestId: 0, replyTo: self as never, candidate: blocker, hash: candidateHash(blocker), exampleIds: [0, 1, 2, 3], captureTraces: false, kind: 'valset' }) satisfies EvaluatorRequest),
-          sendTo('proposer', prefetch),
-          raise({ type: 'later' }, { delay: 5 }),
-          // The verdict comes while the other work runs.
-          raise({ type: 'verdict' }, { delay: 15 }),
-        ],
-      },
-      later: { actions: sendTo('evaluator', ({ self }) => ({ type: 'evaluate', requestId: 1, replyTo: self as never, candidate: later, hash: candidateHash(later), exampleIds: [0, 1], captureTraces: false, kind: 'child' }) satisfies EvaluatorRequest) },
-      verdict: { actions: sendTo('proposer', decision) },
-      'proposal.finished': { actions: ({ event }) => finished(event) },
-    },
-  });
-  const actor = createActor(harness, { clock: sim });
-  actor.start();
-  actor.send({ type: 'start' });
-  const report = await runOnSimulatedClock(clock, done);
-  return { report, now: clock.now() };
-}
-
-describe("a proposer told 'rebase.prefetch' as spare work", () => {
-  it('drops the gate ahead that had not started when its verdict (a denial) came: the proposal pays its minibatch evaluations only, and ends at once', async () => {
-    // Judged at 60 ms (parent and child, 3 calls each); the valset calls run from 60 to 100 ms.
-    for (const spare of ['idle-slots', 'in-turn'] as const) {
-      const dropped = await spareGateThenVerdict(spare, 'deny');
-      expect(dropped.report).toMatchObject({ type: 'proposal.finished', spend: { paidCalls: 6 } });
-      expect(dropped.now).toBeLessThan(100);
-    }
-    // As ordinary work the gate ahead (2 x 3 calls: the child beat its parent on all three) is made and paid, after the valset calls.
-    expect(await spareGateThenVerdict(undefined, 'deny')).toMatchObject({ report: { type: 'proposal.finished', spend: { paidCalls: 12 } }, now: 160 });
-  });
-
-  it("in turn ('rebase-gate-drop-unasked'), the gate the verdict asks for is kept where it was queued; in idle slots, it is dropped and asked afresh, once", async () => {
-    expect(await spareGateThenVerdict('in-turn', 'rebase')).toMatchObject({ report: { type: 'proposal.finished', spend: { paidCalls: 12 }, outcome: { status: 'judged' } }, now: 160 });
-    // Dropped at the verdict and asked for again as ordinary child work, after the child calls asked for before it.
-    expect(await spareGateThenVerdict('idle-slots', 'rebase')).toMatchObject({ report: { type: 'proposal.finished', spend: { paidCalls: 12 }, outcome: { status: 'judged' } }, now: 180 });
   });
 });

@@ -4,16 +4,13 @@
 // 'disk' serves evaluations earlier runs kept, free) and reflection calls. A thrown adapter
 // error or an invalid score becomes a recorded score-0 call marked as a failure; a failed
 // reflection becomes an error reply. Every failure is counted (failureTally.ts), announced, and
-// may declare the run's failure systemic. Spare evaluations (EvaluateRequest.spare): their calls
-// not started when their requester drops them are never made (not paid, cached, or logged), and
-// with idleSlotsOnly they take only slots nothing else wants. Nothing here knows about actors.
-import { setMaxListeners } from 'node:events';
+// may declare the run's failure systemic. Nothing here knows about actors.
 import { NOTHING_RESERVED, type DollarGate, type DollarReservation } from '../budget/dollarGate.js';
 import { errorMessage } from '../errors/errorMessage.js';
 import { failureOf, FailureTally, invalidScoreFailure, type CallChannel } from './failureTally.js';
 import type { PricedExecutor } from '../executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
-import type { SpareWork, WorkerSlots, WorkKind } from './workerSlots.js';
+import type { WorkerSlots, WorkKind } from './workerSlots.js';
 import type { EvaluationCachePolicy } from './evaluationStore.js';
 import type { Refinement, RefinementAttempt } from './refinement.js';
 import { candidateHash } from '../gepa/core/candidateHash.js';
@@ -48,14 +45,6 @@ export interface EvaluateRequest {
   captureTraces: boolean;
   kind: WorkKind;
   origin?: CallOrigin;
-  /**
-   * Spare work: once this signal aborts, its calls not started are dropped (not made, paid, cached
-   * or logged; the reply is then a failure carrying what the started ones paid). A request for the
-   * same evaluation that is not spare makes a queued call ordinary work, which the signal no longer drops.
-   */
-  spare?: AbortSignal;
-  /** With `spare`: its calls take only slots no other work waits for (default: in its kind's turn). */
-  idleSlotsOnly?: boolean;
 }
 
 export interface EvaluateReply {
@@ -120,12 +109,6 @@ export interface EvaluationServiceOptions<Example> {
   twinsShareOneCall?: boolean;
 }
 
-/** A spare metric call in the making: promoted to ordinary work, or run as spare work. */
-interface SpareCall {
-  promote: () => void;
-  run: (kind: WorkKind, work: () => Promise<Evaluation>, signal: AbortSignal) => Promise<Evaluation>;
-}
-
 /** Dollars a failed call still cost (e.g. a reply with usage but no content). */
 function costOfError(error: unknown): number {
   const cost = (error as { costUsd?: unknown } | null)?.costUsd;
@@ -158,8 +141,6 @@ export class EvaluationService<Example> {
   private readonly cache = new Map<string, Promise<Evaluation>>();
   /** Calls made so far per cache key, replayed ones included (see MetricCallIdentity). */
   private readonly occurrences = new Map<string, number>();
-  /** Spare calls not started yet, by cache key: a request that is not spare promotes the one it shares. */
-  private readonly spareCalls = new Map<string, SpareCall>();
   metricCalls = 0;
   reflectionCalls = 0;
   costUsd = 0;
@@ -201,8 +182,6 @@ export class EvaluationService<Example> {
   async evaluate(request: EvaluateRequest, refine = true): Promise<EvaluateReply> {
     const paid = { calls: 0, usd: 0 };
     const reuse = this.options.cache?.reuse ?? true;
-    // Each of its calls listens for the drop, and one drop signal may cover several gates' requests.
-    if (request.spare) setMaxListeners(0, request.spare);
     const refinement = refine ? this.options.refinement : undefined;
     const pending = request.exampleIds.map((id) => {
       const key = `${request.hash}:${id}:${request.captureTraces ? 1 : 0}`;
@@ -219,19 +198,13 @@ export class EvaluationService<Example> {
       // them shared one call, and so does its resumption (else it replays later steps' records).
       const replayed = entry && request.captureTraces && !this.options.twinsShareOneCall ? this.replay(key, paid) : undefined;
       if (replayed) return replayed;
-      // Shared by work someone waits for: a spare call queued for it becomes ordinary work.
-      if (entry && !request.spare) this.spareCalls.get(key)?.promote();
       if (!entry) {
         // Only the request that creates an entry pays for it; cache hits are free.
         entry = evaluateOnce();
         this.cache.set(key, entry);
         // Traced runs feed reflection: identical ones in flight share a call, but a later
         // request gets a fresh run (a replay would make a failing loop free, and endless).
-        // Only this entry: a dropped spare call's key may hold a newer one by the time its rejection is read.
-        const created = entry;
-        const forget = () => {
-          if (this.cache.get(key) === created) this.cache.delete(key);
-        };
+        const forget = () => this.cache.delete(key);
         if (request.captureTraces) entry.then(forget, forget);
         // A refused or aborted call is not an answer: a later request may try again.
         else entry.catch(forget);
@@ -257,12 +230,11 @@ export class EvaluationService<Example> {
     const store = this.options.cache?.store;
     const kept = store?.find(request.hash, exampleId, request.captureTraces, occurrence);
     if (kept) return Promise.resolve(kept);
-    let started = false;
-    const spare = request.spare && this.spareCall(key, request.spare, request.idleSlotsOnly === true, occurrence, () => started);
     // Dollars first, then a slot: a call waiting for dollars holds no slot, so the calls in
     // flight that will give dollars back can always finish. One the budget cannot pay is not made.
     return this.acquireDollars(executor.estimateMaxCostUsd?.(request.candidate, example) ?? 0).then((reserved) => {
-      return (spare ? spare.run : (kind: WorkKind, work: () => Promise<Evaluation>, stop: AbortSignal) => slots.run(kind, work, stop))(
+      let started = false;
+      return slots.run(
         request.kind,
         async () => {
           started = true;
@@ -299,46 +271,11 @@ export class EvaluationService<Example> {
         },
         signal,
       ).catch((error: unknown) => {
-        // Aborted or dropped while waiting for a slot: the reservation was never used.
+        // Aborted while waiting for a slot: the reservation was never used.
         if (!started) this.options.dollars?.settle(reserved, 0);
         throw error;
       });
     });
-  }
-
-  /**
-   * A spare call's handle, kept by its key until it starts or is dropped. Dropped unstarted, it
-   * leaves no trace: its cache entry goes at once (a request made right after makes the call
-   * afresh, as ordinary work), and its occurrence is given back (the next call of the key is the one it would have been).
-   */
-  private spareCall(key: string, dropped: AbortSignal, idleSlotsOnly: boolean, occurrence: number, started: () => boolean): SpareCall {
-    let promoted = false;
-    let queued: SpareWork<Evaluation> | undefined;
-    const forget = () => {
-      if (this.spareCalls.get(key) === call) this.spareCalls.delete(key);
-    };
-    const call: SpareCall = {
-      promote: () => {
-        promoted = queued ? queued.promote() : true;
-        forget();
-      },
-      run: (kind, work, signal) => {
-        if (promoted) return this.options.slots.run(kind, work, signal);
-        queued = this.options.slots.runSpare(kind, work, signal, dropped, idleSlotsOnly);
-        queued.result.then(forget, forget);
-        return queued.result;
-      },
-    };
-    const drop = () => {
-      if (started() || promoted) return;
-      forget();
-      this.cache.delete(key);
-      if (this.occurrences.get(key) === occurrence + 1) this.occurrences.set(key, occurrence);
-    };
-    if (dropped.aborted) drop();
-    else dropped.addEventListener('abort', drop, { once: true });
-    this.spareCalls.set(key, call);
-    return call;
   }
 
   /**

@@ -2,8 +2,6 @@
 // Work waits in a priority queue (lower priority value first, then arrival order: workHeap.ts)
 // and holds a slot only while it runs, so "never more than W in flight" holds by construction. The slot
 // pool also accounts busy slot-time on the injected clock and reports each slot's intervals.
-// Spare work (runSpare) leaves the queue unstarted, at once, when its requester drops it; idle-only
-// spare work also waits behind every other kind, so it takes only a slot nothing else wants.
 import type { Clock } from '../clock.js';
 import type { SlotPolicy } from '../settingValues.js';
 import { WorkHeap, type Ordered } from './workHeap.js';
@@ -56,27 +54,11 @@ const PRIORITIES: Record<SlotPolicy, Record<WorkKind, number> | undefined> = {
   fifo: undefined,
 };
 
-/** Spare work's priority: after every kind of work, under every policy. */
-const SPARE_PRIORITY = Number.POSITIVE_INFINITY;
-
 interface QueuedWork extends Ordered {
   kind: WorkKind;
   run: (slot: number) => void;
   signal?: AbortSignal;
   reject: (reason: unknown) => void;
-  /** Set once the work left the queue some other way (dropped, or queued again at its kind's priority): dispatch skips it. */
-  gone?: boolean;
-}
-
-/** Spare work in the queue: what its requester may still do with it. */
-export interface SpareWork<T> {
-  /** Settles as `run`'s promise does; rejects with the drop signal's reason when dropped unstarted. */
-  result: Promise<T>;
-  /**
-   * Queues the work at its kind's ordinary priority, in its order of arrival (someone needs it now):
-   * from then on it is ordinary work, and the drop signal no longer touches it. False when it already started or was dropped.
-   */
-  promote: () => boolean;
 }
 
 export interface WorkerSlotsOptions {
@@ -128,82 +110,30 @@ export class WorkerSlots {
   /** Runs `fn` in a slot once one is free and `kind` is next in line. */
   run<T>(kind: WorkKind, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push(this.entry(kind, PRIORITIES[this.policy]?.[kind] ?? 0, fn, resolve, reject, signal));
+      const priority = PRIORITIES[this.policy]?.[kind] ?? 0;
+      this.queue.push({
+        priority,
+        seq: this.seq++,
+        kind,
+        signal,
+        reject,
+        run: (slot) => {
+          let result: Promise<T>;
+          try {
+            result = fn();
+          } catch (error) {
+            result = Promise.reject(error);
+          }
+          result.then(resolve, reject).finally(() => this.release(slot, kind));
+        },
+      });
       this.dispatch();
     });
-  }
-
-  /**
-   * Runs `fn` in a slot as `run` does, but once `dropped` aborts the work, if it has not started,
-   * leaves the queue at once and its result rejects: it never holds a slot. Work that started runs
-   * to its end. `idleSlotsOnly` (the default): it waits behind every other kind, whatever the policy,
-   * so it runs only when no other work waits for a slot.
-   */
-  runSpare<T>(kind: WorkKind, fn: () => Promise<T>, signal: AbortSignal | undefined, dropped: AbortSignal, idleSlotsOnly = true): SpareWork<T> {
-    let work: QueuedWork | undefined;
-    let rejectWork: (reason: unknown) => void = () => {};
-    const result = new Promise<T>((resolve, reject) => {
-      rejectWork = reject;
-      work = this.entry(kind, idleSlotsOnly ? SPARE_PRIORITY : (PRIORITIES[this.policy]?.[kind] ?? 0), fn, resolve, reject, signal);
-    });
-    const queued = work as QueuedWork;
-    /** Whether it still waits in the queue as spare work. */
-    let spare = true;
-    const started = queued.run;
-    queued.run = (slot) => {
-      spare = false;
-      dropped.removeEventListener('abort', drop);
-      started(slot);
-    };
-    const drop = () => {
-      if (!spare) return;
-      spare = false;
-      queued.gone = true;
-      rejectWork(dropped.reason);
-    };
-    if (dropped.aborted) drop();
-    else {
-      dropped.addEventListener('abort', drop, { once: true });
-      this.queue.push(queued);
-      this.dispatch();
-    }
-    const promote = (): boolean => {
-      if (!spare) return false;
-      spare = false;
-      dropped.removeEventListener('abort', drop);
-      queued.gone = true;
-      // In the place its arrival gives it among its kind.
-      this.queue.push({ ...queued, gone: false, priority: PRIORITIES[this.policy]?.[kind] ?? 0 });
-      this.dispatch();
-      return true;
-    };
-    return { result, promote };
-  }
-
-  /** A queue entry that runs `fn` in the slot it is given and frees the slot when `fn` settles. */
-  private entry<T>(kind: WorkKind, priority: number, fn: () => Promise<T>, resolve: (value: T) => void, reject: (reason: unknown) => void, signal?: AbortSignal): QueuedWork {
-    return {
-      priority,
-      seq: this.seq++,
-      kind,
-      signal,
-      reject,
-      run: (slot) => {
-        let result: Promise<T>;
-        try {
-          result = fn();
-        } catch (error) {
-          result = Promise.reject(error);
-        }
-        result.then(resolve, reject).finally(() => this.release(slot, kind));
-      },
-    };
   }
 
   private dispatch(): void {
     while (this.freeSlots.length > 0 && this.queue.size > 0) {
       const work = this.queue.pop() as QueuedWork;
-      if (work.gone) continue;
       if (work.signal?.aborted) {
         work.reject(work.signal.reason);
         continue;

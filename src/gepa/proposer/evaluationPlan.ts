@@ -21,10 +21,6 @@ export interface EvaluationAsk {
   exampleIds: readonly number[];
   kind: EvaluationKind;
   captureTraces: boolean;
-  /** Spare work, dropped unstarted once this signal aborts (EvaluateRequest.spare): a gate evaluated ahead that may not be asked for. */
-  spare?: AbortSignal;
-  /** With `spare`: in idle slots only. */
-  idleSlotsOnly?: boolean;
 }
 
 /** What the plan reads of a proposal in progress. */
@@ -101,11 +97,9 @@ export function evaluationAsk(what: EvaluationName, view: EvaluationPlanView): E
 /**
  * A rebase gate evaluated ahead (search/gatePrefetch.ts): the replayed child and the candidate it
  * may be rebased onto, each on the gate's examples, as the real gate would ask (untraced child work),
- * so that the real gate finds both in the evaluation cache. With `spare`, both are spare work,
- * dropped unstarted once it aborts (in idle slots only when the gate says so).
+ * so that the real gate finds both in the evaluation cache.
  */
-export function prefetchAsks(gate: { child: Candidate; childHash: string; onto: Candidate; ontoHash: string; spare?: 'idle-slots' | 'in-turn' }, exampleIds: readonly number[], spare?: AbortSignal): [EvaluationAsk, EvaluationAsk] {
-  const as = spare ? { spare, ...(gate.spare === 'idle-slots' ? { idleSlotsOnly: true } : {}) } : {};
-  const ask = (requestId: number, candidate: Candidate, hash: string): EvaluationAsk => ({ requestId, candidate, hash, exampleIds, kind: 'child', captureTraces: false, ...as });
+export function prefetchAsks(gate: { child: Candidate; childHash: string; onto: Candidate; ontoHash: string }, exampleIds: readonly number[]): [EvaluationAsk, EvaluationAsk] {
+  const ask = (requestId: number, candidate: Candidate, hash: string): EvaluationAsk => ({ requestId, candidate, hash, exampleIds, kind: 'child', captureTraces: false });
   return [ask(PREFETCH_REQUEST_IDS.child, gate.child, gate.childHash), ask(PREFETCH_REQUEST_IDS.onto, gate.onto, gate.ontoHash)];
 }
