@@ -49,10 +49,10 @@ export const SPECULATIONS = ['none', 'rebase-gate'] as const;
 /**
  * Async with rebasing and `rebaseWait: 'launched-before'`: work done ahead of a held child's
  * verdict. 'none' (the default): nothing. 'rebase-gate': while it waits for one older proposal
- * that is on its valset, its proposer evaluates the gate it would face if rebased onto that
- * proposal's child; when the verdict, still decided in launch order, is that rebase, the gate is
- * served from the run's evaluation cache, else those calls (at most twice the minibatch) were
- * spent for nothing (see bench/README.md, "A fifth round").
+ * that is on its valset, its proposer evaluates both gates it may face: rebased onto that
+ * proposal's child, and rebased onto the target it has now. The verdict, still decided in launch
+ * order, asks for one of them (or neither), served from the run's evaluation cache; the other's
+ * calls (at most twice the minibatch) were spent for nothing (bench/README.md, "A fifth round").
  * @useDeclaredType
  */
 export type Speculation = (typeof SPECULATIONS)[number];
