@@ -109,10 +109,18 @@ const childJudged = tell((context, task) => {
   return { type: 'evaluation.ended', target: 'child', sum, ...(evaluations ? { evaluations } : {}), ...task };
 });
 
+/**
+ * A reply's charge added to the proposal's spend, as a context patch: each transition that takes
+ * a paid reply folds this into its one `assign` (an assign is a copy of the whole context, and
+ * XState's cost a proposal is per event and per assign).
+ */
+const paid = (context: ProposerContext, event: ProposerEvent): Pick<ProposerContext, 'spend'> =>
+  event.type === 'evaluated' || event.type === 'reflected' || event.type === 'evaluator.failed' ? { spend: addSpend(context.spend, event) } : { spend: context.spend };
+
 /** The evaluator could not serve a request: what it ran is paid, and the proposal ends without a verdict. */
 const FAILED_REQUEST = { target: 'failed', actions: 'pay' } as const;
 /** A reply to a gate evaluated ahead, in whatever state it comes: paid for, and counted off. */
-const PREFETCH_REPLY = { guard: 'prefetchReply', actions: ['pay', 'prefetchReplied'] } as const;
+const PREFETCH_REPLY = { guard: 'prefetchReply', actions: 'prefetchReplied' } as const;
 
 /**
  * One proposal as an XState machine, spawned by the optimizer with a ProposerInput: evaluate the
@@ -135,8 +143,9 @@ export const proposerMachine = setup({
     prefetchSettled: ({ context }) => !context.prefetching && !context.reported,
   },
   actions: {
-    prefetchReplied: assign({ prefetching: ({ context }) => (context.prefetching ?? 1) - 1 }),
-    pay: assign(({ context, event }) => (event.type === 'evaluated' || event.type === 'reflected' || event.type === 'evaluator.failed' ? { spend: addSpend(context.spend, event) } : {})),
+    /** A prefetched gate's reply: paid for, and counted off. */
+    prefetchReplied: assign(({ context, event }) => ({ ...paid(context, event), prefetching: (context.prefetching ?? 1) - 1 })),
+    pay: assign(({ context, event }) => paid(context, event)),
     finish: sendParent(({ context: { id, spend, outcome, child, valset, valsetStop, rebase } }): ProposalUpdate => ({
       type: 'proposal.finished', id, spend, outcome, child, valset,
       ...(valsetStop ? { valsetStop } : {}),
@@ -160,7 +169,7 @@ export const proposerMachine = setup({
     evaluatingParent: {
       entry: [evaluationStarted('parent'), evaluate('parent')],
       on: {
-        evaluated: { actions: ['pay', assign(({ context, event }) => ({ parentEvaluations: event.evaluations, ...goOnOrSkip(context, afterParentEvaluation(event.evaluations, context)) }))] },
+        evaluated: { actions: assign(({ context, event }) => ({ ...paid(context, event), parentEvaluations: event.evaluations, ...goOnOrSkip(context, afterParentEvaluation(event.evaluations, context)) })) },
         'evaluator.failed': FAILED_REQUEST,
       },
       always: [
@@ -209,11 +218,11 @@ export const proposerMachine = setup({
         },
         reflected: {
           actions: [
-            'pay',
             ({ context, event }) => (event.ok ? undefined : tellError(context, `reflection failed: ${event.error}`)),
-            assign({
-              replies: ({ context, event }) => context.replies.map((r, i) => (i === componentOfReply(event.requestId) ? readReflection(event.ok ? { ok: true, text: event.reply.text } : event) : r)),
-            }),
+            assign(({ context, event }) => ({
+              ...paid(context, event),
+              replies: context.replies.map((r, i) => (i === componentOfReply(event.requestId) ? readReflection(event.ok ? { ok: true, text: event.reply.text } : event) : r)),
+            })),
           ],
         },
         'evaluator.failed': FAILED_REQUEST,
@@ -240,8 +249,8 @@ export const proposerMachine = setup({
         evaluated: {
           target: 'awaitingDecision',
           actions: [
-            'pay',
             assign(({ context, event }) => ({
+              ...paid(context, event),
               childEvaluations: event.evaluations,
               outcome: judgeChildOutcome(context, { childHash: madeChild(context, 'the child was judged').hash, evaluations: event.evaluations }, { against: 'parent', evaluations: context.parentEvaluations }),
             })),
@@ -285,13 +294,10 @@ export const proposerMachine = setup({
         evaluated: [
           PREFETCH_REPLY,
           {
-          actions: [
-            'pay',
-            assign({
-              rebase: ({ context, event }) =>
-                context.rebase && rebaseGateAfter(context.rebase, rebaseSideOf(event.requestId), event.evaluations, { ...context, childHash: madeChild(context, 'the rebased child was judged').hash }),
-            }),
-          ],
+          actions: assign(({ context, event }) => ({
+            ...paid(context, event),
+            rebase: context.rebase && rebaseGateAfter(context.rebase, rebaseSideOf(event.requestId), event.evaluations, { ...context, childHash: madeChild(context, 'the rebased child was judged').hash }),
+          })),
           },
         ],
         'evaluator.failed': [PREFETCH_REPLY, FAILED_REQUEST],
@@ -301,7 +307,7 @@ export const proposerMachine = setup({
     evaluatingValset: {
       entry: [valsetStarted, evaluate('valset')],
       on: {
-        evaluated: [PREFETCH_REPLY, { target: 'finished', actions: ['pay', assign({ valset: ({ event }) => valsetScoresOf(event.evaluations) })] }],
+        evaluated: [PREFETCH_REPLY, { target: 'finished', actions: assign(({ context, event }) => ({ ...paid(context, event), valset: valsetScoresOf(event.evaluations) })) }],
         'evaluator.failed': [PREFETCH_REPLY, FAILED_REQUEST],
       },
     },
@@ -309,7 +315,7 @@ export const proposerMachine = setup({
     racingValset: {
       entry: evaluate('race-chunk'),
       on: {
-        evaluated: [PREFETCH_REPLY, { target: 'racedChunk', actions: ['pay', assign({ race: ({ context, event }) => context.race && raceAfterChunk(context.race, event.evaluations) })] }],
+        evaluated: [PREFETCH_REPLY, { target: 'racedChunk', actions: assign(({ context, event }) => ({ ...paid(context, event), race: context.race && raceAfterChunk(context.race, event.evaluations) })) }],
         'evaluator.failed': [PREFETCH_REPLY, FAILED_REQUEST],
       },
     },
