@@ -117,6 +117,9 @@ const childJudged = tell((context, task) => {
 const paid = (context: ProposerContext, event: ProposerEvent): Pick<ProposerContext, 'spend'> =>
   event.type === 'evaluated' || event.type === 'reflected' || event.type === 'evaluator.failed' ? { spend: addSpend(context.spend, event) } : { spend: context.spend };
 
+/** The proposal's end is still to report, and no gate evaluated ahead is unpaid. */
+const endUnreported = (context: ProposerContext): boolean => !context.prefetching && !context.reported;
+
 /** The evaluator could not serve a request: what it ran is paid, and the proposal ends without a verdict. */
 const FAILED_REQUEST = { target: 'failed', actions: 'pay' } as const;
 /** A reply to a gate evaluated ahead, in whatever state it comes: paid for, and counted off. */
@@ -137,10 +140,9 @@ export const proposerMachine = setup({
     allReflected: ({ context }) => context.replies.every((r) => r !== undefined),
     hasChild: ({ context }) => context.child !== undefined,
     childAccepted: ({ context }) => isAccepted(context.outcome),
-    skipped: ({ context }) => context.outcome?.status === 'skipped',
     raceGoesOn: ({ context }) => context.race?.next.kind === 'evaluate',
     prefetchReply: ({ event }) => isPrefetchReply(event),
-    prefetchSettled: ({ context }) => !context.prefetching && !context.reported,
+    prefetchSettled: ({ context }) => endUnreported(context),
   },
   actions: {
     /** A prefetched gate's reply: paid for, and counted off. */
@@ -160,27 +162,40 @@ export const proposerMachine = setup({
 }).createMachine({
   id: 'proposer',
   context: ({ input }) => ({ ...input, parentEvaluations: [], replies: input.components.map(() => undefined), spend: NOTHING_SPENT, ...(input.merge ? hashedChild(input.merge.child) : {}) }),
-  initial: 'starting',
+  // A reflective proposal starts here; a merge (no parent evaluation) leaves at once for
+  // evaluatingChild. Not a 'starting' state with two eventless exits: each microstep a proposal
+  // takes costs CPU, and most proposals are reflective (bench/README.md, "Where the time goes").
+  initial: 'evaluatingParent',
   on: { evaluated: PREFETCH_REPLY, 'evaluator.failed': PREFETCH_REPLY },
   states: {
-    starting: {
-      always: [{ guard: ({ context }) => context.merge !== undefined, target: 'evaluatingChild' }, { target: 'evaluatingParent' }],
-    },
     evaluatingParent: {
-      entry: [evaluationStarted('parent'), evaluate('parent')],
+      entry: enqueueActions(({ context, enqueue }) => {
+        if (context.merge !== undefined) return;
+        enqueue(evaluationStarted('parent'));
+        enqueue(evaluate('parent'));
+      }),
+      always: { guard: ({ context }) => context.merge !== undefined, target: 'evaluatingChild' },
       on: {
-        evaluated: { actions: assign(({ context, event }) => ({ ...paid(context, event), parentEvaluations: event.evaluations, ...goOnOrSkip(context, afterParentEvaluation(event.evaluations, context)) })) },
+        // The stage's answer decides the target on the event itself (no eventless step after it).
+        evaluated: [
+          {
+            guard: ({ context, event }) => afterParentEvaluation(event.evaluations, context).kind === 'skip',
+            target: 'finished',
+            actions: [
+              assign(({ context, event }) => ({ ...paid(context, event), parentEvaluations: event.evaluations, ...goOnOrSkip(context, afterParentEvaluation(event.evaluations, context)) })),
+              tell((context, task) => ({ type: 'evaluation.skipped', reason: skipReason(context), scores: context.parentEvaluations.map((e) => e.score), ...task })),
+            ],
+          },
+          {
+            target: 'buildingDataset',
+            actions: [
+              assign(({ context, event }) => ({ ...paid(context, event), parentEvaluations: event.evaluations, ...goOnOrSkip(context, afterParentEvaluation(event.evaluations, context)) })),
+              tell((context, task) => ({ type: 'evaluation.ended', target: 'parent', sum: context.parentSum ?? 0, evaluations: context.parentEvaluations, ...task })),
+            ],
+          },
+        ],
         'evaluator.failed': FAILED_REQUEST,
       },
-      always: [
-        { guard: 'skipped', target: 'finished', actions: tell((context, task) => ({ type: 'evaluation.skipped', reason: skipReason(context), scores: context.parentEvaluations.map((e) => e.score), ...task })) },
-        // parentSum is set once the parent's evaluation said go on (the guard); 0 is never reported.
-        {
-          guard: ({ context }) => context.parentSum !== undefined,
-          target: 'buildingDataset',
-          actions: tell((context, task) => ({ type: 'evaluation.ended', target: 'parent', sum: context.parentSum ?? 0, evaluations: context.parentEvaluations, ...task })),
-        },
-      ],
     },
     // The adapter's dataset builder may be async. Its promise reports back with an event rather
     // than through an invoked promise actor: one actor fewer per proposal is ~15% of the
@@ -198,11 +213,11 @@ export const proposerMachine = setup({
           );
       },
       on: {
-        'dataset.*': { target: 'datasetRead', actions: assign(({ context, event }) => goOnOrSkip(context, event.next)) },
+        'dataset.*': [
+          { guard: ({ event }) => event.next.kind === 'skip', target: 'finished', actions: assign(({ context, event }) => goOnOrSkip(context, event.next)) },
+          { target: 'reflecting', actions: assign(({ context, event }) => goOnOrSkip(context, event.next)) },
+        ],
       },
-    },
-    datasetRead: {
-      always: [{ guard: 'skipped', target: 'finished' }, { target: 'reflecting' }],
     },
     reflecting: {
       entry: [
@@ -331,7 +346,14 @@ export const proposerMachine = setup({
     // Not a final state: the optimizer stops a proposer when it reports 'proposal.finished', so a
     // done event per proposal would only cost the optimizer one more (empty) macrostep.
     // A gate evaluated ahead is paid for before the end is reported (its replies come to the root's handlers).
+    // The end is reported as the state is entered (no eventless step after it) unless gates
+    // evaluated ahead are still unpaid; then their last reply's step reports it.
     finished: {
+      entry: enqueueActions(({ context, enqueue }) => {
+        if (!endUnreported(context)) return;
+        enqueue('finish');
+        enqueue.assign({ reported: true });
+      }),
       always: { guard: 'prefetchSettled', actions: ['finish', assign({ reported: true })] },
     },
   },
