@@ -66,7 +66,13 @@ function planInput(context: OptimizerContext): PlanInput {
   const { search, ledger, dollarsExhausted } = context;
   const { table } = preparedOf(context);
   const settings = settingsOf(context);
-  const inFlightParents = Object.values(context.proposals).flatMap((p) => p.parents.slice(0, 1));
+  // Each proposal's first parent, in the table's order (a loop: the table is a dictionary-mode
+  // object, slow to list with Object.values, and this runs at every launch).
+  const inFlightParents: number[] = [];
+  for (const id in context.proposals) {
+    const first = context.proposals[id]?.parents[0];
+    if (first !== undefined) inFlightParents.push(first);
+  }
   return { search, settings, table, budget: { ledger, ...spendingLimits(context), dollarsExhausted }, inFlightParents };
 }
 
