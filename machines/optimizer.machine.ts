@@ -9,7 +9,10 @@ import { assign, emit, enqueueActions, sendTo, setup, type CallbackActorLogic } 
 import { heldCalls } from '../src/budget/heldCalls.js';
 import { answerReleased } from '../src/gepa/search/childAnswers.js';
 import { memberOf } from '../src/gepa/core/candidatePool.js';
-import type { ProposalId } from '../src/gepa/core/proposal.js';
+import { addSpend, NOTHING_SPENT, type ProposalId } from '../src/gepa/core/proposal.js';
+import { evaluationAsk } from '../src/gepa/proposer/evaluationPlan.js';
+import { afterParentEvaluation } from '../src/gepa/proposer/proposalSkips.js';
+import { withRecords, withoutRecords } from '../src/gepa/search/recordsInFlight.js';
 import { releasedFromWait } from '../src/gepa/search/proposalDecisions.js';
 import { occupiedSlots } from '../src/gepa/search/heldSlots.js';
 import { gatePrefetches } from '../src/gepa/search/gatePrefetch.js';
@@ -19,7 +22,7 @@ import { decideStop, finalStopReason } from '../src/gepa/search/stopDecision.js'
 import { outOfTurn, resumeWalk, startResume, takeDecision, type LoggedDecision, type ResumePosition } from '../src/storage/resumeOrder.js';
 import type { OptimizeResult, RunEvent, StopReason } from '../src/types.js';
 import { evaluatorActor } from './evaluator.actor.js';
-import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerDecision, ProposalUpdate } from './protocol.js';
+import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerDecision, ProposalUpdate, ReplyTo } from './protocol.js';
 import { proposerMachine, type ProposerInput } from './proposer.machine.js';
 import { evaluatorInput, stopSignalsInput } from './runInputs.js';
 import { stopSignals } from './stopSignals.actor.js';
@@ -34,6 +37,15 @@ export interface OptimizerContext extends SearchRun {
   deferred: ProposalUpdate[];
   startedAt: number;
   stats?: EvaluatorStats;
+  /**
+   * Async runs with the built-in proposer: the optimizer asks for each reflective proposal's
+   * parent evaluation itself and spawns a proposer only when the proposal goes on, so a proposal
+   * skipped on its parent (most of them once the pool is good) costs no actor. False when the
+   * proposer was replaced (`provide`): a replacement gets every proposal, as its contract says.
+   */
+  parentFirst: boolean;
+  /** The launches whose parent evaluation is asked for, by request id (the proposal's step). */
+  parentsAsked: Record<string, Launch>;
 }
 
 export type OptimizerEvent =
@@ -100,8 +112,24 @@ function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput
   };
 }
 
+/** The proposer the run spawns is the built-in one (not replaced with `provide`). */
+function builtInProposer(self: unknown): boolean {
+  const logic = (self as { logic?: { implementations?: { actors?: Record<string, unknown> } } }).logic;
+  return logic?.implementations?.actors?.proposer === proposerActor;
+}
+
+/** A launch whose parent evaluation the optimizer asks for: the run event a proposer would tell, and the request. */
+function askParent(launch: Launch, input: ProposerInput, self: ReplyTo<EvaluatorReply>): { started: RunEvent; request: EvaluatorRequest } {
+  const origin = { step: input.step, task: input.task };
+  return {
+    started: { type: 'evaluation.started', target: 'parent', ...origin },
+    // The proposal's step is its request id: async proposals each have their own step.
+    request: { type: 'evaluate', replyTo: self, ...evaluationAsk('parent', input), requestId: launch.proposal.step, origin },
+  };
+}
+
 /** The run's state before the seed is evaluated, all plain data: the search from the settings, the walk of the logged path at its start. */
-function initialContext(wiring: OptimizerContext['wiring']): OptimizerContext {
+function initialContext(wiring: OptimizerContext['wiring'], parentFirst: boolean): OptimizerContext {
   const snapshot = wiring.getSnapshot();
   // The input could not be prepared (a ConfigError): the run fails as it is made.
   if (snapshot.status === 'error') throw snapshot.error;
@@ -113,6 +141,8 @@ function initialContext(wiring: OptimizerContext['wiring']): OptimizerContext {
     resume: startResume(journal?.loggedPath?.(), settings.schedule.kind === 'async'),
     deferred: [],
     startedAt: clock.now(),
+    parentFirst: parentFirst && settings.schedule.kind === 'async',
+    parentsAsked: {},
   };
 }
 
@@ -213,7 +243,7 @@ export const optimizerMachine = optimizerSetup.extend({
       for (const m of prefetched.messages) enqueue.sendTo(m.id, m.message);
     }),
     /** Start what the planner plans: a batched step, or async proposals until K are in flight or the budget refuses another. */
-    launch: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
+    launch: optimizerSetup.enqueueActions(({ context, event, enqueue, self }) => {
       const { schedule } = settingsOf(context);
       if (context.stopReason !== undefined) return;
       // After a verdict only with heldSlot 'free': a child the verdict held in its wait gives its place to a new proposal.
@@ -224,13 +254,54 @@ export const optimizerMachine = optimizerSetup.extend({
       enqueue.assign(launched.update);
       for (const e of launched.events) enqueue.emit(e);
       if (plan.launches.length === 0) return;
-      for (const l of plan.launches) enqueue.spawnChild('proposer', { id: l.proposal.id, input: proposerInput(context, l) });
+      const asked: Record<string, Launch> = {};
+      for (const l of plan.launches) {
+        if (!context.parentFirst || l.merge) {
+          enqueue.spawnChild('proposer', { id: l.proposal.id, input: proposerInput(context, l) });
+          continue;
+        }
+        // Where the proposer would have started (its start is deferred like these sends): its
+        // run event, then its request.
+        const { started, request } = askParent(l, proposerInput(context, l), self);
+        enqueue.emit(started);
+        enqueue.sendTo('evaluator', request);
+        asked[l.proposal.step] = l;
+      }
+      if (Object.keys(asked).length > 0) enqueue.assign({ parentsAsked: withRecords(context.parentsAsked, asked) });
       enqueue.emit(budgetEvent({ ledger: plan.ledger, spentUsd: context.spentUsd }));
+    }),
+    /**
+     * A parent evaluation the optimizer asked for: skipped on it (or failed), the proposal ends
+     * here as a proposer would have ended it (its 'proposal.finished', raised); else its proposer
+     * is spawned with the evaluation (ProposerInput.parentEvaluated).
+     */
+    parentEvaluated: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'evaluated' && event.type !== 'evaluator.failed') return;
+      const launch = context.parentsAsked[event.requestId];
+      if (!launch) return;
+      enqueue.assign({ parentsAsked: withoutRecords(context.parentsAsked, [String(event.requestId)]) });
+      const input = proposerInput(context, launch);
+      const { id, step, task } = launch.proposal;
+      const spend = addSpend(NOTHING_SPENT, event);
+      // The run events a proposer would have told its listener are the optimizer's here: emitted
+      // (optimize() hands both to onEvent), in the order the proposer's would have come.
+      if (event.type === 'evaluator.failed') {
+        enqueue.emit({ type: 'error', message: `task ${step}/${task}: ${event.error}` });
+        enqueue.raise({ type: 'proposal.finished', id, spend, outcome: undefined, child: undefined, valset: undefined });
+        return;
+      }
+      const next = afterParentEvaluation(event.evaluations, input);
+      if (next.kind === 'skip') {
+        enqueue.emit({ type: 'evaluation.skipped', reason: next.reason, scores: event.evaluations.map((e) => e.score), step, task });
+        enqueue.raise({ type: 'proposal.finished', id, spend, outcome: { task, status: 'skipped', reason: next.reason }, child: undefined, valset: undefined });
+        return;
+      }
+      enqueue.spawnChild('proposer', { id, input: { ...input, parentEvaluated: { evaluations: event.evaluations, spend } } });
     }),
   },
 }).createMachine({
   id: 'optimizer',
-  context: ({ input, spawn }) => initialContext(spawn('run', { id: 'run', input })),
+  context: ({ input, spawn, self }) => initialContext(spawn('run', { id: 'run', input }), builtInProposer(self)),
   invoke: [
     {
       id: 'evaluator',
@@ -338,6 +409,8 @@ export const optimizerMachine = optimizerSetup.extend({
     flowing: {
       entry: 'launch',
       on: {
+        evaluated: { actions: 'parentEvaluated' },
+        'evaluator.failed': { actions: 'parentEvaluated' },
         'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', 'launch', 'prefetchGates', 'releaseDeferred'] }],
         'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseHeld', 'prefetchGates', 'launch', 'releaseDeferred'] }],
       },
@@ -349,6 +422,8 @@ export const optimizerMachine = optimizerSetup.extend({
     // Nothing new starts; proposals in flight finish and are folded.
     draining: {
       on: {
+        evaluated: { actions: 'parentEvaluated' },
+        'evaluator.failed': { actions: 'parentEvaluated' },
         'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', 'prefetchGates', 'releaseDeferred'] }],
         'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseHeld', 'prefetchGates', 'releaseDeferred'] }],
       },

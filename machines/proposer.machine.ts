@@ -101,6 +101,8 @@ function goOnOrSkip<T extends object>(context: ProposerContext, answer: SkipOrGo
 const skipReason = (context: ProposerContext) => (context.outcome?.status === 'skipped' ? context.outcome.reason : '');
 const evaluationStarted = (target: 'parent' | 'child' | 'valset') => tell((_, task) => ({ type: 'evaluation.started', target, ...task }));
 const valsetStarted = evaluationStarted('valset');
+/** The parent's evaluation said go on: its sum and evaluations, reported. */
+const parentEnded = tell((context, task) => ({ type: 'evaluation.ended', target: 'parent', sum: context.parentSum ?? 0, evaluations: context.parentEvaluations, ...task }));
 /** The child's minibatch sum, reported once it is judged. */
 const childJudged = tell((context, task) => {
   // A rebased child is judged on its gate's examples.
@@ -116,6 +118,16 @@ const childJudged = tell((context, task) => {
  */
 const paid = (context: ProposerContext, event: ProposerEvent): Pick<ProposerContext, 'spend'> =>
   event.type === 'evaluated' || event.type === 'reflected' || event.type === 'evaluator.failed' ? { spend: addSpend(context.spend, event) } : { spend: context.spend };
+
+/**
+ * A parent evaluation the optimizer asked for (ProposerInput.parentEvaluated) folded into the
+ * starting context as the proposer's own reply would have been: its evaluations, its charge and
+ * the stage's answer (the optimizer spawns a proposer only when that answer is go on).
+ */
+function parentEvaluatedBefore(input: ProposerInput, parent: NonNullable<ProposerInput['parentEvaluated']>): Partial<ProposerContext> {
+  const answer = afterParentEvaluation(parent.evaluations, input);
+  return { parentEvaluations: parent.evaluations, spend: parent.spend, ...(answer.kind === 'go-on' ? { parentSum: answer.parentSum } : {}) };
+}
 
 /** The proposal's end is still to report, and no gate evaluated ahead is unpaid. */
 const endUnreported = (context: ProposerContext): boolean => !context.prefetching && !context.reported;
@@ -161,20 +173,31 @@ export const proposerMachine = setup({
   },
 }).createMachine({
   id: 'proposer',
-  context: ({ input }) => ({ ...input, parentEvaluations: [], replies: input.components.map(() => undefined), spend: NOTHING_SPENT, ...(input.merge ? hashedChild(input.merge.child) : {}) }),
+  context: ({ input }) => ({
+    ...input,
+    parentEvaluations: [],
+    replies: input.components.map(() => undefined),
+    spend: NOTHING_SPENT,
+    ...(input.merge ? hashedChild(input.merge.child) : {}),
+    ...(input.parentEvaluated ? parentEvaluatedBefore(input, input.parentEvaluated) : {}),
+  }),
   // A reflective proposal starts here; a merge (no parent evaluation) leaves at once for
-  // evaluatingChild. Not a 'starting' state with two eventless exits: each microstep a proposal
+  // evaluatingChild, and one whose parent the optimizer evaluated (input.parentEvaluated) for
+  // buildingDataset. Not a 'starting' state with eventless exits: each microstep a proposal
   // takes costs CPU, and most proposals are reflective (bench/README.md, "Where the time goes").
   initial: 'evaluatingParent',
   on: { evaluated: PREFETCH_REPLY, 'evaluator.failed': PREFETCH_REPLY },
   states: {
     evaluatingParent: {
       entry: enqueueActions(({ context, enqueue }) => {
-        if (context.merge !== undefined) return;
+        if (context.merge !== undefined || context.parentEvaluated !== undefined) return;
         enqueue(evaluationStarted('parent'));
         enqueue(evaluate('parent'));
       }),
-      always: { guard: ({ context }) => context.merge !== undefined, target: 'evaluatingChild' },
+      always: [
+        { guard: ({ context }) => context.merge !== undefined, target: 'evaluatingChild' },
+        { guard: ({ context }) => context.parentEvaluated !== undefined, target: 'buildingDataset', actions: parentEnded },
+      ],
       on: {
         // The stage's answer decides the target on the event itself (no eventless step after it).
         evaluated: [
@@ -190,7 +213,7 @@ export const proposerMachine = setup({
             target: 'buildingDataset',
             actions: [
               assign(({ context, event }) => ({ ...paid(context, event), parentEvaluations: event.evaluations, ...goOnOrSkip(context, afterParentEvaluation(event.evaluations, context)) })),
-              tell((context, task) => ({ type: 'evaluation.ended', target: 'parent', sum: context.parentSum ?? 0, evaluations: context.parentEvaluations, ...task })),
+              parentEnded,
             ],
           },
         ],
