@@ -20,9 +20,21 @@ interface Observed {
   proposers: string[];
 }
 
-async function run(machine: typeof optimizerMachine): Promise<Observed> {
+/** How a run ends besides its metric-call budget: the caller's signal at a time, or a dollar budget (each metric call $0.01, reflections free). */
+type Ending = { abortAtMs?: number; maxCostUsd?: number };
+
+async function run(machine: typeof optimizerMachine, ending: Ending = {}): Promise<Observed> {
   const clock = steppingClock(new SimulatedClock());
-  const { testset: _heldOut, ...task } = createDemoTask({ seed: 3, metricCallMs: 20, reflectionMs: 100, clock });
+  const { testset: _heldOut, ...demo } = createDemoTask({ seed: 3, metricCallMs: 20, reflectionMs: 100, clock });
+  const priced = {
+    evaluate: async (...args: Parameters<typeof demo.adapter.evaluate>) => ({ ...(await demo.adapter.evaluate(...args)), costUsd: 0.01 }),
+    estimateMaxCostUsd: () => 0.01,
+  };
+  // Reflections are free but priced (a dollar budget needs every model's worst case).
+  const reflectionLm = Object.assign((...args: Parameters<typeof demo.reflectionLm>) => demo.reflectionLm(...args), { estimateMaxCostUsd: () => 0 });
+  const task = ending.maxCostUsd === undefined ? demo : { ...demo, adapter: { ...demo.adapter, ...priced }, reflectionLm };
+  const controller = new AbortController();
+  if (ending.abortAtMs !== undefined) clock.setTimeout(() => controller.abort(), ending.abortAtMs);
   const events: RunEvent[] = [];
   const proposers: string[] = [];
   const config: OptimizeConfig<unknown> = {
@@ -33,6 +45,8 @@ async function run(machine: typeof optimizerMachine): Promise<Observed> {
     seed: 3,
     clock,
     telemetry: false,
+    ...(ending.maxCostUsd === undefined ? {} : { maxCostUsd: ending.maxCostUsd }),
+    ...(ending.abortAtMs === undefined ? {} : { signal: controller.signal }),
     // The proposers' fine-grained events come here; the optimizer's through actor.on below.
     onEvent: (event) => events.push(event),
   };
@@ -60,14 +74,27 @@ describe('async proposals skipped on their parent need no proposer', () => {
     expect(proposers.filter((id) => skippedIds.has(id))).toEqual([]);
   });
 
-  it('changes nothing a user sees: the same events in the same order and the same result as with a proposer for every proposal', async () => {
-    const parentFirst = await run(optimizerMachine);
-    // A copy of the built-in proposer counts as a replacement: every proposal gets its actor.
-    const copy = proposerMachine.provide({}) as unknown as CallbackActorLogic<ProposerDecision, ProposerInput>;
-    const everyProposal = await run(optimizerMachine.provide({ actors: { proposer: copy } }) as typeof optimizerMachine);
+  // A copy of the built-in proposer counts as a replacement: every proposal gets its actor.
+  const copy = proposerMachine.provide({}) as unknown as CallbackActorLogic<ProposerDecision, ProposerInput>;
+  const everyProposalMachine = optimizerMachine.provide({ actors: { proposer: copy } }) as typeof optimizerMachine;
+
+  it.each<[string, Ending]>([
+    ['to the metric-call budget', {}],
+    ["stopped by the caller's signal mid-run", { abortAtMs: 1_500 }],
+    ['to a dollar budget that refuses calls', { maxCostUsd: 4 }],
+  ])('changes nothing a user sees, run %s: the same events in the same order and the same result as with a proposer for every proposal', async (_, ending) => {
+    const parentFirst = await run(optimizerMachine, ending);
+    const everyProposal = await run(everyProposalMachine, ending);
     expect(everyProposal.proposers).toHaveLength(everyProposal.result.proposals.length);
     expect(parentFirst.proposers.length).toBeLessThan(everyProposal.proposers.length);
     expect(parentFirst.events).toEqual(everyProposal.events);
     expect(parentFirst.result).toEqual(everyProposal.result);
+  });
+
+  it('the endings above are reached as described', async () => {
+    expect((await run(optimizerMachine, { abortAtMs: 1_500 })).result.stopReason).toBe('aborted');
+    const dollars = await run(optimizerMachine, { maxCostUsd: 4 });
+    expect(dollars.result.stopReason).toBe('maxCostUsd');
+    expect(dollars.events.some((e) => e.type === 'error' && /dollar/i.test(e.message))).toBe(true);
   });
 });
