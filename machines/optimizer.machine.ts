@@ -12,7 +12,6 @@ import { memberOf } from '../src/gepa/core/candidatePool.js';
 import { addSpend, NOTHING_SPENT, type ProposalId } from '../src/gepa/core/proposal.js';
 import { evaluationAsk } from '../src/gepa/proposer/evaluationPlan.js';
 import { afterParentEvaluation } from '../src/gepa/proposer/proposalSkips.js';
-import { withRecords, withoutRecords } from '../src/gepa/search/recordsInFlight.js';
 import { releasedFromWait } from '../src/gepa/search/proposalDecisions.js';
 import { occupiedSlots } from '../src/gepa/search/heldSlots.js';
 import { gatePrefetches } from '../src/gepa/search/gatePrefetch.js';
@@ -44,8 +43,11 @@ export interface OptimizerContext extends SearchRun {
    * proposer was replaced (`provide`): a replacement gets every proposal, as its contract says.
    */
   parentFirst: boolean;
-  /** The launches whose parent evaluation is asked for, by request id (the proposal's step). */
-  parentsAsked: Record<string, Launch>;
+  /**
+   * The launches whose parent evaluation is asked for (the request id is the proposal's step): a
+   * short list (at most K), cheaper to copy than a table keyed by ids never seen before.
+   */
+  parentsAsked: Launch[];
 }
 
 export type OptimizerEvent =
@@ -142,7 +144,7 @@ function initialContext(wiring: OptimizerContext['wiring'], parentFirst: boolean
     deferred: [],
     startedAt: clock.now(),
     parentFirst: parentFirst && settings.schedule.kind === 'async',
-    parentsAsked: {},
+    parentsAsked: [],
   };
 }
 
@@ -254,7 +256,7 @@ export const optimizerMachine = optimizerSetup.extend({
       enqueue.assign(launched.update);
       for (const e of launched.events) enqueue.emit(e);
       if (plan.launches.length === 0) return;
-      const asked: Record<string, Launch> = {};
+      const asked: Launch[] = [];
       for (const l of plan.launches) {
         if (!context.parentFirst || l.merge) {
           enqueue.spawnChild('proposer', { id: l.proposal.id, input: proposerInput(context, l) });
@@ -265,9 +267,9 @@ export const optimizerMachine = optimizerSetup.extend({
         const { started, request } = askParent(l, proposerInput(context, l), self);
         enqueue.emit(started);
         enqueue.sendTo('evaluator', request);
-        asked[l.proposal.step] = l;
+        asked.push(l);
       }
-      if (Object.keys(asked).length > 0) enqueue.assign({ parentsAsked: withRecords(context.parentsAsked, asked) });
+      if (asked.length > 0) enqueue.assign({ parentsAsked: [...context.parentsAsked, ...asked] });
       enqueue.emit(budgetEvent({ ledger: plan.ledger, spentUsd: context.spentUsd }));
     }),
     /**
@@ -277,9 +279,9 @@ export const optimizerMachine = optimizerSetup.extend({
      */
     parentEvaluated: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'evaluated' && event.type !== 'evaluator.failed') return;
-      const launch = context.parentsAsked[event.requestId];
+      const launch = context.parentsAsked.find((l) => l.proposal.step === event.requestId);
       if (!launch) return;
-      enqueue.assign({ parentsAsked: withoutRecords(context.parentsAsked, [String(event.requestId)]) });
+      enqueue.assign({ parentsAsked: context.parentsAsked.filter((l) => l !== launch) });
       const input = proposerInput(context, launch);
       const { id, step, task } = launch.proposal;
       const spend = addSpend(NOTHING_SPENT, event);
