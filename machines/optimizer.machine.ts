@@ -1,6 +1,7 @@
 // The optimizer: owns the run. It is the only writer of the search state (pool, RNG, sampler),
 // the budget ledger and the proposals' records; it evaluates the seed, asks the domain what to
-// start (a P x N step at a time, or K always in flight), spawns one proposer per proposal, answers
+// start (a P x N step at a time, or K always in flight), spawns one proposer per proposal (async:
+// per proposal its parent's evaluation, which it asks for itself, lets go on), answers
 // each accepted child with a valset grant or a denial, folds finished proposals into the pool
 // through the domain, and stops on a budget, a stop condition, the timeout or the caller's signal.
 // Its output is the OptimizeResult; its context is plain data, its wiring in the 'run' actor
@@ -114,7 +115,7 @@ function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput
   };
 }
 
-/** The proposer the run spawns is the built-in one (not replaced with `provide`). */
+/** The proposer the run spawns is the built-in one (not replaced with `provide`): read off the actor's machine (`Actor.logic`, `StateMachine.implementations`, both public). */
 function builtInProposer(self: unknown): boolean {
   const logic = (self as { logic?: { implementations?: { actors?: Record<string, unknown> } } }).logic;
   return logic?.implementations?.actors?.proposer === proposerActor;
