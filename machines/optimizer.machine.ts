@@ -1,6 +1,7 @@
 // The optimizer: owns the run. It is the only writer of the search state (pool, RNG, sampler),
 // the budget ledger and the proposals' records; it evaluates the seed, asks the domain what to
-// start (a P x N step at a time, or K always in flight), spawns one proposer per proposal, answers
+// start (a P x N step at a time, or K always in flight), spawns one proposer per proposal (async:
+// per proposal its parent's evaluation, which it asks for itself, lets go on), answers
 // each accepted child with a valset grant or a denial, folds finished proposals into the pool
 // through the domain, and stops on a budget, a stop condition, the timeout or the caller's signal.
 // Its output is the OptimizeResult; its context is plain data, its wiring in the 'run' actor
@@ -9,7 +10,9 @@ import { assign, emit, enqueueActions, sendTo, setup, type CallbackActorLogic } 
 import { heldCalls } from '../src/budget/heldCalls.js';
 import { answerReleased } from '../src/gepa/search/childAnswers.js';
 import { memberOf } from '../src/gepa/core/candidatePool.js';
-import type { ProposalId } from '../src/gepa/core/proposal.js';
+import { addSpend, NOTHING_SPENT, type ProposalId } from '../src/gepa/core/proposal.js';
+import { evaluationAsk } from '../src/gepa/proposer/evaluationPlan.js';
+import { afterParentEvaluation } from '../src/gepa/proposer/proposalSkips.js';
 import { releasedFromWait } from '../src/gepa/search/proposalDecisions.js';
 import { heldSlotOfRun, occupiedSlots } from '../src/gepa/search/heldSlots.js';
 import { gatePrefetches } from '../src/gepa/search/gatePrefetch.js';
@@ -19,7 +22,7 @@ import { decideStop, finalStopReason } from '../src/gepa/search/stopDecision.js'
 import { outOfTurn, resumeWalk, startResume, takeDecision, type LoggedDecision, type ResumePosition } from '../src/storage/resumeOrder.js';
 import type { OptimizeResult, RunEvent, StopReason } from '../src/types.js';
 import { evaluatorActor } from './evaluator.actor.js';
-import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerDecision, ProposalUpdate } from './protocol.js';
+import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerDecision, ProposalUpdate, ReplyTo } from './protocol.js';
 import { proposerMachine, type ProposerInput } from './proposer.machine.js';
 import { evaluatorInput, stopSignalsInput } from './runInputs.js';
 import { stopSignals } from './stopSignals.actor.js';
@@ -34,6 +37,18 @@ export interface OptimizerContext extends SearchRun {
   deferred: ProposalUpdate[];
   startedAt: number;
   stats?: EvaluatorStats;
+  /**
+   * Async runs with the built-in proposer: the optimizer asks for each reflective proposal's
+   * parent evaluation itself and spawns a proposer only when the proposal goes on, so a proposal
+   * skipped on its parent (most of them once the pool is good) costs no actor. False when the
+   * proposer was replaced (`provide`): a replacement gets every proposal, as its contract says.
+   */
+  parentFirst: boolean;
+  /**
+   * The launches whose parent evaluation is asked for (the request id is the proposal's step): a
+   * short list (at most K), cheaper to copy than a table keyed by ids never seen before.
+   */
+  parentsAsked: Launch[];
 }
 
 export type OptimizerEvent =
@@ -66,7 +81,13 @@ function planInput(context: OptimizerContext): PlanInput {
   const { search, ledger, dollarsExhausted } = context;
   const { table } = preparedOf(context);
   const settings = settingsOf(context);
-  const inFlightParents = Object.values(context.proposals).flatMap((p) => p.parents.slice(0, 1));
+  // Each proposal's first parent, in the table's order (a loop: the table is a dictionary-mode
+  // object, slow to list with Object.values, and this runs at every launch).
+  const inFlightParents: number[] = [];
+  for (const id in context.proposals) {
+    const first = context.proposals[id]?.parents[0];
+    if (first !== undefined) inFlightParents.push(first);
+  }
   return { search, settings, table, budget: { ledger, ...spendingLimits(context), dollarsExhausted }, inFlightParents };
 }
 
@@ -94,8 +115,24 @@ function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput
   };
 }
 
+/** The proposer the run spawns is the built-in one (not replaced with `provide`): read off the actor's machine (`Actor.logic`, `StateMachine.implementations`, both public). */
+function builtInProposer(self: unknown): boolean {
+  const logic = (self as { logic?: { implementations?: { actors?: Record<string, unknown> } } }).logic;
+  return logic?.implementations?.actors?.proposer === proposerActor;
+}
+
+/** A launch whose parent evaluation the optimizer asks for: the run event a proposer would tell, and the request. */
+function askParent(launch: Launch, input: ProposerInput, self: ReplyTo<EvaluatorReply>): { started: RunEvent; request: EvaluatorRequest } {
+  const origin = { step: input.step, task: input.task };
+  return {
+    started: { type: 'evaluation.started', target: 'parent', ...origin },
+    // The proposal's step is its request id: async proposals each have their own step.
+    request: { type: 'evaluate', replyTo: self, ...evaluationAsk('parent', input), requestId: launch.proposal.step, origin },
+  };
+}
+
 /** The run's state before the seed is evaluated, all plain data: the search from the settings, the walk of the logged path at its start. */
-function initialContext(wiring: OptimizerContext['wiring']): OptimizerContext {
+function initialContext(wiring: OptimizerContext['wiring'], parentFirst: boolean): OptimizerContext {
   const snapshot = wiring.getSnapshot();
   // The input could not be prepared (a ConfigError): the run fails as it is made.
   if (snapshot.status === 'error') throw snapshot.error;
@@ -107,6 +144,8 @@ function initialContext(wiring: OptimizerContext['wiring']): OptimizerContext {
     resume: startResume(journal?.loggedPath?.(), settings.schedule.kind === 'async'),
     deferred: [],
     startedAt: clock.now(),
+    parentFirst: parentFirst && settings.schedule.kind === 'async',
+    parentsAsked: [],
   };
 }
 
@@ -207,7 +246,7 @@ export const optimizerMachine = optimizerSetup.extend({
       for (const m of prefetched.messages) enqueue.sendTo(m.id, m.message);
     }),
     /** Start what the planner plans: a batched step, or async proposals until K are in flight or the budget refuses another. */
-    launch: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
+    launch: optimizerSetup.enqueueActions(({ context, event, enqueue, self }) => {
       const settings = settingsOf(context);
       const { schedule } = settings;
       if (context.stopReason !== undefined) return;
@@ -220,13 +259,54 @@ export const optimizerMachine = optimizerSetup.extend({
       enqueue.assign(launched.update);
       for (const e of launched.events) enqueue.emit(e);
       if (plan.launches.length === 0) return;
-      for (const l of plan.launches) enqueue.spawnChild('proposer', { id: l.proposal.id, input: proposerInput(context, l) });
+      const asked: Launch[] = [];
+      for (const l of plan.launches) {
+        if (!context.parentFirst || l.merge) {
+          enqueue.spawnChild('proposer', { id: l.proposal.id, input: proposerInput(context, l) });
+          continue;
+        }
+        // Where the proposer would have started (its start is deferred like these sends): its
+        // run event, then its request.
+        const { started, request } = askParent(l, proposerInput(context, l), self);
+        enqueue.emit(started);
+        enqueue.sendTo('evaluator', request);
+        asked.push(l);
+      }
+      if (asked.length > 0) enqueue.assign({ parentsAsked: [...context.parentsAsked, ...asked] });
       enqueue.emit(budgetEvent({ ledger: plan.ledger, spentUsd: context.spentUsd }));
+    }),
+    /**
+     * A parent evaluation the optimizer asked for: skipped on it (or failed), the proposal ends
+     * here as a proposer would have ended it (its 'proposal.finished', raised); else its proposer
+     * is spawned with the evaluation (ProposerInput.parentEvaluated).
+     */
+    parentEvaluated: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'evaluated' && event.type !== 'evaluator.failed') return;
+      const launch = context.parentsAsked.find((l) => l.proposal.step === event.requestId);
+      if (!launch) return;
+      enqueue.assign({ parentsAsked: context.parentsAsked.filter((l) => l !== launch) });
+      const input = proposerInput(context, launch);
+      const { id, step, task } = launch.proposal;
+      const spend = addSpend(NOTHING_SPENT, event);
+      // The run events a proposer would have told its listener are the optimizer's here: emitted
+      // (optimize() hands both to onEvent), in the order the proposer's would have come.
+      if (event.type === 'evaluator.failed') {
+        enqueue.emit({ type: 'error', message: `task ${step}/${task}: ${event.error}` });
+        enqueue.raise({ type: 'proposal.finished', id, spend, outcome: undefined, child: undefined, valset: undefined });
+        return;
+      }
+      const next = afterParentEvaluation(event.evaluations, input);
+      if (next.kind === 'skip') {
+        enqueue.emit({ type: 'evaluation.skipped', reason: next.reason, scores: event.evaluations.map((e) => e.score), step, task });
+        enqueue.raise({ type: 'proposal.finished', id, spend, outcome: { task, status: 'skipped', reason: next.reason }, child: undefined, valset: undefined });
+        return;
+      }
+      enqueue.spawnChild('proposer', { id, input: { ...input, parentEvaluated: { evaluations: event.evaluations, spend } } });
     }),
   },
 }).createMachine({
   id: 'optimizer',
-  context: ({ input, spawn }) => initialContext(spawn('run', { id: 'run', input })),
+  context: ({ input, spawn, self }) => initialContext(spawn('run', { id: 'run', input }), builtInProposer(self)),
   invoke: [
     {
       id: 'evaluator',
@@ -334,6 +414,8 @@ export const optimizerMachine = optimizerSetup.extend({
     flowing: {
       entry: 'launch',
       on: {
+        evaluated: { actions: 'parentEvaluated' },
+        'evaluator.failed': { actions: 'parentEvaluated' },
         'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', 'launch', 'prefetchGates', 'releaseDeferred'] }],
         'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseHeld', 'prefetchGates', 'launch', 'releaseDeferred'] }],
       },
@@ -345,6 +427,8 @@ export const optimizerMachine = optimizerSetup.extend({
     // Nothing new starts; proposals in flight finish and are folded.
     draining: {
       on: {
+        evaluated: { actions: 'parentEvaluated' },
+        'evaluator.failed': { actions: 'parentEvaluated' },
         'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', 'prefetchGates', 'releaseDeferred'] }],
         'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseHeld', 'prefetchGates', 'releaseDeferred'] }],
       },

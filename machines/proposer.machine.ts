@@ -101,6 +101,8 @@ function goOnOrSkip<T extends object>(context: ProposerContext, answer: SkipOrGo
 const skipReason = (context: ProposerContext) => (context.outcome?.status === 'skipped' ? context.outcome.reason : '');
 const evaluationStarted = (target: 'parent' | 'child' | 'valset') => tell((_, task) => ({ type: 'evaluation.started', target, ...task }));
 const valsetStarted = evaluationStarted('valset');
+/** The parent's evaluation said go on: its sum and evaluations, reported. */
+const parentEnded = tell((context, task) => ({ type: 'evaluation.ended', target: 'parent', sum: context.parentSum ?? 0, evaluations: context.parentEvaluations, ...task }));
 /** The child's minibatch sum, reported once it is judged. */
 const childJudged = tell((context, task) => {
   // A rebased child is judged on its gate's examples.
@@ -109,10 +111,31 @@ const childJudged = tell((context, task) => {
   return { type: 'evaluation.ended', target: 'child', sum, ...(evaluations ? { evaluations } : {}), ...task };
 });
 
+/**
+ * A reply's charge added to the proposal's spend, as a context patch: each transition that takes
+ * a paid reply folds this into its one `assign` (an assign is a copy of the whole context, and
+ * XState's cost a proposal is per event and per assign).
+ */
+const paid = (context: ProposerContext, event: ProposerEvent): Pick<ProposerContext, 'spend'> =>
+  event.type === 'evaluated' || event.type === 'reflected' || event.type === 'evaluator.failed' ? { spend: addSpend(context.spend, event) } : { spend: context.spend };
+
+/**
+ * A parent evaluation the optimizer asked for (ProposerInput.parentEvaluated) folded into the
+ * starting context as the proposer's own reply would have been: its evaluations, its charge and
+ * the stage's answer (the optimizer spawns a proposer only when that answer is go on).
+ */
+function parentEvaluatedBefore(input: ProposerInput, parent: NonNullable<ProposerInput['parentEvaluated']>): Partial<ProposerContext> {
+  const answer = afterParentEvaluation(parent.evaluations, input);
+  return { parentEvaluations: parent.evaluations, spend: parent.spend, ...(answer.kind === 'go-on' ? { parentSum: answer.parentSum } : {}) };
+}
+
+/** The proposal's end is still to report, and no gate evaluated ahead is unpaid. */
+const endUnreported = (context: ProposerContext): boolean => !context.prefetching && !context.reported;
+
 /** The evaluator could not serve a request: what it ran is paid, and the proposal ends without a verdict. */
 const FAILED_REQUEST = { target: 'failed', actions: 'pay' } as const;
 /** A reply to a gate evaluated ahead, in whatever state it comes: paid for, and counted off. */
-const PREFETCH_REPLY = { guard: 'prefetchReply', actions: ['pay', 'prefetchReplied'] } as const;
+const PREFETCH_REPLY = { guard: 'prefetchReply', actions: 'prefetchReplied' } as const;
 
 /**
  * One proposal as an XState machine, spawned by the optimizer with a ProposerInput: evaluate the
@@ -129,14 +152,14 @@ export const proposerMachine = setup({
     allReflected: ({ context }) => context.replies.every((r) => r !== undefined),
     hasChild: ({ context }) => context.child !== undefined,
     childAccepted: ({ context }) => isAccepted(context.outcome),
-    skipped: ({ context }) => context.outcome?.status === 'skipped',
     raceGoesOn: ({ context }) => context.race?.next.kind === 'evaluate',
     prefetchReply: ({ event }) => isPrefetchReply(event),
-    prefetchSettled: ({ context }) => !context.prefetching && !context.reported,
+    prefetchSettled: ({ context }) => endUnreported(context),
   },
   actions: {
-    prefetchReplied: assign({ prefetching: ({ context }) => (context.prefetching ?? 1) - 1 }),
-    pay: assign(({ context, event }) => (event.type === 'evaluated' || event.type === 'reflected' || event.type === 'evaluator.failed' ? { spend: addSpend(context.spend, event) } : {})),
+    /** A prefetched gate's reply: paid for, and counted off. */
+    prefetchReplied: assign(({ context, event }) => ({ ...paid(context, event), prefetching: (context.prefetching ?? 1) - 1 })),
+    pay: assign(({ context, event }) => paid(context, event)),
     finish: sendParent(({ context: { id, spend, outcome, child, valset, valsetStop, rebase } }): ProposalUpdate => ({
       type: 'proposal.finished', id, spend, outcome, child, valset,
       ...(valsetStop ? { valsetStop } : {}),
@@ -150,28 +173,52 @@ export const proposerMachine = setup({
   },
 }).createMachine({
   id: 'proposer',
-  context: ({ input }) => ({ ...input, parentEvaluations: [], replies: input.components.map(() => undefined), spend: NOTHING_SPENT, ...(input.merge ? hashedChild(input.merge.child) : {}) }),
-  initial: 'starting',
+  context: ({ input }) => ({
+    ...input,
+    parentEvaluations: [],
+    replies: input.components.map(() => undefined),
+    spend: NOTHING_SPENT,
+    ...(input.merge ? hashedChild(input.merge.child) : {}),
+    ...(input.parentEvaluated ? parentEvaluatedBefore(input, input.parentEvaluated) : {}),
+  }),
+  // A reflective proposal starts here; a merge (no parent evaluation) leaves at once for
+  // evaluatingChild, and one whose parent the optimizer evaluated (input.parentEvaluated) for
+  // buildingDataset. Not a 'starting' state with eventless exits: each microstep a proposal
+  // takes costs CPU, and most proposals are reflective (bench/README.md, "Where the time goes").
+  initial: 'evaluatingParent',
   on: { evaluated: PREFETCH_REPLY, 'evaluator.failed': PREFETCH_REPLY },
   states: {
-    starting: {
-      always: [{ guard: ({ context }) => context.merge !== undefined, target: 'evaluatingChild' }, { target: 'evaluatingParent' }],
-    },
     evaluatingParent: {
-      entry: [evaluationStarted('parent'), evaluate('parent')],
+      entry: enqueueActions(({ context, enqueue }) => {
+        if (context.merge !== undefined || context.parentEvaluated !== undefined) return;
+        enqueue(evaluationStarted('parent'));
+        enqueue(evaluate('parent'));
+      }),
+      always: [
+        { guard: ({ context }) => context.merge !== undefined, target: 'evaluatingChild' },
+        { guard: ({ context }) => context.parentEvaluated !== undefined, target: 'buildingDataset', actions: parentEnded },
+      ],
       on: {
-        evaluated: { actions: ['pay', assign(({ context, event }) => ({ parentEvaluations: event.evaluations, ...goOnOrSkip(context, afterParentEvaluation(event.evaluations, context)) }))] },
+        // The stage's answer decides the target on the event itself (no eventless step after it).
+        evaluated: [
+          {
+            guard: ({ context, event }) => afterParentEvaluation(event.evaluations, context).kind === 'skip',
+            target: 'finished',
+            actions: [
+              assign(({ context, event }) => ({ ...paid(context, event), parentEvaluations: event.evaluations, ...goOnOrSkip(context, afterParentEvaluation(event.evaluations, context)) })),
+              tell((context, task) => ({ type: 'evaluation.skipped', reason: skipReason(context), scores: context.parentEvaluations.map((e) => e.score), ...task })),
+            ],
+          },
+          {
+            target: 'buildingDataset',
+            actions: [
+              assign(({ context, event }) => ({ ...paid(context, event), parentEvaluations: event.evaluations, ...goOnOrSkip(context, afterParentEvaluation(event.evaluations, context)) })),
+              parentEnded,
+            ],
+          },
+        ],
         'evaluator.failed': FAILED_REQUEST,
       },
-      always: [
-        { guard: 'skipped', target: 'finished', actions: tell((context, task) => ({ type: 'evaluation.skipped', reason: skipReason(context), scores: context.parentEvaluations.map((e) => e.score), ...task })) },
-        // parentSum is set once the parent's evaluation said go on (the guard); 0 is never reported.
-        {
-          guard: ({ context }) => context.parentSum !== undefined,
-          target: 'buildingDataset',
-          actions: tell((context, task) => ({ type: 'evaluation.ended', target: 'parent', sum: context.parentSum ?? 0, evaluations: context.parentEvaluations, ...task })),
-        },
-      ],
     },
     // The adapter's dataset builder may be async. Its promise reports back with an event rather
     // than through an invoked promise actor: one actor fewer per proposal is ~15% of the
@@ -189,11 +236,11 @@ export const proposerMachine = setup({
           );
       },
       on: {
-        'dataset.*': { target: 'datasetRead', actions: assign(({ context, event }) => goOnOrSkip(context, event.next)) },
+        'dataset.*': [
+          { guard: ({ event }) => event.next.kind === 'skip', target: 'finished', actions: assign(({ context, event }) => goOnOrSkip(context, event.next)) },
+          { target: 'reflecting', actions: assign(({ context, event }) => goOnOrSkip(context, event.next)) },
+        ],
       },
-    },
-    datasetRead: {
-      always: [{ guard: 'skipped', target: 'finished' }, { target: 'reflecting' }],
     },
     reflecting: {
       entry: [
@@ -209,11 +256,11 @@ export const proposerMachine = setup({
         },
         reflected: {
           actions: [
-            'pay',
             ({ context, event }) => (event.ok ? undefined : tellError(context, `reflection failed: ${event.error}`)),
-            assign({
-              replies: ({ context, event }) => context.replies.map((r, i) => (i === componentOfReply(event.requestId) ? readReflection(event.ok ? { ok: true, text: event.reply.text } : event) : r)),
-            }),
+            assign(({ context, event }) => ({
+              ...paid(context, event),
+              replies: context.replies.map((r, i) => (i === componentOfReply(event.requestId) ? readReflection(event.ok ? { ok: true, text: event.reply.text } : event) : r)),
+            })),
           ],
         },
         'evaluator.failed': FAILED_REQUEST,
@@ -240,8 +287,8 @@ export const proposerMachine = setup({
         evaluated: {
           target: 'awaitingDecision',
           actions: [
-            'pay',
             assign(({ context, event }) => ({
+              ...paid(context, event),
               childEvaluations: event.evaluations,
               outcome: judgeChildOutcome(context, { childHash: madeChild(context, 'the child was judged').hash, evaluations: event.evaluations }, { against: 'parent', evaluations: context.parentEvaluations }),
             })),
@@ -285,13 +332,10 @@ export const proposerMachine = setup({
         evaluated: [
           PREFETCH_REPLY,
           {
-          actions: [
-            'pay',
-            assign({
-              rebase: ({ context, event }) =>
-                context.rebase && rebaseGateAfter(context.rebase, rebaseSideOf(event.requestId), event.evaluations, { ...context, childHash: madeChild(context, 'the rebased child was judged').hash }),
-            }),
-          ],
+          actions: assign(({ context, event }) => ({
+            ...paid(context, event),
+            rebase: context.rebase && rebaseGateAfter(context.rebase, rebaseSideOf(event.requestId), event.evaluations, { ...context, childHash: madeChild(context, 'the rebased child was judged').hash }),
+          })),
           },
         ],
         'evaluator.failed': [PREFETCH_REPLY, FAILED_REQUEST],
@@ -301,7 +345,7 @@ export const proposerMachine = setup({
     evaluatingValset: {
       entry: [valsetStarted, evaluate('valset')],
       on: {
-        evaluated: [PREFETCH_REPLY, { target: 'finished', actions: ['pay', assign({ valset: ({ event }) => valsetScoresOf(event.evaluations) })] }],
+        evaluated: [PREFETCH_REPLY, { target: 'finished', actions: assign(({ context, event }) => ({ ...paid(context, event), valset: valsetScoresOf(event.evaluations) })) }],
         'evaluator.failed': [PREFETCH_REPLY, FAILED_REQUEST],
       },
     },
@@ -309,7 +353,7 @@ export const proposerMachine = setup({
     racingValset: {
       entry: evaluate('race-chunk'),
       on: {
-        evaluated: [PREFETCH_REPLY, { target: 'racedChunk', actions: ['pay', assign({ race: ({ context, event }) => context.race && raceAfterChunk(context.race, event.evaluations) })] }],
+        evaluated: [PREFETCH_REPLY, { target: 'racedChunk', actions: assign(({ context, event }) => ({ ...paid(context, event), race: context.race && raceAfterChunk(context.race, event.evaluations) })) }],
         'evaluator.failed': [PREFETCH_REPLY, FAILED_REQUEST],
       },
     },
@@ -325,7 +369,14 @@ export const proposerMachine = setup({
     // Not a final state: the optimizer stops a proposer when it reports 'proposal.finished', so a
     // done event per proposal would only cost the optimizer one more (empty) macrostep.
     // A gate evaluated ahead is paid for before the end is reported (its replies come to the root's handlers).
+    // The end is reported as the state is entered (no eventless step after it) unless gates
+    // evaluated ahead are still unpaid; then their last reply's step reports it.
     finished: {
+      entry: enqueueActions(({ context, enqueue }) => {
+        if (!endUnreported(context)) return;
+        enqueue('finish');
+        enqueue.assign({ reported: true });
+      }),
       always: { guard: 'prefetchSettled', actions: ['finish', assign({ reported: true })] },
     },
   },

@@ -8,7 +8,7 @@ import type { MinibatchOutcome, Proposal, ProposalSpend } from '../src/gepa/core
 import type { ChildMessage } from '../src/gepa/search/childAnswers.js';
 import type { GatePrefetch } from '../src/gepa/search/gatePrefetch.js';
 import type { ReflectionStrategy } from '../src/gepa/proposer/reflectionStrategy.js';
-import type { AcceptanceRule, Candidate, EvaluatedExample, FailureCounts, PromptPart, ReflectiveDataset, RunEvent } from '../src/types.js';
+import type { AcceptanceRule, Candidate, Evaluation, EvaluatedExample, FailureCounts, PromptPart, ReflectiveDataset, RunEvent } from '../src/types.js';
 
 /**
  * Where a reply goes: an actor that accepts exactly that reply, so tsc rejects a reply missing a
@@ -188,6 +188,13 @@ export interface ProposerInput {
   reflection?: ReflectionStrategy;
   /** The run's listener: receives this task's fine-grained run events (evaluation started, ended, skipped; errors). */
   onEvent?: (event: RunEvent) => void;
+  /**
+   * The parent's minibatch evaluation, when the optimizer asked for it before spawning the
+   * proposer (async runs with the built-in proposer: a proposal skipped on that evaluation then
+   * needs no actor) and it said go on: the proposer starts from it, with its reply's charge as
+   * the proposal's spend so far, instead of asking again.
+   */
+  parentEvaluated?: { evaluations: Evaluation[]; spend: ProposalSpend };
   /** Present for a merge proposal: the merged child and its parents' sums on the subsample (`minibatch`). */
   merge?: {
     /** The merged child. */

@@ -12,11 +12,12 @@ import type { StepMinibatches } from '../../types.js';
  */
 export const defaultStepMinibatches = (schedule: 'batched' | 'async'): StepMinibatches => (schedule === 'batched' ? 'sliding' : 'fresh');
 
+/** A value: nothing changes one in place (drawSliding makes a new one), so it is shared, never copied. */
 export interface SamplerState {
-  epoch: number;
-  order: number[];
-  position: number;
-  useCounts: number[];
+  readonly epoch: number;
+  readonly order: readonly number[];
+  readonly position: number;
+  readonly useCounts: readonly number[];
 }
 
 /** A sampler over `size` ids before its first epoch (checks the size and the batch size). */
@@ -58,7 +59,13 @@ function startEpoch(state: SamplerState, batchSize: number, rng: Rng): SamplerSt
   return { epoch: state.epoch + 1, order, position: 0, useCounts: counts };
 }
 
-/** The sampler as an object that keeps its state (drawSliding over it), for callers that draw one step at a time. */
+/**
+ * The sampler as an object that keeps its state (drawSliding over it), for callers that draw one
+ * step at a time. A SamplerState is a value: drawSliding never changes one in place (a new epoch
+ * makes new arrays, a draw a new object sharing them), so the state is taken and handed out by
+ * reference. Cloning it cost ~14% of an async run's CPU at a valset of 20 (it is restored and
+ * read once per plan; bench/README.md, "Where the time goes").
+ */
 export class EpochShuffledSampler {
   private state: SamplerState;
 
@@ -68,7 +75,7 @@ export class EpochShuffledSampler {
     state?: SamplerState,
   ) {
     const fresh = initialSamplerState(size, batchSize);
-    this.state = state ? structuredClone(state) : fresh;
+    this.state = state ?? fresh;
   }
 
   /** The next minibatch of ids in [0, size): a step of one task, fresh or sliding alike. */
@@ -83,7 +90,8 @@ export class EpochShuffledSampler {
     return drawn.minibatches;
   }
 
+  /** The state now (a value: not to be changed in place). */
   getState(): SamplerState {
-    return structuredClone(this.state);
+    return this.state;
   }
 }
