@@ -1,0 +1,134 @@
+// The optimizer's actions that enqueue others: a verdict, a proposal's end, an async fold, the
+// release of children held by the launch-order wait, gates evaluated ahead, a launch, and a parent
+// evaluation the optimizer asked for itself. Each asks one domain function (src/gepa/) and
+// assigns, emits and sends what it answers; optimizer.machine.ts names them in its states.
+import { answerReleased } from '../src/gepa/search/childAnswers.js';
+import { addSpend, NOTHING_SPENT } from '../src/gepa/core/proposal.js';
+import { afterParentEvaluation } from '../src/gepa/proposer/proposalSkips.js';
+import { releasedFromWait } from '../src/gepa/search/proposalDecisions.js';
+import { heldSlotOfRun, occupiedSlots } from '../src/gepa/search/heldSlots.js';
+import { gatePrefetches } from '../src/gepa/search/gatePrefetch.js';
+import { planAsyncProposals, planBatchedStep, rebaseExtraCalls, type Launch, type Plan } from '../src/gepa/search/proposalPlanner.js';
+import { budgetEvent, finish, foldInto, judge, launchPlan } from '../src/gepa/search/searchRun.js';
+import { takeDecision } from '../src/storage/resumeOrder.js';
+import { preparedOf, settingsOf } from './runWiring.js';
+import { elapsedMs, spendingLimits, planInput, proposerInput, askParent, optimizerSetup } from './optimizer.setup.js';
+
+export const optimizerActions = {
+  /** After a decision, the waiting updates are looked at again (one of them may be next). */
+  releaseDeferred: optimizerSetup.enqueueActions(({ context, enqueue }) => {
+    if (context.deferred.length === 0) return;
+    enqueue.assign({ deferred: [] });
+    for (const update of context.deferred) enqueue.raise(update);
+  }),
+  /** A verdict: record it and answer whichever children of its group can be answered now. */
+  judge: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
+    if (event.type !== 'proposal.judged') return;
+    // null: not in flight (a late update from a proposal the run already let go).
+    const answered = judge(context, event, settingsOf(context), spendingLimits(context));
+    if (!answered) return;
+    // The walk of the logged path one further; off the path, the decision is logged (logDecision).
+    const taken = takeDecision(context.resume, { kind: 'judged', id: event.id });
+    const { messages, ...update } = answered;
+    enqueue.assign({ ...update, resume: taken.resume });
+    if (taken.logged) enqueue({ type: 'logDecision', params: taken.logged });
+    for (const m of messages) enqueue.sendTo(m.id, m.message);
+  }),
+  /** A proposal's end: settle its reservation, record its update, stop its proposer, decide its group. */
+  finish: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
+    if (event.type !== 'proposal.finished') return;
+    const answered = finish(context, event, settingsOf(context), spendingLimits(context));
+    if (!answered) return;
+    const taken = takeDecision(context.resume, { kind: 'finished', id: event.id });
+    const { messages, ...update } = answered;
+    enqueue.assign({ ...update, resume: taken.resume });
+    if (taken.logged) enqueue({ type: 'logDecision', params: taken.logged });
+    for (const m of messages) enqueue.sendTo(m.id, m.message);
+    // A finished proposer stays among the children until stopped; thousands would slow every step.
+    enqueue.stopChild(event.id);
+  }),
+  /** Async: a finished proposal joins the pool the moment it finishes. */
+  foldOne: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
+    const p = event.type === 'proposal.finished' ? context.proposals[event.id] : undefined;
+    if (!p) return;
+    const folded = foldInto(context, [p], { elapsedMsNow: elapsedMs(context) }, settingsOf(context));
+    enqueue.assign(folded.update);
+    for (const e of folded.events) enqueue.emit(e);
+  }),
+  /** Async, rebaseWait: children that waited for the valset evaluations just folded are decided now, against the pool with them in it. */
+  releaseHeld: optimizerSetup.enqueueActions(({ context, enqueue }) => {
+    const released = releasedFromWait(context.proposals);
+    if (released.length === 0) return;
+    const { messages, ...update } = answerReleased({ ...context, pool: context.search.pool, limits: spendingLimits(context) }, released, settingsOf(context));
+    for (const m of messages) enqueue.sendTo(m.id, m.message);
+    enqueue.assign(update);
+  }),
+  /** Async, speculate 'rebase-gate': held children waiting on one valset evaluation evaluate their possible rebase gates ahead. */
+  prefetchGates: optimizerSetup.enqueueActions(({ context, enqueue }) => {
+    const settings = settingsOf(context);
+    const { schedule } = settings;
+    if (schedule.kind !== 'async' || schedule.speculate !== 'rebase-gate' || schedule.rebase === 'off') return;
+    const prefetched = gatePrefetches({ proposals: context.proposals, pool: context.search.pool, ledger: context.ledger }, { extraCalls: rebaseExtraCalls(settings), gate: schedule.rebaseGate, policy: schedule.rebase });
+    if (prefetched.messages.length === 0) return;
+    enqueue.assign({ proposals: prefetched.proposals, ledger: prefetched.ledger });
+    for (const m of prefetched.messages) enqueue.sendTo(m.id, m.message);
+  }),
+  /** Start what the planner plans: a batched step, or async proposals until K are in flight or the budget refuses another. */
+  launch: optimizerSetup.enqueueActions(({ context, event, enqueue, self }) => {
+    const settings = settingsOf(context);
+    const { schedule } = settings;
+    if (context.stopReason !== undefined) return;
+    const heldSlot = schedule.kind === 'async' ? heldSlotOfRun(context, schedule, settings, preparedOf(context).table.valIds.length) : 'keep';
+    // After a verdict only while held children free their places: a child the verdict held in its wait gives its place to a new proposal.
+    if (event.type === 'proposal.judged' && heldSlot !== 'free') return;
+    const plan: Plan =
+      schedule.kind === 'batched' ? planBatchedStep(planInput(context), schedule) : planAsyncProposals(planInput(context), occupiedSlots(context.proposals, schedule.inFlight, heldSlot), schedule.inFlight);
+    const launched = launchPlan(context, plan, schedule.kind === 'batched');
+    enqueue.assign(launched.update);
+    for (const e of launched.events) enqueue.emit(e);
+    if (plan.launches.length === 0) return;
+    const asked: Launch[] = [];
+    for (const l of plan.launches) {
+      if (!context.parentFirst || l.merge) {
+        enqueue.spawnChild('proposer', { id: l.proposal.id, input: proposerInput(context, l) });
+        continue;
+      }
+      // Where the proposer would have started (its start is deferred like these sends): its
+      // run event, then its request.
+      const { started, request } = askParent(l, proposerInput(context, l), self);
+      enqueue.emit(started);
+      enqueue.sendTo('evaluator', request);
+      asked.push(l);
+    }
+    if (asked.length > 0) enqueue.assign({ parentsAsked: [...context.parentsAsked, ...asked] });
+    enqueue.emit(budgetEvent({ ledger: plan.ledger, spentUsd: context.spentUsd }));
+  }),
+  /**
+   * A parent evaluation the optimizer asked for: skipped on it (or failed), the proposal ends
+   * here as a proposer would have ended it (its 'proposal.finished', raised); else its proposer
+   * is spawned with the evaluation (ProposerInput.parentEvaluated).
+   */
+  parentEvaluated: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
+    if (event.type !== 'evaluated' && event.type !== 'evaluator.failed') return;
+    const launch = context.parentsAsked.find((l) => l.proposal.step === event.requestId);
+    if (!launch) return;
+    enqueue.assign({ parentsAsked: context.parentsAsked.filter((l) => l !== launch) });
+    const input = proposerInput(context, launch);
+    const { id, step, task } = launch.proposal;
+    const spend = addSpend(NOTHING_SPENT, event);
+    // The run events a proposer would have told its listener are the optimizer's here: emitted
+    // (optimize() hands both to onEvent), in the order the proposer's would have come.
+    if (event.type === 'evaluator.failed') {
+      enqueue.emit({ type: 'error', message: `task ${step}/${task}: ${event.error}` });
+      enqueue.raise({ type: 'proposal.finished', id, spend, outcome: undefined, child: undefined, valset: undefined });
+      return;
+    }
+    const next = afterParentEvaluation(event.evaluations, input);
+    if (next.kind === 'skip') {
+      enqueue.emit({ type: 'evaluation.skipped', reason: next.reason, scores: event.evaluations.map((e) => e.score), step, task });
+      enqueue.raise({ type: 'proposal.finished', id, spend, outcome: { task, status: 'skipped', reason: next.reason }, child: undefined, valset: undefined });
+      return;
+    }
+    enqueue.spawnChild('proposer', { id, input: { ...input, parentEvaluated: { evaluations: event.evaluations, spend } } });
+  }),
+};

@@ -1,0 +1,175 @@
+// The optimizer's vocabulary and its XState set-up: the context (plain data: the search run, the
+// walk of a resumed run's logged path, the launches whose parent evaluation it asked for), its
+// events and children, what it hands the planner and each proposer, and the setup (actors,
+// guards, the plain named actions) that optimizer.actions.ts and optimizer.machine.ts build on.
+import { assign, setup, type CallbackActorLogic } from 'xstate';
+import { heldCalls } from '../src/budget/heldCalls.js';
+import { memberOf } from '../src/gepa/core/candidatePool.js';
+import type { ProposalId } from '../src/gepa/core/proposal.js';
+import { evaluationAsk } from '../src/gepa/proposer/evaluationPlan.js';
+import type { Launch, PlanInput } from '../src/gepa/search/proposalPlanner.js';
+import { startRun, stepFinished, type SearchRun } from '../src/gepa/search/searchRun.js';
+import { outOfTurn, resumeWalk, startResume, type LoggedDecision, type ResumePosition } from '../src/storage/resumeOrder.js';
+import type { OptimizeResult, RunEvent, StopReason } from '../src/types.js';
+import { evaluatorActor } from './evaluator.actor.js';
+import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerDecision, ProposalUpdate, ReplyTo } from './protocol.js';
+import { proposerMachine, type ProposerInput } from './proposer.machine.js';
+import { stopSignals } from './stopSignals.actor.js';
+import { preparedOf, preparedOnly, runWiringActor, settingsOf, wiringOf, type OptimizerInput, type RunWiringRef } from './runWiring.js';
+
+export interface OptimizerContext extends SearchRun {
+  /** The actor holding the run's wiring (`RunWiring`): a reference, so the context stays plain data (JSON gives its id). */
+  wiring: RunWiringRef;
+  /** Async schedule: how far the run has walked the path its journal logged (undefined: batched). */
+  resume?: ResumePosition;
+  /** Async resume: proposers' updates that came before their turn on the logged path. */
+  deferred: ProposalUpdate[];
+  startedAt: number;
+  stats?: EvaluatorStats;
+  /**
+   * Async runs with the built-in proposer: the optimizer asks for each reflective proposal's
+   * parent evaluation itself and spawns a proposer only when the proposal goes on, so a proposal
+   * skipped on its parent (most of them once the pool is good) costs no actor. False when the
+   * proposer was replaced (`provide`): a replacement gets every proposal, as its contract says.
+   */
+  parentFirst: boolean;
+  /**
+   * The launches whose parent evaluation is asked for (the request id is the proposal's step): a
+   * short list (at most K), cheaper to copy than a table keyed by ids never seen before.
+   */
+  parentsAsked: Launch[];
+}
+
+export type OptimizerEvent =
+  | EvaluatorReply
+  | ProposalUpdate
+  | EvaluatorStats
+  | DollarsExhausted
+  /** graceful: start nothing new and let what is in flight finish; else stop now. */
+  | { type: 'stop'; reason: StopReason; graceful?: boolean; error?: string };
+
+export type OptimizerChildren = { evaluator: 'evaluator'; run: 'run' } & { [proposal: ProposalId]: 'proposer' };
+
+export const SEED_REQUEST = -1;
+
+/** Typed as the contract a replacement proposer meets (`provide`): it takes ProposerInput and answers; its snapshot is never read. */
+export const proposerActor = proposerMachine as unknown as CallbackActorLogic<ProposerDecision, ProposerInput>;
+
+export const inFlightCount = (context: OptimizerContext): number => Object.keys(context.proposals).length;
+
+export const elapsedMs = (context: OptimizerContext): number => preparedOf(context).clock.now() - context.startedAt;
+
+export const isAsync = (context: OptimizerContext): boolean => settingsOf(context).schedule.kind === 'async';
+
+export const isUpdate = (event: OptimizerEvent): event is ProposalUpdate => event.type === 'proposal.judged' || event.type === 'proposal.finished';
+
+/** Room a resumed run keeps for logged work (RunJournal.heldWork): launches and rebases alike leave it. */
+export const spendingLimits = (context: OptimizerContext) => ({ heldCalls: heldCalls(preparedOf(context).journal, resumeWalk(context.resume)) });
+
+export function planInput(context: OptimizerContext): PlanInput {
+  const { search, ledger, dollarsExhausted } = context;
+  const { table } = preparedOf(context);
+  const settings = settingsOf(context);
+  // Each proposal's first parent, in the table's order (a loop: the table is a dictionary-mode
+  // object, slow to list with Object.values, and this runs at every launch).
+  const inFlightParents: number[] = [];
+  for (const id in context.proposals) {
+    const first = context.proposals[id]?.parents[0];
+    if (first !== undefined) inFlightParents.push(first);
+  }
+  return { search, settings, table, budget: { ledger, ...spendingLimits(context), dollarsExhausted }, inFlightParents };
+}
+
+export function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput {
+  const { settings, table, buildDataset, reflection, onEvent } = preparedOf(context);
+  const { proposal } = launch;
+  const parent = memberOf(context.search.pool, launch.parent);
+  return {
+    id: proposal.id,
+    step: proposal.step,
+    task: proposal.task,
+    parent: parent.candidate,
+    parentHash: parent.hash,
+    minibatch: launch.minibatch,
+    valIds: table.valIds,
+    components: launch.components,
+    examples: table.examples,
+    acceptance: settings.acceptance,
+    skipPerfectScore: settings.skipPerfectScore,
+    perfectScore: settings.perfectScore,
+    buildDataset,
+    reflection,
+    onEvent,
+    ...(launch.merge ? { merge: launch.merge } : {}),
+  };
+}
+
+/** The proposer the run spawns is the built-in one (not replaced with `provide`): read off the actor's machine (`Actor.logic`, `StateMachine.implementations`, both public). */
+export function builtInProposer(self: unknown): boolean {
+  const logic = (self as { logic?: { implementations?: { actors?: Record<string, unknown> } } }).logic;
+  return logic?.implementations?.actors?.proposer === proposerActor;
+}
+
+/** A launch whose parent evaluation the optimizer asks for: the run event a proposer would tell, and the request. */
+export function askParent(launch: Launch, input: ProposerInput, self: ReplyTo<EvaluatorReply>): { started: RunEvent; request: EvaluatorRequest } {
+  const origin = { step: input.step, task: input.task };
+  return {
+    started: { type: 'evaluation.started', target: 'parent', ...origin },
+    // The proposal's step is its request id: async proposals each have their own step.
+    request: { type: 'evaluate', replyTo: self, ...evaluationAsk('parent', input), requestId: launch.proposal.step, origin },
+  };
+}
+
+/** The run's state before the seed is evaluated, all plain data: the search from the settings, the walk of the logged path at its start. */
+export function initialContext(wiring: OptimizerContext['wiring'], parentFirst: boolean): OptimizerContext {
+  const snapshot = wiring.getSnapshot();
+  // The input could not be prepared (a ConfigError): the run fails as it is made.
+  if (snapshot.status === 'error') throw snapshot.error;
+  const { settings, table, journal, clock } = snapshot.context.prepared;
+  return {
+    wiring,
+    // An earlier process's failed calls were paid and will be paid again: they count from the start.
+    ...startRun(settings, table, journal?.failedCalls?.() ?? 0),
+    resume: startResume(journal?.loggedPath?.(), settings.schedule.kind === 'async'),
+    deferred: [],
+    startedAt: clock.now(),
+    parentFirst: parentFirst && settings.schedule.kind === 'async',
+    parentsAsked: [],
+  };
+}
+
+export const optimizerSetup = setup({
+  types: {
+    context: {} as OptimizerContext,
+    events: {} as OptimizerEvent,
+    input: {} as OptimizerInput,
+    output: {} as OptimizeResult,
+    emitted: {} as RunEvent,
+    /** The evaluator by its id; proposers by their proposal ids (`p<step>-<task>`, `merge-<step>`). */
+    children: {} as OptimizerChildren,
+  },
+  actors: {
+    evaluator: evaluatorActor,
+    proposer: proposerActor,
+    stopSignals,
+    run: runWiringActor(preparedOnly),
+  },
+  guards: {
+    isAsync: ({ context }) => isAsync(context),
+    seedless: ({ context }) => preparedOf(context).seedless !== undefined,
+    stepFinished: ({ context }) => stepFinished(context),
+    idle: ({ context }) => inFlightCount(context) === 0,
+    hasStopReason: ({ context }) => context.stopReason !== undefined,
+    /** A read of the run's state: the walk of the logged path is in the context, not in the journal. */
+    outOfTurn: ({ context, event }) => isUpdate(event) && outOfTurn(context.resume, context.proposals, event.id),
+  },
+  actions: {
+    /** Async resume: keep an update until its turn on the logged path. */
+    defer: assign({ deferred: ({ context, event }) => (isUpdate(event) ? [...context.deferred, event] : context.deferred) }),
+    /** The one write to the log of decisions: a decision taken off the logged path (takeDecision said so). */
+    logDecision: ({ context }, decision: LoggedDecision) => preparedOf(context).journal?.recordDecision?.(decision),
+    /** Stop now: every call in flight is aborted through the run's signal. */
+    abortCalls: ({ context }) => wiringOf(context).abort.abort(new Error(`run stopped: ${context.stopReason}`)),
+  },
+});
+
