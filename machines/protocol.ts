@@ -194,7 +194,12 @@ export interface ProposerInput {
    * needs no actor) and it said go on: the proposer starts from it, with its reply's charge as
    * the proposal's spend so far, instead of asking again.
    */
-  parentEvaluated?: { evaluations: Evaluation[]; spend: ProposalSpend };
+  parentEvaluated?: {
+    /** The parent's evaluations on the minibatch, with traces. */
+    evaluations: Evaluation[];
+    /** What that evaluation cost, the proposal's spend so far. */
+    spend: ProposalSpend;
+  };
   /** Present for a merge proposal: the merged child and its parents' sums on the subsample (`minibatch`). */
   merge?: {
     /** The merged child. */
