@@ -62,6 +62,7 @@ function reflectionRequests(context: ProposerContext, self: ReplyTo<EvaluatorRep
   });
 }
 
+/** The reflection work's requests sent to the evaluator; their replies fill `replies` in any order. */
 export const askForReflections = proposerSetup.enqueueActions(({ context, self, system, enqueue }) =>
   reflectionRequests(context, self).forEach((request) => enqueue.sendTo(evaluatorIn({ system }), request)),
 );

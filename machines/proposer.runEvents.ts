@@ -20,7 +20,9 @@ const tellError = (context: ProposerContext, what: string) => context.onEvent?.(
 
 const skipReason = (context: ProposerContext) => (context.outcome?.status === 'skipped' ? context.outcome.reason : '');
 
+/** An evaluation of the parent, the child or the valset was asked for. */
 export const evaluationStarted = (target: 'parent' | 'child' | 'valset') => tell((_, task) => ({ type: 'evaluation.started', target, ...task }));
+/** The valset evaluation starts (a race reports it once, at its first chunk). */
 export const valsetStarted = evaluationStarted('valset');
 
 /** The parent's evaluation said go on: its sum and evaluations, reported. */
@@ -36,6 +38,7 @@ export const childJudged = tell((context, task) => {
   return { type: 'evaluation.ended', target: 'child', sum, ...(evaluations ? { evaluations } : {}), ...task };
 });
 
+/** The reflection starts: on which components, from which reflective dataset. */
 export const reflectionStarted = tell((context, task) => ({ type: 'reflection.started', components: context.components, dataset: context.dataset ?? {}, ...task }));
 /** The reflection made a child: what each component became. */
 export const reflectionEnded = tell((context, task) => ({ type: 'reflection.ended', ...reflectionOutcome(context.work, context.parent, madeChild(context, 'the reflection ended').candidate, context.components), ...task }));

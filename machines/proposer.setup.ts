@@ -40,6 +40,7 @@ export interface ProposerContext extends ProposerInput, Pick<Proposal, 'outcome'
 /** The dataset builder's answer read by the domain (sent by the proposer to itself): go on to reflect, or skip. */
 export type DatasetEvent = { type: 'dataset.built' | 'dataset.failed'; next: ReflectionStart };
 
+/** Everything a proposer receives: the evaluator's replies, the optimizer's decisions, its dataset builder's answer. */
 export type ProposerEvent = EvaluatorReply | ProposerDecision | DatasetEvent;
 
 /** A reply to a rebase gate evaluated ahead (search/gatePrefetch.ts): only paid for; the real gate finds it in the evaluation cache. */
