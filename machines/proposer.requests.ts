@@ -1,0 +1,80 @@
+// What a proposer asks for, as actions: its evaluations, reflections (or one call of the user's
+// proposer) and prefetched rebase gates from the evaluator (found by systemId 'evaluator'), and
+// the reflective dataset from the adapter's builder. Which evaluation, of what and on which
+// examples is the domain's answer (evaluationPlan.ts); these actions only address and send it.
+import type { ActorSystem } from 'xstate';
+import type { CallOrigin } from '../src/evaluation/evaluationService.js';
+import { evaluationAsk, prefetchAsks, reflectionRequestId, type EvaluationName } from '../src/gepa/proposer/evaluationPlan.js';
+import { afterDataset } from '../src/gepa/proposer/proposalSkips.js';
+import { startRebaseGate } from '../src/gepa/proposer/rebaseGate.js';
+import { minibatchResults } from '../src/gepa/proposer/reflectiveDataset.js';
+import type { EvaluatorRef, EvaluatorReply, EvaluatorRequest, ReplyTo } from './protocol.js';
+import { evaluationStarted } from './proposer.runEvents.js';
+import { proposerSetup, type ProposerContext } from './proposer.setup.js';
+
+/** The evaluator the requests go to; the optimizer starts it before any proposer. */
+function evaluatorIn({ system }: { system: ActorSystem<any> }): EvaluatorRef {
+  const evaluator: EvaluatorRef | undefined = system.get('evaluator');
+  if (!evaluator) throw new Error("proposer: no actor with systemId 'evaluator' in the system");
+  return evaluator;
+}
+
+/** Every request names this proposal, so telemetry can nest its calls under the proposal's span. */
+const originOf = (context: ProposerContext): CallOrigin => ({ step: context.step, task: context.task });
+
+/** The action that asks the evaluator for one of the proposal's evaluations (which, of what, on which examples: evaluationPlan.ts). */
+export const evaluate = (what: EvaluationName) =>
+  proposerSetup.sendTo<EvaluatorRef>(evaluatorIn, ({ context, self }): EvaluatorRequest => ({ type: 'evaluate', replyTo: self, ...evaluationAsk(what, context), origin: originOf(context) }));
+
+/** A reflective proposal's first request, unless it has no parent to evaluate (a merge) or the optimizer evaluated it. */
+export const evaluateParentUnlessDone = proposerSetup.enqueueActions(({ context, enqueue }) => {
+  if (context.merge !== undefined || context.parentEvaluated !== undefined) return;
+  enqueue(evaluationStarted('parent'));
+  enqueue(evaluate('parent'));
+});
+
+/**
+ * The adapter's dataset builder, which may be async. Its promise reports back with an event
+ * rather than through an invoked promise actor: one actor fewer per proposal is ~15% of the
+ * orchestration cost of an async run with a small valset, and a proposer stopped meanwhile
+ * simply drops the late event (sends to a stopped actor are ignored).
+ */
+export const buildDataset = proposerSetup.createAction(({ context, self }) => {
+  const results = minibatchResults(context.minibatch, context.examples, context.parentEvaluations);
+  Promise.resolve()
+    .then(() => context.buildDataset(context.parent, results, context.components))
+    .then(
+      // `self.send` is XState's public path: it records no sender (see machines/README.md).
+      (dataset): void => self.send({ type: 'dataset.built', next: afterDataset({ dataset }, context) }),
+      (error: unknown): void => self.send({ type: 'dataset.failed', next: afterDataset({ error }, context) }),
+    );
+});
+
+/** The reflection work's requests: one call of the user's proposer, or one reflection per prompt (concurrently). */
+function reflectionRequests(context: ProposerContext, self: ReplyTo<EvaluatorReply>): EvaluatorRequest[] {
+  const { work, parent, components } = context;
+  const origin = originOf(context);
+  if (work?.kind === 'custom') return [{ type: 'propose', requestId: reflectionRequestId(0), replyTo: self, candidate: parent, dataset: context.dataset ?? {}, components, origin }];
+  if (work?.kind !== 'prompts') return [];
+  return work.prompts.map((prompt, i) => {
+    const content = work.contents?.[i];
+    return { type: 'reflect', requestId: reflectionRequestId(i), replyTo: self, prompt, origin, ...(content ? { content } : {}) };
+  });
+}
+
+/** The reflection work's requests sent to the evaluator; their replies fill `replies` in any order. */
+export const askForReflections = proposerSetup.enqueueActions(({ context, self, system, enqueue }) =>
+  reflectionRequests(context, self).forEach((request) => enqueue.sendTo(evaluatorIn({ system }), request)),
+);
+
+/**
+ * Told 'rebase.prefetch': evaluate ahead the gate a rebase onto `onto` would face (both sides,
+ * counted in `prefetching` until paid); the verdict is still the optimizer's to give.
+ */
+export const prefetchRebaseGate = proposerSetup.enqueueActions(({ context, event, self, system, enqueue }) => {
+  if (event.type !== 'rebase.prefetch') return;
+  const { exampleIds } = startRebaseGate(event, context.minibatch, context.parentEvaluations, context.childEvaluations ?? []);
+  if (exampleIds.length === 0) return;
+  enqueue.assign({ prefetching: (context.prefetching ?? 0) + 2 });
+  for (const ask of prefetchAsks(event, exampleIds)) enqueue.sendTo(evaluatorIn({ system }), { type: 'evaluate', replyTo: self, ...ask, origin: originOf(context) } satisfies EvaluatorRequest);
+});

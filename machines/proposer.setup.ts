@@ -1,0 +1,122 @@
+// The proposer's vocabulary: its context, its events, its starting context, and the `setup(...)`
+// that types them with the named guards and the plain actions (pay, report). The state chart
+// (proposer.machine.ts) and the action modules beside it build on `proposerSetup`, so they share
+// one set of types; nothing here decides a stage: the domain (src/gepa/proposer/) does.
+import { assign, enqueueActions, sendParent, setup } from 'xstate';
+import { addSpend, isAccepted, NOTHING_SPENT, type Proposal, type ProposalSpend } from '../src/gepa/core/proposal.js';
+import { hashedChild, type ComponentReply } from '../src/gepa/proposer/childCandidate.js';
+import { isPrefetchRequestId } from '../src/gepa/proposer/evaluationPlan.js';
+import { afterParentEvaluation, type ReflectionStart, type SkipOrGoOn } from '../src/gepa/proposer/proposalSkips.js';
+import type { RebaseGateRun } from '../src/gepa/proposer/rebaseGate.js';
+import type { ReflectionWork } from '../src/gepa/proposer/reflectionStrategy.js';
+import type { ValsetRaceRun } from '../src/gepa/proposer/valsetRaceRun.js';
+import type { Evaluation, ReflectiveDataset } from '../src/types.js';
+import type { EvaluatorReply, ProposerDecision, ProposerInput, ProposalUpdate } from './protocol.js';
+
+/** The input, the work in progress (each stage's domain answer), and the parts of the proposal's record it fills in. */
+export interface ProposerContext extends ProposerInput, Pick<Proposal, 'outcome' | 'child' | 'valset' | 'valsetStop'> {
+  parentEvaluations: Evaluation[];
+  /** The parent's minibatch sum, once the parent's evaluation said go on. */
+  parentSum?: number;
+  /** The child's evaluations on the minibatch, once judged there. */
+  childEvaluations?: Evaluation[];
+  dataset?: ReflectiveDataset;
+  /** What the evaluator is asked for: the reflection prompts, or the user's proposer. */
+  work?: ReflectionWork;
+  /** Per chosen component: the new text, or why there is none. */
+  replies: Array<ComponentReply | undefined>;
+  childHash?: string;
+  /** Set when told to rebase: the gate's candidate, examples, evaluations and outcome. */
+  rebase?: RebaseGateRun;
+  /** Set when the valset evaluation is a race. */
+  race?: ValsetRaceRun;
+  /** Replies still to come for a rebase gate evaluated ahead ('rebase.prefetch'): paid for when they come, before the proposal reports its end. */
+  prefetching?: number;
+  /** Set once 'proposal.finished' is sent. */
+  reported?: boolean;
+  spend: ProposalSpend;
+}
+
+/** The dataset builder's answer read by the domain (sent by the proposer to itself): go on to reflect, or skip. */
+export type DatasetEvent = { type: 'dataset.built' | 'dataset.failed'; next: ReflectionStart };
+
+/** Everything a proposer receives: the evaluator's replies, the optimizer's decisions, its dataset builder's answer. */
+export type ProposerEvent = EvaluatorReply | ProposerDecision | DatasetEvent;
+
+/** A reply to a rebase gate evaluated ahead (search/gatePrefetch.ts): only paid for; the real gate finds it in the evaluation cache. */
+const isPrefetchReply = (event: ProposerEvent): boolean => (event.type === 'evaluated' || event.type === 'evaluator.failed') && isPrefetchRequestId(event.requestId);
+
+/** A stage's answer folded into the context: a skip becomes the proposal's outcome, a go-on gives its fields. */
+export function goOnOrSkip<T extends object>(context: ProposerContext, answer: SkipOrGoOn<T>): Partial<ProposerContext> {
+  if (answer.kind === 'skip') return { outcome: { task: context.task, status: 'skipped', reason: answer.reason } };
+  const { kind: _, ...fields } = answer;
+  return fields;
+}
+
+/**
+ * A reply's charge added to the proposal's spend, as a context patch: each transition that takes
+ * a paid reply folds this into its one `assign` (an assign is a copy of the whole context, and
+ * XState's cost a proposal is per event and per assign).
+ */
+export const paid = (context: ProposerContext, event: ProposerEvent): Pick<ProposerContext, 'spend'> =>
+  event.type === 'evaluated' || event.type === 'reflected' || event.type === 'evaluator.failed' ? { spend: addSpend(context.spend, event) } : { spend: context.spend };
+
+/**
+ * A parent evaluation the optimizer asked for (ProposerInput.parentEvaluated) folded into the
+ * starting context as the proposer's own reply would have been: its evaluations, its charge and
+ * the stage's answer (the optimizer spawns a proposer only when that answer is go on).
+ */
+function parentEvaluatedBefore(input: ProposerInput, parent: NonNullable<ProposerInput['parentEvaluated']>): Partial<ProposerContext> {
+  const answer = afterParentEvaluation(parent.evaluations, input);
+  return { parentEvaluations: parent.evaluations, spend: parent.spend, ...(answer.kind === 'go-on' ? { parentSum: answer.parentSum } : {}) };
+}
+
+/** The starting context: a merge's child is ready (and hashed), an async parent's evaluation already folded in. */
+export const startingContext = ({ input }: { input: ProposerInput }): ProposerContext => ({
+  ...input,
+  parentEvaluations: [],
+  replies: input.components.map(() => undefined),
+  spend: NOTHING_SPENT,
+  ...(input.merge ? hashedChild(input.merge.child) : {}),
+  ...(input.parentEvaluated ? parentEvaluatedBefore(input, input.parentEvaluated) : {}),
+});
+
+/** The proposal's end is still to report, and no gate evaluated ahead is unpaid. */
+export const endUnreported = (context: ProposerContext): boolean => !context.prefetching && !context.reported;
+
+/** The proposer's types, named guards and plain actions; proposer.machine.ts makes the machine from it. */
+export const proposerSetup = setup({
+  types: {
+    context: {} as ProposerContext,
+    events: {} as ProposerEvent,
+    input: {} as ProposerInput,
+  },
+  guards: {
+    allReflected: ({ context }) => context.replies.every((r) => r !== undefined),
+    hasChild: ({ context }) => context.child !== undefined,
+    childAccepted: ({ context }) => isAccepted(context.outcome),
+    raceGoesOn: ({ context }) => context.race?.next.kind === 'evaluate',
+    prefetchReply: ({ event }) => isPrefetchReply(event),
+    prefetchSettled: ({ context }) => endUnreported(context),
+  },
+  actions: {
+    /** A prefetched gate's reply: paid for, and counted off. */
+    prefetchReplied: assign(({ context, event }) => ({ ...paid(context, event), prefetching: (context.prefetching ?? 1) - 1 })),
+    pay: assign(({ context, event }) => paid(context, event)),
+    finish: sendParent(({ context: { id, spend, outcome, child, valset, valsetStop, rebase } }): ProposalUpdate => ({
+      type: 'proposal.finished', id, spend, outcome, child, valset,
+      ...(valsetStop ? { valsetStop } : {}),
+      ...(rebase ? { rebaseGateExamples: rebase.exampleIds.length } : {}),
+    })),
+    /** Only an accepted child needs the optimizer's answer; every other verdict travels in 'finish'. */
+    sendJudged: enqueueActions(({ context, enqueue }) => {
+      if (!isAccepted(context.outcome)) return;
+      enqueue.sendParent({ type: 'proposal.judged', id: context.id, outcome: context.outcome, child: context.child } satisfies ProposalUpdate);
+    }),
+  },
+});
+
+/** The evaluator could not serve a request: what it ran is paid, and the proposal ends without a verdict. */
+export const FAILED_REQUEST = { target: 'failed', actions: 'pay' } as const;
+/** A reply to a gate evaluated ahead, in whatever state it comes: paid for, and counted off. */
+export const PREFETCH_REPLY = { guard: 'prefetchReply', actions: 'prefetchReplied' } as const;
