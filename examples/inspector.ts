@@ -1,5 +1,6 @@
 // Watching a run in the Stately inspector (@statelyai/inspect): the optimizer, its evaluator
-// and one proposer per proposal, their states and every message between them, live.
+// and a proposer per proposal (async: per proposal its parent's evaluation lets go on), their
+// states and every message between them, live.
 //
 //   npx tsx examples/inspector.ts            WebSocket relay on localhost:8080; open
 //                                            http://localhost:8080 in a browser. The relay

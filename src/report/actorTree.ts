@@ -1,5 +1,5 @@
 // The actor tree of a run, rebuilt from its inspection records: who spawned whom (optimizer ->
-// evaluator, stop signals, one proposer per proposal), each actor's last state, and how many
+// evaluator, stop signals, a proposer per proposal that went on past its parent's evaluation), each actor's last state, and how many
 // messages of each type went from one kind of actor to another (the machines/README diagram,
 // counted). Rendered as a nested list; large groups (proposers) are folded.
 import { escapeHtml } from './htmlEscape.js';
