@@ -41,15 +41,17 @@ function reserveOwed(ledger: BudgetLedger, limits: SpendingLimits, p: Proposal, 
  * Returns the ids whose grant was taken back, and the decisions.
  */
 export function payForGrants(state: HeldState, granted: readonly string[]): { state: HeldState; taken: string[]; answers: HeldAnswer[] } {
-  const proposals = withRecords(state.proposals);
+  // Copied only when a grant is taken back: most answers owe nothing, and this runs at every verdict and end.
+  let proposals = state.proposals;
   const taken: string[] = [];
   for (const id of granted) {
     const p = proposals[id];
     if (!p || (p.valsetOwed ?? 0) === 0) continue;
+    if (taken.length === 0) proposals = withRecords(proposals);
     proposals[id] = { ...p, granted: false, valsetHeld: true };
     taken.push(id);
   }
-  const decided = decideHeld({ ...state, proposals });
+  const decided = decideHeld(proposals === state.proposals ? state : { ...state, proposals });
   return { state: decided.state, taken, answers: decided.answers };
 }
 
@@ -58,7 +60,9 @@ const awaitingAnswer = (q: Proposal) => isAccepted(q.outcome) && !q.granted && q
 
 /** Decides the held children that can be decided now (launch order; a batched step's in task order). */
 export function decideHeld(state: HeldState): { state: HeldState; answers: HeldAnswer[] } {
-  const held = Object.values(state.proposals).filter((p) => p.valsetHeld === true);
+  // A loop, not Object.values: the table is a dictionary-mode object, and it rarely holds a held child.
+  const held: Proposal[] = [];
+  for (const id in state.proposals) if (state.proposals[id]?.valsetHeld === true) held.push(state.proposals[id]);
   if (held.length === 0) return { state, answers: [] };
   const proposals = withRecords(state.proposals);
   let { ledger } = state;

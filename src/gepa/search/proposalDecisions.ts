@@ -73,10 +73,13 @@ export const isHeld = (p: Proposal): boolean => p.waitingFor !== undefined && wa
 
 /** Ids of the proposals held by `rebaseWait` whose wait is over: they can be decided now. */
 export function releasedFromWait(proposals: Readonly<Record<string, Proposal>>): ProposalId[] {
-  return Object.values(proposals)
-    .filter(isHeld)
-    .filter((p) => !(p.waitingFor as ProposalId[]).some((id) => proposals[id] !== undefined && proposals[id].spend === undefined))
-    .map((p) => p.id);
+  // A loop, not Object.values over the dictionary-mode table: this runs at every proposal's end.
+  const released: ProposalId[] = [];
+  for (const key in proposals) {
+    const p = proposals[key] as Proposal;
+    if (isHeld(p) && !(p.waitingFor as ProposalId[]).some((id) => proposals[id] !== undefined && proposals[id].spend === undefined)) released.push(p.id);
+  }
+  return released;
 }
 
 /**

@@ -21,6 +21,13 @@ export function withRecords<T>(records: Readonly<Record<string, T>>, changes?: R
   return copy;
 }
 
+/** `{ ...records, [id]: record }`, without the one-key object a computed literal builds (a hidden class per new id). */
+export function withRecord<T>(records: Readonly<Record<string, T>>, id: string, record: T): Record<string, T> {
+  const copy = withRecords(records);
+  copy[id] = record;
+  return copy;
+}
+
 /** `{ ...records }` without the records of `ids`. */
 export function withoutRecords<T>(records: Readonly<Record<string, T>>, ids: readonly string[]): Record<string, T> {
   const copy = withRecords(records);

@@ -6,7 +6,7 @@ import { openLedger, reserveRegardless, settle, type BudgetLedger, type Reservat
 import { answerAfterReport, type AnswerSettings, type Answers } from './childAnswers.js';
 import { valsetScoresOf, type MinibatchOutcome, type Proposal, type ProposalSpend } from '../core/proposal.js';
 import { recordFinish, recordVerdict } from './proposalDecisions.js';
-import { withoutRecords, withRecords } from './recordsInFlight.js';
+import { withoutRecords, withRecord, withRecords } from './recordsInFlight.js';
 import { buildResult } from '../core/result.js';
 import { seedFromReply } from '../proposer/seedPrompt.js';
 import { launchEvents, type Plan } from './proposalPlanner.js';
@@ -113,7 +113,9 @@ export function seedWritten(
  * start, the failures, the launches; the caller spawns the proposers, then emits the budget.
  */
 export function launchPlan(run: SearchRun, plan: Plan, batched: boolean): { update: Partial<SearchRun>; events: RunEvent[] } {
-  const launched = Object.fromEntries(plan.launches.map((l) => [l.proposal.id, l.proposal]));
+  // Added one by one to the table's copy: an object built of never-seen ids (Object.fromEntries) costs a hidden class per id.
+  const proposals = withRecords(run.proposals);
+  for (const l of plan.launches) proposals[l.proposal.id] = l.proposal;
   const failed = recordPlanFailures(run.progress, plan.failures);
   const stepStarted: RunEvent[] = batched && plan.launches.length > 0 ? [{ type: 'step.started', step: plan.search.step, tasks: plan.launches.length }] : [];
   return {
@@ -121,7 +123,7 @@ export function launchPlan(run: SearchRun, plan: Plan, batched: boolean): { upda
       search: plan.search,
       ledger: plan.ledger,
       progress: failed.progress,
-      proposals: withRecords(run.proposals, launched),
+      proposals,
       ...(batched ? { stepIds: plan.launches.map((l) => l.proposal.id) } : {}),
       ...(plan.stopReason === undefined ? {} : decideStop(run, { kind: 'plan', reason: plan.stopReason, error: plan.error })),
     },
@@ -133,7 +135,7 @@ export function launchPlan(run: SearchRun, plan: Plan, batched: boolean): { upda
 export function judge(run: SearchRun, report: { id: string; outcome: MinibatchOutcome; child?: Candidate }, settings: AnswerSettings, limits?: SpendingLimits): Answers | null {
   const p = run.proposals[report.id];
   if (!p) return null;
-  const proposals = withRecords(run.proposals, { [p.id]: recordVerdict(p, report.outcome, report.child) });
+  const proposals = withRecord(run.proposals, p.id, recordVerdict(p, report.outcome, report.child));
   return answerAfterReport({ proposals, stepIds: run.stepIds, pool: run.search.pool, ledger: run.ledger, ...(limits ? { limits } : {}) }, p.id, settings);
 }
 
@@ -142,7 +144,7 @@ export function finish(run: SearchRun, report: Parameters<typeof recordFinish>[1
   const p = run.proposals[report.id];
   if (!p) return null;
   const ledger = settle(run.ledger, p.reservation, report.spend.paidCalls);
-  const proposals = withRecords(run.proposals, { [p.id]: recordFinish(p, report) });
+  const proposals = withRecord(run.proposals, p.id, recordFinish(p, report));
   return answerAfterReport({ proposals, stepIds: run.stepIds, pool: run.search.pool, ledger, ...(limits ? { limits } : {}) }, p.id, settings);
 }
 
