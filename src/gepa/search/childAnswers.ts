@@ -24,6 +24,8 @@ export interface AnswerSettings {
 /** The state the answers are decided over. */
 export interface AnswerState {
   proposals: Readonly<Record<string, Proposal>>;
+  /** The record a report just changed, not yet in `proposals` (the decision's one copy of the table takes it in). */
+  changed?: Proposal;
   /** Ids of the current batched step's proposals, in task order (empty when async). */
   stepIds: readonly string[];
   pool: CandidatePool;
@@ -63,15 +65,15 @@ export const rebaseFor = (stepIds: readonly string[], id: string, settings: Answ
 export const raceOffset = (p: Pick<Proposal, 'step' | 'task'>): number => p.step * 31 + p.task * 17;
 
 /**
- * Decides the group of proposal `id` after its record changed (`state.proposals` holds the
- * change). A rebase is paid for when it is decided: without room for its extra calls, no rebase;
+ * Decides the group of proposal `id` after its record changed (`state.changed` carries the
+ * change, or `state.proposals` holds it). A rebase is paid for when it is decided: without room for its extra calls, no rebase;
  * with it, the extra calls join the proposal's reservation.
  */
 export function answerAfterReport(state: AnswerState, id: string, settings: AnswerSettings): Answers {
   const extra = rebaseExtraCalls(settings);
   const rebase = reserve(state.ledger, extra, state.limits) !== null ? rebaseFor(state.stepIds, id, settings) : 'off';
   const wait = settings.schedule.kind === 'async' ? settings.schedule.rebaseWait : 'none';
-  const decided = decideGroup(state.proposals, groupOf(state.stepIds, id), selectionFor(state.stepIds, id, settings), state.pool, rebase, wait);
+  const decided = decideGroup(state.proposals, groupOf(state.stepIds, id), selectionFor(state.stepIds, id, settings), state.pool, rebase, wait, state.changed);
   let { ledger } = state;
   for (const a of decided.answers) {
     if (a.answer !== 'rebase') continue;
@@ -93,7 +95,7 @@ export function answerAfterReport(state: AnswerState, id: string, settings: Answ
 /** The message that carries an answer to its proposer. */
 function messageFor(state: AnswerState, a: ChildAnswer, settings: AnswerSettings): ChildMessage {
   if (a.answer === 'grant') {
-    const p = state.proposals[a.id] as Proposal;
+    const p = (a.id === state.changed?.id ? state.changed : state.proposals[a.id]) as Proposal;
     const race = valsetRaceFor(settings.valsetPolicy, state.pool, p.parents, raceOffset(p));
     return race ? { type: 'valset.granted', race } : { type: 'valset.granted' };
   }
@@ -103,8 +105,8 @@ function messageFor(state: AnswerState, a: ChildAnswer, settings: AnswerSettings
   return { type: 'rebase', onto: pool.candidates[a.onto] as Candidate, ontoHash: pool.hashes[a.onto] as string, child: a.child, childHash: a.childHash, gate };
 }
 
-/** Async, rebaseWait: children whose wait just ended (releasedFromWait), decided one after another. */
-export function answerReleased(state: AnswerState, released: readonly string[], settings: AnswerSettings): Answers {
+/** Async, rebaseWait: children whose wait just ended (releasedFromWait), decided one after another (`state.changed` is not read: their records are in the table). */
+export function answerReleased(state: Omit<AnswerState, 'changed'>, released: readonly string[], settings: AnswerSettings): Answers {
   let answers: Answers = { proposals: withRecords(state.proposals), ledger: state.ledger, messages: [] };
   for (const id of released) {
     const next = answerAfterReport({ ...state, proposals: answers.proposals, ledger: answers.ledger }, id, settings);

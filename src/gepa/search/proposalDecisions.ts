@@ -9,7 +9,7 @@ import { mayStartValsetEarly, selectProposals } from '../strategies/proposalSele
 import { poolLookup, type CandidatePool } from '../core/candidatePool.js';
 import { isAccepted, UNFINISHED_OUTCOME_REASON, type MinibatchOutcome, type Proposal, type ProposalId, type ProposalSpend } from '../core/proposal.js';
 import { planStaleChild, type RebasePolicy } from './staleChild.js';
-import { withRecords } from './recordsInFlight.js';
+import { withRecord, withRecords } from './recordsInFlight.js';
 import type { Candidate, ProposalSelection, RebaseWait } from '../../types.js';
 
 /** What a proposer waiting on its accepted child is told: a valset grant, a denial, or to rebase first. */
@@ -85,6 +85,8 @@ export function releasedFromWait(proposals: Readonly<Record<string, Proposal>>):
 /**
  * Decides what can be decided in `group` (ids in task order) and returns the updated records and
  * the answers to send. `rebase` applies to a lone proposal (a group of one, the async schedule).
+ * `changed`, when given, is a record not yet in `proposals` (the report just received), set in the
+ * one copy of the table this makes.
  */
 export function decideGroup(
   proposals: Readonly<Record<string, Proposal>>,
@@ -93,8 +95,9 @@ export function decideGroup(
   pool: CandidatePool,
   rebase: RebasePolicy = 'off',
   wait: RebaseWait = 'none',
+  changed?: Proposal,
 ): { proposals: Record<string, Proposal>; answers: ChildAnswer[] } {
-  const next = withRecords(proposals);
+  const next = changed ? withRecord(proposals, changed.id, changed) : withRecords(proposals);
   const answers: ChildAnswer[] = [];
   const inPool = poolLookup(pool);
   const lone = group.length === 1 ? next[group[0] as string] : undefined;

@@ -6,7 +6,7 @@ import { openLedger, reserveRegardless, settle, type BudgetLedger, type Reservat
 import { answerAfterReport, type AnswerSettings, type Answers } from './childAnswers.js';
 import { valsetScoresOf, type MinibatchOutcome, type Proposal, type ProposalSpend } from '../core/proposal.js';
 import { recordFinish, recordVerdict } from './proposalDecisions.js';
-import { withoutRecords, withRecord, withRecords } from './recordsInFlight.js';
+import { withoutRecords, withRecords } from './recordsInFlight.js';
 import { buildResult } from '../core/result.js';
 import { seedFromReply } from '../proposer/seedPrompt.js';
 import { launchEvents, type Plan } from './proposalPlanner.js';
@@ -135,8 +135,8 @@ export function launchPlan(run: SearchRun, plan: Plan, batched: boolean): { upda
 export function judge(run: SearchRun, report: { id: string; outcome: MinibatchOutcome; child?: Candidate }, settings: AnswerSettings, limits?: SpendingLimits): Answers | null {
   const p = run.proposals[report.id];
   if (!p) return null;
-  const proposals = withRecord(run.proposals, p.id, recordVerdict(p, report.outcome, report.child));
-  return answerAfterReport({ proposals, stepIds: run.stepIds, pool: run.search.pool, ledger: run.ledger, ...(limits ? { limits } : {}) }, p.id, settings);
+  const changed = recordVerdict(p, report.outcome, report.child);
+  return answerAfterReport({ proposals: run.proposals, changed, stepIds: run.stepIds, pool: run.search.pool, ledger: run.ledger, ...(limits ? { limits } : {}) }, p.id, settings);
 }
 
 /** A proposal's end: its reservation settled with what it paid, its report recorded, its group decided. */
@@ -144,8 +144,8 @@ export function finish(run: SearchRun, report: Parameters<typeof recordFinish>[1
   const p = run.proposals[report.id];
   if (!p) return null;
   const ledger = settle(run.ledger, p.reservation, report.spend.paidCalls);
-  const proposals = withRecord(run.proposals, p.id, recordFinish(p, report));
-  return answerAfterReport({ proposals, stepIds: run.stepIds, pool: run.search.pool, ledger, ...(limits ? { limits } : {}) }, p.id, settings);
+  const changed = recordFinish(p, report);
+  return answerAfterReport({ proposals: run.proposals, changed, stepIds: run.stepIds, pool: run.search.pool, ledger, ...(limits ? { limits } : {}) }, p.id, settings);
 }
 
 /**
