@@ -8,7 +8,7 @@ import { afterParentEvaluation } from '../src/gepa/proposer/proposalSkips.js';
 import { releasedFromWait } from '../src/gepa/search/proposalDecisions.js';
 import { heldSlotOfRun, occupiedSlots } from '../src/gepa/search/heldSlots.js';
 import { gatePrefetches } from '../src/gepa/search/gatePrefetch.js';
-import { planAsyncProposals, planBatchedStep, rebaseExtraCalls, type Launch, type Plan } from '../src/gepa/search/proposalPlanner.js';
+import { planAsyncProposals, planBatchedStep, rebaseExtraCalls, type Plan } from '../src/gepa/search/proposalPlanner.js';
 import { budgetEvent, finish, foldInto, judge, launchPlan } from '../src/gepa/search/searchRun.js';
 import { takeDecision } from '../src/storage/resumeOrder.js';
 import { preparedOf, settingsOf } from './runWiring.js';
@@ -84,12 +84,14 @@ export const optimizerActions = {
     const plan: Plan =
       schedule.kind === 'batched' ? planBatchedStep(planInput(context), schedule) : planAsyncProposals(planInput(context), occupiedSlots(context.proposals, schedule.inFlight, heldSlot), schedule.inFlight);
     const launched = launchPlan(context, plan, schedule.kind === 'batched');
-    enqueue.assign(launched.update);
+    // The launches whose parent evaluation the optimizer asks for join parentsAsked in the same
+    // assign as the plan (one copy of the context; nothing between them reads it).
+    const asked = context.parentFirst ? plan.launches.filter((l) => !l.merge) : [];
+    enqueue.assign(asked.length > 0 ? { ...launched.update, parentsAsked: [...context.parentsAsked, ...asked] } : launched.update);
     for (const e of launched.events) enqueue.emit(e);
     if (plan.launches.length === 0) return;
-    const asked: Launch[] = [];
     for (const l of plan.launches) {
-      if (!context.parentFirst || l.merge) {
+      if (!asked.includes(l)) {
         enqueue.spawnChild('proposer', { id: l.proposal.id, input: proposerInput(context, l) });
         continue;
       }
@@ -98,9 +100,7 @@ export const optimizerActions = {
       const { started, request } = askParent(l, proposerInput(context, l), self);
       enqueue.emit(started);
       enqueue.sendTo('evaluator', request);
-      asked.push(l);
     }
-    if (asked.length > 0) enqueue.assign({ parentsAsked: [...context.parentsAsked, ...asked] });
     enqueue.emit(budgetEvent({ ledger: plan.ledger, spentUsd: context.spentUsd }));
   }),
   /**
