@@ -35,7 +35,7 @@ export const optimizerActions = {
     for (const m of messages) enqueue.sendTo(m.id, m.message);
   }),
   /** A proposal's end: settle its reservation, record its update, stop its proposer, decide its group. */
-  finish: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
+  finish: optimizerSetup.enqueueActions(({ context, event, enqueue, self }) => {
     if (event.type !== 'proposal.finished') return;
     const answered = finish(context, event, settingsOf(context), spendingLimits(context));
     if (!answered) return;
@@ -45,7 +45,9 @@ export const optimizerActions = {
     if (taken.logged) enqueue({ type: 'logDecision', params: taken.logged });
     for (const m of messages) enqueue.sendTo(m.id, m.message);
     // A finished proposer stays among the children until stopped; thousands would slow every step.
-    enqueue.stopChild(event.id);
+    // A proposal skipped on the parent evaluation the optimizer asked for has none (XState clones
+    // the snapshot even to stop a child it does not have: most async proposals late in a run).
+    if (self.getSnapshot().children[event.id] !== undefined) enqueue.stopChild(event.id);
   }),
   /** Async: a finished proposal joins the pool the moment it finishes. */
   foldOne: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {

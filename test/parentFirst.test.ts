@@ -18,6 +18,8 @@ interface Observed {
   events: RunEvent[];
   /** Ids of the proposer actors the run spawned. */
   proposers: string[];
+  /** The most proposers among the optimizer's children at once (a finished one is stopped). */
+  mostProposerChildren: number;
 }
 
 /** How a run ends besides its metric-call budget: the caller's signal at a time, or a dollar budget (each metric call $0.01, reflections free). */
@@ -37,6 +39,7 @@ async function run(machine: typeof optimizerMachine, ending: Ending = {}): Promi
   if (ending.abortAtMs !== undefined) clock.setTimeout(() => controller.abort(), ending.abortAtMs);
   const events: RunEvent[] = [];
   const proposers: string[] = [];
+  let mostProposerChildren = 0;
   const config: OptimizeConfig<unknown> = {
     ...(task as Omit<OptimizeConfig<unknown>, 'maxMetricCalls'>),
     schedule: { kind: 'async', inFlight: 4 },
@@ -56,12 +59,16 @@ async function run(machine: typeof optimizerMachine, ending: Ending = {}): Promi
     inspect: (e) => {
       const id = (e.actorRef as { id?: string }).id ?? '';
       if (e.type === '@xstate.actor' && /^(p\d+-\d+|merge-\d+)$/.test(id)) proposers.push(id);
+      if (e.type === '@xstate.snapshot' && e.actorRef.sessionId === e.rootId) {
+        const children = Object.keys((e.snapshot as { children?: Record<string, unknown> }).children ?? {});
+        mostProposerChildren = Math.max(mostProposerChildren, children.filter((c) => /^(p\d+-\d+|merge-\d+)$/.test(c)).length);
+      }
     },
   });
   actor.on('*', (event) => events.push(event as RunEvent));
   const done = toPromise(actor);
   actor.start();
-  return { result: await runOnSimulatedClock(clock, done), events, proposers };
+  return { result: await runOnSimulatedClock(clock, done), events, proposers, mostProposerChildren };
 }
 
 describe('async proposals skipped on their parent need no proposer', () => {
@@ -72,6 +79,13 @@ describe('async proposals skipped on their parent need no proposer', () => {
     expect(proposers).toHaveLength(result.proposals.length - perfectParent.length);
     const skippedIds = new Set(perfectParent.map((p) => `p${p.step}-${p.task}`));
     expect(proposers.filter((id) => skippedIds.has(id))).toEqual([]);
+  });
+
+  it('stops each proposer as its proposal finishes: never more among the children than proposals in flight', async () => {
+    const { proposers, mostProposerChildren } = await run(optimizerMachine);
+    expect(proposers.length).toBeGreaterThan(4);
+    expect(mostProposerChildren).toBeGreaterThan(0);
+    expect(mostProposerChildren).toBeLessThanOrEqual(4);
   });
 
   // A copy of the built-in proposer counts as a replacement: every proposal gets its actor.
