@@ -74,10 +74,15 @@ export function heldSlotNow(heldSlot: HeldSlot, inFlight: number, view: WidthBud
  * run with proposals in flight as idle. Takes the rule in force (heldSlotNow).
  */
 export function occupiedSlots(proposals: Readonly<Record<string, Proposal>>, inFlight: number, heldSlot: 'keep' | 'free'): number {
-  const all = Object.values(proposals);
-  if (heldSlot === 'keep' || all.length === 0) return all.length;
-  const active = all.filter((p) => !isHeld(p)).length;
-  return Math.max(active, all.length - (HELD_SLOT_CEILING - 1) * inFlight, 1);
+  // Counted in one loop: the table is a dictionary-mode object (Object.values is slow on it) and this runs at every launch.
+  let all = 0;
+  let active = 0;
+  for (const id in proposals) {
+    all++;
+    if (heldSlot === 'free' && !isHeld(proposals[id] as Proposal)) active++;
+  }
+  if (heldSlot === 'keep' || all === 0) return all;
+  return Math.max(active, all - (HELD_SLOT_CEILING - 1) * inFlight, 1);
 }
 
 /**
