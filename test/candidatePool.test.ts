@@ -92,6 +92,24 @@ describe('candidate pool', () => {
     expect(indexOfHash(pool, candidateHash({ a: '1', b: '4' }))).toBe(-1);
   });
 
+  it('indexOfHash answers as hashes.indexOf on every pool of a run that branches, twins included', () => {
+    // Pools grown one by one, sometimes from an older pool (a branch), sometimes with a twin's
+    // text: the index shared along a line of pools must not leak one branch's hashes into another.
+    const rng = new Rng(7);
+    const pools: CandidatePool[] = [build([entry('t0', [], [0])])];
+    for (let n = 0; n < 400; n++) {
+      const from = rng.next() < 0.2 ? rng.pick(pools) : (pools[pools.length - 1] as CandidatePool);
+      // Ask before adding on some pools only, as a fold does (a batched fold adds several in a row).
+      if (rng.next() < 0.5) indexOfHash(from, 'none');
+      const next = addCandidate(from, entry(`t${rng.int(60)}`, [0], [rng.next()])).pool;
+      pools.push(next);
+    }
+    for (let k = 0; k < 60; k++) {
+      const hash = candidateHash({ system: `t${k}` });
+      for (const pool of pools) expect(indexOfHash(pool, hash)).toBe(pool.hashes.indexOf(hash));
+    }
+  });
+
   it('poolFronts computes the instance fronts of the pool', () => {
     const pool = build([entry('seed', [], [0.5, 0.5]), entry('a', [0], [1, 0.5]), entry('b', [0], [0.5, 0])]);
     expect(poolFronts(pool, 'instance')).toEqual([[1], [0, 1]]);

@@ -57,11 +57,13 @@ export function addCandidate(pool: CandidatePool, entry: NewCandidate): { pool: 
   }
   const valSubscores = [...pool.valSubscores, [...entry.subscores]];
   grownFrom.set(valSubscores, pool.valSubscores);
+  const hashes = [...pool.hashes, entry.hash ?? candidateHash(entry.candidate)];
+  hashesGrownFrom.set(hashes, pool.hashes);
   return {
     index,
     pool: {
       candidates: [...pool.candidates, entry.candidate],
-      hashes: [...pool.hashes, entry.hash ?? candidateHash(entry.candidate)],
+      hashes,
       parents: [...pool.parents, [...entry.parents]],
       valSubscores,
       valObjectives: [...pool.valObjectives, entry.objectives ? [...entry.objectives] : entry.subscores.map(() => null)],
@@ -102,19 +104,39 @@ export function memberOf(pool: CandidatePool, index: number): { candidate: Candi
   return { candidate, hash };
 }
 
-// A lookup table per hashes array (a new array each time a candidate joins).
-const hashIndexMemo = new WeakMap<string[], Map<string, number>>();
+// Hash -> first index, per hashes array. A pool's hashes only ever grow by appending (a new array
+// each time a candidate joins), so one map serves a whole line of arrays: it is extended in place
+// for the array grown from the newest one it covers, and an array reads only the entries below its
+// own length. An array grown from an older one (a second branch from the same pool) gets a map of
+// its own. Without this the map was rebuilt after every addition: quadratic in the pool's size.
+interface HashIndex {
+  readonly firstIndex: Map<string, number>;
+  /** How many hashes of the line the map holds (the longest array it serves). */
+  covered: number;
+}
+const hashIndexMemo = new WeakMap<readonly string[], HashIndex>();
+// Each hashes array -> the one it grew from by appending one hash.
+const hashesGrownFrom = new WeakMap<readonly string[], readonly string[]>();
+
+function hashIndexOf(hashes: readonly string[]): HashIndex {
+  let index = hashIndexMemo.get(hashes);
+  if (index) return index;
+  const from = hashesGrownFrom.get(hashes);
+  // Not recursive: a fold looks a pool up before it adds to it, so the one grown from is indexed.
+  const earlier = from ? hashIndexMemo.get(from) : undefined;
+  // Extend the line's map only from the newest array it covers: else a branch, with its own map.
+  index = earlier && from && earlier.covered === from.length ? earlier : { firstIndex: new Map(), covered: 0 };
+  // First occurrence wins, as with indexOf.
+  for (let i = index.covered; i < hashes.length; i++) if (!index.firstIndex.has(hashes[i] as string)) index.firstIndex.set(hashes[i] as string, i);
+  index.covered = hashes.length;
+  hashIndexMemo.set(hashes, index);
+  return index;
+}
 
 /** Index of the candidate with this content hash, or -1. */
 export function indexOfHash(pool: CandidatePool, hash: string): number {
-  let index = hashIndexMemo.get(pool.hashes);
-  if (!index) {
-    index = new Map();
-    // First occurrence wins, as with indexOf.
-    pool.hashes.forEach((h, i) => index?.has(h) || index?.set(h, i));
-    hashIndexMemo.set(pool.hashes, index);
-  }
-  return index.get(hash) ?? -1;
+  const at = hashIndexOf(pool.hashes).firstIndex.get(hash);
+  return at !== undefined && at < pool.hashes.length ? at : -1;
 }
 
 /** indexOfHash bound to one pool. */

@@ -3,7 +3,7 @@
 // (instance), an objective's mean (objective), both (hybrid), or an (example, objective) pair
 // (cartesian). A candidate that is the only best on some key is never removed.
 import type { FrontType, TieOrder } from '../../types.js';
-import { pythonSetOrder } from './pythonSetOrder.js';
+import { copyOrder, grownSet, withAdded, type GrownSet } from './pythonSetOrder.js';
 
 export type Objectives = Readonly<Record<string, number>>;
 
@@ -58,7 +58,10 @@ export function extendInstanceFronts(fronts: Fronts, subscores: ReadonlyArray<Re
     if (value === undefined || Number.isNaN(value) || best === undefined || value < best) return front;
     if (value > best) return (alone ??= [index]);
     let tied = grown.get(front);
-    if (tied === undefined) grown.set(front, (tied = [...front, index]));
+    if (tied === undefined) {
+      grown.set(front, (tied = [...front, index]));
+      tiedFrom.set(tied, front);
+    }
     return tied;
   });
 }
@@ -122,7 +125,33 @@ export const DEFAULT_TIE_ORDER: TieOrder = 'oldest-survives';
  */
 export const defaultTieOrder = (schedule: 'batched' | 'async'): TieOrder => (schedule === 'batched' ? 'reference' : DEFAULT_TIE_ORDER);
 
+// A front made by extendInstanceFronts -> the front it extends by its last member.
+const tiedFrom = new WeakMap<readonly number[], readonly number[]>();
+// Each front's Python set (see firstSeenRanks), and the order a copy of it iterates in.
+const setMemo = new WeakMap<readonly number[], GrownSet>();
 const firstSeenMemo = new WeakMap<readonly number[], number[]>();
+
+/**
+ * The Python set of `front`: the set of the front it extends plus its last member when that one
+ * is known (a front that grew by a tie pays for one insertion, not for its whole set), else built
+ * from the members. Walks back over fronts never ordered (a batched step extends the fronts once
+ * per candidate it adds before they are read).
+ */
+function frontSet(front: readonly number[]): GrownSet {
+  const pending: Array<readonly number[]> = [];
+  let at: readonly number[] | undefined = front;
+  let set: GrownSet | undefined;
+  while (at !== undefined && (set = setMemo.get(at)) === undefined) {
+    pending.push(at);
+    at = tiedFrom.get(at);
+  }
+  for (let k = pending.length - 1; k >= 0; k--) {
+    const f = pending[k] as readonly number[];
+    set = set === undefined ? grownSet(f) : withAdded(set, f[f.length - 1] as number);
+    setMemo.set(f, set);
+  }
+  return set as GrownSet;
+}
 
 /**
  * Each candidate's rank in the order gepa 0.1.4 first meets it: fronts by valset example, each
@@ -135,7 +164,7 @@ function firstSeenRanks(fronts: ReadonlyArray<readonly number[]>, top: number): 
   for (const front of fronts) {
     let order = firstSeenMemo.get(front);
     if (order === undefined) {
-      order = pythonSetOrder(front);
+      order = copyOrder(frontSet(front));
       firstSeenMemo.set(front, order);
     }
     for (const c of order) if (rank[c] === -1) rank[c] = next++;

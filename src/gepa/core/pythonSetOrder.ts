@@ -54,21 +54,51 @@ function slotOrder(table: Int32Array): number[] {
   return keys;
 }
 
+/** A set as CPython holds it after adding its members in ascending order: the slots and how many are used. */
+export interface GrownSet {
+  readonly table: Int32Array;
+  readonly used: number;
+}
+
+/** Adds `key` to `table` in place (a table of `used` members before); returns the table, resized when CPython would. */
+function addInPlace(table: Int32Array, used: number, key: number): Int32Array {
+  insertClean(table, table.length - 1, key);
+  const now = used + 1;
+  return now * 5 >= (table.length - 1) * 3 ? refill(slotOrder(table), tableSize(now > 50000 ? now * 2 : now * 4)) : table;
+}
+
+/**
+ * `set` after `s.add(key)`, `key` above every member (how a front grows when a later candidate
+ * ties it). A new value: the given set's table is copied, never changed.
+ */
+export function withAdded(set: GrownSet, key: number): GrownSet {
+  return { table: addInPlace(set.table.slice(), set.used, key), used: set.used + 1 };
+}
+
+/** The set `{a}` grown by `s.add(b)` for the other members in ascending order. */
+export function grownSet(members: readonly number[]): GrownSet {
+  const ascending = [...members].sort((a, b) => a - b);
+  let table: Int32Array = new Int32Array(MIN_SIZE).fill(EMPTY);
+  ascending.forEach((key, used) => (table = addInPlace(table, used, key)));
+  return { table, used: ascending.length };
+}
+
+/**
+ * Iteration order of `set(s)` for a set grown as `grownSet` says (how gepa's state builds a
+ * front, which dominated removal copies with set()).
+ */
+export function copyOrder(set: GrownSet): number[] {
+  // set(s): an empty 8-slot set is resized for twice the members when they would fill it past
+  // 3/5; a table of the source's size takes a slot-for-slot copy, another is refilled in slot order.
+  const { table, used } = set;
+  const copySize = used * 5 >= (MIN_SIZE - 1) * 3 ? tableSize(used * 2) : MIN_SIZE;
+  return copySize === table.length ? slotOrder(table) : slotOrder(refill(slotOrder(table), copySize));
+}
+
 /**
  * Iteration order of `set(s)` where `s` was made as `{a}` and grown by `s.add(b)` for the other
  * members in ascending order (how gepa's state builds a front), after copying it with set().
  */
 export function pythonSetOrder(members: readonly number[]): number[] {
-  const ascending = [...members].sort((a, b) => a - b);
-  let table: Int32Array = new Int32Array(MIN_SIZE).fill(EMPTY);
-  let used = 0;
-  for (const key of ascending) {
-    insertClean(table, table.length - 1, key);
-    used++;
-    if (used * 5 >= (table.length - 1) * 3) table = refill(slotOrder(table), tableSize(used > 50000 ? used * 2 : used * 4));
-  }
-  // set(s): an empty 8-slot set is resized for twice the members when they would fill it past
-  // 3/5; a table of the source's size takes a slot-for-slot copy, another is refilled in slot order.
-  const copySize = used * 5 >= (MIN_SIZE - 1) * 3 ? tableSize(used * 2) : MIN_SIZE;
-  return copySize === table.length ? slotOrder(table) : slotOrder(refill(slotOrder(table), copySize));
+  return copyOrder(grownSet(members));
 }
