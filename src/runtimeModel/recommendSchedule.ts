@@ -7,6 +7,7 @@
 // generations. Schedules below that floor are ranked but not recommended.
 import { predictWallClock, type WallClockPrediction } from './predictWallClock.js';
 import type { ModelSchedule, WorkloadParams } from './workload.js';
+import { asyncSearchWidth } from '../gepa/core/searchWidth.js';
 
 /** The paper's shapes, simplest first. */
 export const BATCHED_SHAPES: ReadonlyArray<readonly [parents: number, perParent: number]> = [
@@ -27,23 +28,6 @@ export const TIE_TOLERANCE = 0.05;
  * had been measured, where width 4 ended within 0.02.)
  */
 export const MIN_GENERATIONS = 24;
-
-/**
- * The batched width async K counts as. Without rebasing a proposal is blind to the K - 1 others
- * for its whole life, and to the ones that start while it runs: async K ended between batched
- * widths K and 2K in quality. Async rebases a stale child onto the newer best and judges it where
- * its edit helped, and since issue 33 decides children in launch order (`schedule.rebaseWait`),
- * so the work done in the meantime is built on rather than competed with. Measured against
- * single, 48 seeds a cell (bench/README.md, "A fourth round"): at 1,500 calls (61-91 proposals)
- * async 4, 8 and 16 end level with single or above on all three bench tasks; on the
- * fact-gathering task, whose search is still climbing when the budget ends, async 16 is level at
- * 750 calls (about 30 proposals, 144 seeds) and 0.07 below single at 500 (about 20), async 8
- * above single down to 500 and 0.04 below at 300 (about 12). The losses start near 16 proposals
- * per K / 8; with K / 8 the floor of 24 generations keeps a margin above that (async 16 needs 48
- * proposals, async 8 24). (It was K / 2, then K / 4 with the three-task figures before the
- * launch order: async 8 then ended at or above batched width 2 and async 16 like width 4.)
- */
-export const ASYNC_WIDTH_FACTOR = 0.125;
 
 /** One schedule in recommendSchedule's ranking. */
 export interface RankedSchedule {
@@ -76,7 +60,7 @@ export interface ScheduleRecommendation {
 /**
  * Async K is offered only up to K = W: beyond it an in-flight proposal cannot hold even one slot,
  * so the extra proposals only queue. Staleness is paid for through the generations floor (async
- * K counting as width K / 8, see ASYNC_WIDTH_FACTOR) and the tie-break toward narrow schedules. Among equal widths batched
+ * K counting as width K / 8: asyncSearchWidth, gepa/core/searchWidth.ts) and the tie-break toward narrow schedules. Among equal widths batched
  * goes first: it is deterministic for a seed.
  */
 export function candidateSchedules(workers: number): ModelSchedule[] {
@@ -117,8 +101,7 @@ function width(schedule: ModelSchedule): number {
 }
 
 export function effectiveWidth(schedule: ModelSchedule): number {
-  // Never narrower than one proposal at a time: async 2 to 8 leave no more generations than single.
-  return schedule.kind === 'batched' ? width(schedule) : Math.max(1, ASYNC_WIDTH_FACTOR * schedule.inFlight);
+  return schedule.kind === 'batched' ? width(schedule) : asyncSearchWidth(schedule.inFlight);
 }
 
 /** Narrower first, then batched before async, then candidate order. */
@@ -154,7 +137,7 @@ function explain({ best, fastest, single, excluded, minGenerations }: Choice, ti
   }
   parts.push(`${Math.round(best.generations)} generations of proposals`);
   if (excluded) {
-    // Async included: overlap is lossless only with enough generations (ASYNC_WIDTH_FACTOR).
+    // Async included: overlap is lossless only with enough generations (asyncSearchWidth).
     const overlap = excluded.schedule.kind === 'async' ? ', even with children decided in launch order' : '';
     parts.push(
       `faster schedules such as ${excluded.label} (${formatDuration(excluded.prediction.wallClockMs)}) leave fewer than ${minGenerations} generations for this budget, and quality falls with fewer${overlap}`,

@@ -7,6 +7,7 @@ import type { BudgetLedger } from '../../budget/budgetLedger.js';
 import type { Proposal } from '../core/proposal.js';
 import type { HeldSlot } from '../../types.js';
 import { isHeld } from './proposalDecisions.js';
+import { asyncSearchWidth } from '../core/searchWidth.js';
 import { reflectiveWorstCase, type PlannerSettings } from './proposalPlanner.js';
 
 /**
@@ -62,8 +63,7 @@ export function proposalsLeft(view: WidthBudgetView, inFlight: number): number {
  */
 export function heldSlotNow(heldSlot: HeldSlot, inFlight: number, view: WidthBudgetView): 'keep' | 'free' {
   if (heldSlot !== 'free-early') return heldSlot;
-  // Async K counts as width K / 8, at least 1: runtimeModel's ASYNC_WIDTH_FACTOR (gepa/ is pure: it may not import runtimeModel/).
-  const freedWidth = Math.max(1, (HELD_SLOT_CEILING * inFlight) / 8);
+  const freedWidth = asyncSearchWidth(HELD_SLOT_CEILING * inFlight);
   return proposalsLeft(view, inFlight) >= FREE_EARLY_GENERATIONS * freedWidth ? 'free' : 'keep';
 }
 
