@@ -89,18 +89,17 @@ export function answerAfterReport(state: AnswerState, id: string, settings: Answ
     ({ proposals, ledger } = paid.state);
     answers = [...answers.filter((a) => !paid.taken.includes(a.id)), ...paid.answers];
   }
-  return { proposals, ledger, messages: answers.map((a) => ({ id: a.id, message: messageFor(state, a, settings) })) };
+  return { proposals, ledger, messages: answers.map((a) => ({ id: a.id, message: messageFor(state.pool, proposals, a, settings) })) };
 }
 
-/** The message that carries an answer to its proposer. */
-function messageFor(state: AnswerState, a: ChildAnswer, settings: AnswerSettings): ChildMessage {
+/** The message that carries an answer to its proposer (`proposals`: the table with the decision in it). */
+function messageFor(pool: CandidatePool, proposals: Readonly<Record<string, Proposal>>, a: ChildAnswer, settings: AnswerSettings): ChildMessage {
   if (a.answer === 'grant') {
-    const p = (a.id === state.changed?.id ? state.changed : state.proposals[a.id]) as Proposal;
-    const race = valsetRaceFor(settings.valsetPolicy, state.pool, p.parents, raceOffset(p));
+    const p = proposals[a.id] as Proposal;
+    const race = valsetRaceFor(settings.valsetPolicy, pool, p.parents, raceOffset(p));
     return race ? { type: 'valset.granted', race } : { type: 'valset.granted' };
   }
   if (a.answer === 'deny') return { type: 'valset.denied' };
-  const { pool } = state;
   const gate = settings.schedule.kind === 'async' ? settings.schedule.rebaseGate : 'whole-minibatch';
   return { type: 'rebase', onto: pool.candidates[a.onto] as Candidate, ontoHash: pool.hashes[a.onto] as string, child: a.child, childHash: a.childHash, gate };
 }
