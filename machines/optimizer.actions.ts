@@ -5,6 +5,7 @@
 import { answerReleased } from '../src/gepa/search/childAnswers.js';
 import { addSpend, NOTHING_SPENT } from '../src/gepa/core/proposal.js';
 import { afterParentEvaluation } from '../src/gepa/proposer/proposalSkips.js';
+import { parentSkippedEvent, taskErrorEvent } from '../src/gepa/proposer/taskEvents.js';
 import { releasedFromWait } from '../src/gepa/search/proposalDecisions.js';
 import { heldSlotOfRun, occupiedSlots } from '../src/gepa/search/heldSlots.js';
 import { gatePrefetches } from '../src/gepa/search/gatePrefetch.js';
@@ -121,16 +122,16 @@ export const optimizerActions = {
     // The run events a proposer would have told its listener are the optimizer's here: emitted
     // (optimize() hands both to onEvent), in the order the proposer's would have come.
     if (event.type === 'evaluator.failed') {
-      enqueue.emit({ type: 'error', message: `task ${step}/${task}: ${event.error}` });
+      enqueue.emit(taskErrorEvent({ step, task }, event.error));
       enqueue.raise({ type: 'proposal.finished', id, spend, outcome: undefined, child: undefined, valset: undefined });
       return;
     }
     const next = afterParentEvaluation(event.evaluations, input);
     if (next.kind === 'skip') {
-      enqueue.emit({ type: 'evaluation.skipped', reason: next.reason, scores: event.evaluations.map((e) => e.score), step, task });
+      enqueue.emit(parentSkippedEvent(next.reason, event.evaluations, { step, task }));
       enqueue.raise({ type: 'proposal.finished', id, spend, outcome: { task, status: 'skipped', reason: next.reason }, child: undefined, valset: undefined });
       return;
     }
-    enqueue.spawnChild('proposer', { id, input: { ...input, parentEvaluated: { evaluations: event.evaluations, spend } } });
+    enqueue.spawnChild('proposer', { id, input: { ...input, parentEvaluated: { evaluations: event.evaluations, spend, sum: next.parentSum } } });
   }),
 };

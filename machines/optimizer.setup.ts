@@ -7,6 +7,7 @@ import { heldCalls } from '../src/budget/heldCalls.js';
 import { memberOf } from '../src/gepa/core/candidatePool.js';
 import type { ProposalId } from '../src/gepa/core/proposal.js';
 import { evaluationAsk } from '../src/gepa/proposer/evaluationPlan.js';
+import { evaluationStartedEvent } from '../src/gepa/proposer/taskEvents.js';
 import type { Launch, PlanInput } from '../src/gepa/search/proposalPlanner.js';
 import { startRun, stepFinished, type SearchRun } from '../src/gepa/search/searchRun.js';
 import { outOfTurn, resumeWalk, startResume, type LoggedDecision, type ResumePosition } from '../src/storage/resumeOrder.js';
@@ -118,7 +119,7 @@ export function builtInProposer(self: unknown): boolean {
 export function askParent(launch: Launch, input: ProposerInput, self: ReplyTo<EvaluatorReply>): { started: RunEvent; request: EvaluatorRequest } {
   const origin = { step: input.step, task: input.task };
   return {
-    started: { type: 'evaluation.started', target: 'parent', ...origin },
+    started: evaluationStartedEvent('parent', origin),
     // The proposal's step is its request id: async proposals each have their own step.
     request: { type: 'evaluate', replyTo: self, ...evaluationAsk('parent', input), requestId: launch.proposal.step, origin },
   };

@@ -4,31 +4,28 @@
 // action the state chart (proposer.machine.ts) names on a transition or an entry.
 import { madeChild } from '../src/gepa/proposer/evaluationPlan.js';
 import { reflectionOutcome } from '../src/gepa/proposer/reflectionStrategy.js';
+import { evaluationStartedEvent, parentSkippedEvent, taskErrorEvent, type TaskOf } from '../src/gepa/proposer/taskEvents.js';
 import type { RunEvent } from '../src/types.js';
 import type { ProposerContext, ProposerEvent } from './proposer.setup.js';
 
-type TaskEvent = Extract<RunEvent, { step: number; task: number }>;
-/** Which task an event is about: `make` spreads it into the event. */
-type TaskOf = Pick<TaskEvent, 'step' | 'task'>;
-
 /** An action that reports a run event about this task straight to the run's listener. */
-function tell(make: (context: ProposerContext, task: TaskOf) => TaskEvent) {
+function tell(make: (context: ProposerContext, task: TaskOf) => RunEvent) {
   return ({ context }: { context: ProposerContext }) => context.onEvent?.(make(context, { step: context.step, task: context.task }));
 }
 /** An error run event: a request this task made failed (the message names the task). */
-const tellError = (context: ProposerContext, what: string) => context.onEvent?.({ type: 'error', message: `task ${context.step}/${context.task}: ${what}` });
+const tellError = (context: ProposerContext, what: string) => context.onEvent?.(taskErrorEvent(context, what));
 
 const skipReason = (context: ProposerContext) => (context.outcome?.status === 'skipped' ? context.outcome.reason : '');
 
 /** An evaluation of the parent, the child or the valset was asked for. */
-export const evaluationStarted = (target: 'parent' | 'child' | 'valset') => tell((_, task) => ({ type: 'evaluation.started', target, ...task }));
+export const evaluationStarted = (target: 'parent' | 'child' | 'valset') => tell((_, task) => evaluationStartedEvent(target, task));
 /** The valset evaluation starts (a race reports it once, at its first chunk). */
 export const valsetStarted = evaluationStarted('valset');
 
 /** The parent's evaluation said go on: its sum and evaluations, reported. */
 export const parentEnded = tell((context, task) => ({ type: 'evaluation.ended', target: 'parent', sum: context.parentSum ?? 0, evaluations: context.parentEvaluations, ...task }));
 /** The parent's evaluation said skip: why, and the parent's scores. */
-export const parentSkipped = tell((context, task) => ({ type: 'evaluation.skipped', reason: skipReason(context), scores: context.parentEvaluations.map((e) => e.score), ...task }));
+export const parentSkipped = tell((context, task) => parentSkippedEvent(skipReason(context), context.parentEvaluations, task));
 
 /** The child's minibatch sum, reported once it is judged. */
 export const childJudged = tell((context, task) => {

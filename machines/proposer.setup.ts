@@ -6,7 +6,7 @@ import { assign, enqueueActions, sendParent, setup } from 'xstate';
 import { addSpend, isAccepted, NOTHING_SPENT, type Proposal, type ProposalSpend } from '../src/gepa/core/proposal.js';
 import { hashedChild, type ComponentReply } from '../src/gepa/proposer/childCandidate.js';
 import { isPrefetchRequestId } from '../src/gepa/proposer/evaluationPlan.js';
-import { afterParentEvaluation, type ReflectionStart, type SkipOrGoOn } from '../src/gepa/proposer/proposalSkips.js';
+import type { ReflectionStart, SkipOrGoOn } from '../src/gepa/proposer/proposalSkips.js';
 import type { RebaseGateRun } from '../src/gepa/proposer/rebaseGate.js';
 import type { ReflectionWork } from '../src/gepa/proposer/reflectionStrategy.js';
 import type { ValsetRaceRun } from '../src/gepa/proposer/valsetRaceRun.js';
@@ -64,11 +64,10 @@ export const paid = (context: ProposerContext, event: ProposerEvent): Pick<Propo
 /**
  * A parent evaluation the optimizer asked for (ProposerInput.parentEvaluated) folded into the
  * starting context as the proposer's own reply would have been: its evaluations, its charge and
- * the stage's answer (the optimizer spawns a proposer only when that answer is go on).
+ * the parent's sum (the optimizer spawns a proposer only when the stage's answer is go on).
  */
-function parentEvaluatedBefore(input: ProposerInput, parent: NonNullable<ProposerInput['parentEvaluated']>): Partial<ProposerContext> {
-  const answer = afterParentEvaluation(parent.evaluations, input);
-  return { parentEvaluations: parent.evaluations, spend: parent.spend, ...(answer.kind === 'go-on' ? { parentSum: answer.parentSum } : {}) };
+function parentEvaluatedBefore(parent: NonNullable<ProposerInput['parentEvaluated']>): Partial<ProposerContext> {
+  return { parentEvaluations: parent.evaluations, spend: parent.spend, parentSum: parent.sum };
 }
 
 /** The starting context: a merge's child is ready (and hashed), an async parent's evaluation already folded in. */
@@ -78,7 +77,7 @@ export const startingContext = ({ input }: { input: ProposerInput }): ProposerCo
   replies: input.components.map(() => undefined),
   spend: NOTHING_SPENT,
   ...(input.merge ? hashedChild(input.merge.child) : {}),
-  ...(input.parentEvaluated ? parentEvaluatedBefore(input, input.parentEvaluated) : {}),
+  ...(input.parentEvaluated ? parentEvaluatedBefore(input.parentEvaluated) : {}),
 });
 
 /** The proposal's end is still to report, and no gate evaluated ahead is unpaid. */

@@ -199,6 +199,8 @@ export interface ProposerInput {
     evaluations: Evaluation[];
     /** What that evaluation's reply charged: the proposal's spend so far. */
     spend: ProposalSpend;
+    /** The parent's minibatch sum, which the optimizer's go-on answer (afterParentEvaluation) gave. */
+    sum: number;
   };
   /** Present for a merge proposal: the merged child and its parents' sums on the subsample (`minibatch`). */
   merge?: {
