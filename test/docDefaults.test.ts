@@ -8,7 +8,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { resolveSettings, type RunSettings } from '../src/config/runSettings.js';
 import { BULLMQ_EXECUTOR_DEFAULTS } from '../src/executors/bullmqExecutor.js';
-import type { OptimizeConfig } from '../src/types.js';
+import type { OptimizeConfig } from '../src/config/optimizeConfig.js';
 
 /** A stated default: one value, or one per schedule ("Default 'x' (batched), 'y' (async)"). */
 interface StatedDefault {

@@ -12,7 +12,7 @@ import { candidateHash } from '../gepa/core/candidateHash.js';
 import { sleep, systemClock } from '../clock.js';
 import type { MetricCallExecutor, MetricCallIdentity } from './metricCallExecutor.js';
 import { ConfigError } from '../errors/configError.js';
-import type { Candidate, EvalContext, Evaluation } from '../types.js';
+import type { Candidate, EvalContext, Evaluation } from '../gepa/core/adapter.js';
 import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, type MetricCallJobData } from './metricCallJob.js';
 import { bullmqConnection, waitUntilReachable, type RedisConnectionSpec } from './redisConnection.js';
 import { BULLMQ_EXECUTOR, checkInstalled, importIntegration } from '../peers/optionalDependency.js';

@@ -16,7 +16,10 @@ import { launchShapeOf, type LaunchShape } from './launchShape.js';
 import { decideStop, finalStopReason, type StopRules } from './stopDecision.js';
 import type { StopReason } from '../core/stopReason.js';
 import type { ExampleTable } from '../core/exampleTable.js';
-import type { Candidate, Evaluation, FailureCounts, FrontType, OptimizeResult, RunEvent, TieOrder } from '../../types.js';
+import type { Candidate, Evaluation } from '../core/adapter.js';
+import type { FailureCounts, OptimizeResult } from '../core/optimizeResult.js';
+import type { FrontType, TieOrder } from '../../settingValues.js';
+import type { RunEvent } from '../core/runEvent.js';
 
 export interface SearchRun {
   search: SearchState;
