@@ -136,6 +136,12 @@ export type RunEvent =
       valScore: number;
       /** Its score on each valset example (valset order). */
       valSubscores: number[];
+      /** The seed candidate (candidate 0). */
+      candidate?: Candidate;
+      /** Metric calls spent when it joined the pool (OptimizeResult.discoveryMetricCalls[0]). */
+      metricCalls?: number;
+      /** Elapsed ms when it joined (OptimizeResult.discoveryElapsedMs[0]). */
+      elapsedMs?: number;
     }
   | {
       /** A proposal ended, with its outcome (ProposalRecord's). */
@@ -168,6 +174,10 @@ export type RunEvent =
       task?: number;
       /** Its score on each valset example (valset order). */
       valSubscores?: number[];
+      /** Metric calls spent when it joined the pool (OptimizeResult.discoveryMetricCalls[index]). */
+      metricCalls?: number;
+      /** Elapsed ms when it joined (OptimizeResult.discoveryElapsedMs[index]). */
+      elapsedMs?: number;
     }
   | {
       /** A proposal's child did not join the pool. */

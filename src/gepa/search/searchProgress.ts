@@ -48,7 +48,7 @@ export function addSeed(search: SearchState, progress: SearchProgress, seed: { c
   });
   const bestScore = pool.valScores[0] ?? 0;
   const events: RunEvent[] = [
-    { type: 'seed.evaluated', valScore: bestScore, valSubscores: pool.valSubscores[0] ?? [] },
+    { type: 'seed.evaluated', valScore: bestScore, valSubscores: pool.valSubscores[0] ?? [], candidate: seed.candidate, metricCalls: pool.discoveryMetricCalls[0] ?? 0, elapsedMs: pool.discoveryElapsedMs[0] ?? 0 },
     { type: 'front.updated', bestIndex: 0, bestScore, frontSize: 1, front: [0] },
   ];
   return { search: { ...search, pool }, progress: { ...progress, bestScore }, events };
@@ -72,8 +72,11 @@ export function foldFinished(search: SearchState, progress: SearchProgress, fini
     events.push({ type: 'proposal.ended', step: r.step, task: r.task, outcome: r.outcome, reason: r.reason, staleness: r.staleness });
     if (r.outcome === 'accepted' && r.candidateIndex !== undefined) {
       const index = r.candidateIndex;
-      const { valScores, candidates, valSubscores } = folded.pool;
-      events.push({ type: 'candidate.accepted', index, parents: r.parents, valScore: valScores[index] ?? 0, candidate: candidates[index], step: r.step, task: r.task, valSubscores: valSubscores[index] ?? [] });
+      const { valScores, candidates, valSubscores, discoveryMetricCalls, discoveryElapsedMs } = folded.pool;
+      events.push({
+        type: 'candidate.accepted', index, parents: r.parents, valScore: valScores[index] ?? 0, candidate: candidates[index], step: r.step, task: r.task, valSubscores: valSubscores[index] ?? [],
+        metricCalls: discoveryMetricCalls[index] ?? 0, elapsedMs: discoveryElapsedMs[index] ?? 0,
+      });
     } else if (r.outcome === 'rejected') {
       events.push({ type: 'candidate.rejected', step: r.step, task: r.task, reason: r.reason });
     }
