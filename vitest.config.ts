@@ -13,7 +13,7 @@ const INTEGRATION = [
   // Redis (started on loopback by the test or .ci/run)
   'bullmqExecutor', 'bullmqRedisRestart', 'bullmqStalls', 'runConfigAdapter',
   // Chromium
-  'report', 'reportLayout',
+  'report', 'reportLayout', 'workbench',
   // the real model
   'localLanguageModel', 'localModelRun',
   // a hang and Ctrl-C in real time
