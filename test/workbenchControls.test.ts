@@ -14,7 +14,7 @@ import { optimizerMachine } from '../machines/optimize.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
 import { readRunLog } from '../src/storage/runLog.js';
 import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
-import { serveWorkbench, type Workbench } from '../src/workbench/serveWorkbench.js';
+import { startWorkbench as serveWorkbench, type Workbench } from '../src/workbench/serveWorkbench.js';
 import { inProcessLauncher } from './support/inProcessLauncher.js';
 import { memoryIo } from './support/memoryIo.js';
 

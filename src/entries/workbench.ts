@@ -5,5 +5,5 @@
  *
  * @module gepa-actors/workbench
  */
-export { serveWorkbench, type ServeWorkbenchOptions, type Workbench, type WorkbenchActor } from '../workbench/serveWorkbench.js';
+export { serveWorkbench, type ServeWorkbenchOptions, type Workbench, type WorkbenchActor, type ActorSubscription } from '../workbench/serveWorkbench.js';
 export type { ControlRequest, ControlOutcome } from '../workbench/runControls.js';

@@ -18,10 +18,38 @@ import type { CommandLauncher, LaunchedCommand } from './commandLauncher.js';
 import { readInvocation } from '../storage/runInvocation.js';
 import type { RunView } from './runView.js';
 
+/** What a control asks: the JSON body of `POST /api/control`, and `gepa-actors control`'s arguments. */
+export type ControlRequest =
+  | {
+      /** Nothing new starts; the proposals in flight finish; the run ends with its result. */
+      action: 'drain';
+    }
+  | {
+      /** As drain, and the calls still in flight after 5 s are aborted (resuming makes them again). */
+      action: 'stop';
+    }
+  | {
+      /** A stopped or finished run goes on, in a process of its own. */
+      action: 'resume';
+      /** The new budget in metric calls (required to continue a finished run: larger than its budget). */
+      budget?: number;
+    }
+  | {
+      /** A new run from one of this run's candidates, in `<runDir>/branches/<n>`. */
+      action: 'branch';
+      /** The candidate it starts from (0 is the seed). */
+      candidate: number;
+      /** Its budget in metric calls (default: the run's). */
+      budget?: number;
+      /** Its schedule as `--schedule` takes it: `batched`, `batched:PxN`, `async:K` (default: the run's). */
+      schedule?: string;
+      /** Its reflection model (`gepa-actors run` only; default: the run's). */
+      reflectionModel?: string;
+    };
+
 const budget = z.number().int().positive().max(100_000_000);
 
-/** What a control asks (the JSON body of `POST /api/control`, and `gepa-actors control`'s arguments). */
-export const controlRequestSchema = z.discriminatedUnion('action', [
+const controlRequestSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('drain') }).strict(),
   z.object({ action: z.literal('stop') }).strict(),
   z.object({ action: z.literal('resume'), budget: budget.optional() }).strict(),
@@ -37,8 +65,6 @@ export const controlRequestSchema = z.discriminatedUnion('action', [
     .strict(),
 ]);
 
-export type ControlRequest = z.infer<typeof controlRequestSchema>;
-
 /** A control that could not be carried out: its HTTP status (400 bad request, 404 unknown run, 409 not now) and why. */
 export class ControlError extends Error {
   override readonly name = 'ControlError';
@@ -52,6 +78,7 @@ export class ControlError extends Error {
 
 /** What a control did, in a sentence; a branch names the new run. */
 export interface ControlOutcome {
+  /** What was done, in a sentence. */
   message: string;
   /** The branch's directory under the run's (`branches/<n>`). */
   branch?: string;
@@ -74,7 +101,7 @@ export interface ControlTarget {
 /** Parses a control's body; a ControlError (400) names what is wrong. */
 export function parseControlRequest(body: unknown): ControlRequest {
   const parsed = controlRequestSchema.safeParse(body);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return parsed.data as ControlRequest;
   const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`);
   throw new ControlError(400, `invalid control: ${issues.join('; ')} (expected {"action": "drain" | "stop" | "resume" | "branch", ...})`);
 }

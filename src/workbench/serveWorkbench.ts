@@ -15,20 +15,30 @@ import { LiveRunFeed, type LiveStops } from './liveRun.js';
 import { RunView } from './runView.js';
 import { startWorkbenchServer, type WorkbenchServer, type WorkbenchServerOptions } from './workbenchServer.js';
 
+/** A subscription of an actor: how to end it. */
+export interface ActorSubscription {
+  /** Stops listening. */
+  unsubscribe(): void;
+}
+
 /**
  * What serveWorkbench reads of an optimizer actor (XState's Actor of the package's
  * optimizerMachine): its emitted run events, its inspection, its snapshot and its mailbox.
  */
 export interface WorkbenchActor {
   /** `actor.on('*', ...)`: every RunEvent the optimizer emits. */
-  on(type: '*', handler: (event: { type: string }) => void): { unsubscribe(): void };
+  on(type: '*', handler: (event: { type: string }) => void): ActorSubscription;
   /** Its snapshots (status 'done' carries the result as `output`). */
-  subscribe(observer: { next?: (snapshot: unknown) => void; error?: (error: unknown) => void; complete?: () => void }): { unsubscribe(): void };
+  subscribe(observer: { next?: (snapshot: unknown) => void; error?: (error: unknown) => void; complete?: () => void }): ActorSubscription;
+  /** Its snapshot now (the run's settings are read from it when it shows them). */
   getSnapshot(): unknown;
   /** The optimizer takes `{ type: 'stop', reason, graceful }`: a graceful one drains, another aborts what is in flight. */
   send(event: { type: 'stop'; reason: 'stopped' | 'aborted'; graceful?: boolean }): void;
-  /** XState's actor system (its `inspect` feeds the actor view). */
-  system: { inspect(observer: (event: unknown) => void): { unsubscribe(): void } };
+  /** XState's actor system. */
+  system: {
+    /** XState's inspection of every actor of the system: the actor view is drawn from it. */
+    inspect(observer: (event: unknown) => void): ActorSubscription;
+  };
 }
 
 /** serveWorkbench's options: a run directory, or an optimizer actor of this process. */
@@ -72,7 +82,12 @@ function actorSettings(snapshot: unknown): { settings?: Parameters<RunView['appl
 }
 
 /** Serves the workbench for `runDir` or `actor` on loopback; resolves once it listens. */
-export async function serveWorkbench(options: ServeWorkbenchOptions, more: Pick<WorkbenchServerOptions, 'launch' | 'pollMs'> & { clock?: Clock } = {}): Promise<Workbench> {
+export function serveWorkbench(options: ServeWorkbenchOptions): Promise<Workbench> {
+  return startWorkbench(options);
+}
+
+/** serveWorkbench with what tests and the command choose besides: how resumed runs and branches start, the poll, the clock. */
+export async function startWorkbench(options: ServeWorkbenchOptions, more: Pick<WorkbenchServerOptions, 'launch' | 'pollMs'> & { clock?: Clock } = {}): Promise<Workbench> {
   if ((options.runDir === undefined) === (options.actor === undefined)) throw new ConfigError('serveWorkbench: give exactly one of runDir (a run directory) or actor (an optimizer actor)');
   const serverOptions: WorkbenchServerOptions = {
     ...(options.port !== undefined ? { port: options.port } : {}),
