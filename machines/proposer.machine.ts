@@ -13,7 +13,7 @@ import { judgeChildOutcome } from '../src/gepa/proposer/childCandidate.js';
 import { askOfReply, madeChild, rebaseSideOf } from '../src/gepa/proposer/evaluationPlan.js';
 import { afterParentEvaluation } from '../src/gepa/proposer/proposalSkips.js';
 import { rebaseGateAfter, startRebaseGate } from '../src/gepa/proposer/rebaseGate.js';
-import { afterRound, roundAnswered, withReply } from '../src/gepa/reflection/reflectionRun.js';
+import { afterRound, roundAnswered, withReply, type AfterRound } from '../src/gepa/reflection/reflectionRun.js';
 import { raceAfterChunk, raceResult, startRace } from '../src/gepa/proposer/valsetRaceRun.js';
 import type { ProposerInput } from './protocol.js';
 import { askForReflections, buildDataset, evaluate, evaluateParentUnlessDone, prefetchRebaseGate } from './proposer.requests.js';
@@ -102,8 +102,11 @@ export const proposerMachine = proposerSetup.createMachine({
         guard: 'roundAnswered',
         target: 'makingChild',
         actions: assign(({ context }) => {
-          const next = context.reflecting ? afterRound(context, context.reflecting) : ({ kind: 'skip', reason: 'no reflection' } as const);
-          return next.kind === 'ask' ? { reflecting: next.reflecting } : goOnOrSkip(context, next);
+          // roundAnswered: the reflection run is there.
+          const next: AfterRound = context.reflecting ? afterRound(context, context.reflecting) : { kind: 'skip', reason: 'no reflection' };
+          if (next.kind === 'ask') return { reflecting: next.reflecting };
+          // A skip may carry the run as it ended (the length rule's refusal, reported with the proposal).
+          return { ...goOnOrSkip(context, next), ...(next.kind === 'skip' && next.reflecting ? { reflecting: next.reflecting } : {}) };
         }),
       },
     },
