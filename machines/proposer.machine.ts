@@ -4,7 +4,7 @@
 // same minibatch, report the verdict, and, when the
 // optimizer grants it, evaluate the child on the valset. A merge proposal is a proposer too: it
 // starts from a ready child and shares the tail (verdict, grant, valset). It holds no randomness
-// and no rule: each stage asks the domain (src/gepa/proposer/) and assigns its answer. This file
+// and no rule: each stage asks the domain (src/gepa/proposer/, src/gepa/reflection/) and assigns its answer. This file
 // is the state chart; its types and plain actions are in proposer.setup.ts, what it asks for in
 // proposer.requests.ts, the run events it tells in proposer.runEvents.ts.
 import { assign, not } from 'xstate';
