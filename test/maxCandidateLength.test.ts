@@ -1,8 +1,12 @@
 // maxCandidateLength (gepa issue #272), a rule on every reflection strategy's texts: a text over the
 // limit goes back to the reflection model once with the limit stated; still over it, the proposal
 // is refused with the reason and its child is never evaluated. Counted per proposal and in the
-// result; both schedules; optimizeAnything's string seed (one component) too.
-import { describe, expect } from 'vitest';
+// result; both schedules; optimizeAnything's string seed (one component) too; a run cut short
+// resumes to the same result without asking a logged retry again.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { ConfigError } from '../src/errors/configError.js';
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
@@ -12,7 +16,6 @@ import { afterRetry, overLimit, REFUSED_TOO_LONG, shortenPrompt, textLength } fr
 import { lengthLine } from '../src/gepa/reflection/builtInPrompt.js';
 import { proposeNewTexts } from '../src/gepa/reflection/proposeNewTexts.js';
 import { afterRound, startReflection, withReply, type ReflectionRun, type ReflectionView } from '../src/gepa/reflection/reflectionRun.js';
-import { optimizeAnything } from '../src/index.js';
 import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { runConfigSchema } from '../src/cli/runConfig.js';
 import { resolveSettings } from '../src/config/runSettings.js';
@@ -22,7 +25,9 @@ import { formatSummary } from '../src/cli/runSummary.js';
 import { renderReport } from '../src/report/renderReport.js';
 import { tooLongText } from '../src/report/runWording.js';
 import { hashUnit } from './support/toyTask.js';
-import { test } from './support/toyRun.js';
+import { test, toyRunConfig } from './support/toyRun.js';
+import { optimize, optimizeAnything, type OptimizeResult } from '../src/index.js';
+import { readRunLog } from '../src/storage/runLog.js';
 
 const fenced = (text: string) => `\`\`\`\n${text}\n\`\`\``;
 
@@ -186,6 +191,39 @@ describe('maxCandidateLength in a run', () => {
     expect(result.candidates[0]).toBe('Say the word, every word');
     expect(seen.length).toBeGreaterThan(3);
     for (const text of seen) expect(textLength(text), text).toBeLessThanOrEqual(24);
+  });
+});
+
+describe('resuming a run directory', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'gepa-length-'));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  /** One process's part of a batched toy run with the limit, aborted at `abortAtMs` of simulated time; its reflection prompts. */
+  async function runIn(runDir: string | undefined, abortAtMs?: number): Promise<{ result: OptimizeResult; prompts: string[] }> {
+    const prompts: string[] = [];
+    const { config, clock } = toyRunConfig({ maxCandidateLength: LIMIT, reflectionLm: reflection(prompts), maxMetricCalls: 200, valsetSize: 12 });
+    const abort = new AbortController();
+    if (abortAtMs !== undefined) clock.setTimeout(() => abort.abort(new Error('killed')), abortAtMs);
+    const result = await runOnSimulatedClock(clock, optimize({ ...config, ...(runDir ? { runDir, runIdentity: { reflectionLm: 'toy' } } : {}), signal: abort.signal }));
+    return { result, prompts };
+  }
+  const essence = ({ elapsedMs: _e, workerUtilization: _u, discoveryElapsedMs: _d, ...rest }: OptimizeResult) => rest;
+
+  test('a run cut short resumes to the uninterrupted result, its retries and refusals counted once and never asked again', async () => {
+    const reference = await runIn(undefined);
+    expect(reference.result.tooLong?.proposalsRefused).toBeGreaterThan(0);
+    const dir = join(scratch, 'cut');
+    const cut = await runIn(dir, Math.floor(reference.result.elapsedMs * 0.5));
+    expect(cut.result.stopReason).toBe('aborted');
+    expect(cut.prompts.filter(isRetry).length).toBeGreaterThan(0);
+    const logged = (t: string) => readRunLog(join(dir, 'log.jsonl')).records.filter((r) => r.t === t).length;
+    const loggedReplies = logged('reflect');
+    expect(loggedReplies).toBeGreaterThan(0);
+    const resumed = await runIn(dir);
+    expect(essence(resumed.result)).toEqual(essence(reference.result));
+    // Every logged reply (retries among them) is read back, never asked again.
+    expect(resumed.prompts.length).toBe(reference.prompts.length - loggedReplies);
+    expect(resumed.result.metricCalls).toBe(logged('eval'));
   });
 });
 
