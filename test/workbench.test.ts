@@ -53,6 +53,21 @@ async function until(what: string, ok: () => boolean, timeoutMs = 30_000): Promi
   }
 }
 
+/**
+ * The page's part from `from` to `to` (default: `from` alone) as laid out, for docs/watching.md: the
+ * whole page is drawn, so the sticky header covers none of it.
+ */
+async function shot(page: Page, from: string, file: string, to = from): Promise<void> {
+  const scrollY = (await page.evaluate('scrollY')) as number;
+  const box = async (selector: string) => {
+    const b = await page.locator(selector).boundingBox();
+    if (!b) throw new Error(`${selector} is not shown`);
+    return { top: b.y + scrollY, bottom: b.y + b.height + scrollY };
+  };
+  const [first, last] = [await box(from), await box(to)];
+  await page.screenshot({ path: join(SHOTS, file), fullPage: true, clip: { x: 0, y: first.top - 12, width: 1280, height: last.bottom - first.top + 24 } });
+}
+
 describe.runIf(haveChromium)('the workbench in headless Chromium', () => {
   let root: string;
   let context: BrowserContext;
@@ -120,7 +135,7 @@ describe.runIf(haveChromium)('the workbench in headless Chromium', () => {
     expect((await page.locator('#wb-detail pre.diff ins').allTextContents()).join('').trim().length).toBeGreaterThan(5);
     expect(await page.locator('#wb-detail pre.candidate-text').first().textContent()).toBe(result.candidates[child]?.system_prompt);
     expect(await page.locator('#wb-detail details.reflection summary').first().textContent()).toMatch(/reflection prompt for system_prompt \([\d,]+ characters\)/);
-    await page.locator('#wb-detail').screenshot({ path: join(SHOTS, 'workbench-candidate.png') });
+    await shot(page, '.detail-row', 'workbench-candidate.png');
 
     // Branch from this candidate with another schedule and budget; the page links to it, and it to its origin.
     await page.fill('#wb-branch-budget', '80');
@@ -164,6 +179,8 @@ describe.runIf(haveChromium)('the workbench in headless Chromium', () => {
     const drained = serving(['demo', '--json', '--ui', '--run-dir', join(root, 'drained'), '--budget', '3000', '--workers', '4', '--metric-call-ms', '8', '--reflection-ms', '50'], root);
     const second = await open(await drained.url());
     await second.page.locator('svg.lineage .lineage-node[data-index="1"]').waitFor();
+    await second.page.locator('#timeline svg.timeline rect.slot-bar').first().waitFor();
+    await shot(second.page, '#timeline', 'workbench-slots.png', '#actors');
     await second.page.locator('#wb-drain:not([disabled])').click();
     await second.page.locator('#wb-toast', { hasText: 'draining' }).waitFor();
     await second.page.locator('#wb-pill', { hasText: 'stopped' }).waitFor({ timeout: 30_000 });

@@ -18,7 +18,7 @@ import { BRANCHES_DIR, branchOrigin, branchPaths, listBranches, type BranchLink 
 import { availableControls, ControlError, parseControlRequest, runControl, type ControlTarget } from './runControls.js';
 import { RunDirectoryFollower } from './runDirectoryFollower.js';
 import { readInvocation } from '../storage/runInvocation.js';
-import { RunView } from './runView.js';
+import { RunView, type RunStatus } from './runView.js';
 import type { LiveRunFeed } from './liveRun.js';
 import { renderWorkbenchPage } from './workbenchPage.js';
 import { HEAVY_PANELS, panelsFor, renderCandidate, renderPanels, statusOf, WORKBENCH_PANELS, type PanelContext, type WorkbenchPanel } from './workbenchPanels.js';
@@ -29,6 +29,8 @@ const LIGHT_MS = 150;
 const HEAVY_MS = 1000;
 /** While a run runs, its clock and charts move on this often, ms. */
 const TICK_MS = 1000;
+/** The statuses of a run that may still change. */
+const ACTIVE: ReadonlySet<RunStatus> = new Set(['waiting', 'running', 'draining', 'stopping']);
 /** A comment on every event stream this often keeps proxies and idle timeouts from closing it. */
 const KEEPALIVE_MS = 15_000;
 /** The largest control body read. */
@@ -172,7 +174,9 @@ class WatchedRun {
     const now = performance.now();
     const due = panelsFor(this.view.takeChanges());
     for (const id of this.heavyDue) due.add(id);
-    const heavyNow = now - this.lastHeavy >= HEAVY_MS;
+    // A run that has ended changes no more: everything is drawn now, so the page never shows the
+    // final status beside a lineage or chart still waiting for its next second.
+    const heavyNow = now - this.lastHeavy >= HEAVY_MS || !ACTIVE.has(this.view.status);
     this.heavyDue = new Set([...due].filter((id) => HEAVY_PANELS.has(id) && !heavyNow));
     for (const id of this.heavyDue) due.delete(id);
     if ([...due].some((id) => HEAVY_PANELS.has(id))) this.lastHeavy = now;
