@@ -3,7 +3,8 @@
 // token and the page shows the run's best valset score, the report's own figures and a candidate's
 // diff; Branch and Resume from the page start the command again; a run watched live (demo --ui)
 // reaches its final best score on the page without a reload; Drain (demo --ui) and Stop (watch,
-// through the STOP file) end a running run. With GEPA_WRITE_SCREENSHOTS=1 the screenshots of
+// through the STOP file) end a running run, whose slots and proposals in flight a watcher of its
+// directory sees (--inspect). With GEPA_WRITE_SCREENSHOTS=1 the screenshots of
 // docs/watching.md are written to docs/images/ (else to the OS temp dir). Without Chromium: skipped,
 // a failure under CI=true (test/support/testPrograms.ts).
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -193,15 +194,18 @@ describe.runIf(haveChromium)('the workbench in headless Chromium', () => {
     expect(await drained.done).toBe(0);
   });
 
-  it('watch: Stop ends a run another command runs (its STOP file), within the grace', async () => {
+  it('watch: a run another command runs, with its slots and proposals in flight (--inspect); Stop ends it (its STOP file), within the grace', async () => {
     const runDir = join(root, 'stopped');
     const io = memoryIo({ cwd: root });
-    const running = runCli(['demo', '--json', '--run-dir', runDir, '--budget', '3000', '--workers', '4', '--metric-call-ms', '8', '--reflection-ms', '50'], io);
+    const running = runCli(['demo', '--json', '--inspect', '--run-dir', runDir, '--budget', '3000', '--workers', '4', '--metric-call-ms', '8', '--reflection-ms', '50'], io);
     await until('the run directory', () => existsSync(join(runDir, 'config.json')));
     const watch = serving(['watch', runDir], root);
     const { page, errors } = await open(await watch.url());
     await page.locator('#wb-pill', { hasText: 'running' }).waitFor();
     await page.locator('svg.lineage .lineage-node[data-index="1"]').waitFor();
+    // With --inspect the run's process writes what only it knows (activity.jsonl): the slots and the proposals in flight.
+    await page.locator('#timeline svg.timeline rect.slot-bar').first().waitFor();
+    await page.locator('[data-panel="inFlight"] table.in-flight tbody tr').first().waitFor();
     await page.locator('#wb-stop:not([disabled])').click();
     await page.locator('#wb-toast', { hasText: 'stopping' }).waitFor();
     expect(await running).toBe(0);

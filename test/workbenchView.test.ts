@@ -62,6 +62,31 @@ describe('the workbench view of a run directory', () => {
     expect(panels.timeline).toContain('--ui');
   });
 
+  it("with --inspect, shows what only the run's process saw: its worker slots (report.html's timeline, byte for byte), its actors and its proposals in flight", async () => {
+    const dir = join(root, 'inspected');
+    const argv = ['demo', '--json', '--inspect', '--run-dir', dir, '--budget', '160', '--schedule', 'async:3', '--workers', '4', '--metric-call-ms', '0', '--reflection-ms', '0'];
+    expect(await runCli(argv, memoryIo())).toBe(0);
+    const view = followed(dir);
+    const panels = renderPanels(view, new Set(WORKBENCH_PANELS), { title: '', branches: [], hasReport: true, liveOnly: true });
+    const report = readFileSync(join(dir, 'report.html'), 'utf8');
+    for (const id of ['timeline', 'actors'] as const) {
+      expect(panels[id], id).toContain(id === 'timeline' ? 'slot-bar' : 'proposer');
+      expect(report.includes(panels[id] as string), `${id} is in report.html as drawn`).toBe(true);
+    }
+    // Its proposals' stages, line by line as a watcher reads them: at most K = 3 in flight, each with its stage, none once the run is over.
+    const lines = readFileSync(join(dir, 'activity.jsonl'), 'utf8').trim().split('\n');
+    const stepping = new RunView();
+    let most = 0;
+    for (const line of lines) {
+      stepping.applyActivity(JSON.parse(line));
+      most = Math.max(most, stepping.inFlight.size);
+      for (const p of stepping.inFlight.values()) expect(['starting', 'merge', 'parent minibatch', 'reflection', 'child minibatch', 'valset']).toContain(p.stage);
+    }
+    expect(most).toBe(3);
+    expect(view.inFlight.size).toBe(0);
+    expect(stepping.slotIntervals.length).toBeGreaterThan(result.metricCalls / 4);
+  });
+
   it('holds the final pool before the result is logged: scores, per-example scores and when each candidate was found', () => {
     const { records } = readRunLog(join(runDir, 'log.jsonl'));
     const view = new RunView();

@@ -72,10 +72,10 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option('--run-dir <DIR>', 'write report.html (and inspect.jsonl with --inspect) here (default a fresh runs/demo-<date>-<time>/)')
     .option('--no-report', 'write no report.html (and, without --run-dir, no run directory)')
     .option('--resume', 'continue the run in --run-dir instead of refusing a non-empty directory (needs --run-dir)')
-    .option('--inspect', 'record XState inspection events to inspect.jsonl in the run directory')
+    .option('--inspect', 'record XState inspection events to inspect.jsonl in the run directory, and the worker slots and proposals in flight to activity.jsonl (for gepa-actors watch)')
     .option('--metric-call-ms <MS>', 'simulated mean latency of a metric call', parseNonNegative, DEMO_DEFAULTS.metricCallMs)
     .option('--reflection-ms <MS>', 'simulated mean latency of a reflection call', parseNonNegative, DEMO_DEFAULTS.reflectionMs)
-    .option('--seed-candidate <FILE>', 'start from this JSON object of named texts instead of the demo\'s seed prompt');
+    .option('--seed-candidate <F>', 'start from this JSON object of named texts instead of the demo\'s seed prompt');
   addUiOptions(demo).action(async (flags: DemoFlags & UiFlags) => {
       setExitCode(
         await demoCommand(
@@ -105,13 +105,13 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .argument('<config>', 'CONFIG.json; its paths are relative to it')
     .option('--resume', 'continue the run in the config\'s runDir instead of refusing a non-empty directory')
     .option('--json', 'print the OptimizeResult as JSON on the last line of stdout')
-    .option('--inspect', 'record XState inspection events to inspect.jsonl in the run directory')
+    .option('--inspect', 'record XState inspection events to inspect.jsonl in the run directory, and the worker slots and proposals in flight to activity.jsonl (for gepa-actors watch)')
     .option('--budget <B>', 'maximum metric calls (the config\'s maxMetricCalls)', parsePositiveInt)
     .option('--seed <S>', 'the optimizer\'s seed (the config\'s seed)', parseInteger)
     .option('--run-dir <DIR>', 'the run directory, relative to the current directory (the config\'s runDir)')
     .addOption(new Option('--schedule <schedule>', 'batched, batched:PxN or async:K (the config\'s schedule)').argParser(parseScheduleOption))
     .option('--reflection-model <MODEL>', 'the reflection model (the config\'s reflectionModel)')
-    .option('--seed-candidate <FILE>', 'start from this JSON object of named texts (the config\'s seedCandidate)');
+    .option('--seed-candidate <F>', 'start from this JSON object of named texts (the config\'s seedCandidate)');
   addUiOptions(run).action(async (config: string, flags: RunFlags & UiFlags) => {
     const seedCandidateFile = flags.seedCandidate !== undefined ? resolve(io.cwd, flags.seedCandidate) : undefined;
     const overrides = {

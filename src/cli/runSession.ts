@@ -1,6 +1,7 @@
 // One optimization run as the CLI runs it: progress display, Ctrl-C handling (a first Ctrl-C
 // stops within seconds), a line when calls stop finishing, slot intervals
-// and (optionally) XState inspection recorded for the report, on the system clock. Both `demo`
+// and (optionally) XState inspection recorded for the report, with the slots and proposals' stages
+// for a watcher of the run directory (activity.jsonl), on the system clock. Both `demo`
 // and `run` go through here; they differ only in how they build the config and what they print.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { prepareRun } from '../run/prepareRun.js';
 import type { PreparedRun, RunSettings } from '../run/preparedRun.js';
 import { optimize } from '../../machines/optimize.js';
 import { createInspectionLog, type InspectionLog, type InspectionRecord } from '../report/inspectionLog.js';
+import { ACTIVITY_FILE, createActivityLog, type ActivityLog } from '../report/activityLog.js';
 import { observeRun, type ModelNames, type RunObservation } from '../report/runObserver.js';
 import { installSignalHandlers, watchStopFile } from '../storage/stopRequests.js';
 import type { OptimizeConfig } from '../config/optimizeConfig.js';
@@ -30,7 +32,7 @@ export interface SessionInput<Example> {
   /** Everything but the hooks this module adds (events, intervals, signals, inspect, clock). */
   config: OptimizeConfig<Example>;
   io: CliIo;
-  /** Record XState inspection events (written to inspect.jsonl in the run directory, which it needs). */
+  /** Record XState inspection events (written to inspect.jsonl in the run directory, which it needs) and the run's activity (activity.jsonl: worker slots, proposals' stages, for `gepa-actors watch`). */
   inspect?: boolean;
   /** How the report names the task and reflection models (default: their `model` property). */
   models?: ModelNames;
@@ -91,6 +93,8 @@ export function prepareSession<Example>({ config: given, io, inspect = false, mo
   const clock = systemClock;
   let display: ProgressDisplay | undefined;
   let inspection: InspectionLog | undefined;
+  // --inspect with a run directory: the slots and proposals' stages for a watcher in another process.
+  let activity: ActivityLog | undefined;
   let stall: StallWatch | undefined;
   const slotIntervals: SlotInterval[] = [];
   // The report's timeline and the result's discovery times must share a time base: the
@@ -118,12 +122,14 @@ export function prepareSession<Example>({ config: given, io, inspect = false, mo
       stall?.activity(clock.now());
       display?.onEvent(event);
       feed?.onEvent(event);
+      if (sawStart) activity?.event(event, clock.now() - startedAt);
     },
     onSlotInterval: (interval) => {
       stall?.activity(clock.now());
       slotIntervals.push(interval);
       display?.onSlotInterval(interval);
       feed?.onSlotInterval(interval);
+      activity?.slot(interval, startedAt);
     },
     ...(inspect || ui
       ? {
@@ -178,6 +184,7 @@ export function prepareSession<Example>({ config: given, io, inspect = false, mo
       ? watchStopFile(runDir, () => shown.notice(`STOP file found in ${runDir}: no new proposals; finishing the ones in flight.`))
       : () => {};
     inspection = inspectPath ? createInspectionLog({ clock, path: inspectPath }) : undefined;
+    activity = inspectPath && runDir ? createActivityLog(join(runDir, ACTIVITY_FILE)) : undefined;
     let workbench: SessionWorkbench | undefined;
     let finalCalls: number | undefined;
     try {
@@ -201,6 +208,7 @@ export function prepareSession<Example>({ config: given, io, inspect = false, mo
       uninstallSignals();
       unwatchStop();
       await inspection?.close();
+      await activity?.close();
     }
   };
   /** Starts the workbench on this run: its view, the feed the hooks above fill, drain and stop through this session's controllers. */

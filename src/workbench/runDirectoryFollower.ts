@@ -1,10 +1,11 @@
-// Follows a run directory as another process writes it: the new whole lines of log.jsonl and
-// inspect.jsonl (a torn last line waits for its end), state.json and config.json when they change,
+// Follows a run directory as another process writes it: the new whole lines of log.jsonl,
+// inspect.jsonl and activity.jsonl (a torn last line waits for its end), state.json and config.json when they change,
 // LOCK (a process runs it: since when) and STOP (a stop was asked for). fs.watch says when to look;
 // a slow poll covers the file systems where it says nothing. Reads only, and only these files.
 import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { parseInspectionLog } from '../report/inspectionLog.js';
+import { ACTIVITY_FILE, parseActivityLog } from '../report/activityLog.js';
 import { readReportFacts } from '../report/reportFacts.js';
 import { RUN_FILES } from '../storage/runDirectory.js';
 import { parseRunLog } from '../storage/runLog.js';
@@ -24,7 +25,7 @@ export interface FollowerOptions {
   pollMs?: number;
   /** Wall-clock ms (LOCK's age is measured on it). Default Date.now. */
   wallClock?: () => number;
-  /** Follow log.jsonl only for what a live run's events do not carry (the view was made `live`); state.json and inspect.jsonl are skipped. */
+  /** Follow log.jsonl only for what a live run's events do not carry (the view was made `live`); state.json, inspect.jsonl and activity.jsonl are skipped. */
   live?: boolean;
 }
 
@@ -72,6 +73,7 @@ class Tail {
 export class RunDirectoryFollower {
   private readonly log: Tail;
   private readonly inspect: Tail;
+  private readonly activity: Tail;
   private watcher: FSWatcher | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private pending: ReturnType<typeof setImmediate> | undefined;
@@ -95,6 +97,7 @@ export class RunDirectoryFollower {
   ) {
     this.log = new Tail(join(dir, RUN_FILES.log));
     this.inspect = new Tail(join(dir, INSPECT_FILE));
+    this.activity = new Tail(join(dir, ACTIVITY_FILE));
   }
 
   /** Reads what is there, then follows it. */
@@ -131,7 +134,10 @@ export class RunDirectoryFollower {
     this.readConfig();
     if (!this.options.live) this.readState();
     this.readLog();
-    if (!this.options.live) this.readInspection();
+    if (!this.options.live) {
+      this.readRecords(this.inspect, parseInspectionLog, (r) => this.view.applyInspection(r));
+      this.readRecords(this.activity, parseActivityLog, (r) => this.view.applyActivity(r));
+    }
     this.readLockAndStop();
     this.readFacts();
     this.readBranches();
@@ -210,14 +216,15 @@ export class RunDirectoryFollower {
     }
   }
 
-  private readInspection(): void {
-    const bytes = this.inspect.read();
+  /** New lines of what --inspect writes (inspect.jsonl: the actors; activity.jsonl: the slots and proposals' stages). */
+  private readRecords<R>(tail: Tail, parse: (text: string) => R[], apply: (record: R) => void): void {
+    const bytes = tail.read();
     if (bytes.length === 0) return;
     try {
-      for (const record of parseInspectionLog(bytes.toString('utf8'))) this.view.applyInspection(record);
+      for (const record of parse(bytes.toString('utf8'))) apply(record);
       this.lines++;
     } catch {
-      // Not ours to judge: the actor view just stays as it was.
+      // Not ours to judge: what these files show just stays as it was.
     }
   }
 

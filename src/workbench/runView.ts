@@ -6,6 +6,7 @@
 // `reportInput()` turns it into the report's input: the workbench's panels are the report's.
 import { ActorTreeBuilder, type ActorTree } from '../report/actorTree.js';
 import type { InspectionRecord } from '../report/inspectionLog.js';
+import type { ActivityRecord } from '../report/activityLog.js';
 import { ModelUsageTally, type ModelUsage } from '../report/modelUsage.js';
 import type { ReportInput } from '../report/renderReport.js';
 import type { RunLogRecord } from '../storage/runLog.js';
@@ -467,7 +468,12 @@ export class RunView {
   setRunning(running: boolean): void {
     const before = this.status;
     if (running && (this.status === 'waiting' || this.status === 'interrupted' || this.result)) this.status = 'running';
-    if (!running && !this.result && (this.status === 'running' || this.status === 'draining' || this.status === 'stopping')) this.status = 'interrupted';
+    if (!running && !this.result && (this.status === 'running' || this.status === 'draining' || this.status === 'stopping')) {
+      // Its process is gone: nothing is in flight any more.
+      this.status = 'interrupted';
+      this.inFlight.clear();
+      this.mark('inFlight');
+    }
     if (this.status !== before) this.mark('status');
   }
 
@@ -497,6 +503,29 @@ export class RunView {
     if (this.status !== 'running') return;
     this.status = kind === 'drain' ? 'draining' : 'stopping';
     this.mark('status');
+  }
+
+  /**
+   * One record of activity.jsonl (what the run's process alone knows, written with --inspect): a
+   * slot's interval, a proposal's stage, a notice. A proposal's end only takes it out of flight:
+   * the proposals table comes from the result, as without the file.
+   */
+  applyActivity(record: ActivityRecord): void {
+    if (record.kind === 'slot') {
+      this.applySlotInterval({ slot: record.slot, kind: record.work, start: record.start, end: record.end });
+      return;
+    }
+    const e = record.event;
+    const stage = e.type !== 'warning' && e.type !== 'error' && e.type !== 'retry.scheduled';
+    // Read after the result (a finished directory is read whole): the run is over, nothing is in flight.
+    if (stage && this.result) return;
+    if (e.type === 'proposal.ended') {
+      this.inFlight.delete(`${e.step}:${e.task}`);
+      this.mark('inFlight');
+      return;
+    }
+    // The stages and notices as applyEvent folds them; their other fields are not read there.
+    this.applyEvent(e as RunEvent, record.atMs);
   }
 
   applySlotInterval(interval: SlotInterval): void {

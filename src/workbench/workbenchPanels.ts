@@ -118,9 +118,9 @@ function ownPanel(id: WorkbenchPanel, view: RunView, input: ReportInput, context
     case 'valsetAnswers':
       return `<p class="muted">The best candidate's answer on each valset example is recorded by the run's own process, in report.html.${reportLink(context)}</p>`;
     case 'runtimeModel':
-      return `<p class="muted">The runtime model is compared with the measured run once it is over, from the worker slots${input.slotIntervals.length === 0 ? ', which only the run\'s own process sees (<code>--ui</code>)' : ''}.${reportLink(context)}</p>`;
+      return `<p class="muted">The runtime model is compared with the measured run once it is over, from the worker slots${input.slotIntervals.length === 0 ? ', which only the run\'s own process sees (<code>--ui</code>, or <code>--inspect</code>)' : ''}.${reportLink(context)}</p>`;
     case 'timeline':
-      return '<p class="muted">The worker slots are seen from inside the run: run it with <code>--ui</code> (<code>gepa-actors run --ui</code>, <code>demo --ui</code>, or <code>serveWorkbench</code>).</p>';
+      return '<p class="muted">The worker slots are seen from inside the run: run it with <code>--ui</code> (<code>gepa-actors run --ui</code>, <code>demo --ui</code>, or <code>serveWorkbench</code>), or with <code>--inspect</code> (its activity.jsonl is followed here).</p>';
     case 'modelUsage':
       return '<p class="muted">Tokens and dollars per model are read from the run directory\'s log; this run has none.</p>';
     default:
@@ -130,7 +130,7 @@ function ownPanel(id: WorkbenchPanel, view: RunView, input: ReportInput, context
 
 function renderInFlight(view: RunView, context: PanelContext): string {
   if (view.inFlight.size === 0) {
-    if (context.liveOnly && !view.result) return '<p class="muted">Proposals in flight are seen from inside the run: run it with <code>--ui</code>.</p>';
+    if (context.liveOnly && !view.result) return '<p class="muted">Proposals in flight are seen from inside the run: run it with <code>--ui</code>, or with <code>--inspect</code> (its activity.jsonl is followed here).</p>';
     return `<p class="muted">${view.result ? 'The run is over: nothing in flight.' : 'No proposal in flight.'}</p>`;
   }
   const now = view.elapsedMs();
