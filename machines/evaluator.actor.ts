@@ -15,6 +15,7 @@ import type { EvaluationCachePolicy } from '../src/evaluation/evaluationStore.js
 import type { PricedExecutor } from '../src/executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../src/lm/slotAwareModel.js';
 import type { Refinement } from '../src/evaluation/refinement.js';
+import type { FailureTally } from '../src/evaluation/failureTally.js';
 import type { Clock } from '../src/clock.js';
 import type { ProposeNewTexts } from '../src/gepa/strategies/hookSignatures.js';
 import type { ResumeWalk, WorkJournal } from '../src/gepa/core/workJournal.js';
@@ -56,6 +57,8 @@ export interface EvaluatorInput {
   failFast?: boolean;
   /** Failed calls in a row with one cause that stop the run (OptimizeConfig.maxConsecutiveFailures). */
   maxConsecutiveFailures?: number;
+  /** The run's failure tally, when its caller reads it afterwards (optimize(): the first error as thrown); default a new one. */
+  failures?: FailureTally;
   /** Dollars spent before the run (the endpoint check): counted once, at the start. */
   preRunCostUsd?: number;
   /** The user's custom candidate proposer, served to 'propose' requests. */
@@ -98,6 +101,7 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput>(({ inpu
     dollars,
     failFast: input.failFast,
     maxConsecutiveFailures: input.maxConsecutiveFailures,
+    ...(input.failures ? { failures: input.failures } : {}),
     preRunCostUsd: input.preRunCostUsd,
     onRetry: (notice) => input.onEvent?.({ type: 'retry.scheduled', ...notice }),
     onFailure: (failure, channel) => {
@@ -153,6 +157,7 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput>(({ inpu
           busySlotMs: slots.busySlotMs(),
           maxInFlight: slots.maxInFlight,
           failures: service.failures.counts(),
+          outcomes: service.failures.outcomes(),
         });
         // Answer after the messages already queued (e.g. the last proposals' reports) are processed.
         queueMicrotask(() => reply(request.replyTo, stats()));

@@ -9,6 +9,7 @@
 import { assign, emit, enqueueActions, sendTo } from 'xstate';
 import { cutShort, foldSeed, foldStep, reserveSeed, runResult, seedWritten } from '../src/gepa/search/searchRun.js';
 import { decideStop, finalStopReason } from '../src/gepa/search/stopDecision.js';
+import { judgeRun } from '../src/gepa/search/failureRule.js';
 import { resumeWalk } from '../src/storage/resumeOrder.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import type { EvaluatorRequest } from './protocol.js';
@@ -167,9 +168,15 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
       on: {
         // Too late to stop: the result is being assembled.
         stop: {},
+        // The one failure rule, asked once over what the run and the evaluator counted: a failed run's reason becomes 'error'.
         'evaluator.stats': {
           target: 'done',
-          actions: [assign({ stats: ({ event }) => event }), emit(({ context }): RunEvent => ({ type: 'run.ended', stopReason: finalStopReason(context) }))],
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            const judged = judgeRun(context, { failures: event.failures, outcomes: event.outcomes, failFast: settingsOf(context).failFast });
+            enqueue.assign({ stats: event, ...judged.update });
+            for (const e of judged.events) enqueue.emit(e);
+            enqueue.emit({ type: 'run.ended', stopReason: finalStopReason(judged.update) });
+          }),
         },
       },
     },

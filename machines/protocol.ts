@@ -11,6 +11,7 @@ import type { ReflectionStrategy } from '../src/gepa/proposer/reflectionStrategy
 import type { AcceptanceRule } from '../src/settingValues.js';
 import type { Candidate, Evaluation, EvaluatedExample, ReflectiveDataset } from '../src/gepa/core/adapter.js';
 import type { FailureCounts } from '../src/gepa/core/optimizeResult.js';
+import type { CallOutcomes } from '../src/gepa/search/failureRule.js';
 import type { PromptPart } from '../src/gepa/core/languageModel.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
 
@@ -134,6 +135,8 @@ export interface EvaluatorStats {
   maxInFlight: number;
   /** Failed calls by kind; absent = none counted. */
   failures?: FailureCounts;
+  /** What the failure rule reads (proposed candidates evaluated, reflections answered); absent = not counted, those rules are not asked. */
+  outcomes?: CallOutcomes;
 }
 
 /**

@@ -43,6 +43,7 @@ export { image } from './adapters/anything/sideImage.js';
 export type { Evaluator, EvaluatorContext, EvaluatorState, OptimizeAnythingOptions, PastEvaluation, RefinerOptions } from './adapters/anything/anythingOptions.js';
 export type { EvaluatorResult, SideInfo } from './adapters/anything/sideInfo.js';
 // The errors a caller catches.
+export { RunFailedError } from './run/runFailedError.js';
 export { ConfigError } from './errors/configError.js';
 export { MissingDependencyError } from './peers/optionalDependency.js';
 export { RunDirectoryError } from './storage/runDirectoryError.js';

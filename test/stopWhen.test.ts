@@ -6,6 +6,7 @@ import { describe, expect } from 'vitest';
 import { ConfigError, optimize, stoppers, type StopView } from '../src/index.js';
 import { prepareRun } from '../src/run/prepareRun.js';
 import { test } from './support/toyRun.js';
+import { failedRun } from './support/failedRun.js';
 
 const STOPPED_EARLY = /^stopped before it finished/;
 
@@ -64,13 +65,12 @@ describe('a user stopper', () => {
     expect(result.proposals.filter((p) => STOPPED_EARLY.test(p.reason))).toEqual([]);
   });
 
-  test('one that throws stops the run with \'error\' naming it, and the result so far is kept', async ({ toyRun }) => {
+  test('one that throws fails the run (RunFailedError) naming it, and the result so far is kept', async ({ toyRun }) => {
     function quotaCheck(view: StopView): boolean {
       if (view.proposals >= 3) throw new Error('quota service unreachable');
       return false;
     }
-    const { result } = await toyRun({ stopWhen: [stoppers.maxCandidates(100), quotaCheck] });
-    expect(result.stopReason).toBe('error');
+    const { result } = await failedRun(toyRun({ stopWhen: [stoppers.maxCandidates(100), quotaCheck] }));
     expect(result.error).toBe('stopWhen[1] (quotaCheck) threw: quota service unreachable');
     expect(result.proposals).toHaveLength(3);
     expect(result.candidates.length).toBeGreaterThan(1);

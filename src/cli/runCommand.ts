@@ -185,5 +185,7 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
     ...(run.config.maxMetricCalls !== undefined ? { budget: run.config.maxMetricCalls } : {}),
     ...(reportPath ? { reportPath } : {}),
     ...runSpending(loaded.runDir, outcome),
+    ...(outcome.failure ? { failure: outcome.failure } : {}),
+    ...(loaded.runDir ? { runDir: loaded.runDir } : {}),
   });
 }

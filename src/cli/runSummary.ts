@@ -25,6 +25,10 @@ export interface SummaryInput {
   costText?: string;
   /** Tokens and dollars per model, a line each after the cost (as report.html's table). */
   modelUsage?: readonly ModelUsage[];
+  /** The run failed: its message (RunFailedError's) is the last word, on stderr; the summary does not repeat the cause. */
+  failure?: Error;
+  /** Where the run's paid work is kept (absent: nowhere, no run directory). */
+  runDir?: string;
 }
 
 const indent = (text: string) =>
@@ -33,7 +37,7 @@ const indent = (text: string) =>
     .map((line) => `  ${line}`)
     .join('\n');
 
-export function formatSummary({ heading, result: r, budget, extra = [], reportPath, costText, modelUsage = [] }: SummaryInput): string {
+export function formatSummary({ heading, result: r, budget, extra = [], reportPath, costText, modelUsage = [], failure }: SummaryInput): string {
   const seed = r.valScores[0] ?? 0;
   const staleness = summarizeStaleness(r.proposals);
   const lines = [
@@ -44,10 +48,9 @@ export function formatSummary({ heading, result: r, budget, extra = [], reportPa
       `${plural(r.candidates.length, 'candidate')} from ${plural(r.proposals.length, 'proposal')}`,
     `wall-clock ${formatDuration(r.elapsedMs)}, workers ${Math.round(r.workerUtilization * 100)}% busy, cost ${costText ?? formatUsd(r.costUsd)}, ${stopText(r.stopReason)}`,
     ...modelUsage.map(usageLine),
-    ...(r.error !== undefined ? [`error: ${r.error}`] : []),
-    ...(r.failures && r.failures.total > 0 ? [formatFailureCounts(r.failures)] : []),
-    // Only a run directory keeps what was paid for: without one there is nothing to resume.
-    ...(r.stopReason === 'error' && reportPath ? ['the run is not finished: fix the cause and continue it with --resume (the same config; a model that never answered may be renamed, other changes need a new run directory)'] : []),
+    // A failed run's message says what failed and how many calls did; the summary does not say it twice.
+    ...(r.error !== undefined && !failure ? [`error: ${r.error}`] : []),
+    ...(r.failures && r.failures.total > 0 && !failure ? [formatFailureCounts(r.failures)] : []),
     ...((r.stopReason === 'stopped' || r.stopReason === 'aborted') && reportPath
       ? [`the run is not finished: the same command with --resume continues it from ${dirname(reportPath)}`]
       : []),
@@ -60,7 +63,18 @@ export function formatSummary({ heading, result: r, budget, extra = [], reportPa
   return `${lines.join('\n')}\n`;
 }
 
-/** Prints the summary (or the JSON line) and returns the exit code: 1 when the run ended in an error. */
+/** What a failed run's user does next: resume from the run directory once the cause is fixed (only a run directory keeps what was paid for). */
+export function failedRunAdvice(runDir: string | undefined): string {
+  return runDir !== undefined
+    ? `${runDir} keeps what was paid for: fix the cause and run the same command with --resume to continue (the same config; a model that never answered may be renamed, other changes need a new run directory)`
+    : 'nothing was kept (no runDir): fix the cause and run it again';
+}
+
+/**
+ * Prints the summary (or the JSON line, the partial result's for a failed run) and returns the
+ * exit code: 1 when the run failed, its message (what failed, the first error, the calls that
+ * failed of those made) and what to do next the last line on stderr.
+ */
 export function printOutcome(io: CliIo, json: boolean, summary: SummaryInput): number {
   // The best candidate's text came from a language model: no escape sequence reaches the terminal.
   const text = terminalSafe(formatSummary(summary));
@@ -70,5 +84,6 @@ export function printOutcome(io: CliIo, json: boolean, summary: SummaryInput): n
   } else {
     io.stdout.write(text);
   }
-  return summary.result.stopReason.startsWith('error') ? EXIT_FAILURE : EXIT_OK;
+  if (summary.failure) io.stderr.write(`gepa-actors: ${terminalSafe(summary.failure.message)}. ${failedRunAdvice(summary.runDir)}\n`);
+  return summary.failure || summary.result.stopReason.startsWith('error') ? EXIT_FAILURE : EXIT_OK;
 }

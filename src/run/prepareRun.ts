@@ -49,6 +49,8 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
   const telemetry = config.telemetry === false ? undefined : createRunTelemetry(clock);
   const table = buildExampleTable<unknown>(config.trainset, config.valset ?? config.trainset);
   const listeners = both(config.onEvent, telemetry?.onEvent);
+  // failFast: a failing callback stops the run as a failure, through the stop-signal actor.
+  const callbackFailure = config.callbacks?.length && settings.failFast ? new AbortController() : undefined;
   const callbacks = config.callbacks?.length
     ? createRunCallbacks(config.callbacks, {
         seedCandidate: config.seedCandidate,
@@ -58,6 +60,7 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
         maxMetricCalls: settings.maxMetricCalls,
         ...(config.runDir === undefined ? {} : { runDir: config.runDir }),
         report: (event) => onEvent?.(event),
+        ...(callbackFailure ? { fail: (message: string) => callbackFailure.abort(message) } : {}),
       })
     : undefined;
   // The user's listener and telemetry first, then the callbacks (a callback's failure reaches all of them).
@@ -80,6 +83,7 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
     clock,
     signal: config.signal,
     drainSignal: config.drainSignal,
+    ...(callbackFailure ? { failSignal: callbackFailure.signal } : {}),
     onSlotInterval: both(config.onSlotInterval, telemetry?.onSlotInterval),
     onEvent,
     ...(callbacks ? { callbacks } : {}),

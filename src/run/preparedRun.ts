@@ -7,6 +7,7 @@ import type { ExampleTable } from '../gepa/core/exampleTable.js';
 import type { ReflectionStrategy } from '../gepa/proposer/reflectionStrategy.js';
 import type { CallRecord } from '../evaluation/evaluationService.js';
 import type { Refinement } from '../evaluation/refinement.js';
+import type { FailureTally } from '../evaluation/failureTally.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { Candidate, EvaluatedExample, ReflectiveDataset } from '../gepa/core/adapter.js';
 import type { Clock } from '../clock.js';
@@ -51,6 +52,8 @@ export interface PreparedRun {
   signal?: AbortSignal;
   /** Abort = start nothing new, let what is in flight finish, then stop with the result. */
   drainSignal?: AbortSignal;
+  /** Abort = the run failed (a failing callback under failFast): stop now with stopReason 'error', the reason its message. */
+  failSignal?: AbortSignal;
   onSlotInterval?: (interval: SlotInterval) => void;
   /** The run's event listener: proposers report their fine-grained events straight to it. */
   onEvent?: (event: RunEvent) => void;
@@ -60,6 +63,8 @@ export interface PreparedRun {
   callbacks?: RunCallbacks;
   /** Every metric and LM call that ran (telemetry spans); absent with `telemetry: false`. */
   onCall?: (call: CallRecord) => void;
+  /** The run's failure tally, given by the caller that reads it afterwards (optimize(): RunFailedError's cause); absent, the evaluator keeps its own. */
+  failures?: FailureTally;
   /** Durable runs: completed paid work is recorded here and replayed on resume. */
   journal?: WorkJournal;
   inspect?: (inspectionEvent: unknown) => void;
