@@ -5,7 +5,7 @@
 // calls it still never asks for were paid all the same, and the result counts them. Work in
 // flight at a crash is redone; a run whose log ends with its result returns that result at once.
 import { resolve } from 'node:path';
-import { checkRunDirUsable } from '../storage/runDirAccess.js';
+import { checkRunDir } from '../storage/runDirAccess.js';
 import { readRunDirectory, resumedSettings, RunSession } from '../storage/runDirectory.js';
 import { runConfigRecord, UNNAMED_FUNCTION } from '../storage/runConfigRecord.js';
 import { RunJournal } from '../storage/runJournal.js';
@@ -80,7 +80,8 @@ function countingUnreplayed(result: OptimizeResult, journal: RunJournal): Optimi
 export async function runInDirectory(given: PreparedRun, launch: LaunchRun, options: DurableRunOptions = {}): Promise<OptimizeResult> {
   const { config } = given;
   if (config.runDir === undefined) throw new ConfigError('invalid optimize config: runDir: required for a durable run');
-  checkRunDirUsable(config.runDir);
+  // The command's rule too: an empty or new directory starts a run, one holding a run resumes it, any other is refused.
+  checkRunDir(config.runDir, 'continue');
   const dir = resolve(config.runDir);
   // A run resumed without a setting whose default changed since goes on with the one it started with.
   const startedWith = resumedSettings(dir, config, given.settings);
