@@ -12,6 +12,7 @@ import { loadAdapter, loadEvaluator, parseAdapterSpec } from '../worker/loadAdap
 import type { Evaluator } from '../adapters/anything/anythingOptions.js';
 import type { Adapter, Candidate } from '../gepa/core/adapter.js';
 import { closestName } from '../config/closestName.js';
+import { oneOf } from '../config/allowedValues.js';
 import { UsageError } from './exitCodes.js';
 import { configModelName } from './configModels.js';
 import { errorMessage } from '../errors/errorMessage.js';
@@ -53,7 +54,7 @@ export const runConfigSchema = z
     adapter: z.string().min(1).optional(),
     /** The chat task (without `adapter`): the model that answers, and how its replies are scored. */
     taskModel: z.string().min(1).optional(),
-    metric: z.enum(CHAT_METRICS).optional(),
+    metric: oneOf(CHAT_METRICS).optional(),
     /** The seedCandidate component used as the task model's system prompt. */
     component: z.string().min(1).optional(),
     reflectionModel: z.string().min(1),

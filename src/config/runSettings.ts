@@ -10,6 +10,7 @@ import { templateProblem } from '../gepa/proposer/reflectionStrategy.js';
 import type { PlanningHooks } from '../gepa/strategies/strategyHooks.js';
 import type { Stopper } from '../gepa/strategies/stoppers.js';
 import { closestName } from './closestName.js';
+import { oneOf, refusingKinds, refusingValues } from './allowedValues.js';
 import { ConfigError, formatZodError } from '../errors/configError.js';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES } from '../evaluation/failureTally.js';
 import type { Adapter, Candidate } from '../gepa/core/adapter.js';
@@ -17,7 +18,9 @@ import type { OptimizeConfig } from './optimizeConfig.js';
 import type { ProposalSelection, ValsetPolicy } from '../settingValues.js';
 import {
   ACCEPTANCE_RULES,
+  CACHE_EVALUATIONS,
   COMPONENT_SELECTIONS,
+  EXECUTOR_KINDS,
   FRONT_TYPES,
   HELD_SLOTS,
   PARENT_SELECTIONS,
@@ -26,6 +29,7 @@ import {
   REBASE_GATES,
   REBASE_POLICIES,
   REBASE_WAITS,
+  SCHEDULE_KINDS,
   SLOT_POLICIES,
   SPECULATIONS,
   STEP_MINIBATCHES,
@@ -55,13 +59,19 @@ const positiveInt = z.number().int().positive();
 export const MAX_WORKERS = 1024;
 export const MAX_IN_FLIGHT = 1024;
 
-export const scheduleSchema = z.discriminatedUnion('kind', [
+export const scheduleSchema = z.discriminatedUnion(
+  'kind',
+  [
   z.object({ kind: z.literal('batched'), parents: positiveInt.optional(), perParent: positiveInt.optional() }).strict(),
-  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: z.enum(REBASE_POLICIES).optional(), parentWeighting: z.enum(PARENT_WEIGHTINGS).optional(), rebaseGate: z.enum(REBASE_GATES).optional(), rebaseWait: z.enum(REBASE_WAITS).optional(), heldSlot: z.enum(HELD_SLOTS).optional(), speculate: z.enum(SPECULATIONS).optional() }).strict(),
-]);
+  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: oneOf(REBASE_POLICIES).optional(), parentWeighting: oneOf(PARENT_WEIGHTINGS).optional(), rebaseGate: oneOf(REBASE_GATES).optional(), rebaseWait: oneOf(REBASE_WAITS).optional(), heldSlot: oneOf(HELD_SLOTS).optional(), speculate: oneOf(SPECULATIONS).optional() }).strict(),
+  ],
+  refusingKinds(SCHEDULE_KINDS),
+);
 
 /** Where metric calls run (OptimizeConfig's `executor`); a connection's details are checked when the executor is made. */
-export const executorSchema = z.discriminatedUnion('kind', [
+export const executorSchema = z.discriminatedUnion(
+  'kind',
+  [
   z.object({ kind: z.literal('local') }).strict(),
   z
     .object({
@@ -74,7 +84,9 @@ export const executorSchema = z.discriminatedUnion('kind', [
       maxRedisDownMs: positiveInt.optional(),
     })
     .strict(),
-]);
+  ],
+  refusingKinds(EXECUTOR_KINDS),
+);
 
 const isStopper = (value: unknown): value is Stopper => typeof value === 'function';
 const stopWhenSchema = z.custom<Stopper | Stopper[]>(
@@ -96,23 +108,23 @@ export const settingsFields = {
   workers: positiveInt.max(MAX_WORKERS).optional(),
   reflectionMinibatchSize: positiveInt.optional(),
   seed: z.number().int().optional(),
-  frontType: z.enum(FRONT_TYPES).optional(),
-  tieOrder: z.enum(TIE_ORDERS).optional(),
-  stepMinibatches: z.enum(STEP_MINIBATCHES).optional(),
-  parentSelection: z.enum(PARENT_SELECTIONS).optional(),
-  componentSelection: z.enum(COMPONENT_SELECTIONS).optional(),
-  acceptance: z.enum(ACCEPTANCE_RULES).optional(),
-  proposalSelection: z.union([z.enum(PROPOSAL_SELECTIONS), z.object({ topK: positiveInt }).strict()]).optional(),
+  frontType: oneOf(FRONT_TYPES).optional(),
+  tieOrder: oneOf(TIE_ORDERS).optional(),
+  stepMinibatches: oneOf(STEP_MINIBATCHES).optional(),
+  parentSelection: oneOf(PARENT_SELECTIONS).optional(),
+  componentSelection: oneOf(COMPONENT_SELECTIONS).optional(),
+  acceptance: oneOf(ACCEPTANCE_RULES).optional(),
+  proposalSelection: z.union([z.enum(PROPOSAL_SELECTIONS), z.object({ topK: positiveInt }).strict()], refusingValues([...PROPOSAL_SELECTIONS, { shape: '{ topK: n }' }])).optional(),
   skipPerfectScore: z.boolean().optional(),
   spendLastCalls: z.boolean().optional(),
   perfectScore: z.number().optional(),
   merge: z.object({ maxMerges: z.number().int().nonnegative().optional() }).strict().optional(),
-  slotPolicy: z.enum(SLOT_POLICIES).optional(),
+  slotPolicy: oneOf(SLOT_POLICIES).optional(),
   valsetPolicy: z
-    .union([
-      z.literal('full'),
-      z.object({ kind: z.literal('race'), chunk: positiveInt.optional(), margin: z.number().nonnegative().optional() }).strict(),
-    ])
+    .union(
+      [z.literal('full'), z.object({ kind: z.literal('race'), chunk: positiveInt.optional(), margin: z.number().nonnegative().optional() }).strict()],
+      refusingValues(['full', { shape: "{ kind: 'race', chunk?, margin? }" }]),
+    )
     .optional(),
   runDir: z.string().min(1, 'must name a directory').optional(),
   failFast: z.boolean().optional(),
@@ -122,7 +134,7 @@ export const settingsFields = {
   executor: executorSchema.optional(),
   telemetry: z.boolean().optional(),
   stopWhen: stopWhenSchema.optional(),
-  cacheEvaluation: z.union([z.literal(false), z.enum(['memory', 'disk'])]).optional(),
+  cacheEvaluation: z.union([z.literal(false), z.enum(CACHE_EVALUATIONS)], refusingValues([false, ...CACHE_EVALUATIONS])).optional(),
   cacheDir: z.string().min(1, 'must name a directory').optional(),
 };
 
