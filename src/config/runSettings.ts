@@ -246,6 +246,8 @@ export interface RunSettings {
    * the planner reserves a child's valset evaluation in full (no cache hit to count on).
    */
   cacheEvaluation: false | 'memory' | 'disk';
+  /** The 'disk' cache's folder (`cacheDir`). Recorded in a run directory, not compared; a resume that leaves it unset keeps the recorded one. */
+  cacheDir?: string;
   /** Metric calls one evaluation may make: 1 + maxRefinements with optimizeAnything's refiner; default 1. */
   metricCallsPerEvaluation?: number;
   spendLastCalls: boolean;
@@ -352,5 +354,6 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>, seedHa
     stopWhen: stopperList(c.stopWhen),
     spendLastCalls: c.spendLastCalls ?? true,
     cacheEvaluation: c.cacheEvaluation ?? 'memory',
+    ...(c.cacheDir !== undefined ? { cacheDir: c.cacheDir } : {}),
   };
 }

@@ -11,6 +11,7 @@ import { runConfigRecord, UNNAMED_FUNCTION } from '../storage/runConfigRecord.js
 import { RunJournal } from '../storage/runJournal.js';
 import { ConfigError } from '../errors/configError.js';
 import type { PreparedRun } from './preparedRun.js';
+import { evaluationCachePolicy } from './prepareRun.js';
 import { finishedSnapshot, foldRunEvent, initialSnapshot, type RunSnapshot } from '../storage/runSnapshot.js';
 import { watchStopFile } from '../storage/stopRequests.js';
 import type { OptimizeResult } from '../gepa/core/optimizeResult.js';
@@ -85,7 +86,10 @@ export async function runInDirectory(given: PreparedRun, launch: LaunchRun, opti
   const dir = resolve(config.runDir);
   // A run resumed without a setting whose default changed since goes on with the one it started with.
   const startedWith = resumedSettings(dir, config, given.settings);
-  const prepared: PreparedRun = startedWith === given.settings ? given : { ...given, settings: startedWith };
+  // The evaluation cache as the run started with it (its mode and folder), when the config leaves it unset.
+  const cacheResumed = startedWith.cacheEvaluation !== given.settings.cacheEvaluation || startedWith.cacheDir !== given.settings.cacheDir;
+  const prepared: PreparedRun =
+    startedWith === given.settings ? given : { ...given, settings: startedWith, ...(cacheResumed ? { evaluationCache: evaluationCachePolicy(config, startedWith, given.table) } : {}) };
   if (prepared.journal) throw new ConfigError('invalid optimize config: journal: cannot be combined with runDir (the run directory is the journal)');
   const record = runConfigRecord(config, prepared.settings, prepared.datasetFingerprints);
   // Read once: a caller that checked the directory already (the CLI, before the endpoint) passes it on.

@@ -74,7 +74,7 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
     config: config as OptimizeConfig<unknown>,
     settings,
     table,
-    evaluationCache: evaluationCachePolicy(config, settings.cacheEvaluation, table),
+    evaluationCache: evaluationCachePolicy(config, settings, table),
     executor: executorFor(config, adapter),
     reflectionLm: reflectionModel(config.reflectionLm as OptimizeConfig<unknown>['reflectionLm'], settings.maxCostUsd),
     buildDataset: (candidate, results, components) => buildReflectiveDataset(adapter, candidate, results, components),
@@ -95,11 +95,15 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
   });
 }
 
-/** cacheEvaluation resolved (validated already): 'disk' keeps evaluations in cacheDir for runs of the same adapter identity. */
-function evaluationCachePolicy(config: OptimizeConfig<unknown>, mode: RunSettings['cacheEvaluation'], table: ExampleTable<unknown>): EvaluationCachePolicy {
-  if (mode !== 'disk' || config.cacheDir === undefined) return { reuse: mode !== false };
+/**
+ * cacheEvaluation resolved (validated already; or, resumed, as the run directory recorded it):
+ * 'disk' keeps evaluations in cacheDir for runs of the same adapter identity.
+ */
+export function evaluationCachePolicy(config: OptimizeConfig<unknown>, settings: Pick<RunSettings, 'cacheEvaluation' | 'cacheDir'>, table: ExampleTable<unknown>): EvaluationCachePolicy {
+  const { cacheEvaluation: mode, cacheDir } = settings;
+  if (mode !== 'disk' || cacheDir === undefined) return { reuse: mode !== false };
   const { reflectionLm: _lm, ...adapterIdentity } = config.runIdentity ?? {};
-  return { reuse: true, store: evaluationCacheDir(config.cacheDir, adapterIdentity, table.examples) };
+  return { reuse: true, store: evaluationCacheDir(cacheDir, adapterIdentity, table.examples) };
 }
 
 /** One listener that calls the user's, then telemetry's; either may be absent. */
