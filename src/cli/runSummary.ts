@@ -46,7 +46,7 @@ export function formatSummary({ heading, result: r, budget, extra = [], reportPa
     ...extra,
     `metric calls ${r.metricCalls}${budget !== undefined ? `/${budget}` : ''}, reflections ${r.reflectionCalls}, ` +
       `${plural(r.candidates.length, 'candidate')} from ${plural(r.proposals.length, 'proposal')}`,
-    `wall-clock ${formatDuration(r.elapsedMs)}, workers ${Math.round(r.workerUtilization * 100)}% busy, cost ${costText ?? formatUsd(r.costUsd)}, ${stopText(r.stopReason)}`,
+    `wall-clock ${formatDuration(r.elapsedMs)}, workers ${Math.round(r.workerUtilization * 100)}% busy, cost ${costText ?? formatUsd(r.costUsd)}, ${stopText(r.stopReason, r.stoppedBy)}`,
     ...modelUsage.map(usageLine),
     // A failed run's message says what failed and how many calls did; the summary does not say it twice.
     ...(r.error !== undefined && !failure ? [`error: ${r.error}`] : []),

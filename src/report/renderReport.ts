@@ -217,7 +217,7 @@ export function renderReport(input: ReportInput): string {
 <title>${escapeHtml(input.title)}</title><style>${REPORT_CSS}</style></head>
 <body>
 <h1>${escapeHtml(input.title)}</h1>
-<div class="muted">gepa-actors run report: ${plural(r.candidates.length, 'candidate')}, ${escapeHtml(stopText(r.stopReason))}</div>
+<div class="muted">gepa-actors run report: ${plural(r.candidates.length, 'candidate')}, ${escapeHtml(stopText(r.stopReason, r.stoppedBy))}</div>
 <div class="cards">${summaryCards(input)}</div>
 <div class="row">
 <section id="over-time"><h2>Best valset score over wall-clock</h2>${overTime}</section>

@@ -96,6 +96,11 @@ export interface OptimizeResult {
   stopReason: StopReason;
   /** With stopReason 'error': what failed, e.g. "HTTP 404 from ...: the model `x` does not exist". */
   error?: string;
+  /**
+   * The `stopWhen` stopper that stopped the run, by name (`'maxMetricCalls(200)'`, your function's
+   * name), when one did: `stopReason: 'maxMetricCalls'` with it is that stopper's, without it the budget's.
+   */
+  stoppedBy?: string;
   /** Failed metric and LM calls by kind (always set by optimize(); optional for results of older versions). */
   failures?: FailureCounts;
   /** Every proposal with its outcome and reason. */

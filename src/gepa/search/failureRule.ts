@@ -59,6 +59,6 @@ export function runFailure(run: StopState, facts: FailureFacts): string | undefi
  */
 export function judgeRun(run: StopState, facts: FailureFacts): { update: StopState; events: RunEvent[] } {
   const failed = runFailure(run, facts);
-  if (failed === undefined || run.stopReason === 'error') return { update: { stopReason: run.stopReason, error: run.error }, events: [] };
+  if (failed === undefined || run.stopReason === 'error') return { update: { stopReason: run.stopReason, error: run.error, stoppedBy: run.stoppedBy }, events: [] };
   return { update: { stopReason: 'error', error: failed }, events: [{ type: 'error', message: failed, systemic: true }] };
 }

@@ -39,6 +39,8 @@ export interface SearchRun {
   stopReason?: StopReason;
   /** With stopReason 'error': what failed (a systemic failure as the evaluator named it, the hooks, a stopper). */
   error?: string;
+  /** The user's stopper that stopped the run, by name. */
+  stoppedBy?: string;
   /** The seed's valset evaluation's reservation, settled when it is folded. */
   seedReservation?: Reservation;
   /** Seedless: the first candidate the reflection model wrote (the settings' seed until then is a placeholder). */
@@ -206,5 +208,6 @@ export function runResult(run: SearchRun, counts: EvaluatorCounts | undefined, a
     workers: at.workers,
     failures: counts?.failures,
     error: run.error,
+    ...(run.stoppedBy !== undefined && run.stopReason !== 'error' ? { stoppedBy: run.stoppedBy } : {}),
   });
 }
