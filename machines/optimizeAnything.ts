@@ -41,8 +41,8 @@ export async function optimizeAnything<Example>(
   }
 }
 
-/** The result with each candidate as a string when the seed was one. */
-function inSeedForm(result: OptimizeResult, stringCandidate: boolean): OptimizeAnythingResult<string | Candidate> {
+/** The result with each candidate as a string when the seed was one (the command prints an evaluator run's result so too). */
+export function inSeedForm(result: OptimizeResult, stringCandidate: boolean): OptimizeAnythingResult<string | Candidate> {
   if (!stringCandidate) return result;
   const text = (c: Candidate): string => c[STRING_COMPONENT] ?? '';
   return { ...result, candidates: result.candidates.map(text), bestCandidate: text(result.bestCandidate) };

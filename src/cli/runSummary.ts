@@ -29,6 +29,8 @@ export interface SummaryInput {
   failure?: Error;
   /** Where the run's paid work is kept (absent: nowhere, no run directory). */
   runDir?: string;
+  /** The result as --json prints it, when not `result` itself (an evaluator run's, in the seed's form). */
+  jsonResult?: unknown;
 }
 
 const indent = (text: string) =>
@@ -80,7 +82,7 @@ export function printOutcome(io: CliIo, json: boolean, summary: SummaryInput): n
   const text = terminalSafe(formatSummary(summary));
   if (json) {
     io.stderr.write(text);
-    io.stdout.write(`${terminalSafeJson(summary.result)}\n`);
+    io.stdout.write(`${terminalSafeJson(summary.jsonResult ?? summary.result)}\n`);
   } else {
     io.stdout.write(text);
   }

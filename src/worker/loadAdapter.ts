@@ -2,7 +2,7 @@
 // worker imports the ES module at a path and takes one of its exports (the run config's adapter
 // and optimizeAnything evaluator load the same way). Failures name the path
 // and the exports that do exist, since this is the first thing a user gets wrong.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Adapter } from '../gepa/core/adapter.js';
@@ -32,7 +32,11 @@ export async function loadModuleExport(modulePath: string, exportName: string, w
   if (!existsSync(file)) throw new AdapterLoadError(`${what} module not found: ${file}`);
   let module: Record<string, unknown>;
   try {
-    module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    // Keyed by the file's modification time: a module edited since this process imported it (the
+    // user fixed their evaluator, then resumed) is imported afresh, an unchanged one comes from the cache.
+    const url = new URL(pathToFileURL(file).href);
+    url.searchParams.set('mtime', String(statSync(file).mtimeMs));
+    module = (await import(url.href)) as Record<string, unknown>;
   } catch (error) {
     throw new AdapterLoadError(`cannot import the ${what} module ${file}: ${errorMessage(error)}`);
   }
