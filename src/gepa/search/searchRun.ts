@@ -88,13 +88,13 @@ export function reserveSeed(run: Pick<SearchRun, 'ledger'>, valsetSize: number):
  */
 export function foldSeed(
   run: SearchRun,
-  settings: { seedCandidate: Candidate; seedHash: string } & StopRules,
+  settings: { seedCandidate: Candidate; seedHash: string; frontType: FrontType; tieOrder: TieOrder } & StopRules,
   reply: { evaluations: readonly Evaluation[]; paidCalls: number; costUsd: number; systemic?: string },
   moment: { elapsedMsNow: number },
 ): { update: Partial<SearchRun>; events: RunEvent[] } {
   if (!run.seedReservation) throw new Error('the seed was folded before it was reserved');
   const ledger = settle(run.ledger, run.seedReservation, reply.paidCalls);
-  const added = addSeed(run.search, run.progress, { candidate: settings.seedCandidate, hash: settings.seedHash, valset: valsetScoresOf(reply.evaluations) }, ledger.spentCalls);
+  const added = addSeed(run.search, run.progress, { candidate: settings.seedCandidate, hash: settings.seedHash, valset: valsetScoresOf(reply.evaluations) }, ledger.spentCalls, settings);
   const spentUsd = run.spentUsd + reply.costUsd;
   const folded = { ...run, ledger, search: added.search, progress: added.progress, spentUsd };
   const stop = reply.systemic === undefined
