@@ -131,7 +131,7 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput>(({ inpu
     switch (request.type) {
       case 'evaluate': {
         const { requestId, replyTo } = request;
-        service.evaluate(request).then((answer) => {
+        service.evaluate(request, request.refine !== false).then((answer) => {
           // The seed's verdict travels in its reply: the optimizer folds the seed, then stops.
           if (answer.systemic !== undefined) announceSystemic(answer.systemic);
           reply(replyTo, { type: 'evaluated', requestId, ...answer });

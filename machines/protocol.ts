@@ -42,6 +42,8 @@ export type EvaluatorRequest =
       kind: WorkKind;
       /** The proposal it is for (absent: the run's own, the seed); telemetry nests its spans there. */
       origin?: CallOrigin;
+      /** false: not refined (optimizeAnything's refiner), the candidate's own scores only (the holdout's scoring). Default true. */
+      refine?: false;
     }
   | {
       /** Call the reflection model with `prompt`; answered with 'reflected'. */

@@ -100,6 +100,7 @@ function buildRunParts(loaded: LoadedRunConfig, endpoint: EndpointOptions): RunP
     ...optimizerSettings(file),
     reflectionLm,
     ...(loaded.runDir ? { runDir: loaded.runDir } : {}),
+    ...(loaded.holdout ? { holdout: loaded.holdout } : {}),
     ...(loaded.stopWhen ? { stopWhen: loaded.stopWhen } : {}),
     ...(loaded.callbacks ? { callbacks: loaded.callbacks } : {}),
     // Like every path of the file, relative to it.

@@ -29,7 +29,7 @@ const positiveInt = z.number().int().positive();
  * endpoint check's cost, which this command sets itself) and stopWhen (functions: the config names
  * the built-ins, configStoppers.ts).
  */
-const optimizerFields = z.object(settingsFields).omit({ trainset: true, valset: true, preRunCostUsd: true, stopWhen: true }).shape;
+const optimizerFields = z.object(settingsFields).omit({ trainset: true, valset: true, holdout: true, preRunCostUsd: true, stopWhen: true }).shape;
 export type OptimizerField = keyof typeof optimizerFields;
 export const OPTIMIZER_FIELDS = Object.keys(optimizerFields) as OptimizerField[];
 
@@ -48,6 +48,8 @@ export const runConfigSchema = z
     /** The examples each metric call runs on (the chat task and an adapter). */
     trainset: z.string().min(1).optional(),
     valset: z.string().min(1).optional(),
+    /** The held-out selection set (JSONL, rows as the valset's): the front's best are scored on it at the end, and the best there is the result's. */
+    holdout: z.string().min(1).optional(),
     /** optimizeAnything's evaluator: `PATH[#EXPORT]`, an ES module relative to the config (export default `evaluate`). */
     evaluator: z.string().min(1).optional(),
     /** With an evaluator: the tasks or training examples (JSONL); absent, single-task search. */
@@ -101,6 +103,7 @@ export interface LoadedRunConfig {
   /** Chat rows for the chat task, the JSON of each line for an adapter or an evaluator's dataset (absent: single-task search). */
   trainset?: unknown[];
   valset?: unknown[];
+  holdout?: unknown[];
   /** The seed: named texts, or one text (an evaluator's `seedCandidate` string or `seedFile`); absent: seedless. */
   seed?: string | Candidate;
   /** Absolute, when the config (or --run-dir) has one. */
@@ -304,7 +307,7 @@ export async function loadRunConfig(path: string, overrides: RunConfigOverrides 
 
   const base = dirname(path);
   const raw = file.adapter !== undefined || file.evaluator !== undefined;
-  const load = async (field: 'trainset' | 'valset' | 'dataset', relative: string) => {
+  const load = async (field: 'trainset' | 'valset' | 'dataset' | 'holdout', relative: string) => {
     try {
       return await loadJsonlDataset(resolve(base, relative), { raw });
     } catch (error) {
@@ -314,6 +317,7 @@ export async function loadRunConfig(path: string, overrides: RunConfigOverrides 
   const examples = file.trainset ?? file.dataset;
   const trainset = examples !== undefined ? await load(file.trainset !== undefined ? 'trainset' : 'dataset', examples) : undefined;
   const valset = file.valset !== undefined ? await load('valset', file.valset) : undefined;
+  const holdout = file.holdout !== undefined ? await load('holdout', file.holdout) : undefined;
   const seed = await loadSeed(file, base, path);
   const moduleModels = await loadModuleModels(file, base, path);
   const stopWhen = file.stopWhen === undefined ? undefined : readStoppers(file.stopWhen, base);
@@ -331,6 +335,7 @@ export async function loadRunConfig(path: string, overrides: RunConfigOverrides 
     task,
     ...(trainset ? { trainset } : {}),
     ...(valset ? { valset } : {}),
+    ...(holdout ? { holdout } : {}),
     ...(seed !== undefined ? { seed } : {}),
     ...(file.runDir !== undefined ? { runDir: resolve(base, file.runDir) } : {}),
     moduleModels,

@@ -39,12 +39,21 @@ const indent = (text: string) =>
     .map((line) => `  ${line}`)
     .join('\n');
 
+/** With a holdout set: the chosen candidate's holdout score beside its valset score, or why it was not scored. */
+function holdoutLines(r: OptimizeResult): string[] {
+  if (!r.holdout) return [];
+  if (r.holdoutScore === undefined) return [`holdout set not scored: ${r.holdout.skipped ?? 'no holdout evaluation completed'}`];
+  const scored = r.holdout.candidates.map((c, i) => `#${c} ${(r.holdout?.scores[i] ?? 0).toFixed(3)}`).join(', ');
+  return [`holdout score ${r.holdoutScore.toFixed(3)} (candidate #${r.bestIndex}, chosen on the holdout set among the front's best: ${scored})`];
+}
+
 export function formatSummary({ heading, result: r, budget, extra = [], reportPath, costText, modelUsage = [], failure }: SummaryInput): string {
   const seed = r.valScores[0] ?? 0;
   const staleness = summarizeStaleness(r.proposals);
   const lines = [
     heading,
     `best valset score ${r.bestScore.toFixed(3)} (candidate #${r.bestIndex}), seed ${seed.toFixed(3)}`,
+    ...holdoutLines(r),
     ...extra,
     `metric calls ${r.metricCalls}${budget !== undefined ? `/${budget}` : ''}, reflections ${r.reflectionCalls}, ` +
       `${plural(r.candidates.length, 'candidate')} from ${plural(r.proposals.length, 'proposal')}`,

@@ -13,6 +13,7 @@ import { closestName } from './closestName.js';
 import { oneOf, refusingKinds, refusingValues } from './allowedValues.js';
 import { ConfigError, formatZodError } from '../errors/configError.js';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES } from '../evaluation/failureTally.js';
+import { HOLDOUT_CANDIDATES, holdoutCalls } from '../gepa/search/holdoutSelection.js';
 import type { Adapter, Candidate } from '../gepa/core/adapter.js';
 import type { OptimizeConfig } from './optimizeConfig.js';
 import type { ProposalSelection, ValsetPolicy } from '../settingValues.js';
@@ -99,6 +100,7 @@ export const settingsFields = {
   seedCandidate: z.record(z.string(), z.string()).refine((c) => Object.keys(c).length > 0, 'needs at least one component'),
   trainset: z.array(z.unknown()).min(1, 'must not be empty'),
   valset: z.array(z.unknown()).min(1, 'must not be empty').optional(),
+  holdout: z.array(z.unknown()).min(1, 'must not be empty').optional(),
   maxMetricCalls: positiveInt.optional(),
   maxCostUsd: z.number().positive().optional(),
   timeoutMs: z.number().positive().optional(),
@@ -246,6 +248,8 @@ export interface RunSettings {
    * the planner reserves a child's valset evaluation in full (no cache hit to count on).
    */
   cacheEvaluation: false | 'memory' | 'disk';
+  /** The held-out selection set's size (`holdout`): its examples' calls are held from the budget, HOLDOUT_CANDIDATES each. */
+  holdoutSize?: number;
   /** The 'disk' cache's folder (`cacheDir`). Recorded in a run directory, not compared; a resume that leaves it unset keeps the recorded one. */
   cacheDir?: string;
   /** Metric calls one evaluation may make: 1 + maxRefinements with optimizeAnything's refiner; default 1. */
@@ -319,6 +323,12 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>, seedHa
   if (c.maxMetricCalls !== undefined && c.maxMetricCalls < valsetSize) {
     throw new ConfigError(`invalid optimize config: maxMetricCalls: ${c.maxMetricCalls} cannot pay for evaluating the seed on the valset (${valsetSize} examples)`);
   }
+  const held = c.holdout === undefined ? 0 : holdoutCalls(c.holdout.length);
+  if (c.maxMetricCalls !== undefined && c.maxMetricCalls < valsetSize + held) {
+    throw new ConfigError(
+      `invalid optimize config: holdout: maxMetricCalls ${c.maxMetricCalls} cannot pay for the seed's valset evaluation (${valsetSize} calls) and scoring ${HOLDOUT_CANDIDATES} candidates on the holdout set (${held} calls)`,
+    );
+  }
   return {
     seedCandidate: config.seedCandidate,
     seedHash: seedHash ?? candidateHash(config.seedCandidate),
@@ -355,5 +365,6 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>, seedHa
     spendLastCalls: c.spendLastCalls ?? true,
     cacheEvaluation: c.cacheEvaluation ?? 'memory',
     ...(c.cacheDir !== undefined ? { cacheDir: c.cacheDir } : {}),
+    ...(c.holdout !== undefined ? { holdoutSize: c.holdout.length } : {}),
   };
 }

@@ -47,7 +47,7 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
   const adapter = config.adapter as Adapter<unknown>;
   const clock = config.clock ?? systemClock;
   const telemetry = config.telemetry === false ? undefined : createRunTelemetry(clock);
-  const table = buildExampleTable<unknown>(config.trainset, config.valset ?? config.trainset);
+  const table = buildExampleTable<unknown>(config.trainset, config.valset ?? config.trainset, config.holdout ?? []);
   const listeners = both(config.onEvent, telemetry?.onEvent);
   // failFast: a failing callback stops the run as a failure, through the stop-signal actor.
   const callbackFailure = config.callbacks?.length && settings.failFast ? new AbortController() : undefined;

@@ -5,7 +5,7 @@
 // to another run, and mix its scores with the new ones.
 import { z } from 'zod';
 import { canonicalJson } from '../identity/canonicalJson.js';
-import { datasetFingerprints, type DatasetFingerprint, type DatasetFingerprints } from '../identity/contentHash.js';
+import { datasetFingerprint, datasetFingerprints, type DatasetFingerprint, type DatasetFingerprints } from '../identity/contentHash.js';
 import { ConfigError } from '../errors/configError.js';
 import type { RunSettings } from '../config/runSettings.js';
 import { REBASE_WAITS, STEP_MINIBATCHES, TIE_ORDERS } from '../settingValues.js';
@@ -89,7 +89,7 @@ export function runConfigRecord<Example>(config: OptimizeConfig<Example>, settin
   // failFast and maxConsecutiveFailures decide when a failing run stops, never what it computes:
   // not compared, so a run stopped by a failure can be resumed with other values.
   // The stoppers are functions: only their names are recorded (operational), never compared.
-  const { seedCandidate: _seed, seedHash, componentNames: _names, workers, slotPolicy, minibatchSize, maxMerges, failFast: _ff, maxConsecutiveFailures: _mcf, stopWhen, cacheDir, ...rest } = settings;
+  const { seedCandidate: _seed, seedHash, componentNames: _names, workers, slotPolicy, minibatchSize, maxMerges, failFast: _ff, maxConsecutiveFailures: _mcf, stopWhen, cacheDir, holdoutSize: _h, ...rest } = settings;
   const identity = identityFields(config.runIdentity);
   const compared = {
     ...rest,
@@ -98,6 +98,8 @@ export function runConfigRecord<Example>(config: OptimizeConfig<Example>, settin
     // A function cannot be compared; a named model can.
     reflectionLm: typeof config.reflectionLm === 'string' ? config.reflectionLm : (config.runIdentity?.reflectionLm ?? modelIdentityOf(config.reflectionLm) ?? UNNAMED_FUNCTION),
     identity,
+    // Its scores are logged by example: another holdout set would be served them.
+    ...(config.holdout !== undefined ? { holdout: datasetFingerprint(config.holdout) } : {}),
   };
   return {
     version: 1,
