@@ -1,6 +1,7 @@
 // Every refusal of an enumerated value lists the values allowed, in one wording (src/config/allowedValues.ts):
 // every list of src/settingValues.ts is refused through its config field, and so are the unions
-// beside them (cacheEvaluation, proposalSelection, valsetPolicy, schedule.kind, executor.kind).
+// beside them (cacheEvaluation, proposalSelection, valsetPolicy, schedule.kind, executor.kind,
+// reflectionStrategy).
 // A list added to settingValues.ts without a row here fails the test.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { prepareRun } from '../src/run/prepareRun.js';
 import * as settingValues from '../src/settingValues.js';
 import { allowedValuesText, notOneOf } from '../src/config/allowedValues.js';
+import { REFLECTION_STRATEGY_NAMES } from '../src/gepa/reflection/reflectionStrategies.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gepa-allowed-values-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -63,6 +65,12 @@ describe('a refused enumerated value is told the values allowed', () => {
     expect(refusal(row.put('nonsense'))).toBe(`invalid optimize config: ${row.field}: must be one of ${allowedValuesText(allowed)} (got "nonsense")`);
     // Every value it lists is accepted.
     for (const value of values) expect(() => prepareRun({ ...base, ...(row.accepted ?? row.put)(value) } as never)).not.toThrow();
+  });
+
+  it('reflectionStrategy: a name, or a strategy of your own', () => {
+    expect(refusal({ reflectionStrategy: 'combee' })).toBe(
+      `invalid optimize config: reflectionStrategy: must be one of ${allowedValuesText([...REFLECTION_STRATEGY_NAMES, { shape: 'an object { name, ask, read }' }])} (got "combee")`,
+    );
   });
 
   it('valsetPolicy, and a value of the wrong type', () => {

@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { stoppers } from '../run/stoppers.js';
 import type { Stopper } from '../gepa/strategies/stoppers.js';
-import { notOneOf } from '../config/allowedValues.js';
+import { notOneOf } from '../errors/allowedValues.js';
 
 /** A duration: milliseconds, or a number with a unit: "500ms", "30s", "10m", "2h", "1d". */
 const DURATION = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)$/;

@@ -1,23 +1,11 @@
 // Every refusal of an enumerated value lists the values allowed, in one wording: "must be one of
-// "a", "b" or "c" (got "x")". The config schema builds its enums with oneOf, and gives its unions
-// of values and shapes and its unions by `kind` refusingValues / refusingKinds; the command's
-// stopWhen names and any other check of a name say it with notOneOf.
+// "a", "b" or "c" (got "x")" (the text: errors/allowedValues.ts, which rooms below config/ use
+// too). The config schema builds its enums with oneOf, and gives its unions of values and shapes
+// and its unions by `kind` refusingValues / refusingKinds.
 import { z } from 'zod';
+import { notOneOf } from '../errors/allowedValues.js';
 
-/** A value as a user writes it in JSON or TypeScript: strings quoted, false bare, shapes as given. */
-const shown = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : typeof value === 'object' && value !== null && 'shape' in value ? String((value as { shape: string }).shape) : String(value));
-
-/** `"a", "b" or "c"`: the values allowed (a shape, `{ shape: '{ topK: n }' }`, stands as written). */
-export function allowedValuesText(values: readonly unknown[]): string {
-  const parts = values.map(shown);
-  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} or ${parts.at(-1)}`;
-}
-
-/** What a value that is none of `values` is told: `must be one of "a" or "b" (got "x")`. */
-export function notOneOf(values: readonly unknown[], got: unknown): string {
-  const input = got === undefined ? 'nothing' : typeof got === 'object' && got !== null ? JSON.stringify(got) : typeof got === 'string' ? JSON.stringify(got) : String(got);
-  return `must be one of ${allowedValuesText(values)} (got ${input})`;
-}
+export { allowedValuesText, notOneOf } from '../errors/allowedValues.js';
 
 /** z.enum whose refusal lists the values allowed. */
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
