@@ -15,7 +15,6 @@ import type { EvaluationCachePolicy } from '../src/evaluation/evaluationStore.js
 import type { PricedExecutor } from '../src/executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../src/lm/slotAwareModel.js';
 import type { Refinement } from '../src/evaluation/refinement.js';
-import type { FailureTally } from '../src/evaluation/failureTally.js';
 import type { Clock } from '../src/clock.js';
 import type { ProposeNewTexts } from '../src/gepa/strategies/hookSignatures.js';
 import type { ResumeWalk, WorkJournal } from '../src/gepa/core/workJournal.js';
@@ -57,8 +56,8 @@ export interface EvaluatorInput {
   failFast?: boolean;
   /** Failed calls in a row with one cause that stop the run (OptimizeConfig.maxConsecutiveFailures). */
   maxConsecutiveFailures?: number;
-  /** The run's failure tally, when its caller reads it afterwards (optimize(): the first error as thrown); default a new one. */
-  failures?: FailureTally;
+  /** Every failed call's error as it was thrown (an Error with the failure's message when nothing was): optimize() keeps the first, a failed run's cause. */
+  onFailedCall?: (error: unknown) => void;
   /** Dollars spent before the run (the endpoint check): counted once, at the start. */
   preRunCostUsd?: number;
   /** The user's custom candidate proposer, served to 'propose' requests. */
@@ -101,11 +100,11 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput>(({ inpu
     dollars,
     failFast: input.failFast,
     maxConsecutiveFailures: input.maxConsecutiveFailures,
-    ...(input.failures ? { failures: input.failures } : {}),
     preRunCostUsd: input.preRunCostUsd,
     onRetry: (notice) => input.onEvent?.({ type: 'retry.scheduled', ...notice }),
-    onFailure: (failure, channel) => {
+    onFailure: (failure, channel, thrown) => {
       if (channel === 'metric') input.onEvent?.({ type: 'error', message: `metric call failed: ${failure.message}`, failure });
+      input.onFailedCall?.(thrown ?? new Error(failure.message));
     },
     onSystemicFailure: (error) => {
       announceSystemic(error);

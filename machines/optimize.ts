@@ -9,7 +9,6 @@ import { prepareRun } from '../src/run/prepareRun.js';
 import type { PreparedRun } from '../src/run/preparedRun.js';
 import { runInDirectory } from '../src/run/durableRun.js';
 import { throwIfFailed } from '../src/run/runFailedError.js';
-import { FailureTally } from '../src/evaluation/failureTally.js';
 import type { OptimizeConfig } from '../src/config/optimizeConfig.js';
 import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
@@ -33,15 +32,15 @@ export const optimizerMachine = preparedRunOptimizer.provide({ actors: { run: ru
  */
 export async function optimize<Example>(config: OptimizeConfig<Example> | PreparedRun): Promise<OptimizeResult> {
   const prepared = prepareRun(config);
-  // This run's tally: its first failed call's error, as thrown, is a failed run's cause.
-  const failures = new FailureTally(prepared.settings.maxConsecutiveFailures);
-  const launch = (run: PreparedRun) => launchOptimizer({ ...run, failures });
+  // The first failed call's error, as it was thrown, is a failed run's cause.
+  let firstError: unknown;
+  const launch = (run: PreparedRun) => launchOptimizer({ ...run, onFailedCall: (error) => void (firstError ??= error) });
   const result = prepared.config.runDir !== undefined ? await runInDirectory(prepared, launch) : await launch(prepared)();
   prepared.callbacks?.finish(result);
   // failFast: a callback that failed after the run's last event (onOptimizationEnd) fails it too.
   const fatal = prepared.callbacks?.fatalError();
   const judged = fatal && result.stopReason !== 'error' ? { ...result, stopReason: 'error', error: fatal.message } : result;
-  return throwIfFailed(judged, () => fatal?.error ?? failures.firstError());
+  return throwIfFailed(judged, () => fatal?.error ?? firstError);
 }
 
 /** Creates the actor; the returned function starts it. */

@@ -27,7 +27,7 @@ export function evaluatorInput(run: PreparedRun, signal: AbortSignal, resumeWalk
     onEvent: run.onEvent,
     failFast: settings.failFast,
     maxConsecutiveFailures: settings.maxConsecutiveFailures,
-    ...(run.failures ? { failures: run.failures } : {}),
+    ...(run.onFailedCall ? { onFailedCall: run.onFailedCall } : {}),
     preRunCostUsd: run.config.preRunCostUsd,
     proposeNewTexts: run.proposeNewTexts,
     onCall: run.onCall,

@@ -15,6 +15,7 @@ export type {
   EvaluatedExample,
   Evaluation,
   FailureKind,
+  RefinedCandidate,
   ReflectiveDataset,
   RetryNotice,
 } from './gepa/core/adapter.js';
@@ -22,7 +23,7 @@ export type { ImagePart, LanguageModel, LanguageModelContext, LmReply, PromptPar
 export type { Clock } from './clock.js';
 export type { Schedule, StepMinibatches } from './settingValues.js';
 export type { OptimizeConfig } from './config/optimizeConfig.js';
-export type { FailureCounts, OptimizeResult, ProposalRecord, ValsetBestOutputs } from './gepa/core/optimizeResult.js';
+export type { FailureCounts, HoldoutResult, OptimizeResult, ProposalRecord, ValsetBestOutputs } from './gepa/core/optimizeResult.js';
 export type { RunEvent } from './gepa/core/runEvent.js';
 // gepa's callbacks (OptimizeConfig.callbacks); their payloads: 'gepa-actors/callbacks'.
 export type { CallbackRunState, GepaCallbacks } from './gepa/core/callbacks.js';

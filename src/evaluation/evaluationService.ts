@@ -89,16 +89,14 @@ export interface EvaluationServiceOptions<Example> {
   dollars?: DollarGate;
   /** Raise on the first failed call (metric or reflection): it is declared systemic at once (the seed's with its reply). */
   failFast?: boolean;
-  /** The run's failure tally, when the caller reads it afterwards (optimize(): the first error); default a new one. */
-  failures?: FailureTally;
   /** Failed calls in a row with one cause that make the failure systemic (FailureTally's default). */
   maxConsecutiveFailures?: number;
   /** Dollars spent for the run before it started (an endpoint check): in costUsd and the dollar budget. */
   preRunCostUsd?: number;
   /** Every wait before a model call's next attempt (models that retry report them). */
   onRetry?: (notice: RetryNotice) => void;
-  /** Every failed call, as it fails. */
-  onFailure?: (failure: CallFailure, channel: CallChannel) => void;
+  /** Every failed call, as it fails, with what was thrown (absent: nothing was, e.g. an invalid score). */
+  onFailure?: (failure: CallFailure, channel: CallChannel, thrown?: unknown) => void;
   /** Once, mid-run: the failures say the run cannot succeed (the message names the cause); the seed's verdict is in its reply. */
   onSystemicFailure?: (message: string) => void;
   /** The user's custom candidate proposer, run in a reflection slot. */
@@ -154,7 +152,7 @@ export class EvaluationService<Example> {
   readonly failures: FailureTally;
 
   constructor(private readonly options: EvaluationServiceOptions<Example>) {
-    this.failures = options.failures ?? new FailureTally(options.maxConsecutiveFailures);
+    this.failures = new FailureTally(options.maxConsecutiveFailures);
     // Failed calls of earlier processes were paid; resuming pays for them again (see replay).
     this.metricCalls = options.journal?.failedCalls?.() ?? 0;
     // This process's pre-run spend is logged, so that a resumed run still counts it beside its own.
@@ -176,9 +174,9 @@ export class EvaluationService<Example> {
    * declare a streak: the seed's verdict comes with its reply, so the run stops with the seed folded.
    */
   private tally(failure: CallFailure | undefined, channel: CallChannel, thrown?: unknown, seed = false): void {
-    if (failure) this.options.onFailure?.(failure, channel);
+    if (failure) this.options.onFailure?.(failure, channel, thrown);
     const raised = failure && this.options.failFast && !seed ? this.failures.raise(failure) : undefined;
-    const systemic = this.failures.record(failure, channel, !seed, thrown) ?? raised;
+    const systemic = this.failures.record(failure, channel, !seed) ?? raised;
     if (systemic !== undefined) this.options.onSystemicFailure?.(systemic);
   }
 

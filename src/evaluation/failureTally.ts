@@ -66,7 +66,7 @@ export class FailureTally {
   private systemic: string | undefined;
   /** What the failure rule (gepa/search/failureRule.ts) reads at the end of the run. */
   private readonly tried = { proposedEvaluations: 0, proposedEvaluated: 0, reflections: 0, reflectionsAnswered: 0 };
-  private first: { message: string; error: unknown } | undefined;
+  private firstFailure: string | undefined;
 
   constructor(private readonly maxConsecutive: number = DEFAULT_MAX_CONSECUTIVE_FAILURES) {}
 
@@ -74,7 +74,7 @@ export class FailureTally {
    * Records a call's outcome; returns the systemic failure's message the first time there is one.
    * `mayDeclare` false (the seed's own calls): counted, but only the seed's verdict can declare.
    */
-  record(failure: CallFailure | undefined, channel: CallChannel = 'metric', mayDeclare = true, thrown?: unknown): string | undefined {
+  record(failure: CallFailure | undefined, channel: CallChannel = 'metric', mayDeclare = true): string | undefined {
     if (channel === 'reflection') {
       this.tried.reflections++;
       if (!failure) this.tried.reflectionsAnswered++;
@@ -83,8 +83,7 @@ export class FailureTally {
       this.streaks.delete(channel);
       return undefined;
     }
-    // The first underlying error (RunFailedError's cause): what was thrown, else the failure as an Error.
-    this.first ??= { message: failure.message, error: thrown ?? new Error(failure.message) };
+    this.firstFailure ??= failure.message;
     const label = failureLabel(failure);
     this.byKind[label] = (this.byKind[label] ?? 0) + 1;
     this.total++;
@@ -132,12 +131,7 @@ export class FailureTally {
 
   /** The counts the failure rule reads (plain data: they travel in the evaluator's stats). */
   outcomes(): CallOutcomes {
-    return { ...this.tried, ...(this.first ? { firstFailure: this.first.message } : {}) };
-  }
-
-  /** The first failed call's error as it was thrown (an Error built from its message when nothing was thrown), in this process. */
-  firstError(): unknown {
-    return this.first?.error;
+    return { ...this.tried, ...(this.firstFailure !== undefined ? { firstFailure: this.firstFailure } : {}) };
   }
 }
 

@@ -7,7 +7,6 @@ import type { ExampleTable } from '../gepa/core/exampleTable.js';
 import type { RunReflection } from '../gepa/reflection/reflectionRun.js';
 import type { CallRecord } from '../evaluation/evaluationService.js';
 import type { Refinement } from '../evaluation/refinement.js';
-import type { FailureTally } from '../evaluation/failureTally.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { Candidate, EvaluatedExample, ReflectiveDataset } from '../gepa/core/adapter.js';
 import type { Clock } from '../clock.js';
@@ -63,8 +62,8 @@ export interface PreparedRun {
   callbacks?: RunCallbacks;
   /** Every metric and LM call that ran (telemetry spans); absent with `telemetry: false`. */
   onCall?: (call: CallRecord) => void;
-  /** The run's failure tally, given by the caller that reads it afterwards (optimize(): RunFailedError's cause); absent, the evaluator keeps its own. */
-  failures?: FailureTally;
+  /** Every failed call's error as it was thrown: optimize() keeps the first, a failed run's cause (RunFailedError). */
+  onFailedCall?: (error: unknown) => void;
   /** Durable runs: completed paid work is recorded here and replayed on resume. */
   journal?: WorkJournal;
   inspect?: (inspectionEvent: unknown) => void;

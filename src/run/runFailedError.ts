@@ -27,7 +27,7 @@ export function runFailedMessage(result: FailedResult, cause: unknown): string {
  * the evaluator, the adapter, the model or the callback threw; an Error with the reason when
  * nothing was thrown). A run with a `runDir` keeps its directory: resuming continues it.
  */
-export class RunFailedError<Result extends FailedResult = OptimizeResult> extends Error {
+export class RunFailedError<Result extends Pick<OptimizeResult, 'stopReason' | 'error' | 'failures' | 'metricCalls' | 'reflectionCalls' | 'bestIndex' | 'bestScore'> = OptimizeResult> extends Error {
   /** 'RunFailedError'. */
   override name = 'RunFailedError';
   /** The partial result: the best so far, what was spent, the failures tally. */
@@ -39,7 +39,7 @@ export class RunFailedError<Result extends FailedResult = OptimizeResult> extend
   }
 
   /** The same failure with the result in another form (optimizeAnything's candidates in the seed's form). */
-  withResult<Other extends FailedResult>(result: Other): RunFailedError<Other> {
+  withResult<Other extends Pick<OptimizeResult, 'stopReason' | 'error' | 'failures' | 'metricCalls' | 'reflectionCalls' | 'bestIndex' | 'bestScore'>>(result: Other): RunFailedError<Other> {
     return new RunFailedError(result, this.cause, this.message);
   }
 }
