@@ -26,17 +26,29 @@ export function parseAdapterSpec(spec: string, field = '--adapter', defaultExpor
   return { adapterPath, exportName };
 }
 
+/** Each module's modification time when this process first imported it. */
+const importedAt = new Map<string, number>();
+
+/**
+ * The URL to import a module from: its own, or, once the file was edited since this process
+ * imported it (the user fixed their evaluator, then resumed in the same process), one keyed by its
+ * modification time, so the edit is what runs; an unchanged module comes from the import cache.
+ */
+function moduleUrl(file: string): string {
+  const href = pathToFileURL(file).href;
+  const mtime = statSync(file).mtimeMs;
+  const first = importedAt.get(file);
+  if (first === undefined) importedAt.set(file, mtime);
+  return first === undefined || first === mtime ? href : `${href}?mtime=${mtime}`;
+}
+
 /** The export `exportName` of the ES module at `modulePath`; `what` names the module in errors ("adapter", "evaluator"). */
 export async function loadModuleExport(modulePath: string, exportName: string, what: string): Promise<unknown> {
   const file = resolve(modulePath);
   if (!existsSync(file)) throw new AdapterLoadError(`${what} module not found: ${file}`);
   let module: Record<string, unknown>;
   try {
-    // Keyed by the file's modification time: a module edited since this process imported it (the
-    // user fixed their evaluator, then resumed) is imported afresh, an unchanged one comes from the cache.
-    const url = new URL(pathToFileURL(file).href);
-    url.searchParams.set('mtime', String(statSync(file).mtimeMs));
-    module = (await import(url.href)) as Record<string, unknown>;
+    module = (await import(moduleUrl(file))) as Record<string, unknown>;
   } catch (error) {
     throw new AdapterLoadError(`cannot import the ${what} module ${file}: ${errorMessage(error)}`);
   }
