@@ -42,7 +42,7 @@ const SITUATIONS: Record<string, Situation> = {
     reflectionLm: () => appendingReflection(),
     thrown: seedOnlyError,
     reason: (failFast) =>
-      failFast ? /^failFast: .*the sandbox refused the candidate/ : /^no proposed candidate could be evaluated: every metric call of the \d+ evaluations of proposed candidates failed; the first failed call: .*the sandbox refused/,
+      failFast ? /^failFast: .*the sandbox refused the candidate/ : /^no proposed candidate could be evaluated: every metric call of (the one proposed candidate|all \d+ proposed candidates) failed; the first failed call: .*the sandbox refused/,
   },
   'a reflection model that throws on every call': {
     evaluator: (candidate, example) => wordScore(candidate, example.word),
@@ -169,17 +169,17 @@ describe('a run that resolves', () => {
 });
 
 describe('the rule (failureRule.ts)', () => {
-  const ok: CallOutcomes = { proposedEvaluations: 3, proposedEvaluated: 1, reflections: 3, reflectionsAnswered: 3 };
+  const ok: CallOutcomes = { proposedCandidates: 3, proposedEvaluated: 1, reflections: 3, reflectionsAnswered: 3 };
   const facts = (outcomes: Partial<CallOutcomes> = {}, failFast = false, total = 0): FailureFacts => ({ outcomes: { ...ok, ...outcomes }, failFast, failures: { total, byKind: { adapter: total } } });
   it.each([
     ['a budget stop with some proposed candidates evaluated and reflections answered', { stopReason: 'maxMetricCalls' }, facts({}, false, 2), undefined],
     ['a stopper\'s stop', { stopReason: 'scoreThreshold' }, facts(), undefined],
-    ['nothing proposed (a run too small)', { stopReason: 'maxMetricCalls' }, facts({ proposedEvaluations: 0, proposedEvaluated: 0, reflections: 0, reflectionsAnswered: 0 }), undefined],
+    ['nothing proposed (a run too small)', { stopReason: 'maxMetricCalls' }, facts({ proposedCandidates: 0, proposedEvaluated: 0, reflections: 0, reflectionsAnswered: 0 }), undefined],
     ['a stop with an error keeps its own cause', { stopReason: 'error', error: 'every call of the seed failed' }, facts(), 'every call of the seed failed'],
     ['failFast with a failed call', { stopReason: 'maxMetricCalls' }, facts({ firstFailure: 'boom' }, true, 1), 'failFast: 1 call failed; the first failed call: boom'],
     ['failFast without one', { stopReason: 'maxMetricCalls' }, facts({}, true, 0), undefined],
-    ['no proposed candidate evaluated', { stopReason: 'maxMetricCalls' }, facts({ proposedEvaluated: 0, firstFailure: 'boom' }), 'no proposed candidate could be evaluated: every metric call of the 3 evaluations of proposed candidates failed; the first failed call: boom'],
-    ['no reflection answered', { stopReason: 'timeout' }, facts({ proposedEvaluations: 0, proposedEvaluated: 0, reflectionsAnswered: 0, firstFailure: '503' }), 'no reflection call succeeded: all 3 reflection calls failed; the first failed call: 503'],
+    ['no proposed candidate evaluated', { stopReason: 'maxMetricCalls' }, facts({ proposedEvaluated: 0, firstFailure: 'boom' }), 'no proposed candidate could be evaluated: every metric call of all 3 proposed candidates failed; the first failed call: boom'],
+    ['no reflection answered', { stopReason: 'timeout' }, facts({ proposedCandidates: 0, proposedEvaluated: 0, reflectionsAnswered: 0, firstFailure: '503' }), 'no reflection call succeeded: all 3 reflection calls failed; the first failed call: 503'],
     ['an evaluator replaced without outcomes: only the stop reason and failFast count', { stopReason: 'maxMetricCalls' }, { failFast: false }, undefined],
   ] as const)('%s', (_name, run, given, expected) => {
     expect(runFailure(run, given)).toBe(expected);

@@ -220,7 +220,7 @@ export class EvaluationService<Example> {
     const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) throw new EvaluationIncomplete(errorMessage(failure.reason), paid.calls, paid.usd);
     const evaluations = settled.map((r) => (r as PromiseFulfilledResult<Evaluation>).value);
-    if (refine) this.failures.recordEvaluation(request.kind, evaluations);
+    if (refine) this.failures.recordEvaluation(request.kind, request.hash, evaluations);
     const systemic = request.kind === 'seed' ? this.failures.recordSeed(evaluations, this.options.failFast) : undefined;
     return { evaluations, paidCalls: paid.calls, costUsd: paid.usd, ...(systemic !== undefined ? { systemic } : {}) };
   }

@@ -65,7 +65,9 @@ export class FailureTally {
   private readonly streaks = new Map<CallChannel, { key: string; count: number }>();
   private systemic: string | undefined;
   /** What the failure rule (gepa/search/failureRule.ts) reads at the end of the run. */
-  private readonly tried = { proposedEvaluations: 0, proposedEvaluated: 0, reflections: 0, reflectionsAnswered: 0 };
+  private readonly tried = { reflections: 0, reflectionsAnswered: 0 };
+  /** Proposed candidates (children, merges) by hash: whether any of their evaluations had a call that did not fail. */
+  private readonly proposed = new Map<string, boolean>();
   private firstFailure: string | undefined;
 
   constructor(private readonly maxConsecutive: number = DEFAULT_MAX_CONSECUTIVE_FAILURES) {}
@@ -99,10 +101,9 @@ export class FailureTally {
   }
 
   /** An evaluation asked for (not a refinement's): a proposed candidate's counts toward the failure rule. */
-  recordEvaluation(kind: WorkKind, evaluations: readonly Evaluation[]): void {
+  recordEvaluation(kind: WorkKind, hash: string, evaluations: readonly Evaluation[]): void {
     if (kind !== 'child' && kind !== 'merge') return;
-    this.tried.proposedEvaluations++;
-    if (!everyCallFailed(evaluations)) this.tried.proposedEvaluated++;
+    this.proposed.set(hash, this.proposed.get(hash) === true || !everyCallFailed(evaluations));
   }
 
   /** The seed's valset evaluation: when every call failed (with failFast: when one did), the run has nothing to start from. */
@@ -131,7 +132,8 @@ export class FailureTally {
 
   /** The counts the failure rule reads (plain data: they travel in the evaluator's stats). */
   outcomes(): CallOutcomes {
-    return { ...this.tried, ...(this.firstFailure !== undefined ? { firstFailure: this.firstFailure } : {}) };
+    const proposedEvaluated = [...this.proposed.values()].filter(Boolean).length;
+    return { proposedCandidates: this.proposed.size, proposedEvaluated, ...this.tried, ...(this.firstFailure !== undefined ? { firstFailure: this.firstFailure } : {}) };
   }
 }
 

@@ -10,8 +10,8 @@ import type { StopState } from './stopDecision.js';
 
 /** What the evaluation service counted of the calls that decide the rule (FailureTally.outcomes). */
 export interface CallOutcomes {
-  /** Evaluations of proposed candidates (children and merges) that were asked for. */
-  proposedEvaluations: number;
+  /** Proposed candidates (children and merges, by content) whose evaluation was asked for. */
+  proposedCandidates: number;
   /** Of those, the ones with at least one metric call that did not fail. */
   proposedEvaluated: number;
   /** Reflection calls that ended (made, or replayed on resume). */
@@ -31,6 +31,8 @@ export interface FailureFacts {
 }
 
 const calls = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+/** "the one proposed candidate", "all 4 proposed candidates". */
+const theOnes = (n: number, what: string) => (n === 1 ? `the one ${what}` : `all ${n} ${what}s`);
 
 /**
  * Why the run failed, or undefined when it succeeded. In order: a stop with 'error' (its own
@@ -44,11 +46,11 @@ export function runFailure(run: StopState, facts: FailureFacts): string | undefi
   const first = outcomes?.firstFailure === undefined ? '' : `; the first failed call: ${outcomes.firstFailure}`;
   if (facts.failFast && (failures?.total ?? 0) > 0) return `failFast: ${calls(failures?.total ?? 0, 'call')} failed${first}`;
   if (!outcomes) return undefined;
-  if (outcomes.proposedEvaluations > 0 && outcomes.proposedEvaluated === 0) {
-    return `no proposed candidate could be evaluated: every metric call of the ${calls(outcomes.proposedEvaluations, 'evaluation')} of proposed candidates failed${first}`;
+  if (outcomes.proposedCandidates > 0 && outcomes.proposedEvaluated === 0) {
+    return `no proposed candidate could be evaluated: every metric call of ${theOnes(outcomes.proposedCandidates, 'proposed candidate')} failed${first}`;
   }
   if (outcomes.reflections > 0 && outcomes.reflectionsAnswered === 0) {
-    return `no reflection call succeeded: all ${calls(outcomes.reflections, 'reflection call')} failed${first}`;
+    return `no reflection call succeeded: ${theOnes(outcomes.reflections, 'reflection call')} failed${first}`;
   }
   return undefined;
 }
