@@ -248,7 +248,7 @@ export type ProposalUpdate =
       id: string;
       /** What it spent. */
       spend: ProposalSpend;
-    } & Pick<Proposal, 'outcome' | 'child' | 'valset' | 'valsetStop' | 'rebaseGateExamples'>);
+    } & Pick<Proposal, 'outcome' | 'child' | 'valset' | 'valsetStop' | 'rebaseGateExamples' | 'tooLong'>);
 
 /** @deprecated The old name of ProposalUpdate ("report" also named the HTML report and the evaluator's stats request). */
 export type ProposerReport = ProposalUpdate;

@@ -161,6 +161,7 @@ const PROSE: Record<string, { phrase: string; check: () => void }> = {
   'OptimizeConfig.cacheEvaluation': { phrase: "`'memory'` (the default)", check: () => expect(settings.batched.cacheEvaluation).toBe('memory') },
   'OptimizeConfig.clock': { phrase: 'default the system clock', check: () => {} },
   'OptimizeConfig.reflectionPromptTemplate': { phrase: 'Default: the built-in prompt', check: () => {} },
+  'OptimizeConfig.maxCandidateLength': { phrase: 'Default: no limit', check: () => expect(settings.batched.maxCandidateLength).toBeUndefined() },
   'OptimizeConfig.reflectionStrategy': {
     phrase: "Default: the one the hooks select: proposeNewTexts' when given, else the template's when given, else 'built-in'",
     check: () => {

@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { formatDuration } from '../runtimeModel/index.js';
 import { formatStaleness, summarizeStaleness } from '../report/stalenessSummary.js';
 import { formatFailureCounts } from '../evaluation/failureTally.js';
-import { plural, stopText } from '../report/runWording.js';
+import { plural, stopText, tooLongText } from '../report/runWording.js';
 import type { ModelUsage } from '../report/modelUsage.js';
 import { usageLine } from '../report/usageTable.js';
 import type { OptimizeResult } from '../gepa/core/optimizeResult.js';
@@ -62,6 +62,7 @@ export function formatSummary({ heading, result: r, budget, extra = [], reportPa
     // A failed run's message says what failed and how many calls did; the summary does not say it twice.
     ...(r.error !== undefined && !failure ? [`error: ${r.error}`] : []),
     ...(r.failures && r.failures.total > 0 && !failure ? [formatFailureCounts(r.failures)] : []),
+    ...(r.tooLong ? [tooLongText(r.tooLong)] : []),
     ...((r.stopReason === 'stopped' || r.stopReason === 'aborted') && reportPath
       ? [`the run is not finished: the same command with --resume continues it from ${dirname(reportPath)}`]
       : []),

@@ -235,6 +235,15 @@ export interface OptimizeConfig<Example> {
    * the hooks select: proposeNewTexts' when given, else the template's when given, else 'built-in'.
    */
   reflectionStrategy?: ReflectionStrategyName | ReflectionStrategy;
+  /**
+   * The most characters (Unicode code points) a proposed component text may have (gepa issue #272).
+   * A text over it is sent back to the reflection model once, with the limit stated; still over
+   * it, the proposal is refused before its child is evaluated (no metric call is spent on it):
+   * `ProposalRecord.tooLong`, `OptimizeResult.tooLong`. It applies to each component's text (with
+   * optimizeAnything's string seed, the one text is the candidate), whatever the reflection
+   * strategy; the seed is not checked. Default: no limit.
+   */
+  maxCandidateLength?: number;
   /** Default: the built-in prompt (buildReflectionPrompt). Giving it selects the 'template' strategy. */
   reflectionPromptTemplate?: ReflectionPromptTemplate;
   /** Replaces the reflection LM call of each proposal; runs in a worker slot as a reflection would. Giving it selects the 'propose-new-texts' strategy. */

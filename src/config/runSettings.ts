@@ -141,6 +141,7 @@ export const settingsFields = {
   cacheDir: z.string().min(1, 'must name a directory').optional(),
   // A name or a strategy object: checked with the hooks (checkHooks), which lists the names.
   reflectionStrategy: z.custom<OptimizeConfig<unknown>['reflectionStrategy']>(() => true).optional(),
+  maxCandidateLength: positiveInt.optional(),
 };
 
 /** The user's stoppers as a list ([] without any). */
@@ -258,6 +259,8 @@ export interface RunSettings {
   /** Metric calls one evaluation may make: 1 + maxRefinements with optimizeAnything's refiner; default 1. */
   metricCallsPerEvaluation?: number;
   spendLastCalls: boolean;
+  /** The most characters a proposed component text may have (maxCandidateLength); absent: no limit. */
+  maxCandidateLength?: number;
 }
 
 /** A race's defaults: chunks of 10 examples, stop as soon as the child trails its parent. */
@@ -370,5 +373,6 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>, seedHa
     cacheEvaluation: c.cacheEvaluation ?? 'memory',
     ...(c.cacheDir !== undefined ? { cacheDir: c.cacheDir } : {}),
     ...(c.holdout !== undefined ? { holdoutSize: c.holdout.length } : {}),
+    ...(c.maxCandidateLength === undefined ? {} : { maxCandidateLength: c.maxCandidateLength }),
   };
 }

@@ -80,7 +80,7 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
     executor: executorFor(config, adapter),
     reflectionLm: reflectionModel(config.reflectionLm as OptimizeConfig<unknown>['reflectionLm'], settings.maxCostUsd),
     buildDataset: (candidate, results, components) => buildReflectiveDataset(adapter, candidate, results, components),
-    reflection: runReflection(config),
+    reflection: runReflection(config, settings),
     ...(config.proposeNewTexts ? { proposeNewTexts: config.proposeNewTexts } : {}),
     clock,
     signal: config.signal,
@@ -98,10 +98,14 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
 }
 
 /** The reflection strategy the config selects (validated already) and the options every strategy reads. */
-function runReflection(config: OptimizeConfig<unknown>): RunReflection {
+function runReflection(config: OptimizeConfig<unknown>, settings: RunSettings): RunReflection {
   const strategy = chosenReflectionStrategy(config);
   if ('problem' in strategy) throw new ConfigError(`invalid optimize config: ${strategy.problem}`);
-  return { strategy, ...(config.reflectionPromptTemplate === undefined ? {} : { template: config.reflectionPromptTemplate }) };
+  return {
+    strategy,
+    ...(config.reflectionPromptTemplate === undefined ? {} : { template: config.reflectionPromptTemplate }),
+    ...(settings.maxCandidateLength === undefined ? {} : { maxCandidateLength: settings.maxCandidateLength }),
+  };
 }
 
 /**
