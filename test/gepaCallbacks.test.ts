@@ -241,7 +241,7 @@ describe('gepa callbacks', () => {
       const failed = await failedRun(runOnSimulatedClock(clock, run));
       expect(failed.cause).toBe(boom);
       expect(failed.result.error).toBe('failFast: callbacks[0].onIterationStart threw: boom');
-      expect(failed.message).toMatch(/^the run failed: failFast: callbacks\[0\]\.onIterationStart threw: boom\. 0 of \d+ calls failed; best so far: candidate #\d+ \(valset score \d\.\d{3}\)$/);
+      expect(failed.message).toMatch(/^the run failed: failFast: callbacks\[0\]\.onIterationStart threw: boom\. no call failed \(\d+ made\); best so far: candidate #\d+ \(valset score \d\.\d{3}\)$/);
       expect(events.filter((e) => e.type === 'warning')).toEqual([{ type: 'warning', message: 'callbacks[0].onIterationStart threw: boom' }]);
       // It stopped at once: far from its budget.
       expect(failed.result.metricCalls).toBeLessThan(100);

@@ -42,7 +42,7 @@ const SITUATIONS: Record<string, Situation> = {
     reflectionLm: () => appendingReflection(),
     thrown: seedOnlyError,
     reason: (failFast) =>
-      failFast ? /^failFast: .*the sandbox refused the candidate/ : /^no proposed candidate could be evaluated: every metric call of (the one proposed candidate|all \d+ proposed candidates) failed; the first failed call: .*the sandbox refused/,
+      failFast ? /^failFast: .*the sandbox refused the candidate/ : /^no proposed candidate could be evaluated: every metric call of (the one proposed candidate|both proposed candidates|all \d+ proposed candidates) failed; the first failed call: .*the sandbox refused/,
   },
   'a reflection model that throws on every call': {
     evaluator: (candidate, example) => wordScore(candidate, example.word),
@@ -179,6 +179,7 @@ describe('the rule (failureRule.ts)', () => {
     ['failFast with a failed call', { stopReason: 'maxMetricCalls' }, facts({ firstFailure: 'boom' }, true, 1), 'failFast: 1 call failed; the first failed call: boom'],
     ['failFast without one', { stopReason: 'maxMetricCalls' }, facts({}, true, 0), undefined],
     ['no proposed candidate evaluated', { stopReason: 'maxMetricCalls' }, facts({ proposedEvaluated: 0, firstFailure: 'boom' }), 'no proposed candidate could be evaluated: every metric call of all 3 proposed candidates failed; the first failed call: boom'],
+    ['two proposed candidates, neither evaluated', { stopReason: 'maxMetricCalls' }, facts({ proposedCandidates: 2, proposedEvaluated: 0, firstFailure: 'boom' }), 'no proposed candidate could be evaluated: every metric call of both proposed candidates failed; the first failed call: boom'],
     ['no reflection answered', { stopReason: 'timeout' }, facts({ proposedCandidates: 0, proposedEvaluated: 0, reflectionsAnswered: 0, firstFailure: '503' }), 'no reflection call succeeded: all 3 reflection calls failed; the first failed call: 503'],
     ['an evaluator replaced without outcomes: only the stop reason and failFast count', { stopReason: 'maxMetricCalls' }, { failFast: false }, undefined],
   ] as const)('%s', (_name, run, given, expected) => {

@@ -17,7 +17,11 @@ export function runFailedMessage(result: FailedResult, cause: unknown): string {
   const calls = result.metricCalls + result.reflectionCalls;
   const total = result.failures?.total ?? 0;
   const kinds = Object.entries(result.failures?.byKind ?? {}).map(([kind, n]) => `${kind} x${n}`);
-  const failed = `${total} of ${calls} call${calls === 1 ? '' : 's'} failed${kinds.length > 0 ? ` (${kinds.join(', ')})` : ''}`;
+  // A callback or a lost queue can fail a run whose calls all succeeded: no "0 of N failed".
+  const failed =
+    total === 0
+      ? `no call failed (${calls} made)`
+      : `${total} of ${calls} call${calls === 1 ? '' : 's'} failed${kinds.length > 0 ? ` (${kinds.join(', ')})` : ''}`;
   return `the run failed: ${reason}${firstPart}. ${failed}; best so far: candidate #${result.bestIndex} (valset score ${result.bestScore.toFixed(3)})`;
 }
 

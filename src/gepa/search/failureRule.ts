@@ -31,8 +31,8 @@ export interface FailureFacts {
 }
 
 const calls = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-/** "the one proposed candidate", "all 4 proposed candidates". */
-const theOnes = (n: number, what: string) => (n === 1 ? `the one ${what}` : `all ${n} ${what}s`);
+/** "the one proposed candidate", "both proposed candidates", "all 4 proposed candidates". */
+const theOnes = (n: number, what: string) => (n === 1 ? `the one ${what}` : n === 2 ? `both ${what}s` : `all ${n} ${what}s`);
 
 /**
  * Why the run failed, or undefined when it succeeded. In order: a stop with 'error' (its own
