@@ -142,7 +142,7 @@ export async function demoCommand(options: DemoOptions, io: CliIo): Promise<numb
   };
   const reportPath = runDir && options.report ? await writeRunReport(runDir, outcome, details) : undefined;
 
-  const code = printOutcome(io, options.json, { heading, result, budget: run.config.maxMetricCalls ?? options.budget, extra: [testLine], ...(reportPath ? { reportPath } : {}), ...runSpending(runDir, outcome) });
+  const code = printOutcome(io, options.json, { heading, result, budget: run.config.maxMetricCalls ?? options.budget, extra: [testLine], ...(reportPath ? { reportPath } : {}), ...runSpending(runDir, outcome), ...(outcome.failure ? { failure: outcome.failure } : {}), ...(given !== undefined ? { runDir: given } : {}) });
   if (outcome.workbench) await serveFinishedRun(io, outcome, runReportInput(runDir, outcome, details));
   return code;
 }

@@ -9,6 +9,7 @@ import { systemClock } from '../clock.js';
 import { prepareRun } from '../run/prepareRun.js';
 import type { PreparedRun, RunSettings } from '../run/preparedRun.js';
 import { optimize } from '../../machines/optimize.js';
+import { RunFailedError } from '../run/runFailedError.js';
 import { createInspectionLog, type InspectionLog, type InspectionRecord } from '../report/inspectionLog.js';
 import { ACTIVITY_FILE, createActivityLog, type ActivityLog } from '../report/activityLog.js';
 import { observeRun, type ModelNames, type RunObservation } from '../report/runObserver.js';
@@ -82,6 +83,8 @@ export interface SessionOutput {
   valIds: readonly number[];
   /** With --ui: the workbench, still serving. */
   workbench?: SessionWorkbench;
+  /** The run failed (`result` is its partial result): the command prints this error's message and exits 1. */
+  failure?: RunFailedError;
 }
 
 /**
@@ -187,16 +190,22 @@ export function prepareSession<Example>({ config: given, io, inspect = false, mo
     activity = inspectPath && runDir ? createActivityLog(join(runDir, ACTIVITY_FILE)) : undefined;
     let workbench: SessionWorkbench | undefined;
     let finalCalls: number | undefined;
+    let failure: RunFailedError | undefined;
     try {
       workbench = ui ? await serveBeside(run, ui) : undefined;
       const result = await optimize(run).catch((error: unknown) => {
+        // A failed run still has its partial result (report, summary) and its run directory.
+        if (error instanceof RunFailedError) {
+          failure = error;
+          return error.result;
+        }
         // Stopped before the seed's valset evaluation ended: no result, but nothing is lost either.
         if (!drain.signal.aborted) throw error;
         const resume = runDir ? `; the same command with --resume continues it from ${runDir} (answered calls are logged)` : '';
         throw new InterruptedError(`interrupted before the seed candidate was evaluated: no result yet${resume}`);
       });
       finalCalls = result.metricCalls;
-      return { result, settings, slotIntervals, startedAt, observation, valIds: run.table.valIds, ...(inspection ? { inspection: inspection.records } : {}), ...(workbench ? { workbench } : {}) };
+      return { result, settings, slotIntervals, startedAt, observation, valIds: run.table.valIds, ...(inspection ? { inspection: inspection.records } : {}), ...(failure ? { failure } : {}), ...(workbench ? { workbench } : {}) };
     } catch (error) {
       // No result to show: the page says why, and the command's error ends it.
       feed?.failed(error instanceof Error ? error.message : String(error));

@@ -214,7 +214,7 @@ export function statusOf(view: RunView, title: string): WorkbenchStatus {
     title,
     subtitle: subtitle(view),
     status: view.status,
-    ...(view.stopReason ? { stopText: stopText(view.stopReason) } : {}),
+    ...(view.stopReason ? { stopText: stopText(view.stopReason, view.result?.stoppedBy) } : {}),
     ...(view.bestScore !== undefined ? { bestScore: view.bestScore } : {}),
     bestIndex: view.bestIndex,
     candidates: view.candidates.filter((c) => c.valScore !== undefined).length,
@@ -287,7 +287,7 @@ export function subtitle(view: RunView): string {
     plural(view.candidates.filter((c) => c.valScore !== undefined).length, 'candidate'),
     ...(view.schedule ? [`${scheduleLabel(view.schedule)}`] : []),
     ...(view.workers !== undefined ? [plural(view.workers, 'worker slot')] : []),
-    ...(view.stopReason ? [stopText(view.stopReason)] : []),
+    ...(view.stopReason ? [stopText(view.stopReason, view.result?.stoppedBy)] : []),
   ];
   return parts.join(', ');
 }

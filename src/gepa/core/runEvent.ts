@@ -178,6 +178,8 @@ export type RunEvent =
       metricCalls?: number;
       /** Elapsed ms when it joined (OptimizeResult.discoveryElapsedMs[index]). */
       elapsedMs?: number;
+      /** optimizeAnything's refiner made it from its parent (no proposal did): set true. */
+      refined?: true;
     }
   | {
       /** A proposal's child did not join the pool. */
