@@ -1,0 +1,214 @@
+// What a fault in the fleet costs a run (issue 48's table): the task of bench/support/fleetTask.ts
+// (8 x 8 on 256 slots, budget 3,000, ~100 ms metric calls and reflections) run locally, then on 8
+// `gepa-actors worker` processes x concurrency 32 through Redis, undisturbed and with each fault
+// injected once a third of the budget is spent: 2 workers killed -9 (two fresh ones started at
+// once), 2 frozen with SIGSTOP for 15 s, 2 cut off the network for 15 s (their links down: they
+// run in network namespaces of their own, test/support/netnsHosts.ts, root only), Redis killed
+// -9 and restarted empty 1 s later. Each row: wall-clock, ratio to the local run, the result's
+// hash (timings left out: a fault may cost time, never change the result) and metric calls.
+//
+//   npx tsx bench/fleetFaults.ts [--rows local,clean,kill,stop,cut,redis] [--runs 1] [--netns] [--label after]
+//
+// --netns puts Redis and every worker in a namespace of its own (calls cross veth links);
+// otherwise they use loopback and only the cut row's two victims live in namespaces.
+// Writes bench/results/fleet-faults-<label>[-netns].json.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import type { ChildProcess } from 'node:child_process';
+import { optimize, type OptimizeResult } from '../src/index.js';
+import { contentHash } from '../src/identity/contentHash.js';
+import { startRedisServer, startWorkerProcess, type WorkerProcess } from '../test/support/testRedis.js';
+import { createNetnsHosts, netnsSupport, type NetnsHost, type NetnsHosts } from '../test/support/netnsHosts.js';
+import { essence } from '../test/support/demoRun.js';
+import { benchArgs } from './cliArgs.js';
+import { FLEET_TASK, fleetRunConfig } from './support/fleetTask.js';
+
+const ROWS = ['local', 'clean', 'kill', 'stop', 'cut', 'redis'] as const;
+type Row = (typeof ROWS)[number];
+const PROCESSES = 8;
+const CONCURRENCY = 32;
+const VICTIMS = 2;
+const FAULT_AT_CALLS = 1000;
+const FROZEN_MS = 15_000;
+const REDIS_DOWN_MS = 1000;
+// A run that has not ended by then is aborted and reported as such.
+const RUN_LIMIT_MS = 240_000;
+
+const { flag } = benchArgs();
+const rows = flag('--rows', ROWS.join(',')).split(',') as Row[];
+for (const row of rows) if (!ROWS.includes(row)) throw new Error(`unknown row "${row}"; rows: ${ROWS.join(', ')}`);
+const runs = Number(flag('--runs', '1'));
+const label = flag('--label', 'now');
+const NETNS = process.argv.includes('--netns');
+const netns = netnsSupport();
+if (NETNS && !netns.ok) throw new Error(`--netns: ${netns.reason}`);
+
+interface Fleet {
+  redisUrl: string;
+  workers: WorkerProcess[];
+  /** The namespaces of worker i (undefined: loopback). */
+  hostOf: Array<NetnsHost | undefined>;
+  startWorker(host?: NetnsHost): Promise<WorkerProcess>;
+  killRedis(): Promise<void>;
+  restartRedis(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const queue = () => `gepa-fleet-bench-${process.pid}`;
+
+async function startFleet(row: Row, hosts: NetnsHosts | undefined): Promise<Fleet> {
+  const password = `bench-${process.pid}`;
+  const redisHost = NETNS ? hosts!.addHost() : undefined;
+  const serverOptions = redisHost ? { host: redisHost, password } : { password, ...(hosts ? { alsoBind: hosts.bridgeAddress } : {}) };
+  let redis = await startRedisServer(undefined, serverOptions);
+  if (!redis) throw new Error('redis-server did not start');
+  const port = redis.port;
+  const url = redis.url;
+  const remoteAddress = redisHost?.address ?? hosts?.bridgeAddress;
+  const urlFrom = (host: NetnsHost | undefined) => (host ? `redis://:${password}@${remoteAddress}:${port}` : url);
+  const startWorker = (host?: NetnsHost) =>
+    startWorkerProcess(
+      ['--adapter', 'bench/support/fleetTask.ts#adapter', '--redis', urlFrom(host), '--queue', queue(), '--concurrency', String(CONCURRENCY)],
+      60_000,
+      host ? [...host.wrapper] : [],
+    );
+  const hostOf = Array.from({ length: PROCESSES }, (_, i) => (NETNS || (row === 'cut' && i < VICTIMS) ? hosts!.addHost() : undefined));
+  const workers = await Promise.all(hostOf.map((host) => startWorker(host)));
+  const extra: WorkerProcess[] = [];
+  return {
+    redisUrl: url,
+    workers,
+    hostOf,
+    async startWorker(host) {
+      const worker = await startWorker(host);
+      extra.push(worker);
+      return worker;
+    },
+    async killRedis() {
+      await redis?.stop();
+      redis = undefined;
+    },
+    async restartRedis() {
+      redis = await startRedisServer(port, serverOptions);
+      if (!redis) throw new Error('redis-server did not restart');
+    },
+    async close() {
+      for (const w of [...workers, ...extra]) if (w.child.signalCode === null && w.child.exitCode === null) w.child.kill('SIGCONT');
+      await Promise.all([...workers, ...extra].map((w) => w.stop('SIGKILL')));
+      await redis?.stop();
+    },
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const signal = (child: ChildProcess, name: NodeJS.Signals) => child.kill(name);
+
+/** Injects the row's fault; resolves when the fault is over (the frozen workers let go, the links back). */
+async function injectFault(row: Row, fleet: Fleet, hosts: NetnsHosts | undefined): Promise<string> {
+  const victims = fleet.workers.slice(0, VICTIMS);
+  switch (row) {
+    case 'kill':
+      for (const v of victims) signal(v.child, 'SIGKILL');
+      await Promise.all(victims.map((_, i) => fleet.startWorker(fleet.hostOf[i])));
+      return `${VICTIMS} workers killed -9, ${VICTIMS} fresh ones started`;
+    case 'stop':
+      for (const v of victims) signal(v.child, 'SIGSTOP');
+      await sleep(FROZEN_MS);
+      for (const v of victims) signal(v.child, 'SIGCONT');
+      return `${VICTIMS} workers frozen ${FROZEN_MS / 1000} s`;
+    case 'cut':
+      for (let i = 0; i < VICTIMS; i++) hosts!.cut(fleet.hostOf[i]!);
+      await sleep(FROZEN_MS);
+      for (let i = 0; i < VICTIMS; i++) hosts!.restore(fleet.hostOf[i]!);
+      return `${VICTIMS} links cut ${FROZEN_MS / 1000} s`;
+    case 'redis':
+      await fleet.killRedis();
+      await sleep(REDIS_DOWN_MS);
+      await fleet.restartRedis();
+      return `Redis killed -9, restarted empty ${REDIS_DOWN_MS / 1000} s later`;
+    default:
+      return '';
+  }
+}
+
+interface Measured {
+  row: Row;
+  wallMs: number;
+  resultHash: string;
+  metricCalls: number;
+  stopReason: string;
+  fault: string;
+  warnings: string[];
+  /** Set when the run ended before the fault was over (e.g. frozen workers let go after it). */
+  faultOverAfterRunMs?: number;
+}
+
+async function measure(row: Row): Promise<Measured> {
+  const warnings: string[] = [];
+  if (row === 'local') {
+    const start = performance.now();
+    const result = await optimize({ ...fleetRunConfig(), signal: AbortSignal.timeout(RUN_LIMIT_MS) });
+    return { row, ...figures(result, performance.now() - start), fault: '', warnings };
+  }
+  if (row === 'cut' && !netns.ok) throw new Error(`the cut row needs network namespaces: ${netns.reason}`);
+  const hosts = netns.ok && (NETNS || row === 'cut') ? createNetnsHosts() : undefined;
+  let fleet: Fleet | undefined;
+  try {
+    fleet = await startFleet(row, hosts);
+    let fault: Promise<string> | undefined;
+    const start = performance.now();
+    const result = await optimize({
+      ...fleetRunConfig({ kind: 'bullmq', connection: fleet.redisUrl, queue: queue() }),
+      signal: AbortSignal.timeout(RUN_LIMIT_MS),
+      onEvent: (event) => {
+        if (event.type === 'warning') warnings.push(event.message);
+        if (event.type === 'budget.updated' && event.metricCalls >= FAULT_AT_CALLS && row !== 'clean') fault ??= injectFault(row, fleet!, hosts);
+      },
+    });
+    const wallMs = performance.now() - start;
+    const described = (await fault) ?? 'none';
+    const over = performance.now() - start;
+    return { row, ...figures(result, wallMs), fault: described, warnings, ...(over > wallMs + 50 ? { faultOverAfterRunMs: Math.round(over - wallMs) } : {}) };
+  } finally {
+    await fleet?.close();
+    hosts?.destroy();
+  }
+}
+
+function figures(result: OptimizeResult, wallMs: number) {
+  return { wallMs: Math.round(wallMs), resultHash: contentHash(essence(result)).slice(0, 16), metricCalls: result.metricCalls, stopReason: result.stopReason };
+}
+
+const measured: Measured[] = [];
+for (let run = 0; run < runs; run++) {
+  for (const row of rows) {
+    process.stderr.write(`run ${run + 1}/${runs}, ${row} ... `);
+    const m = await measure(row);
+    measured.push(m);
+    process.stderr.write(`${(m.wallMs / 1000).toFixed(2)} s, ${m.metricCalls} calls, ${m.resultHash}, ${m.stopReason}\n`);
+  }
+}
+
+const localMs = measured.filter((m) => m.row === 'local').map((m) => m.wallMs);
+const localMean = localMs.length > 0 ? localMs.reduce((a, b) => a + b, 0) / localMs.length : undefined;
+const localHash = measured.find((m) => m.row === 'local')?.resultHash;
+console.log(`\nfleet faults (${label}${NETNS ? ', every process in its own network namespace' : ', loopback'}): ${FLEET_TASK.metricCallMs} ms calls, 8 x 8 on 256 slots, budget 3000, ${PROCESSES} workers x ${CONCURRENCY}`);
+console.log('| run | wall | vs local | result hash | metric calls |\n|---|---|---|---|---|');
+for (const m of measured) {
+  const ratio = localMean ? `${(m.wallMs / localMean).toFixed(2)}x` : '-';
+  const same = localHash === undefined ? '' : m.resultHash === localHash ? ' (same)' : ' (DIFFERS)';
+  console.log(`| ${m.row}${m.fault ? `: ${m.fault}` : ''} | ${(m.wallMs / 1000).toFixed(2)} s | ${ratio} | ${m.resultHash}${same} | ${m.metricCalls} of 3000 |`);
+}
+const results = {
+  benchmark: 'fleet-faults',
+  label,
+  network: NETNS ? 'Redis and each worker in a network namespace of its own' : 'loopback (the cut row: its victims in namespaces)',
+  machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version, loadAverageAtEnd: loadavg()[0] },
+  settings: { ...FLEET_TASK, processes: PROCESSES, concurrency: CONCURRENCY, victims: VICTIMS, faultAtCalls: FAULT_AT_CALLS, frozenMs: FROZEN_MS, redisDownMs: REDIS_DOWN_MS },
+  localMeanMs: localMean,
+  measured,
+};
+mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+const file = `fleet-faults-${label}${NETNS ? '-netns' : ''}.json`;
+writeFileSync(new URL(`./results/${file}`, import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+console.log(`wrote bench/results/${file}`);
