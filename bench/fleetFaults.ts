@@ -15,7 +15,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import type { ChildProcess } from 'node:child_process';
+import { Queue } from 'bullmq';
 import { optimize, type OptimizeResult } from '../src/index.js';
+import { bullmqConnection } from '../src/executors/redisConnection.js';
 import { contentHash } from '../src/identity/contentHash.js';
 import { startRedisServer, startWorkerProcess, type WorkerProcess } from '../test/support/testRedis.js';
 import { createNetnsHosts, netnsSupport, type NetnsHost, type NetnsHosts } from '../test/support/netnsHosts.js';
@@ -54,7 +56,7 @@ interface Fleet {
   close(): Promise<void>;
 }
 
-const queue = () => `gepa-fleet-bench-${process.pid}`;
+const queueName = () => `gepa-fleet-bench-${process.pid}`;
 
 async function startFleet(row: Row, hosts: NetnsHosts | undefined): Promise<Fleet> {
   const password = `bench-${process.pid}`;
@@ -68,7 +70,7 @@ async function startFleet(row: Row, hosts: NetnsHosts | undefined): Promise<Flee
   const urlFrom = (host: NetnsHost | undefined) => (host ? `redis://:${password}@${remoteAddress}:${port}` : url);
   const startWorker = (host?: NetnsHost) =>
     startWorkerProcess(
-      ['--adapter', 'bench/support/fleetTask.ts#adapter', '--redis', urlFrom(host), '--queue', queue(), '--concurrency', String(CONCURRENCY)],
+      ['--adapter', 'bench/support/fleetTask.ts#adapter', '--redis', urlFrom(host), '--queue', queueName(), '--concurrency', String(CONCURRENCY)],
       60_000,
       host ? [...host.wrapper] : [],
     );
@@ -103,9 +105,30 @@ async function startFleet(row: Row, hosts: NetnsHosts | undefined): Promise<Flee
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const signal = (child: ChildProcess, name: NodeJS.Signals) => child.kill(name);
 
-/** Injects the row's fault; resolves when the fault is over (the frozen workers let go, the links back). */
+/**
+ * Waits until every victim holds a job (a worker between steps holds none, and losing it would
+ * cost nothing); false when that did not happen within 10 s.
+ */
+async function victimsBusy(fleet: Fleet, victims: readonly WorkerProcess[]): Promise<boolean> {
+  const queue = new Queue(queueName(), { connection: bullmqConnection(fleet.redisUrl) });
+  try {
+    const deadline = performance.now() + 10_000;
+    while (performance.now() < deadline) {
+      const owners = new Set((await queue.getJobs(['active'], 0, -1)).map((job) => job.processedBy?.split(':')[1]));
+      if (victims.every((v) => owners.has(String(v.child.pid)))) return true;
+      await sleep(2);
+    }
+    return false;
+  } finally {
+    await queue.close();
+  }
+}
+
+/** Injects the row's fault while the victims hold jobs; resolves when the fault is over (the frozen workers let go, the links back). */
 async function injectFault(row: Row, fleet: Fleet, hosts: NetnsHosts | undefined): Promise<string> {
   const victims = fleet.workers.slice(0, VICTIMS);
+  const busy = await victimsBusy(fleet, victims);
+  if (!busy) return 'none: the victims held no job within 10 s';
   switch (row) {
     case 'kill':
       for (const v of victims) signal(v.child, 'SIGKILL');
@@ -158,7 +181,7 @@ async function measure(row: Row): Promise<Measured> {
     let fault: Promise<string> | undefined;
     const start = performance.now();
     const result = await optimize({
-      ...fleetRunConfig({ kind: 'bullmq', connection: fleet.redisUrl, queue: queue() }),
+      ...fleetRunConfig({ kind: 'bullmq', connection: fleet.redisUrl, queue: queueName() }),
       signal: AbortSignal.timeout(RUN_LIMIT_MS),
       onEvent: (event) => {
         if (event.type === 'warning') warnings.push(event.message);
