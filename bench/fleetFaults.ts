@@ -12,7 +12,7 @@
 // --netns puts Redis and every worker in a namespace of its own (calls cross veth links);
 // otherwise they use loopback and only the cut row's two victims live in namespaces.
 // Writes bench/results/fleet-faults-<label>[-netns].json.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
@@ -45,8 +45,20 @@ const NETNS = process.argv.includes('--netns');
 const netns = netnsSupport();
 if (NETNS && !netns.ok) throw new Error(`--netns: ${netns.reason}`);
 
+/** CPU seconds a process has used so far (Linux /proc; 0 once it is gone). */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 interface Fleet {
   redisUrl: string;
+  /** CPU seconds used so far by the workers alive now and by Redis. */
+  cpu(): { workers: number; redis: number };
   workers: WorkerProcess[];
   /** The namespaces of worker i (undefined: loopback). */
   hostOf: Array<NetnsHost | undefined>;
@@ -86,6 +98,10 @@ async function startFleet(row: Row, hosts: NetnsHosts | undefined): Promise<Flee
       extra.push(worker);
       return worker;
     },
+    cpu: () => ({
+      workers: [...workers, ...extra].reduce((sum, w) => sum + cpuSeconds(w.child.pid), 0),
+      redis: cpuSeconds(redis?.child.pid),
+    }),
     async killRedis() {
       await redis?.stop();
       redis = undefined;
@@ -102,6 +118,7 @@ async function startFleet(row: Row, hosts: NetnsHosts | undefined): Promise<Flee
   };
 }
 
+let faultAt = '';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const signal = (child: ChildProcess, name: NodeJS.Signals) => child.kill(name);
 
@@ -125,10 +142,11 @@ async function victimsBusy(fleet: Fleet, victims: readonly WorkerProcess[]): Pro
 }
 
 /** Injects the row's fault while the victims hold jobs; resolves when the fault is over (the frozen workers let go, the links back). */
-async function injectFault(row: Row, fleet: Fleet, hosts: NetnsHosts | undefined): Promise<string> {
+async function injectFault(row: Row, fleet: Fleet, hosts: NetnsHosts | undefined, clock: () => string): Promise<string> {
   const victims = fleet.workers.slice(0, VICTIMS);
   const busy = await victimsBusy(fleet, victims);
   if (!busy) return 'none: the victims held no job within 10 s';
+  faultAt = clock();
   switch (row) {
     case 'kill':
       for (const v of victims) signal(v.child, 'SIGKILL');
@@ -162,16 +180,21 @@ interface Measured {
   stopReason: string;
   fault: string;
   warnings: string[];
+  /** CPU seconds during the run: this process (the run), the workers, Redis. */
+  cpu?: { run: number; workers: number; redis: number };
+  /** Failovers, as the run reported them ('calls.rerun' events): seconds into the run, reason, calls, workers. */
+  reruns: string[];
   /** Set when the run ended before the fault was over (e.g. frozen workers let go after it). */
   faultOverAfterRunMs?: number;
 }
 
 async function measure(row: Row): Promise<Measured> {
   const warnings: string[] = [];
+  const reruns: string[] = [];
   if (row === 'local') {
     const start = performance.now();
     const result = await optimize({ ...fleetRunConfig(), signal: AbortSignal.timeout(RUN_LIMIT_MS) });
-    return { row, ...figures(result, performance.now() - start), fault: '', warnings };
+    return { row, ...figures(result, performance.now() - start), fault: '', warnings, reruns };
   }
   if (row === 'cut' && !netns.ok) throw new Error(`the cut row needs network namespaces: ${netns.reason}`);
   const hosts = netns.ok && (NETNS || row === 'cut') ? createNetnsHosts() : undefined;
@@ -179,24 +202,32 @@ async function measure(row: Row): Promise<Measured> {
   try {
     fleet = await startFleet(row, hosts);
     let fault: Promise<string> | undefined;
+    const cpuBefore = { run: process.cpuUsage(), ...fleet.cpu() };
     const start = performance.now();
     const result = await optimize({
       ...fleetRunConfig({ kind: 'bullmq', connection: fleet.redisUrl, queue: queueName() }),
       signal: AbortSignal.timeout(RUN_LIMIT_MS),
       onEvent: (event) => {
-        if (event.type === 'warning') warnings.push(event.message);
-        if (event.type === 'budget.updated' && event.metricCalls >= FAULT_AT_CALLS && row !== 'clean') fault ??= injectFault(row, fleet!, hosts);
+        const at = `${((performance.now() - start) / 1000).toFixed(2)} s`;
+        if (event.type === 'warning') warnings.push(`${at}: ${event.message}`);
+        if (event.type === 'calls.rerun') reruns.push(`${at}: ${event.reason}, ${event.calls} calls, waited ${event.waitedMs} ms, ${event.workers.join(' ')}`);
+        if (event.type === 'budget.updated' && event.metricCalls >= FAULT_AT_CALLS && row !== 'clean') fault ??= injectFault(row, fleet!, hosts, () => `${((performance.now() - start) / 1000).toFixed(2)} s`);
       },
     });
     const wallMs = performance.now() - start;
+    const runCpu = process.cpuUsage(cpuBefore.run);
+    const cpuAfter = fleet.cpu();
+    const cpu = { run: round2((runCpu.user + runCpu.system) / 1e6), workers: round2(cpuAfter.workers - cpuBefore.workers), redis: round2(cpuAfter.redis - cpuBefore.redis) };
     const described = (await fault) ?? 'none';
     const over = performance.now() - start;
-    return { row, ...figures(result, wallMs), fault: described, warnings, ...(over > wallMs + 50 ? { faultOverAfterRunMs: Math.round(over - wallMs) } : {}) };
+    return { row, ...figures(result, wallMs), fault: described, warnings, reruns, cpu, ...(over > wallMs + 50 ? { faultOverAfterRunMs: Math.round(over - wallMs) } : {}) };
   } finally {
     await fleet?.close();
     hosts?.destroy();
   }
 }
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
 
 function figures(result: OptimizeResult, wallMs: number) {
   return { wallMs: Math.round(wallMs), resultHash: contentHash(essence(result)).slice(0, 16), metricCalls: result.metricCalls, stopReason: result.stopReason };
@@ -208,7 +239,9 @@ for (let run = 0; run < runs; run++) {
     process.stderr.write(`run ${run + 1}/${runs}, ${row} ... `);
     const m = await measure(row);
     measured.push(m);
-    process.stderr.write(`${(m.wallMs / 1000).toFixed(2)} s, ${m.metricCalls} calls, ${m.resultHash}, ${m.stopReason}\n`);
+    process.stderr.write(`${(m.wallMs / 1000).toFixed(2)} s, ${m.metricCalls} calls, ${m.resultHash}, ${m.stopReason}${faultAt ? `; fault at ${faultAt}` : ''}${m.cpu ? `; CPU s: run ${m.cpu.run}, workers ${m.cpu.workers}, Redis ${m.cpu.redis}` : ''}\n`);
+    for (const line of [...m.reruns, ...m.warnings]) process.stderr.write(`    ${line}\n`);
+    faultAt = '';
   }
 }
 

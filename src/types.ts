@@ -33,7 +33,7 @@ export type { KnownStopReason, StopReason } from './gepa/core/stopReason.js';
 export type { Stopper, StopView } from './gepa/strategies/stoppers.js';
 
 // What a run reports while it runs, and what it returns.
-export type { RunEvent } from './gepa/core/runEvent.js';
+export type { RunEvent, RerunNotice } from './gepa/core/runEvent.js';
 // gepa's callbacks and their payloads (every type of the module is public).
 export type * from './gepa/core/callbacks.js';
 export type { FailureCounts, OptimizeResult, ProposalRecord, ValsetBestOutputs } from './gepa/core/optimizeResult.js';

@@ -89,6 +89,8 @@ export interface OptimizeConfig<Example> {
         noWorkerWarningMs?: number;
         /** Redis unreachable this long: metric calls fail, so the run stops with stopReason 'error' (resumable). Default 300,000. */
         maxRedisDownMs?: number;
+        /** A worker silent this long (no heartbeat; longer for one whose beats come with long gaps) is lost: its calls run again on others. Default 1000. */
+        workerLostMs?: number;
       };
 
   // Algorithm knobs; defaults follow the reference implementation.

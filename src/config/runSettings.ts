@@ -69,6 +69,7 @@ export const executorSchema = z.discriminatedUnion('kind', [
       backoffMs: positiveInt.optional(),
       noWorkerWarningMs: positiveInt.optional(),
       maxRedisDownMs: positiveInt.optional(),
+      workerLostMs: positiveInt.optional(),
     })
     .strict(),
 ]);

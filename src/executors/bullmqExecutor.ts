@@ -1,18 +1,23 @@
 // The remote executor: each metric call becomes a BullMQ job served by `gepa-actors worker`
 // processes, and its result comes back as the Evaluation. It owns no capacity: the evaluation
 // service calls it from inside a worker slot, so at most W jobs are ever outstanding, across
-// all workers. Job ids are a function of (run, call, occurrence), so a retried, stalled or
-// re-submitted job is one job and is paid once. bullmq and ioredis are optional peers: creating
-// the executor checks that they are installed, the first evaluation imports them.
+// all workers. Job ids are a function of (run, call, occurrence), so a retried, stalled,
+// re-submitted or failed-over job is one job and is paid once. A lost worker's calls run again
+// elsewhere within about a second (failover.ts, from the workers' heartbeats); runs sharing a
+// queue get fair shares of its workers (a job's priority is its run's count of calls out, so
+// the run with fewer goes first). bullmq and ioredis are optional peers: creating the executor
+// checks that they are installed, the first evaluation imports them.
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { sha256Hex } from '../identity/contentHash.js';
-import type { Queue, QueueEvents } from 'bullmq';
+import type { Job, Queue, QueueEvents, UnrecoverableError } from 'bullmq';
 import { candidateHash } from '../gepa/core/candidateHash.js';
 import { sleep, systemClock } from '../clock.js';
 import type { MetricCallExecutor, MetricCallIdentity } from './metricCallExecutor.js';
 import { ConfigError } from '../errors/configError.js';
-import type { Candidate, EvalContext, Evaluation } from '../types.js';
+import type { Candidate, EvalContext, Evaluation, RerunNotice } from '../types.js';
+import { Failover, type FailoverRedis, type FollowedCall } from './failover.js';
+import { BEAT_KEYS, FORGET_SCRIPT, HEARTBEAT_MS, parseBeats, READ_BEATS_SCRIPT } from './workerBeats.js';
 import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, type MetricCallJobData } from './metricCallJob.js';
 import { bullmqConnection, waitUntilReachable, type RedisConnectionSpec } from './redisConnection.js';
 import { BULLMQ_EXECUTOR, checkInstalled, importIntegration } from '../peers/optionalDependency.js';
@@ -27,7 +32,15 @@ export const BULLMQ_EXECUTOR_DEFAULTS = {
   pollMs: 2000,
   noWorkerWarningMs: 30_000,
   maxRedisDownMs: 300_000,
+  workerLostMs: 1000,
+  maxWorkerLosses: 2,
 } as const;
+
+/** A call running past max(this floor, OVERDUE_FACTOR x the p99 of observed latencies) on a live worker runs again elsewhere, once. */
+const OVERDUE_FLOOR_MS = 2000;
+const OVERDUE_FACTOR = 5;
+/** BullMQ's highest priority number (the lowest priority). */
+const MAX_PRIORITY = 2_097_151;
 
 /** Options of createBullmqExecutor. */
 export interface BullmqExecutorOptions {
@@ -68,8 +81,17 @@ export interface BullmqExecutorOptions {
    * with a connection error (so a run stops with stopReason 'error', resumable). Default 300,000.
    */
   maxRedisDownMs?: number;
-  /** Something the user should know that is not an error (e.g. no worker on the queue). Default: a process warning. */
+  /** Something the user should know that is not an error (e.g. no worker on the queue, Redis unreachable). Default: a process warning. */
   onWarning?: (message: string) => void;
+  /**
+   * A worker whose heartbeat (every 250 ms) is older than this, or than 3 x its longest recent
+   * gap between beats, is lost: its calls run again on other workers. Default 1000.
+   */
+  workerLostMs?: number;
+  /** A call whose worker was lost more than this many times fails (score 0) instead of running again: it may be what kills them. Default 2. */
+  maxWorkerLosses?: number;
+  /** Every failover: the calls run again (or failed) and why. Also through `onCallsRerun`. */
+  onRerun?: (notice: RerunNotice) => void;
 }
 
 /** Redis could not be reached for maxRedisDownMs: the run cannot go on until it is back. */
@@ -86,11 +108,13 @@ export interface BullmqExecutor extends MetricCallExecutor<unknown> {
   readonly queueName: string;
   /** The id its jobs are named by. */
   readonly runId: string;
-  /** Closes its Redis connections. */
+  /** Removes its jobs no worker has taken yet, then closes its Redis connections. */
   close(): Promise<void>;
+  /** Calls run again (or failed) after their worker was lost or they hung. Returns the unsubscribe. */
+  onCallsRerun(listener: (notice: RerunNotice) => void): () => void;
 }
 
-interface Outstanding {
+interface Outstanding extends FollowedCall {
   data: MetricCallJobData;
   /** Set by the poll that first saw it: the next poll checks it (it is then at least pollMs old). */
   seenByPoll: boolean;
@@ -98,11 +122,31 @@ interface Outstanding {
   reject(error: Error): void;
 }
 
-interface Connections {
+/** The commands of ioredis (BullMQ's driver) used here beside BullMQ's own. */
+interface RawRedis {
+  eval(script: string, keys: number, ...args: string[]): Promise<unknown>;
+  get(key: string): Promise<string | null>;
+  pipeline(): RawPipeline;
+  on(event: 'ready', listener: () => void): unknown;
+}
+interface RawPipeline {
+  hget(key: string, field: string): RawPipeline;
+  exists(key: string): RawPipeline;
+  exec(): Promise<Array<[Error | null, unknown]> | null>;
+}
+
+interface OpenConnections {
   queue: Queue<MetricCallJobData, Evaluation>;
   events: QueueEvents;
+  client: RawRedis;
   /** BullMQ's own test of an error that reconnecting will not cure. */
   isNotConnectionError: (error: Error) => boolean;
+  Job: typeof Job;
+  UnrecoverableError: typeof UnrecoverableError;
+}
+
+interface Connections extends OpenConnections {
+  failover: FailoverRedis;
 }
 
 /** The id of the newest entry of the queue's event stream ('0-0' when empty). */
@@ -113,6 +157,45 @@ async function eventStreamEnd(queue: Queue<MetricCallJobData, Evaluation>): Prom
   };
   const newest = await client.xrevrange(queue.keys.events as string, '+', '-', 'COUNT', 1);
   return newest[0]?.[0] ?? '0-0';
+}
+
+/** Failover's reach into Redis: beats, owners, and moving a lost worker's jobs with BullMQ's own calls. */
+function failoverRedis({ queue, client, Job, UnrecoverableError }: OpenConnections): FailoverRedis {
+  const beatKeys = [queue.toKey(BEAT_KEYS.beats), queue.toKey(BEAT_KEYS.gaps)];
+  /** The job if it is still active, with the token of the lock its worker holds ('0' once the lock expired). */
+  const activeJob = async (jobId: string): Promise<{ job: Job; token: string } | undefined> => {
+    const [job, token] = await Promise.all([Job.fromId(queue, jobId), client.get(`${queue.toKey(jobId)}:lock`)]);
+    if (!job || !(await job.isActive())) return undefined;
+    return { job, token: token ?? '0' };
+  };
+  return {
+    readBeats: async () => parseBeats(await client.eval(READ_BEATS_SCRIPT, 2, ...beatKeys)),
+    owners: async (jobIds) => {
+      const pipeline = client.pipeline();
+      for (const jobId of jobIds) pipeline.hget(queue.toKey(jobId), 'pb');
+      const replies = (await pipeline.exec()) ?? [];
+      return jobIds.map((_, i) => {
+        const [error, owner] = replies[i] ?? [null, null];
+        return error === null && typeof owner === 'string' ? owner : undefined;
+      });
+    },
+    // With the lost worker's token, the move deletes its lock: its late answer finds none and is refused.
+    moveBack: async (jobId) => {
+      const active = await activeJob(jobId);
+      if (!active) return false;
+      await active.job.moveToWait(active.token);
+      return true;
+    },
+    fail: async (jobId, message) => {
+      const active = await activeJob(jobId);
+      if (!active) return false;
+      await active.job.moveToFailed(new UnrecoverableError(message), active.token, false);
+      return true;
+    },
+    forget: async (workers) => {
+      await Promise.all(workers.map((name) => client.eval(FORGET_SCRIPT, 2, ...beatKeys, name)));
+    },
+  };
 }
 
 /**
@@ -126,6 +209,12 @@ function isConnectionTrouble(error: Error, isNotConnectionError: ((error: Error)
 function positiveInteger(value: number | undefined, fallback: number, field: string): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${field} must be an integer >= 1, got ${value}`);
+  return value;
+}
+
+function nonNegativeInteger(value: number | undefined, fallback: number, field: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${field} must be an integer >= 0, got ${value}`);
   return value;
 }
 
@@ -154,6 +243,8 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   const pollMs = positiveInteger(options.pollMs, defaults.pollMs, 'pollMs');
   const noWorkerWarningMs = positiveInteger(options.noWorkerWarningMs, defaults.noWorkerWarningMs, 'noWorkerWarningMs');
   const maxRedisDownMs = positiveInteger(options.maxRedisDownMs, defaults.maxRedisDownMs, 'maxRedisDownMs');
+  const workerLostMs = positiveInteger(options.workerLostMs, defaults.workerLostMs, 'workerLostMs');
+  const maxWorkerLosses = nonNegativeInteger(options.maxWorkerLosses, defaults.maxWorkerLosses, 'maxWorkerLosses');
   const onWarning = options.onWarning ?? ((message: string) => process.emitWarning(message));
   let warned = false;
   const reportError =
@@ -166,6 +257,9 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   // Since when Redis has failed us without a success in between; past maxRedisDownMs we give up.
   let downSince: number | undefined;
   let givenUp: RedisUnavailableError | undefined;
+  // Set once connected: a later outage pauses the run, with a line when it starts and one when it ends.
+  let connected = false;
+  let pauseAnnounced = false;
   // BullMQ's test of an error reconnecting will not cure, once bullmq is imported.
   let notConnectionError: ((error: Error) => boolean) | undefined;
   const where = `${String(connection.host)}:${String(connection.port)}`;
@@ -173,7 +267,16 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     reportError(error);
     if (!isConnectionTrouble(error, notConnectionError) || givenUp) return;
     const now = systemClock.now();
-    downSince ??= now;
+    if (downSince === undefined) {
+      downSince = now;
+      if (connected && !closed && outstanding.size > 0 && !pauseAnnounced) {
+        pauseAnnounced = true;
+        onWarning(
+          `Redis at ${where} unreachable (${error.message}): ${outstanding.size} metric call${outstanding.size === 1 ? '' : 's'} wait for it; ` +
+            `the run goes on when it is back, or stops after ${Math.round(maxRedisDownMs / 1000)} s without it (resumable)`,
+        );
+      }
+    }
     if (now - downSince < maxRedisDownMs) return;
     givenUp = new RedisUnavailableError(
       `Redis at ${where} unreachable for ${Math.round((now - downSince) / 1000)} s (${error.message}); the run stops and can be resumed once Redis is back`,
@@ -182,7 +285,11 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     for (const [jobId] of outstanding) settle(jobId, { ok: false, reason: givenUp.message, error: givenUp });
   };
   const redisAnswered = () => {
+    if (downSince === undefined) return;
+    const downForMs = systemClock.now() - downSince;
     downSince = undefined;
+    // Back after an outage: a Redis restarted without persistence lost the jobs; find them now, not at the next poll.
+    if (connected && !closed) recheckAll(downForMs).catch(onError);
   };
   // Jobs outstanding while none of the queue's jobs is active: nobody serves the queue.
   let idleSince: number | undefined;
@@ -194,19 +301,42 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   const occurrences = new Map<string, number>();
   let connections: Promise<Connections> | undefined;
   const closing = new AbortController();
-  let pollTimer: ReturnType<typeof setInterval> | undefined;
+  let timers: Array<ReturnType<typeof setInterval>> = [];
   let closed = false;
+  const rerunListeners = new Set<(notice: RerunNotice) => void>(options.onRerun ? [options.onRerun] : []);
+  const failover = new Failover({
+    calls: outstanding,
+    policy: { workerLostMs, overdueFloorMs: OVERDUE_FLOOR_MS, overdueFactor: OVERDUE_FACTOR },
+    maxWorkerLosses,
+    clock: systemClock,
+    notify: (notice) => {
+      for (const listener of rerunListeners) listener(notice);
+    },
+  });
 
   const settle = (jobId: string, outcome: { ok: true; value: Evaluation } | { ok: false; reason: string; error?: Error }) => {
     const entry = outstanding.get(jobId);
     if (!entry) return;
     outstanding.delete(jobId);
-    if (outcome.ok) entry.resolve(outcome.value);
-    else entry.reject(outcome.error ?? new Error(outcome.reason));
+    if (outcome.ok) {
+      failover.answered(entry);
+      entry.resolve(outcome.value);
+    } else entry.reject(outcome.error ?? new Error(outcome.reason));
   };
 
   const listen = (events: QueueEvents) => {
     events.on('error', onError);
+    events.on('active', ({ jobId }) => {
+      const entry = outstanding.get(jobId);
+      if (entry) failover.started(entry);
+    });
+    const backInQueue = ({ jobId }: { jobId: string }) => {
+      const entry = outstanding.get(jobId);
+      if (entry) failover.waiting(entry);
+    };
+    events.on('waiting', backInQueue);
+    events.on('delayed', backInQueue);
+    events.on('stalled', backInQueue);
     // 'failed' arrives once, when the last attempt has failed (retries emit no 'failed').
     events.on('completed', ({ jobId, returnvalue }) => settle(jobId, { ok: true, value: returnvalue as unknown as Evaluation }));
     events.on('failed', ({ jobId, failedReason }) => settle(jobId, { ok: false, reason: failedReason }));
@@ -219,7 +349,8 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   // Opened on first use, so preparing a run that never evaluates touches no network.
   const connect = (): Promise<Connections> => {
     connections ??= (async () => {
-      const { Queue, QueueEvents, isNotConnectionError } = await importIntegration(BULLMQ_EXECUTOR, () => import('bullmq'));
+      const bullmq = await importIntegration(BULLMQ_EXECUTOR, () => import('bullmq'));
+      const { Queue, QueueEvents, isNotConnectionError } = bullmq;
       notConnectionError = isNotConnectionError;
       await waitUntilReachable(connection, closing.signal, onError);
       const queue = new Queue<MetricCallJobData, Evaluation>(queueName, {
@@ -233,26 +364,32 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       });
       queue.on('error', onError);
       await queue.waitUntilReady();
-      redisAnswered();
+      downSince = undefined;
       // Read events from the stream's current end, not from whenever the reader's first
       // blocking read happens to start: no event of a job submitted after this is missed.
       const events = new QueueEvents(queueName, { connection, lastEventId: await eventStreamEnd(queue) });
       listen(events);
       await events.waitUntilReady();
-      return { queue, events, isNotConnectionError };
+      const client = (await queue.getBackend().client) as unknown as RawRedis;
+      // ioredis says 'ready' on every reconnection: the earliest word that Redis is back.
+      client.on('ready', redisAnswered);
+      const opened = { queue, events, client, isNotConnectionError, Job: bullmq.Job, UnrecoverableError: bullmq.UnrecoverableError };
+      connected = true;
+      return { ...opened, failover: failoverRedis(opened) };
     })();
     return connections;
   };
 
   /**
    * Adds the job, waiting out a Redis outage (BullMQ reconnects by itself): a lost connection
-   * must not turn into a failed metric call. Any other error is final.
+   * must not turn into a failed metric call. Any other error is final. Its priority is the run's
+   * number of calls out: the run with fewer is served first, so runs sharing workers share them fairly.
    */
   const submit = async (jobId: string, data: MetricCallJobData, signal?: AbortSignal): Promise<void> => {
     const { queue, isNotConnectionError } = await connect();
     for (let waitMs = 250; ; waitMs = Math.min(2 * waitMs, 4000)) {
       try {
-        await queue.add(METRIC_CALL_JOB, data, { jobId });
+        await queue.add(METRIC_CALL_JOB, data, { jobId, priority: Math.min(Math.max(outstanding.size, 1), MAX_PRIORITY) });
         redisAnswered();
         return;
       } catch (error) {
@@ -274,8 +411,31 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       settle(jobId, state === 'completed' ? { ok: true, value: job.returnvalue } : { ok: false, reason: job.failedReason });
     } else if (state === 'unknown') {
       const entry = outstanding.get(jobId);
-      if (entry) await submit(jobId, entry.data);
+      if (!entry) return;
+      failover.waiting(entry);
+      await submit(jobId, entry.data);
     }
+  };
+
+  /** After an outage: every outstanding job Redis no longer has is submitted again at once. */
+  const recheckAll = async (downForMs: number): Promise<void> => {
+    const { queue, client } = await connect();
+    const ids = [...outstanding.keys()];
+    const pipeline = client.pipeline();
+    for (const jobId of ids) pipeline.exists(queue.toKey(jobId));
+    const replies = ids.length > 0 ? ((await pipeline.exec()) ?? []) : [];
+    const lost = ids.filter((_, i) => replies[i]?.[0] === null && replies[i]?.[1] === 0);
+    await Promise.all(
+      lost.map((jobId) => {
+        const entry = outstanding.get(jobId);
+        if (!entry) return undefined;
+        failover.waiting(entry);
+        return submit(jobId, entry.data);
+      }),
+    );
+    if (!pauseAnnounced) return;
+    pauseAnnounced = false;
+    onWarning(`Redis at ${where} answers again after ${(downForMs / 1000).toFixed(1)} s${lost.length > 0 ? `; ${lost.length} job${lost.length === 1 ? '' : 's'} it had lost submitted again` : ''}; the run goes on`);
   };
 
   // Only jobs outstanding for a whole interval are checked: a normal finish costs no extra query.
@@ -285,6 +445,22 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       else entry.seenByPoll = true;
     }
     watchForWorkers().catch(onError);
+  };
+
+  /** Failover: a look at the workers' heartbeats, while Redis answers. */
+  const watchWorkers = () => {
+    if (!connections || outstanding.size === 0 || downSince !== undefined) return;
+    connections.then((c) => failover.tick(c.failover)).then(redisAnswered, onError);
+  };
+
+  const startTimers = () => {
+    if (timers.length > 0) return;
+    timers = [setInterval(pollOutstanding, pollMs), setInterval(watchWorkers, HEARTBEAT_MS)];
+    for (const timer of timers) timer.unref();
+  };
+  const stopTimers = () => {
+    for (const timer of timers) clearInterval(timer);
+    timers = [];
   };
 
   /** Warns when jobs wait and the queue has had no active job for noWorkerWarningMs. */
@@ -308,8 +484,8 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     );
   };
 
-  const jobIdOf = (data: MetricCallJobData, exampleJson: string, given: MetricCallIdentity | undefined): string => {
-    const key = `${candidateHash(data.candidate)}.${data.exampleId}.${shortHash(exampleJson)}.${data.captureTraces ? 1 : 0}`;
+  const callKey = (data: MetricCallJobData, hash: string, exampleJson: string, given: MetricCallIdentity | undefined): string => {
+    const key = `${hash}.${data.exampleId}.${shortHash(exampleJson)}.${data.captureTraces ? 1 : 0}`;
     // The evaluation service numbers occurrences across replays from a run log too; count here
     // only when called without it.
     const occurrence = given?.occurrence ?? occurrences.get(key) ?? 0;
@@ -329,9 +505,12 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       const exampleJson = JSON.stringify(example) ?? 'null';
       // The example as JSON would carry it: the worker sees exactly what travelled.
       const data: MetricCallJobData = { candidate, example: JSON.parse(exampleJson), exampleId, captureTraces: ctx.captureTraces };
-      const jobId = jobIdOf(data, exampleJson, call);
+      const hash = candidateHash(candidate);
+      const jobId = callKey(data, hash, exampleJson, call);
       const ready = connect();
-      const result = new Promise<Evaluation>((resolve, reject) => outstanding.set(jobId, { data, seenByPoll: false, resolve, reject }));
+      const result = new Promise<Evaluation>((resolve, reject) =>
+        outstanding.set(jobId, { data, logKey: `${hash}:${exampleId}:${ctx.captureTraces ? 1 : 0}`, seenByPoll: false, losses: 0, rerunForOverdue: false, resolve, reject }),
+      );
       // An abort may reject it before it is awaited below; that is not an unhandled rejection.
       result.catch(() => {});
       const onAbort = () => {
@@ -350,31 +529,35 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
         if (givenUp) throw givenUp;
         if (signal.aborted) return await result;
         await submit(jobId, data, signal);
-        if (pollTimer === undefined) {
-          pollTimer = setInterval(pollOutstanding, pollMs);
-          pollTimer.unref();
-        }
+        startTimers();
         return await result;
       } catch (error) {
         outstanding.delete(jobId);
         throw error;
       } finally {
         signal.removeEventListener('abort', onAbort);
-        if (outstanding.size === 0 && pollTimer !== undefined) {
-          clearInterval(pollTimer);
-          pollTimer = undefined;
-        }
+        if (outstanding.size === 0) stopTimers();
       }
+    },
+
+    onCallsRerun(listener) {
+      rerunListeners.add(listener);
+      return () => rerunListeners.delete(listener);
     },
 
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
-      if (pollTimer !== undefined) clearInterval(pollTimer);
-      for (const [jobId] of outstanding) settle(jobId, { ok: false, reason: 'the bullmq executor was closed' });
+      stopTimers();
+      const unanswered = [...outstanding.keys()];
+      for (const jobId of unanswered) settle(jobId, { ok: false, reason: 'the bullmq executor was closed' });
       closing.abort(new Error('the bullmq executor was closed'));
       const shutDown = connections?.then(
-        ({ queue, events }) => Promise.allSettled([events.close(), queue.close()]),
+        async ({ queue, events }) => {
+          // A closed run leaves no work behind: jobs no worker has taken are withdrawn (active ones are locked and run out).
+          await Promise.allSettled(unanswered.map((jobId) => queue.remove(jobId)));
+          return Promise.allSettled([events.close(), queue.close()]);
+        },
         () => undefined,
       );
       // Normally at once; connections still being opened are shut when they open, without

@@ -1,6 +1,6 @@
 // Where a metric call actually runs. The evaluation service decides when (slots, cache); an
 // executor decides where: in this process (localExecutor.ts) or on remote workers (bullmqExecutor.ts).
-import type { Candidate, EvalContext, Evaluation } from '../types.js';
+import type { Candidate, EvalContext, Evaluation, RerunNotice } from '../types.js';
 
 /**
  * Which call this is: the same (candidate, example, traces) call can be made again (a fresh
@@ -18,6 +18,8 @@ export interface MetricCallExecutor<Example> {
   evaluate(candidate: Candidate, example: Example, exampleId: number, ctx: EvalContext, call?: MetricCallIdentity): Promise<Evaluation>;
   /** Releases connections when the run ends. */
   close?(): Promise<void>;
+  /** A remote executor's failover: calls it ran again, or gave up on, after losing their worker. Returns the unsubscribe. */
+  onCallsRerun?(listener: (notice: RerunNotice) => void): () => void;
 }
 
 /** An executor whose calls have a worst-case price (e.g. a priced task model), for dollar reservations. */
