@@ -2,6 +2,7 @@
 // metric calls and dollars spent, the best and seed scores, candidates, proposals in flight and
 // worker utilization, failed calls. Plain state and arithmetic; the display decides how to draw it.
 import { failureLabel } from '../evaluation/failureTally.js';
+import { describeRerun } from '../report/rerunSummary.js';
 import type { RunEvent, SlotInterval } from '../types.js';
 
 export interface ProgressBudget {
@@ -75,6 +76,8 @@ export class RunProgress {
       }
       case 'warning':
         return [{ kind: 'warning', message: event.message }];
+      case 'calls.rerun':
+        return [{ kind: 'warning', message: describeRerun(event) }];
       case 'retry.scheduled': {
         if (event.delayMs < SHOWN_RETRY_MS && event.requestedDelayMs === undefined) return [];
         const { type: _type, ...notice } = event;

@@ -11,7 +11,7 @@ import { optimize } from '../index.js';
 import { createInspectionLog, type InspectionLog, type InspectionRecord } from '../report/inspectionLog.js';
 import { observeRun, type ModelNames, type RunObservation } from '../report/runObserver.js';
 import { installSignalHandlers, watchStopFile } from '../storage/stopRequests.js';
-import type { OptimizeConfig, OptimizeResult, SlotInterval } from '../types.js';
+import type { OptimizeConfig, OptimizeResult, RerunNotice, SlotInterval } from '../types.js';
 import { wantsLiveDisplay, type CliIo } from './cliIo.js';
 import { InterruptedError } from './exitCodes.js';
 import { createProgressDisplay, type ProgressDisplay } from './progressDisplay.js';
@@ -56,6 +56,8 @@ export interface SessionOutput {
   observation: RunObservation;
   /** valIds[j]: the example-table id of valset example j (the run log's keys use them). */
   valIds: readonly number[];
+  /** This process's failovers on BullMQ workers ('calls.rerun' events). */
+  reruns: RerunNotice[];
 }
 
 /**
@@ -69,6 +71,7 @@ export function prepareSession<Example>({ config: given, io, inspect = false, mo
   let inspection: InspectionLog | undefined;
   let stall: StallWatch | undefined;
   const slotIntervals: SlotInterval[] = [];
+  const reruns: RerunNotice[] = [];
   // The report's timeline and the result's discovery times must share a time base: the
   // machine's start, which run.started marks (setting up a run directory comes before it).
   let startedAt = 0;
@@ -87,6 +90,10 @@ export function prepareSession<Example>({ config: given, io, inspect = false, mo
         startedAt = clock.now();
       }
       stall?.activity(clock.now());
+      if (event.type === 'calls.rerun') {
+        const { type: _type, ...notice } = event;
+        reruns.push(notice);
+      }
       display?.onEvent(event);
     },
     onSlotInterval: (interval) => {
@@ -148,7 +155,7 @@ export function prepareSession<Example>({ config: given, io, inspect = false, mo
         throw new InterruptedError(`interrupted before the seed candidate was evaluated: no result yet${resume}`);
       });
       finalCalls = result.metricCalls;
-      return { result, settings, slotIntervals, startedAt, observation, valIds: run.table.valIds, ...(inspection ? { inspection: inspection.records } : {}) };
+      return { result, settings, slotIntervals, startedAt, observation, valIds: run.table.valIds, reruns, ...(inspection ? { inspection: inspection.records } : {}) };
     } finally {
       clearInterval(stallTimer);
       shown.stop(finalCalls);

@@ -84,8 +84,9 @@ export interface BullmqExecutorOptions {
   /** Something the user should know that is not an error (e.g. no worker on the queue, Redis unreachable). Default: a process warning. */
   onWarning?: (message: string) => void;
   /**
-   * A worker whose heartbeat (every 250 ms) is older than this, or than 3 x its longest recent
-   * gap between beats, is lost: its calls run again on other workers. Default 1000.
+   * A worker whose heartbeat (every 250 ms) is older than this, or than 3 x its recent gaps
+   * between beats (an event loop the adapter keeps busy), is lost: its calls run again on other
+   * workers. Default 1000.
    */
   workerLostMs?: number;
   /** A call whose worker was lost more than this many times fails (score 0) instead of running again: it may be what kills them. Default 2. */
@@ -131,7 +132,6 @@ interface RawRedis {
 }
 interface RawPipeline {
   hget(key: string, field: string): RawPipeline;
-  exists(key: string): RawPipeline;
   exec(): Promise<Array<[Error | null, unknown]> | null>;
 }
 
@@ -263,9 +263,11 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   // BullMQ's test of an error reconnecting will not cure, once bullmq is imported.
   let notConnectionError: ((error: Error) => boolean) | undefined;
   const where = `${String(connection.host)}:${String(connection.port)}`;
+  let lastTrouble: Error | undefined;
   const onError = (error: Error) => {
     reportError(error);
     if (!isConnectionTrouble(error, notConnectionError) || givenUp) return;
+    lastTrouble = error;
     const now = systemClock.now();
     if (downSince === undefined) {
       downSince = now;
@@ -277,9 +279,15 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
         );
       }
     }
-    if (now - downSince < maxRedisDownMs) return;
+    giveUpIfDownTooLong();
+  };
+  // Called on each error and on each tick: after the first error of an outage ioredis reports
+  // failed reconnections as 'close', not as errors.
+  const giveUpIfDownTooLong = () => {
+    const now = systemClock.now();
+    if (downSince === undefined || givenUp || now - downSince < maxRedisDownMs) return;
     givenUp = new RedisUnavailableError(
-      `Redis at ${where} unreachable for ${Math.round((now - downSince) / 1000)} s (${error.message}); the run stops and can be resumed once Redis is back`,
+      `Redis at ${where} unreachable for ${Math.round((now - downSince) / 1000)} s (${lastTrouble?.message ?? 'no answer'}); the run stops and can be resumed once Redis is back`,
     );
     closing.abort(givenUp);
     for (const [jobId] of outstanding) settle(jobId, { ok: false, reason: givenUp.message, error: givenUp });
@@ -401,41 +409,36 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     }
   };
 
-  /** Settles a finished job from its stored state; re-submits one Redis no longer knows. */
-  const check = async (jobId: string): Promise<void> => {
+  /**
+   * Settles a finished job from its stored state; re-submits one Redis no longer knows (after a
+   * restart without persistence), clearing first whatever stray fields of it a command resent on
+   * reconnection may have written. Says whether it re-submitted.
+   */
+  const check = async (jobId: string): Promise<boolean> => {
     const { queue } = await connect();
     const state = await queue.getJobState(jobId);
     if (state === 'completed' || state === 'failed') {
       const job = await queue.getJob(jobId);
-      if (!job) return;
-      settle(jobId, state === 'completed' ? { ok: true, value: job.returnvalue } : { ok: false, reason: job.failedReason });
-    } else if (state === 'unknown') {
-      const entry = outstanding.get(jobId);
-      if (!entry) return;
-      failover.waiting(entry);
-      await submit(jobId, entry.data);
+      if (job) settle(jobId, state === 'completed' ? { ok: true, value: job.returnvalue } : { ok: false, reason: job.failedReason });
+      return false;
     }
+    const entry = outstanding.get(jobId);
+    if (state !== 'unknown' || !entry) return false;
+    failover.waiting(entry);
+    await queue.remove(jobId);
+    await submit(jobId, entry.data);
+    return true;
   };
 
-  /** After an outage: every outstanding job Redis no longer has is submitted again at once. */
+  /** After an outage: every outstanding job is checked at once (not at the next poll), and the run told it goes on. */
   const recheckAll = async (downForMs: number): Promise<void> => {
-    const { queue, client } = await connect();
-    const ids = [...outstanding.keys()];
-    const pipeline = client.pipeline();
-    for (const jobId of ids) pipeline.exists(queue.toKey(jobId));
-    const replies = ids.length > 0 ? ((await pipeline.exec()) ?? []) : [];
-    const lost = ids.filter((_, i) => replies[i]?.[0] === null && replies[i]?.[1] === 0);
-    await Promise.all(
-      lost.map((jobId) => {
-        const entry = outstanding.get(jobId);
-        if (!entry) return undefined;
-        failover.waiting(entry);
-        return submit(jobId, entry.data);
-      }),
-    );
+    const resubmitted = (await Promise.all([...outstanding.keys()].map(check))).filter(Boolean).length;
     if (!pauseAnnounced) return;
     pauseAnnounced = false;
-    onWarning(`Redis at ${where} answers again after ${(downForMs / 1000).toFixed(1)} s${lost.length > 0 ? `; ${lost.length} job${lost.length === 1 ? '' : 's'} it had lost submitted again` : ''}; the run goes on`);
+    onWarning(
+      `Redis at ${where} answers again after ${(downForMs / 1000).toFixed(1)} s` +
+        `${resubmitted > 0 ? `; ${resubmitted} job${resubmitted === 1 ? '' : 's'} it had lost submitted again` : ''}; the run goes on`,
+    );
   };
 
   // Only jobs outstanding for a whole interval are checked: a normal finish costs no extra query.
@@ -449,6 +452,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
 
   /** Failover: a look at the workers' heartbeats, while Redis answers. */
   const watchWorkers = () => {
+    giveUpIfDownTooLong();
     if (!connections || outstanding.size === 0 || downSince !== undefined) return;
     connections.then((c) => failover.tick(c.failover)).then(redisAnswered, onError);
   };
@@ -528,8 +532,11 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
         await Promise.race([ready, result]);
         if (givenUp) throw givenUp;
         if (signal.aborted) return await result;
-        await submit(jobId, data, signal);
         startTimers();
+        // While Redis is down an add waits in ioredis's queue; giving up on Redis settles the call without it.
+        const submitted = submit(jobId, data, signal);
+        submitted.catch(() => {});
+        await Promise.race([submitted, result]);
         return await result;
       } catch (error) {
         outstanding.delete(jobId);

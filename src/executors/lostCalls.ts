@@ -18,7 +18,7 @@ export interface CallInFlight {
 
 /** When a worker counts as lost and a call as overdue. */
 export interface FailoverPolicy {
-  /** A worker whose last beat is older than this, or than GAP_FACTOR x its longest recent gap, is lost. */
+  /** A worker whose last beat is older than this, or than GAP_FACTOR x its recent gap between beats, is lost. */
   workerLostMs: number;
   /** A call counts as overdue past max(overdueFloorMs, overdueFactor x the p99 of observed latencies). */
   overdueFloorMs: number;

@@ -1,7 +1,7 @@
 // Worker heartbeats through Redis, both sides of them: a worker process stamps its name in its
 // queue's beat set every HEARTBEAT_MS, with Redis's own clock (TIME inside the script, so no
-// host's clock is trusted), and says how long its longest recent gap between beats was (a busy
-// event loop makes gaps); a run's executor reads every worker's age in one round trip. A worker
+// host's clock is trusted), and says how long its recent gaps between beats were (an event loop
+// kept busy makes them); a run's executor reads every worker's age in one round trip. A worker
 // whose beat is old is lost (src/executors/lostCalls.ts decides); one stopped cleanly removes
 // its entry. Entries older than an hour are dropped by the readers.
 
@@ -12,7 +12,7 @@ export const HEARTBEAT_MS = 250;
 export const BEAT_KEYS = {
   /** Sorted set: worker name -> Redis time (ms) of its last beat. */
   beats: 'gepa-beats',
-  /** Hash: worker name -> its longest recent gap between beats (ms). */
+  /** Hash: worker name -> its recent gap between beats (ms, GapWindow's). */
   gaps: 'gepa-beat-gaps',
 } as const;
 
@@ -52,7 +52,7 @@ return out`;
 export interface WorkerBeat {
   /** Since its last beat, on Redis's clock. */
   ageMs: number;
-  /** Its longest recent gap between beats. */
+  /** Its recent gap between beats (GapWindow: the third longest of the last minute or two). */
   gapMs: number;
 }
 
@@ -73,12 +73,13 @@ export function parseBeats(reply: unknown): BeatReading {
 }
 
 /**
- * The longest gap between beats over the last minute or two: two one-minute windows, so a stall
- * is remembered for at least a minute and forgotten within two.
+ * The gap between beats to report: the third longest over the last minute or two (two one-minute
+ * windows). An event loop kept busy by the adapter stalls again and again and widens the
+ * deadline; one freeze (a paused VM, SIGSTOP) is a single gap and does not.
  */
 export class GapWindow {
-  private current = 0;
-  private previous = 0;
+  private current: number[] = [];
+  private previous: number[] = [];
   private windowStart: number;
   private last: number | undefined;
 
@@ -89,15 +90,17 @@ export class GapWindow {
     this.windowStart = now;
   }
 
-  /** Records a beat at `now`; returns the longest gap to report. */
+  /** Records a beat at `now`; returns the gap to report. */
   beat(now: number): number {
     if (now - this.windowStart >= this.windowMs) {
       this.previous = this.current;
-      this.current = 0;
+      this.current = [];
       this.windowStart = now;
     }
-    if (this.last !== undefined) this.current = Math.max(this.current, now - this.last);
+    if (this.last !== undefined) this.current = topThree([...this.current, now - this.last]);
     this.last = now;
-    return Math.max(this.current, this.previous);
+    return topThree([...this.current, ...this.previous])[2] ?? 0;
   }
 }
+
+const topThree = (gaps: number[]): number[] => gaps.sort((a, b) => b - a).slice(0, 3);

@@ -1,8 +1,8 @@
 // A worker process's heartbeat: every HEARTBEAT_MS it stamps its name in the queue's beat set
 // (src/executors/workerBeats.ts), so the runs' executors know within about a second when it is
-// gone, frozen or cut off, and run its calls elsewhere. It reports its longest recent gap between
-// beats: an adapter that keeps the event loop busy for seconds makes long gaps, and the
-// executors then wait longer before calling this worker lost. A beat still on its way (the
+// gone, frozen or cut off, and run its calls elsewhere. It reports its recent gaps between beats
+// (GapWindow): an adapter that keeps the event loop busy for seconds again and again makes long
+// gaps, and the executors then wait longer before calling this worker lost. A beat still on its way (the
 // network is down) is not followed by another.
 import { systemClock, type Clock } from '../clock.js';
 import { BEAT_KEYS, BEAT_SCRIPT, FORGET_SCRIPT, GapWindow, HEARTBEAT_MS } from '../executors/workerBeats.js';

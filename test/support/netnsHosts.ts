@@ -139,7 +139,8 @@ export function createNetnsHosts(): NetnsHosts {
     if (destroyed) return;
     destroyed = true;
     for (const host of hosts) killAllIn(host.namespace);
-    // Deleting a namespace deletes its veth end, and with it the pair.
+    // A namespace lives on while a socket of it lingers (TIME_WAIT): delete the pairs from this end.
+    for (const host of hosts) ip(['link', 'del', host.link], { allowFailure: true });
     for (const host of hosts) ip(['netns', 'del', host.namespace], { allowFailure: true });
     ip(['link', 'del', bridge], { allowFailure: true });
   };
