@@ -30,8 +30,8 @@ module.exports = {
     {
       name: 'machines-only-from-entry-points',
       severity: 'error',
-      comment: 'src/ reaches the machines only through its entry points (src/index.ts, src/cli.ts).',
-      from: { path: '^src/', pathNot: '^src/(index|cli)\\.ts$' },
+      comment: 'src/ reaches the machines only from its entry points (src/index.ts, src/entries/, src/cli.ts) and the command (src/cli/), which stands above them.',
+      from: { path: '^src/', pathNot: ['^src/(index|cli)\\.ts$', '^src/entries/', '^src/cli/'] },
       to: { path: '^machines/' },
     },
     {
@@ -63,10 +63,26 @@ module.exports = {
       to: { path: '^src/run/prepareRun\\.ts$', reachable: true },
     },
     {
+      name: 'no-entry-imported',
+      severity: 'error',
+      comment:
+        'The package entries (src/index.ts, src/entries/) are for users: no module of ours imports one. A room imports ' +
+        'a thing from the room that defines it, so an arrow up or a cycle cannot hide behind a re-export.',
+      from: { path: '^(src|machines)/' },
+      to: { path: ['^src/index\\.ts$', '^src/entries/'] },
+    },
+    {
+      name: 'command-only-from-its-entry',
+      severity: 'error',
+      comment: 'The command (src/cli/) is the top floor: only its entry, src/cli.ts, imports it.',
+      from: { path: '^(src|machines)/', pathNot: ['^src/cli\\.ts$', '^src/cli/'] },
+      to: { path: '^src/cli/' },
+    },
+    {
       name: 'no-orphans',
       severity: 'error',
       comment: 'Every module in src/ and machines/ is used by something.',
-      from: { orphan: true, path: '^(src|machines)/', pathNot: ['\\.d\\.ts$', '^src/(index|cli)\\.ts$'] },
+      from: { orphan: true, path: '^(src|machines)/', pathNot: ['\\.d\\.ts$', '^src/(index|cli)\\.ts$', '^src/entries/'] },
       to: {},
     },
   ],

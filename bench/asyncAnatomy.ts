@@ -10,7 +10,7 @@ import { benchRun, type RunFigures } from './benchTask.js';
 import { benchArgs } from './cliArgs.js';
 import { VARIANTS, WORKLOAD } from './mechanismVariants.js';
 import { mean } from './table.js';
-import type { RunEvent } from '../src/types.js';
+import type { RunEvent } from '../src/gepa/core/runEvent.js';
 
 const { flag, positional: names } = benchArgs();
 const seeds = Number(flag('--seeds', '24'));

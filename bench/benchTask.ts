@@ -8,7 +8,10 @@ import { predictWallClock } from '../src/runtimeModel/index.js';
 import { measuredRebasing } from '../src/report/runtimeCheck.js';
 import { summarizeStaleness } from '../src/report/stalenessSummary.js';
 import { sampledOnRepeat } from '../src/demo/repeatedPromptSampling.js';
-import type { Candidate, OptimizeConfig, ProposalRecord, Schedule, SlotPolicy, StepMinibatches, TieOrder } from '../src/types.js';
+import type { Candidate } from '../src/gepa/core/adapter.js';
+import type { OptimizeConfig } from '../src/config/optimizeConfig.js';
+import type { ProposalRecord } from '../src/gepa/core/optimizeResult.js';
+import type { Schedule, SlotPolicy, StepMinibatches, TieOrder } from '../src/settingValues.js';
 import { benchTask } from './tasks.js';
 
 export interface BenchSetting {

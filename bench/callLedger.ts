@@ -2,7 +2,7 @@
 // rebase gate, valset), how many candidates joined, and what a rebase gate paid per candidate.
 // Assumes the variants' minibatch of 3.
 //   npx tsx bench/callLedger.ts --seeds 12 --task demo 'single' 'async 8 rebase best'
-import type { SlotInterval } from '../src/types.js';
+import type { SlotInterval } from '../src/evaluation/workerSlots.js';
 import { benchRun } from './benchTask.js';
 import { VARIANTS, WORKLOAD } from './mechanismVariants.js';
 import { benchArgs } from './cliArgs.js';

@@ -7,7 +7,7 @@
 import { SimulatedClock } from 'xstate';
 import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { optimize, type RunEvent, type Schedule } from '../src/index.js';
-import type { HeldSlot, RebaseWait, Speculation } from '../src/types.js';
+import type { HeldSlot, RebaseWait, Speculation } from '../src/settingValues.js';
 import { benchTask } from './tasks.js';
 const task = process.argv[2] ?? 'hotel';
 // Checked by optimize's config schema, which names a value it does not know.

@@ -4,7 +4,8 @@
 // use). Children are accepted and evaluated on the valset at realistic rates, proposals never
 // run out, and each metric call or reflection costs a few string operations: what remains is
 // the runtime's own cost.
-import type { Adapter, Candidate, LanguageModel } from '../src/types.js';
+import type { Adapter, Candidate } from '../src/gepa/core/adapter.js';
+import type { LanguageModel } from '../src/gepa/core/languageModel.js';
 
 export interface KeywordExample {
   id: number;

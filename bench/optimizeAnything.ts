@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { SimulatedClock } from 'xstate';
 import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { optimizeAnything } from '../src/index.js';
-import type { Schedule } from '../src/types.js';
+import type { Schedule } from '../src/settingValues.js';
 import { lineageDepth } from './benchTask.js';
 import { anythingBenchTask, ANYTHING_WORKERS, heldOutScore } from './anythingTasks.js';
 import { benchArgs } from './cliArgs.js';

@@ -10,7 +10,7 @@
 // the figure for the runtime's cost; the median is kept beside it.
 import { optimize } from '../src/index.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
-import type { Schedule } from '../src/types.js';
+import type { Schedule } from '../src/settingValues.js';
 import { createKeywordTask } from './keywordTask.js';
 import { median } from './table.js';
 

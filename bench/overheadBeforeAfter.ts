@@ -10,7 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { benchArgs } from './cliArgs.js';
 import { median } from './table.js';
-import type { OptimizeResult, Schedule } from '../src/types.js';
+import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
+import type { Schedule } from '../src/settingValues.js';
 
 type Task = 'keyword' | 'demo';
 type Run = () => Promise<OptimizeResult>;

@@ -17,7 +17,7 @@ import { benchRun, SETTINGS, type RunFigures, type Workload } from './benchTask.
 import { measureOverhead } from './overhead.js';
 import { formatTable, summarize } from './table.js';
 import { compareTieOrders, formatTieOrderTable } from './tieOrderTable.js';
-import type { TieOrder } from '../src/types.js';
+import type { TieOrder } from '../src/settingValues.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {

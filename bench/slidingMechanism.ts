@@ -11,7 +11,8 @@
 // --sampled: the reflection model answers a repeated prompt with a new draw (a real model above
 // temperature 0; Workload.reflectionSampling), stored apart (<task>-sampled.json).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import type { RunEvent, StepMinibatches } from '../src/types.js';
+import type { RunEvent } from '../src/gepa/core/runEvent.js';
+import type { StepMinibatches } from '../src/settingValues.js';
 import { benchRun } from './benchTask.js';
 import { benchArgs } from './cliArgs.js';
 import { WORKLOAD } from './mechanismVariants.js';

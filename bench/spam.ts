@@ -9,7 +9,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { optimize } from '../src/index.js';
 import { createLocalChatModel, createLocalLanguageModel, disposeLocalModels, type LocalModelOptions } from '../src/lm/localLanguageModel.js';
-import type { Candidate, LanguageModel, Schedule } from '../src/types.js';
+import type { Candidate } from '../src/gepa/core/adapter.js';
+import type { LanguageModel } from '../src/gepa/core/languageModel.js';
+import type { Schedule } from '../src/settingValues.js';
 import { benchArgs } from './cliArgs.js';
 import { mean, standardError } from './table.js';
 import { createSpamAdapter, SPAM_COMPONENT, SPAM_SEED_CANDIDATE, SPAM_WORKLOAD, spamModelOptions, spamModelPath, spamSplits, type SpamExample, type SpamTaskModel } from './spamTask.js';

@@ -7,7 +7,8 @@
 import { createRequire } from 'node:module';
 import { Rng } from '../src/gepa/core/rng.js';
 import { createLocalChatModel, createLocalLanguageModel, type LocalModelOptions } from '../src/lm/localLanguageModel.js';
-import type { Adapter, Candidate, Evaluation, LanguageModel } from '../src/types.js';
+import type { Adapter, Candidate, Evaluation } from '../src/gepa/core/adapter.js';
+import type { LanguageModel } from '../src/gepa/core/languageModel.js';
 
 export type SpamLabel = 'spam' | 'ham';
 export type SpamGroup = 'easy-ham-1' | 'easy-ham-2' | 'hard-ham-1' | 'spam-1' | 'spam-2';

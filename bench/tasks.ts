@@ -3,7 +3,8 @@
 import { createDemoTask, type DemoTaskOptions } from '../src/demo/demoTask.js';
 import { createHotelTask } from '../src/demo/hotel/hotelTask.js';
 import { createMultistepTask } from '../src/demo/multistep/multistepTask.js';
-import type { Adapter, Candidate, LanguageModel } from '../src/types.js';
+import type { Adapter, Candidate } from '../src/gepa/core/adapter.js';
+import type { LanguageModel } from '../src/gepa/core/languageModel.js';
 import { createSpamBenchTask, SPAM_WORKLOAD } from './spamTask.js';
 
 /** What a bench run needs of a task: the run's inputs and a held-out testset. */

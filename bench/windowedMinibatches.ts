@@ -4,7 +4,7 @@
 // epoch, a new shuffle every `chunks` windows), exactly as task j of step w does in a batched
 // step of width K under 'sliding'. So each chunk is judged by K consecutive proposals, as it is
 // by K consecutive batched steps. State restarts when the step number does not grow (a new run).
-import type { SampleMinibatch } from '../src/types.js';
+import type { SampleMinibatch } from '../src/gepa/strategies/hookSignatures.js';
 
 export function windowedMinibatches(width: number): SampleMinibatch {
   let epochs: number[][] = [];

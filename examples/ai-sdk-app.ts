@@ -5,12 +5,15 @@
 // tools (OPENAI_BASE_URL, e.g. Ollama's http://localhost:11434/v1; OPENAI_API_KEY if it wants one).
 // Any other provider works the same: replace `provider(...)` by e.g. anthropic('claude-...').
 // Run: OPENAI_BASE_URL=... npx tsx examples/ai-sdk-app.ts [--task-model M] [--reflection-model M] [--budget 60]
-// In your own project, import from 'gepa-actors' instead of '../src/index.js'.
+// In your own project, import from 'gepa-actors' and its subpaths ('gepa-actors/demo', ...)
+// instead of '../src/index.js' and '../src/entries/*.js'.
 import { parseArgs } from 'node:util';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, stepCountIs, tool } from 'ai';
 import { z } from 'zod';
-import { createAiSdkAdapter, createAiSdkLanguageModel, optimize } from '../src/index.js';
+import { optimize } from '../src/index.js';
+import { createAiSdkLanguageModel } from '../src/entries/models.js';
+import { createAiSdkAdapter } from '../src/entries/adapters.js';
 
 const { values } = parseArgs({
   options: {

@@ -3,9 +3,11 @@
 // report, which the evaluator returns as side information. No dataset: the evaluator is called
 // without an example, and the candidate is the solution. Offline: the reflection model is the
 // task's simulated one. Run: npx tsx examples/anything-config-search.ts [--budget 80] [--seed 3]
-// In your own project, import from 'gepa-actors' instead of '../src/index.js'.
+// In your own project, import from 'gepa-actors' and its subpaths ('gepa-actors/demo', ...)
+// instead of '../src/index.js' and '../src/entries/*.js'.
 import { parseArgs } from 'node:util';
-import { createServiceConfigTask, log, optimizeAnything } from '../src/index.js';
+import { log, optimizeAnything } from '../src/index.js';
+import { createServiceConfigTask } from '../src/entries/demo.js';
 
 const { values } = parseArgs({ options: { budget: { type: 'string', default: '80' }, seed: { type: 'string', default: '3' } } });
 

@@ -3,9 +3,11 @@
 // normalize customer records; the evaluator scores one record and returns the mismatches as side
 // information, which the reflection model reads. Add `valset` for generalization to unseen records.
 // Offline: the record task's simulated models. Run: npx tsx examples/anything-multi-task.ts [--budget 300]
-// In your own project, import from 'gepa-actors' instead of '../src/index.js'.
+// In your own project, import from 'gepa-actors' and its subpaths ('gepa-actors/demo', ...)
+// instead of '../src/index.js' and '../src/entries/*.js'.
 import { parseArgs } from 'node:util';
-import { createRecordTask, optimizeAnything, type RecordExample } from '../src/index.js';
+import { optimizeAnything } from '../src/index.js';
+import { createRecordTask, type RecordExample } from '../src/entries/demo.js';
 
 const { values } = parseArgs({ options: { budget: { type: 'string', default: '300' } } });
 

@@ -2,9 +2,11 @@
 // from the objective and the background (one reflection call, counted in the run), then the run
 // improves it as usual. Offline: the service-config task's simulated reflection model.
 // Run: npx tsx examples/anything-seedless.ts [--budget 60]
-// In your own project, import from 'gepa-actors' instead of '../src/index.js'.
+// In your own project, import from 'gepa-actors' and its subpaths ('gepa-actors/demo', ...)
+// instead of '../src/index.js' and '../src/entries/*.js'.
 import { parseArgs } from 'node:util';
-import { createServiceConfigTask, optimizeAnything } from '../src/index.js';
+import { optimizeAnything } from '../src/index.js';
+import { createServiceConfigTask } from '../src/entries/demo.js';
 
 const { values } = parseArgs({ options: { budget: { type: 'string', default: '60' } } });
 

@@ -5,19 +5,9 @@
 // report -> evaluator.stats. Run: npx tsx examples/custom-actor.ts [--budget 400]
 import { parseArgs } from 'node:util';
 import { createActor, fromCallback, toPromise } from 'xstate';
-import {
-  createDemoTask,
-  optimizerMachine,
-  type Adapter,
-  type Candidate,
-  type DemoExample,
-  type Evaluation,
-  type EvaluatorInput,
-  type EvaluatorRequest,
-  type EvaluatorStats,
-  type LmReply,
-  type OptimizeConfig,
-} from '../src/index.js';
+import { optimizerMachine, type Adapter, type Candidate, type Evaluation, type LmReply, type OptimizeConfig } from '../src/index.js';
+import { type EvaluatorInput, type EvaluatorRequest, type EvaluatorStats } from '../src/entries/embedding.js';
+import { createDemoTask, type DemoExample } from '../src/entries/demo.js';
 
 const { values } = parseArgs({ options: { budget: { type: 'string', default: '400' } } });
 

@@ -4,7 +4,8 @@
 // Run: npx tsx examples/embed-machine.ts [--budget 600] [--stop-after 3]
 import { parseArgs } from 'node:util';
 import { createActor, toPromise } from 'xstate';
-import { createDemoTask, optimizerMachine, type DemoExample, type OptimizeConfig } from '../src/index.js';
+import { optimizerMachine, type OptimizeConfig } from '../src/index.js';
+import { createDemoTask, type DemoExample } from '../src/entries/demo.js';
 
 const { values } = parseArgs({
   options: { budget: { type: 'string', default: '600' }, 'stop-after': { type: 'string', default: '3' } },

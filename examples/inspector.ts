@@ -20,7 +20,10 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { AnyEventObject, InspectionEvent, MachineContext, Observer } from 'xstate';
-import { createDemoTask, createInspectionLog, optimize, systemClock } from '../src/index.js';
+import { optimize } from '../src/index.js';
+import { createInspectionLog } from '../src/entries/report.js';
+import { systemClock } from '../src/entries/embedding.js';
+import { createDemoTask } from '../src/entries/demo.js';
 
 const { values } = parseArgs({
   options: {

@@ -1,8 +1,10 @@
 // Quick start: optimize() on the built-in offline demo task (simulated task and reflection
 // models: no network, no key). Run: npx tsx examples/quickstart.ts [--budget 400]
-// In your own project, import from 'gepa-actors' instead of '../src/index.js'.
+// In your own project, import from 'gepa-actors' and its subpaths ('gepa-actors/demo', ...)
+// instead of '../src/index.js' and '../src/entries/*.js'.
 import { parseArgs } from 'node:util';
-import { createDemoTask, optimize } from '../src/index.js';
+import { optimize } from '../src/index.js';
+import { createDemoTask } from '../src/entries/demo.js';
 
 const { values } = parseArgs({ options: { budget: { type: 'string', default: '400' } } });
 

@@ -15,7 +15,11 @@ import type { EvaluationCachePolicy } from '../src/evaluation/evaluationStore.js
 import type { PricedExecutor } from '../src/executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../src/lm/slotAwareModel.js';
 import type { Refinement } from '../src/evaluation/refinement.js';
-import type { Clock, ProposeNewTexts, ResumeWalk, RunEvent, SlotPolicy, WorkJournal } from '../src/types.js';
+import type { Clock } from '../src/clock.js';
+import type { ProposeNewTexts } from '../src/gepa/strategies/hookSignatures.js';
+import type { ResumeWalk, WorkJournal } from '../src/gepa/core/workJournal.js';
+import type { RunEvent } from '../src/gepa/core/runEvent.js';
+import type { SlotPolicy } from '../src/settingValues.js';
 import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ReplyTo, SystemicFailure } from './protocol.js';
 
 /** What the optimizer hands the evaluator it spawns (a custom evaluator receives the same). */

@@ -3,12 +3,14 @@
 // with a ConfigError naming the field), so the optimizer machine only runs prepared runs. Events
 // reach config.onEvent, inspection config.inspect; with a runDir the run is durable
 // (src/run/durableRun.ts: logged, resumable, stoppable with a STOP file).
+// Room machines/: imported by the package entries and the command (src/cli/), nothing below them.
 import { createActor, toPromise } from 'xstate';
 import { prepareRun } from '../src/run/prepareRun.js';
 import type { PreparedRun } from '../src/run/preparedRun.js';
 import { runInDirectory } from '../src/run/durableRun.js';
 import type { OptimizeConfig } from '../src/config/optimizeConfig.js';
-import type { OptimizeResult, RunEvent } from '../src/types.js';
+import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
+import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import { optimizerMachine as preparedRunOptimizer } from './optimizer.machine.js';
 import { runWiringActor } from './runWiring.js';
 

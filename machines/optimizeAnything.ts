@@ -6,7 +6,8 @@
 import { STRING_COMPONENT, type OptimizeAnythingOptions } from '../src/adapters/anything/anythingOptions.js';
 import { anythingRunParts } from '../src/run/anythingRun.js';
 import { prepareRun } from '../src/run/prepareRun.js';
-import type { Candidate, OptimizeResult } from '../src/types.js';
+import type { Candidate } from '../src/gepa/core/adapter.js';
+import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
 import { optimize } from './optimize.js';
 
 /** optimize()'s result with candidates in the seed's form: strings for a string seed (or none). */

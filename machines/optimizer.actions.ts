@@ -7,13 +7,13 @@ import { addSpend, NOTHING_SPENT } from '../src/gepa/core/proposal.js';
 import { afterParentEvaluation } from '../src/gepa/proposer/proposalSkips.js';
 import { parentSkippedEvent, taskErrorEvent } from '../src/gepa/proposer/taskEvents.js';
 import { releasedFromWait } from '../src/gepa/search/proposalDecisions.js';
-import { heldSlotOfRun, occupiedSlots } from '../src/gepa/search/heldSlots.js';
 import { gatePrefetches } from '../src/gepa/search/gatePrefetch.js';
-import { planAsyncProposals, planBatchedStep, rebaseExtraCalls, type Plan } from '../src/gepa/search/proposalPlanner.js';
-import { budgetEvent, finish, foldInto, judge, launchPlan } from '../src/gepa/search/searchRun.js';
+import { nextLaunches } from '../src/gepa/search/launchRules.js';
+import { rebaseExtraCalls } from '../src/gepa/search/proposalPlanner.js';
+import { finish, foldInto, judge } from '../src/gepa/search/searchRun.js';
 import { takeDecision } from '../src/storage/resumeOrder.js';
 import { preparedOf, settingsOf } from './runWiring.js';
-import { elapsedMs, spendingLimits, planInput, proposerInput, askParent, optimizerSetup } from './optimizer.setup.js';
+import { elapsedMs, spendingLimits, proposerInput, askParent, optimizerSetup } from './optimizer.setup.js';
 
 export const optimizerActions = {
   /** After a decision, the waiting updates are looked at again (one of them may be next). */
@@ -76,35 +76,24 @@ export const optimizerActions = {
     enqueue.assign({ proposals: prefetched.proposals, ledger: prefetched.ledger });
     for (const m of prefetched.messages) enqueue.sendTo(m.id, m.message);
   }),
-  /** Start what the planner plans: a batched step, or async proposals until K are in flight or the budget refuses another. */
+  /** Start what the launch rules answer (src/gepa/search/launchRules.ts): a batched step, or async proposals until the shape's K are in flight. */
   launch: optimizerSetup.enqueueActions(({ context, event, enqueue, self }) => {
-    const settings = settingsOf(context);
-    const { schedule } = settings;
-    if (context.stopReason !== undefined) return;
-    const heldSlot = schedule.kind === 'async' ? heldSlotOfRun(context, schedule, settings, preparedOf(context).table.valIds.length) : 'keep';
-    // After a verdict only while held children free their places: a child the verdict held in its wait gives its place to a new proposal.
-    if (event.type === 'proposal.judged' && heldSlot !== 'free') return;
-    const plan: Plan =
-      schedule.kind === 'batched' ? planBatchedStep(planInput(context), schedule) : planAsyncProposals(planInput(context), occupiedSlots(context.proposals, schedule.inFlight, heldSlot), schedule.inFlight);
-    const launched = launchPlan(context, plan, schedule.kind === 'batched');
-    // The launches whose parent evaluation the optimizer asks for join parentsAsked in the same
-    // assign as the plan (one copy of the context; nothing between them reads it).
-    const asked = context.parentFirst ? plan.launches.filter((l) => !l.merge) : [];
-    enqueue.assign(asked.length > 0 ? { ...launched.update, parentsAsked: [...context.parentsAsked, ...asked] } : launched.update);
-    for (const e of launched.events) enqueue.emit(e);
-    if (plan.launches.length === 0) return;
-    for (const l of plan.launches) {
-      if (!asked.includes(l)) {
-        enqueue.spawnChild('proposer', { id: l.proposal.id, input: proposerInput(context, l) });
+    const next = nextLaunches(context, context.shape, { settings: settingsOf(context), table: preparedOf(context).table, limits: spendingLimits(context), afterVerdict: event.type === 'proposal.judged' });
+    if (!next) return;
+    enqueue.assign(next.update);
+    for (const e of next.events) enqueue.emit(e);
+    for (const { launch, optimizerAsksParent } of next.starts) {
+      if (!optimizerAsksParent) {
+        enqueue.spawnChild('proposer', { id: launch.proposal.id, input: proposerInput(context, launch) });
         continue;
       }
       // Where the proposer would have started (its start is deferred like these sends): its
       // run event, then its request.
-      const { started, request } = askParent(l, proposerInput(context, l), self);
+      const { started, request } = askParent(launch, proposerInput(context, launch), self);
       enqueue.emit(started);
       enqueue.sendTo('evaluator', request);
     }
-    enqueue.emit(budgetEvent({ ledger: plan.ledger, spentUsd: context.spentUsd }));
+    if (next.budget) enqueue.emit(next.budget);
   }),
   /**
    * A parent evaluation the optimizer asked for: skipped on it (or failed), the proposal ends

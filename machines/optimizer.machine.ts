@@ -10,7 +10,7 @@ import { assign, emit, enqueueActions, sendTo } from 'xstate';
 import { cutShort, foldSeed, foldStep, reserveSeed, runResult, seedWritten } from '../src/gepa/search/searchRun.js';
 import { decideStop, finalStopReason } from '../src/gepa/search/stopDecision.js';
 import { resumeWalk } from '../src/storage/resumeOrder.js';
-import type { RunEvent } from '../src/types.js';
+import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import type { EvaluatorRequest } from './protocol.js';
 import { evaluatorInput, stopSignalsInput } from './runInputs.js';
 import { preparedOf, settingsOf, wiringOf } from './runWiring.js';

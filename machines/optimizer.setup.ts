@@ -1,17 +1,19 @@
 // The optimizer's vocabulary and its XState set-up: the context (plain data: the search run, the
 // walk of a resumed run's logged path, the launches whose parent evaluation it asked for), its
-// events and children, what it hands the planner and each proposer, and the setup (actors,
-// guards, the plain named actions) that optimizer.actions.ts and optimizer.machine.ts build on.
+// events and children, what it hands each proposer, and the setup (actors, guards, the plain
+// named actions) that optimizer.actions.ts and optimizer.machine.ts build on.
 import { assign, setup, type CallbackActorLogic } from 'xstate';
 import { heldCalls } from '../src/budget/heldCalls.js';
 import { memberOf } from '../src/gepa/core/candidatePool.js';
 import type { ProposalId } from '../src/gepa/core/proposal.js';
 import { evaluationAsk } from '../src/gepa/proposer/evaluationPlan.js';
 import { evaluationStartedEvent } from '../src/gepa/proposer/taskEvents.js';
-import type { Launch, PlanInput } from '../src/gepa/search/proposalPlanner.js';
+import type { Launch } from '../src/gepa/search/proposalPlanner.js';
 import { startRun, stepFinished, type SearchRun } from '../src/gepa/search/searchRun.js';
 import { outOfTurn, resumeWalk, startResume, type LoggedDecision, type ResumePosition } from '../src/storage/resumeOrder.js';
-import type { OptimizeResult, RunEvent, StopReason } from '../src/types.js';
+import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
+import type { RunEvent } from '../src/gepa/core/runEvent.js';
+import type { StopReason } from '../src/gepa/core/stopReason.js';
 import { evaluatorActor } from './evaluator.actor.js';
 import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerDecision, ProposalUpdate, ReplyTo } from './protocol.js';
 import { proposerMachine, type ProposerInput } from './proposer.machine.js';
@@ -70,20 +72,6 @@ export const isUpdate = (event: OptimizerEvent): event is ProposalUpdate => even
 
 /** Room a resumed run keeps for logged work (RunJournal.heldWork): launches and rebases alike leave it. */
 export const spendingLimits = (context: OptimizerContext) => ({ heldCalls: heldCalls(preparedOf(context).journal, resumeWalk(context.resume)) });
-
-export function planInput(context: OptimizerContext): PlanInput {
-  const { search, ledger, dollarsExhausted } = context;
-  const { table } = preparedOf(context);
-  const settings = settingsOf(context);
-  // Each proposal's first parent, in the table's order (a loop: the table is a dictionary-mode
-  // object, slow to list with Object.values, and this runs at every launch).
-  const inFlightParents: number[] = [];
-  for (const id in context.proposals) {
-    const first = context.proposals[id]?.parents[0];
-    if (first !== undefined) inFlightParents.push(first);
-  }
-  return { search, settings, table, budget: { ledger, ...spendingLimits(context), dollarsExhausted }, inFlightParents };
-}
 
 export function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput {
   const { settings, table, buildDataset, reflection, onEvent } = preparedOf(context);

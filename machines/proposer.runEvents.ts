@@ -5,7 +5,7 @@
 import { madeChild } from '../src/gepa/proposer/evaluationPlan.js';
 import { reflectionOutcome } from '../src/gepa/proposer/reflectionStrategy.js';
 import { evaluationStartedEvent, parentSkippedEvent, taskErrorEvent, type TaskOf } from '../src/gepa/proposer/taskEvents.js';
-import type { RunEvent } from '../src/types.js';
+import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import type { ProposerContext, ProposerEvent } from './proposer.setup.js';
 
 /** An action that reports a run event about this task straight to the run's listener. */

@@ -10,7 +10,7 @@ import type { ReflectionStart, SkipOrGoOn } from '../src/gepa/proposer/proposalS
 import type { RebaseGateRun } from '../src/gepa/proposer/rebaseGate.js';
 import type { ReflectionWork } from '../src/gepa/proposer/reflectionStrategy.js';
 import type { ValsetRaceRun } from '../src/gepa/proposer/valsetRaceRun.js';
-import type { Evaluation, ReflectiveDataset } from '../src/types.js';
+import type { Evaluation, ReflectiveDataset } from '../src/gepa/core/adapter.js';
 import type { EvaluatorReply, ProposerDecision, ProposerInput, ProposalUpdate } from './protocol.js';
 
 /** The input, the work in progress (each stage's domain answer), and the parts of the proposal's record it fills in. */

@@ -8,7 +8,11 @@ import type { MinibatchOutcome, Proposal, ProposalSpend } from '../src/gepa/core
 import type { ChildMessage } from '../src/gepa/search/childAnswers.js';
 import type { GatePrefetch } from '../src/gepa/search/gatePrefetch.js';
 import type { ReflectionStrategy } from '../src/gepa/proposer/reflectionStrategy.js';
-import type { AcceptanceRule, Candidate, Evaluation, EvaluatedExample, FailureCounts, PromptPart, ReflectiveDataset, RunEvent } from '../src/types.js';
+import type { AcceptanceRule } from '../src/settingValues.js';
+import type { Candidate, Evaluation, EvaluatedExample, ReflectiveDataset } from '../src/gepa/core/adapter.js';
+import type { FailureCounts } from '../src/gepa/core/optimizeResult.js';
+import type { PromptPart } from '../src/gepa/core/languageModel.js';
+import type { RunEvent } from '../src/gepa/core/runEvent.js';
 
 /**
  * Where a reply goes: an actor that accepts exactly that reply, so tsc rejects a reply missing a

@@ -2,7 +2,7 @@
 // (slots, executor, models, the dollar budget, the journal, the listeners) and the stop-signal
 // actor (the caller's signals and the timeout). Wiring only: no rule of GEPA or of the budget.
 import type { PreparedRun } from '../src/run/preparedRun.js';
-import type { ResumeWalk } from '../src/types.js';
+import type { ResumeWalk } from '../src/gepa/core/workJournal.js';
 import type { EvaluatorInput } from './evaluator.actor.js';
 import type { StopSignalsInput } from './stopSignals.actor.js';
 

@@ -2,7 +2,8 @@
 // nothing new, finish what is in flight) and the run's timeout on the injected clock into
 // 'stop' events for the optimizer, its parent.
 import { fromCallback, type EventObject } from 'xstate';
-import type { Clock, StopReason } from '../src/types.js';
+import type { Clock } from '../src/clock.js';
+import type { StopReason } from '../src/gepa/core/stopReason.js';
 
 export interface StopSignalsInput {
   signal?: AbortSignal;

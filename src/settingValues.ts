@@ -1,5 +1,5 @@
 // The values of every enumerated run setting, each written once: the types (re-exported by
-// src/types.ts, the public vocabulary) derive from these lists, and the config schema
+// the package entries: 'gepa-actors' and 'gepa-actors/settings') derive from these lists, and the config schema
 // (src/config/runSettings.ts) validates against the same lists. Imports nothing.
 
 /** Every RebaseGate, in one list: the config schema validates against it. */

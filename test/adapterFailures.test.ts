@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { optimize } from '../src/index.js';
 import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
-import type { Adapter } from '../src/types.js';
+import type { Adapter } from '../src/gepa/core/adapter.js';
 import { KEYWORDS, toyExamples, toyTask, type ToyExample } from './support/toyTask.js';
 
 describe('failures inside the run', () => {

@@ -7,7 +7,9 @@ import { APICallError, generateObject, generateText, stepCountIs, tool } from 'a
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAiSdkAdapter, createAiSdkLanguageModel, optimize } from '../src/index.js';
+import { optimize } from '../src/index.js';
+import { createAiSdkLanguageModel } from '../src/entries/models.js';
+import { createAiSdkAdapter } from '../src/entries/adapters.js';
 import { costOf, type ModelPrice } from '../src/lm/priceTable.js';
 import { addToolStep, startFakeOpenAIServer, type FakeOpenAIServer, type RecordedRequest } from './support/fakeOpenAIServer.js';
 

@@ -8,7 +8,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, createAiSdkChatModel, createAiSdkLanguageModel, createChatAdapter, optimize, type ChatExample, type RunEvent } from '../src/index.js';
+import { ConfigError, optimize, type RunEvent } from '../src/index.js';
+import { createAiSdkChatModel, createAiSdkLanguageModel } from '../src/entries/models.js';
+import { createChatAdapter, type ChatExample } from '../src/entries/adapters.js';
 import { costOf, type ModelPrice } from '../src/lm/priceTable.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer, type FakeServerOptions, type RecordedRequest } from './support/fakeOpenAIServer.js';
 

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { ConfigError, createAiSdkLanguageModel, createOpenAILanguageModel, image, optimizeAnything, type LanguageModel } from '../src/index.js';
+import { ConfigError, image, optimizeAnything, type LanguageModel } from '../src/index.js';
+import { createAiSdkLanguageModel, createOpenAILanguageModel } from '../src/entries/models.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from './support/fakeOpenAIServer.js';
 import { appendingReflection, currentArtifact } from './support/anythingTask.js';
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { optimize, type RunEvent } from '../src/index.js';
 import { DEFAULT_REBASE } from '../src/config/runSettings.js';
-import type { Schedule, ValsetPolicy } from '../src/types.js';
+import type { Schedule, ValsetPolicy } from '../src/settingValues.js';
 import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { test } from './support/toyRun.js';
 import { toyExamples, toyTask } from './support/toyTask.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { optimize } from '../src/index.js';
 import { Rng } from '../src/gepa/core/rng.js';
-import type { Schedule, ValsetPolicy } from '../src/types.js';
+import type { Schedule, ValsetPolicy } from '../src/settingValues.js';
 import { test, type ToyRun, type ToyRunOptions } from './support/toyRun.js';
 import { KEYWORDS, toyExamples, toyTask } from './support/toyTask.js';
 

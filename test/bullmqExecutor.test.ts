@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
 import { optimize, type OptimizeResult } from '../src/index.js';
-import type { RerunNotice } from '../src/types.js';
+import type { RerunNotice } from '../src/gepa/core/runEvent.js';
 import { createBullmqExecutor } from '../src/executors/bullmqExecutor.js';
 import { bullmqConnection } from '../src/executors/redisConnection.js';
 import { EvaluationService } from '../src/evaluation/evaluationService.js';

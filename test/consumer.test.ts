@@ -20,9 +20,12 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { costOf } from '../src/lm/priceTable.js';
 import { startFakeOpenAIServer } from './support/fakeOpenAIServer.js';
+import { packageEntrySources } from './support/packageEntries.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const exec = promisify(execFile);
+/** Each import specifier of the package ('gepa-actors', 'gepa-actors/models', ...) -> its source module here. */
+const ENTRY_SOURCES = packageEntrySources();
 // Run by `npm test`, we inherit npm's description of this package (npm_package_*, the local
 // prefix); the npm commands run in the fresh project must not see it.
 const npmEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_(package_|lifecycle_|config_local_prefix$)/.test(key)));
@@ -67,7 +70,11 @@ function consumerLock(pkg: PackageJson, ownLock: { packages: Record<string, Lock
 
 const SCRIPT = `
 import { writeFileSync } from 'node:fs';
-import { createAiSdkChatModel, createBullmqExecutor, createChatAdapter, createDemoTask, createLocalChatModel, createOpenAIChatModel, createOpenAILanguageModel, loadJsonlDataset, MissingDependencyError, optimize } from 'gepa-actors';
+import { MissingDependencyError, optimize } from 'gepa-actors';
+import { createAiSdkChatModel, createLocalChatModel, createOpenAIChatModel, createOpenAILanguageModel } from 'gepa-actors/models';
+import { createChatAdapter, loadJsonlDataset } from 'gepa-actors/adapters';
+import { createBullmqExecutor } from 'gepa-actors/bullmq';
+import { createDemoTask } from 'gepa-actors/demo';
 
 const task = createDemoTask({ seed: 0 });
 const { seedCandidate, trainset, valset, adapter, reflectionLm } = task;
@@ -101,10 +108,13 @@ console.log(JSON.stringify({ seedScore: result.valScores[0], bestScore: result.b
 `;
 
 const TYPED = `
-import { createDemoTask, optimize, type Adapter, type Candidate, type OptimizeConfig, type OptimizeResult } from 'gepa-actors';
-import { createChatAdapter, createOpenAIChatModel, createOpenAILanguageModel, loadJsonlDataset, type ChatExample, type OpenAIModelOptions } from 'gepa-actors';
-import { createAiSdkAdapter, createAiSdkChatModel, createAiSdkLanguageModel, type AiSdkModel } from 'gepa-actors';
-import { createLocalChatModel, createLocalLanguageModel, type LocalModelOptions } from 'gepa-actors';
+import { optimize, type Adapter, type Candidate, type OptimizeConfig, type OptimizeResult } from 'gepa-actors';
+import { createDemoTask } from 'gepa-actors/demo';
+import { createOpenAIChatModel, createOpenAILanguageModel, type OpenAIModelOptions } from 'gepa-actors/models';
+import { createChatAdapter, loadJsonlDataset, type ChatExample } from 'gepa-actors/adapters';
+import { createAiSdkChatModel, createAiSdkLanguageModel, type AiSdkModel } from 'gepa-actors/models';
+import { createAiSdkAdapter } from 'gepa-actors/adapters';
+import { createLocalChatModel, createLocalLanguageModel, type LocalModelOptions } from 'gepa-actors/models';
 
 const task = createDemoTask({ seed: 1 });
 const adapter: Adapter<unknown> = task.adapter;
@@ -143,7 +153,9 @@ const AI_SDK_PRICES = {
 // Arithmetic questions; the loopback server's task model answers chattily until told to give only the number.
 const AI_SDK_SCRIPT = `
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { createAiSdkChatModel, createAiSdkLanguageModel, createChatAdapter, optimize } from 'gepa-actors';
+import { optimize } from 'gepa-actors';
+import { createAiSdkChatModel, createAiSdkLanguageModel } from 'gepa-actors/models';
+import { createChatAdapter } from 'gepa-actors/adapters';
 
 const provider = createOpenAICompatible({ name: 'loopback', baseURL: process.env.BASE_URL, apiKey: 'not-needed', includeUsage: true });
 const options = { prices: JSON.parse(process.env.PRICES), retryBaseDelayMs: 1, retryMaxDelayMs: 5 };
@@ -214,6 +226,17 @@ describe('a fresh project that installs the packed tarball', () => {
     expect(out.local).toEqual({ name: 'MissingDependencyError', message: 'local models (local:<path to a .gguf>) needs `npm install node-llama-cpp` (not found: node-llama-cpp)' });
   });
 
+  it('resolves every entry of package.json "exports" from an ES module, each with the values its source exports', async () => {
+    const specifiers = Object.keys(ENTRY_SOURCES);
+    const script = `const out = {};\nfor (const s of ${JSON.stringify(specifiers)}) out[s] = Object.keys(await import(s)).sort();\nconsole.log(JSON.stringify(out));\n`;
+    await writeFile(join(project, 'entries.mjs'), script);
+    const { stdout } = await exec(process.execPath, ['entries.mjs'], { cwd: project });
+    const expected: Record<string, string[]> = {};
+    for (const [specifier, source] of Object.entries(ENTRY_SOURCES)) expected[specifier] = Object.keys((await import(source)) as object).sort();
+    expect(specifiers.length).toBeGreaterThanOrEqual(5);
+    expect(JSON.parse(stdout)).toEqual(expected);
+  });
+
   it('the CLI runs the demo; its worker command names the packages to install', async () => {
     const bin = join(project, 'node_modules/.bin/gepa-actors');
     const demo = await exec(bin, ['demo', '--budget', '100', '--json'], { cwd: project });
@@ -234,8 +257,11 @@ describe('a fresh project that installs the packed tarball', () => {
     expect(traced.stderr).toContain('exporting OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT is set) needs `npm install @opentelemetry/sdk-trace-base @opentelemetry/exporter-trace-otlp-http @opentelemetry/resources`');
   });
 
-  it('a TypeScript file using the public types checks, without skipLibCheck', async () => {
+  it('a TypeScript file using the public types checks (moduleResolution nodenext, every entry imported), without skipLibCheck', async () => {
     await writeFile(join(project, 'typed.ts'), TYPED);
+    // Every entry resolves under nodenext, and only the entries do: a path inside the package is refused.
+    const entries = Object.keys(ENTRY_SOURCES).map((specifier, i) => `import type * as entry${i} from '${specifier}';\nexport type Entry${i} = typeof entry${i};`);
+    await writeFile(join(project, 'entries.ts'), [...entries, "// @ts-expect-error not an entry of the package's exports", "import type * as inside from 'gepa-actors/dist/src/index.js';", 'export type Inside = typeof inside;', ''].join('\n'));
     const tsconfig = {
       compilerOptions: {
         target: 'ES2022',
@@ -248,7 +274,7 @@ describe('a fresh project that installs the packed tarball', () => {
         typeRoots: [join(ROOT, 'node_modules/@types')],
         types: ['node'],
       },
-      files: ['typed.ts'],
+      files: ['typed.ts', 'entries.ts'],
     };
     await writeFile(join(project, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');

@@ -6,7 +6,7 @@ import { createActor, fromCallback, toPromise } from 'xstate';
 import { optimize, optimizerMachine, type OptimizeConfig } from '../src/index.js';
 import type { EvaluatorRequest } from '../machines/protocol.js';
 import type { EvaluatorInput } from '../machines/evaluator.actor.js';
-import type { Evaluation } from '../src/types.js';
+import type { Evaluation } from '../src/gepa/core/adapter.js';
 import { KEYWORDS, toyExamples, toyTask, type ToyExample } from './support/toyTask.js';
 import { systemClock } from '../src/clock.js';
 

@@ -14,7 +14,9 @@ import { RULE_PHRASINGS } from '../src/demo/rulePhrasings.js';
 import { extractInstruction } from '../src/gepa/proposer/extractInstruction.js';
 import { buildReflectionPrompt } from '../src/gepa/proposer/reflectionPrompt.js';
 import { Rng } from '../src/gepa/core/rng.js';
-import type { Clock, Evaluation, LmReply } from '../src/types.js';
+import type { Clock } from '../src/clock.js';
+import type { Evaluation } from '../src/gepa/core/adapter.js';
+import type { LmReply } from '../src/gepa/core/languageModel.js';
 
 const ctx = { captureTraces: false, signal: new AbortController().signal };
 const traced = { captureTraces: true, signal: new AbortController().signal };

@@ -5,7 +5,8 @@ import { SimulatedClock } from 'xstate';
 import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { createDemoTask } from '../src/demo/demoTask.js';
 import { optimize, type OptimizeResult } from '../src/index.js';
-import type { OptimizeConfig, Schedule } from '../src/types.js';
+import type { OptimizeConfig } from '../src/config/optimizeConfig.js';
+import type { Schedule } from '../src/settingValues.js';
 import { toyRun } from './support/toyRun.js';
 
 /** A batched run whose calls finish in an order the salt decides (what they return does not change). */

@@ -11,7 +11,7 @@ import { Rng } from '../src/gepa/core/rng.js';
 import { isPerfect, judgeChild } from '../src/gepa/strategies/acceptance.js';
 import { EpochShuffledSampler } from '../src/gepa/strategies/minibatchSampler.js';
 import { paretoSamplingList, selectParent } from '../src/gepa/strategies/parentSelection.js';
-import type { AcceptanceRule, TieOrder } from '../src/types.js';
+import type { AcceptanceRule, TieOrder } from '../src/settingValues.js';
 
 const TIE_ORDERS: TieOrder[] = ['newest-survives', 'oldest-survives'];
 

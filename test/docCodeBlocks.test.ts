@@ -1,13 +1,14 @@
 // Every ```ts / ```typescript block of README.md and of every Markdown file under docs/ (found by
 // walking the folder, so a guide added later is covered without touching this file) compiles
-// as its own module against the package as a user imports it: `gepa-actors` is mapped to
-// src/index.ts. A renamed option then fails this test instead of the reader. A block that is a
+// as its own module against the package as a user imports it: each entry of the package
+// (`gepa-actors`, `gepa-actors/demo`, ...) is mapped to its source. A renamed option then fails this test instead of the reader. A block that is a
 // fragment on purpose says so on its first line (`// fragment: why`) and is counted, not compiled.
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { markdownFiles, REPO_ROOT as ROOT } from './support/markdownFiles.js';
+import { packageEntrySources } from './support/packageEntries.js';
 
 const FRAGMENT_MARKER = /^\s*\/\/ fragment:/;
 /** Deliberate fragments allowed in all the docs together; each one needs a reason to exist. */
@@ -36,6 +37,9 @@ function typeScriptBlocks(file: string): CodeBlock[] {
   return blocks;
 }
 
+/** Each entry of package.json "exports" mapped to its source, as a user's import resolves it here. */
+const ENTRY_PATHS = Object.fromEntries(Object.entries(packageEntrySources()).map(([specifier, source]) => [specifier, [source]]));
+
 /** Compiles each source as its own module of a virtual folder at the root (so package.json's
  * "type": "module" applies), and returns each one's diagnostics as readable lines. */
 function compile(sources: readonly string[]): Array<Array<{ line: number; message: string }>> {
@@ -45,7 +49,7 @@ function compile(sources: readonly string[]): Array<Array<{ line: number; messag
     ...config.options,
     noEmit: true,
     noUnusedLocals: false,
-    paths: { 'gepa-actors': [join(ROOT, 'src/index.ts')] },
+    paths: ENTRY_PATHS,
   };
   const names = sources.map((_, i) => join(ROOT, '.doc-blocks', `block${i}.ts`));
   const virtual = new Map(names.map((name, i) => [name, sources[i]!]));

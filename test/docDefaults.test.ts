@@ -8,7 +8,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { resolveSettings, type RunSettings } from '../src/config/runSettings.js';
 import { BULLMQ_EXECUTOR_DEFAULTS } from '../src/executors/bullmqExecutor.js';
-import type { OptimizeConfig } from '../src/types.js';
+import type { OptimizeConfig } from '../src/config/optimizeConfig.js';
 
 /** A stated default: one value, or one per schedule ("Default 'x' (batched), 'y' (async)"). */
 interface StatedDefault {
@@ -128,6 +128,7 @@ const RESOLVED: Record<string, Resolved> = {
   'OptimizeConfig.executor.backoffMs': () => BULLMQ_EXECUTOR_DEFAULTS.backoffMs,
   'OptimizeConfig.executor.noWorkerWarningMs': () => BULLMQ_EXECUTOR_DEFAULTS.noWorkerWarningMs,
   'OptimizeConfig.executor.maxRedisDownMs': () => BULLMQ_EXECUTOR_DEFAULTS.maxRedisDownMs,
+  'OptimizeConfig.executor.workerLostMs': () => BULLMQ_EXECUTOR_DEFAULTS.workerLostMs,
   'Schedule.parents': (s) => (s.schedule.kind === 'batched' ? s.schedule.parents : NOT_THIS_SCHEDULE),
   'Schedule.perParent': (s) => (s.schedule.kind === 'batched' ? s.schedule.perParent : NOT_THIS_SCHEDULE),
   'Schedule.rebase': asyncSchedule('rebase'),
@@ -144,6 +145,8 @@ const RESOLVED: Record<string, Resolved> = {
   'BullmqExecutorOptions.pollMs': () => BULLMQ_EXECUTOR_DEFAULTS.pollMs,
   'BullmqExecutorOptions.noWorkerWarningMs': () => BULLMQ_EXECUTOR_DEFAULTS.noWorkerWarningMs,
   'BullmqExecutorOptions.maxRedisDownMs': () => BULLMQ_EXECUTOR_DEFAULTS.maxRedisDownMs,
+  'BullmqExecutorOptions.workerLostMs': () => BULLMQ_EXECUTOR_DEFAULTS.workerLostMs,
+  'BullmqExecutorOptions.maxWorkerLosses': () => BULLMQ_EXECUTOR_DEFAULTS.maxWorkerLosses,
 };
 
 /**

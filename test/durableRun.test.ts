@@ -10,7 +10,8 @@ import { ConfigError, optimize, type OptimizeResult } from '../src/index.js';
 import { RunDirectoryError } from '../src/storage/runDirectoryError.js';
 import { readRunLog } from '../src/storage/runLog.js';
 import { Rng } from '../src/gepa/core/rng.js';
-import type { LanguageModel, RunEvent } from '../src/types.js';
+import type { LanguageModel } from '../src/gepa/core/languageModel.js';
+import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import { DURABLE_WORKERS, durableRunConfig } from './support/durableRunTask.js';
 import { lines, runKillableChild, type Kill } from './support/killableChild.js';
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRunConfig } from '../src/cli/runConfig.js';
 import { runCli } from '../src/cli/program.js';
 import { parseInspectionLog } from '../src/report/inspectionLog.js';
-import type { OptimizeResult } from '../src/types.js';
+import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
 import { addToolStep, arithmeticResponder, startFakeOpenAIServer, type Responder } from './support/fakeOpenAIServer.js';
 import { memoryIo } from './support/memoryIo.js';
 

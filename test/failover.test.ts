@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Failover, type FailoverRedis, type FollowedCall } from '../src/executors/failover.js';
 import type { BeatReading, WorkerBeat } from '../src/executors/workerBeats.js';
-import type { RerunNotice } from '../src/types.js';
+import type { RerunNotice } from '../src/gepa/core/runEvent.js';
 
 function setup(maxWorkerLosses = 2) {
   let now = 0;

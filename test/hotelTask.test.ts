@@ -8,7 +8,8 @@ import { FOCUS_PHRASINGS, HOTEL_FACTS, VAGUE_SENTENCES, type FactId } from '../s
 import { createHotelTask, HOTEL_SEED_CANDIDATE, type HotelExample, type HotelTask } from '../src/demo/hotel/hotelTask.js';
 import { extractInstruction } from '../src/gepa/proposer/extractInstruction.js';
 import { buildReflectionPrompt } from '../src/gepa/proposer/reflectionPrompt.js';
-import type { Candidate, LmReply } from '../src/types.js';
+import type { Candidate } from '../src/gepa/core/adapter.js';
+import type { LmReply } from '../src/gepa/core/languageModel.js';
 import { batchedTaskRun } from './support/taskUnderOptimizer.js';
 
 const ctx = { captureTraces: false, signal: new AbortController().signal };

@@ -11,7 +11,7 @@ import { runCli } from '../src/cli/program.js';
 import { ABANDON_AFTER_MS, runSession } from '../src/cli/runSession.js';
 import { StallWatch } from '../src/cli/stallWatch.js';
 import { installSignalHandlers } from '../src/storage/stopRequests.js';
-import type { OptimizeResult } from '../src/types.js';
+import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
 import { startFakeOpenAIServer } from './support/fakeOpenAIServer.js';
 import { memoryIo } from './support/memoryIo.js';
 import { ARITHMETIC_RUN_CONFIG, writeArithmeticDataset } from './support/arithmeticRun.js';

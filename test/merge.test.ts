@@ -5,7 +5,7 @@ import { addCandidate, emptyPool, poolFronts, type CandidatePool } from '../src/
 import { ancestorsOf } from '../src/gepa/core/candidatePool.js';
 import { acceptMerge, MERGE_SUBSAMPLE_SIZE, mergeComponents, mergeSubsample, mergeTriples, planMerge, tripleKey } from '../src/gepa/proposer/merge.js';
 import { Rng } from '../src/gepa/core/rng.js';
-import type { Candidate } from '../src/types.js';
+import type { Candidate } from '../src/gepa/core/adapter.js';
 
 function poolOf(rows: Array<{ candidate: Candidate; parents: number[]; subscores: number[] }>): CandidatePool {
   let pool = emptyPool();

@@ -8,7 +8,8 @@ import { ruleOf, STAGE_RULES, VAGUE_SENTENCES, type RuleId, type Stage } from '.
 import type { FamilyName } from '../src/demo/multistep/problemFamilies.js';
 import { extractInstruction } from '../src/gepa/proposer/extractInstruction.js';
 import { buildReflectionPrompt } from '../src/gepa/proposer/reflectionPrompt.js';
-import type { Candidate, LmReply } from '../src/types.js';
+import type { Candidate } from '../src/gepa/core/adapter.js';
+import type { LmReply } from '../src/gepa/core/languageModel.js';
 import { batchedTaskRun } from './support/taskUnderOptimizer.js';
 
 const ctx = { captureTraces: false, signal: new AbortController().signal };

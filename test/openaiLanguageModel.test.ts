@@ -20,7 +20,7 @@ import { requestKey } from '../src/lm/responseCache.js';
 import { resolveLanguageModel } from '../src/lm/resolveLanguageModel.js';
 import { managesOwnSlots } from '../src/lm/slotAwareModel.js';
 import { Rng } from '../src/gepa/core/rng.js';
-import type { Clock } from '../src/types.js';
+import type { Clock } from '../src/clock.js';
 import { failure, recordingClock } from './support/modelCalls.js';
 import { fakeUsage, startFakeOpenAIServer, type FakeOpenAIServer, type FakeServerOptions } from './support/fakeOpenAIServer.js';
 

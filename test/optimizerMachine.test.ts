@@ -9,7 +9,9 @@ import type { EvaluatorRequest, ProposerDecision } from '../machines/protocol.js
 import type { ProposerInput } from '../machines/proposer.machine.js';
 import { runOnSimulatedClock, steppingClock, type SteppingClock } from '../src/clock.js';
 import { optimizerMachine, type OptimizeConfig } from '../src/index.js';
-import type { OptimizeResult, RunEvent, ScheduleDecision, WorkJournal } from '../src/types.js';
+import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
+import type { RunEvent } from '../src/gepa/core/runEvent.js';
+import type { ScheduleDecision, WorkJournal } from '../src/gepa/core/workJournal.js';
 import { KEYWORDS, toyExamples, toyTask, type ToyExample } from './support/toyTask.js';
 
 interface StubRun {

@@ -7,7 +7,7 @@ import { addCandidate, emptyPool, type CandidatePool } from '../src/gepa/core/ca
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
 import type { Proposal } from '../src/gepa/core/proposal.js';
 import { foldProposals } from '../src/gepa/search/proposalFold.js';
-import type { Candidate } from '../src/types.js';
+import type { Candidate } from '../src/gepa/core/adapter.js';
 
 /** Seed (index 0) and one earlier child (index 1); valset of 2. */
 function startPool(): CandidatePool {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
 import { afterDataset, afterParentEvaluation, afterReflection, EVERY_CALL_FAILED, PARENT_PERFECT } from '../src/gepa/proposer/proposalSkips.js';
-import type { Evaluation } from '../src/types.js';
+import type { Evaluation } from '../src/gepa/core/adapter.js';
 
 const failed = (): Evaluation => ({ score: 0, failure: { kind: 'timeout', message: 'slow' } });
 const settings = { skipPerfectScore: true, perfectScore: 1 };

@@ -8,7 +8,8 @@ import { proposerMachine, type ProposerInput } from '../machines/proposer.machin
 import type { EvaluatorRequest, ProposerDecision, ProposalUpdate } from '../machines/protocol.js';
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
 import { planValsetRace, type ValsetRace } from '../src/gepa/strategies/valsetPolicy.js';
-import type { Candidate, RunEvent } from '../src/types.js';
+import type { Candidate } from '../src/gepa/core/adapter.js';
+import type { RunEvent } from '../src/gepa/core/runEvent.js';
 
 const EVAL_MS = 10;
 const REFLECT_MS = 100;

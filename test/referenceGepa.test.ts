@@ -14,7 +14,7 @@ import { anythingBenchTask } from '../bench/anythingTasks.js';
 import { WORKLOAD } from '../bench/mechanismVariants.js';
 import { instanceFronts, removeDominated } from '../src/gepa/core/paretoFront.js';
 import { Rng } from '../src/gepa/core/rng.js';
-import type { TieOrder } from '../src/types.js';
+import type { TieOrder } from '../src/settingValues.js';
 import { haveProgram } from './support/testPrograms.js';
 
 // Missing gepa: skipped (npm test's setup step said so and how to install it); under CI=true this throws.

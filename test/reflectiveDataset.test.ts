@@ -2,7 +2,7 @@
 // records with their fallbacks, and the adapter's own dataset when it has one.
 import { describe, expect, it } from 'vitest';
 import { buildReflectiveDataset, defaultReflectiveDataset } from '../src/gepa/proposer/reflectiveDataset.js';
-import type { Adapter, Candidate, EvaluatedExample, ReflectiveDataset } from '../src/types.js';
+import type { Adapter, Candidate, EvaluatedExample, ReflectiveDataset } from '../src/gepa/core/adapter.js';
 
 interface Example {
   question: string;

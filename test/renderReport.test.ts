@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { renderReport } from '../src/report/renderReport.js';
 import { ConfigError } from '../src/errors/configError.js';
 import { checkRuntimeModel, measuredRebasing } from '../src/report/runtimeCheck.js';
-import type { OptimizeResult, ProposalRecord } from '../src/types.js';
+import type { OptimizeResult, ProposalRecord } from '../src/gepa/core/optimizeResult.js';
 import type { ModelUsage } from '../src/report/modelUsage.js';
 import { proposalStage, renderProposalTable } from '../src/report/proposalTable.js';
 import { costText, renderUsageTable, totalCostText } from '../src/report/usageTable.js';

@@ -15,7 +15,7 @@ import { runCli } from '../src/cli/program.js';
 import { EVERY_CALL_FAILED, PARENT_PERFECT } from '../src/gepa/proposer/proposalSkips.js';
 import { parseInspectionLog } from '../src/report/inspectionLog.js';
 import { formatStaleness, summarizeStaleness } from '../src/report/stalenessSummary.js';
-import type { OptimizeResult } from '../src/types.js';
+import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
 import { memoryIo } from './support/memoryIo.js';
 import { chromiumPath, haveProgram } from './support/testPrograms.js';
 

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderReport } from '../src/report/renderReport.js';
-import type { OptimizeResult } from '../src/types.js';
+import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
 import { chromiumPath, haveProgram } from './support/testPrograms.js';
 
 const CHROMIUM = chromiumPath();

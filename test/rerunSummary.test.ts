@@ -2,7 +2,7 @@
 // the ones failed instead, and the time lost with overlapping waits counted once.
 import { describe, expect, it } from 'vitest';
 import { describeRerun, formatReruns, summarizeReruns } from '../src/report/rerunSummary.js';
-import type { RerunNotice } from '../src/types.js';
+import type { RerunNotice } from '../src/gepa/core/runEvent.js';
 
 const notice = (n: Partial<RerunNotice>): RerunNotice => ({ reason: 'worker lost', calls: 1, workers: ['h:1:0'], waitedMs: 1000, keys: [], atMs: 10_000, ...n });
 

@@ -3,7 +3,7 @@
 // path or is past it (numbered as the run's decisions are), and when logged work is held.
 import { describe, expect, it } from 'vitest';
 import { expectedDecision, outOfTurn, pastLoggedPath, startResume, takeDecision, type ResumePosition } from '../src/storage/resumeOrder.js';
-import type { ScheduleDecision } from '../src/types.js';
+import type { ScheduleDecision } from '../src/gepa/core/workJournal.js';
 
 const PATH: ScheduleDecision[] = [
   { kind: 'judged', id: 'p1-0' },

@@ -12,7 +12,7 @@ import { runCli } from '../src/cli/program.js';
 import { loadRunConfig, OPTIMIZER_FIELDS } from '../src/cli/runConfig.js';
 import { buildRunConfig } from '../src/cli/runCommand.js';
 import { resolveSettings, settingsFields } from '../src/config/runSettings.js';
-import type { OptimizeResult } from '../src/types.js';
+import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from './support/fakeOpenAIServer.js';
 import { memoryIo } from './support/memoryIo.js';
 import { startWorkerProcess, testRedis, type TestRedis, type WorkerProcess } from './support/testRedis.js';

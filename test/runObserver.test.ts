@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
 import { observeRun } from '../src/report/runObserver.js';
 import type { RunLogRecord } from '../src/storage/runLog.js';
-import type { Adapter, Candidate, EvalContext, Evaluation, LmReply, OptimizeConfig } from '../src/types.js';
+import type { Adapter, Candidate, EvalContext, Evaluation } from '../src/gepa/core/adapter.js';
+import type { LmReply } from '../src/gepa/core/languageModel.js';
+import type { OptimizeConfig } from '../src/config/optimizeConfig.js';
 
 type Ex = { input: string; answer: string };
 const trainset: Ex[] = [{ input: 'a?', answer: 'A' }, { input: 'b?', answer: 'B' }];

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/program.js';
 import { createProgressDisplay } from '../src/cli/progressDisplay.js';
 import { steppingClock } from '../src/clock.js';
-import type { OptimizeResult } from '../src/types.js';
+import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
 import { ARITHMETIC_RUN_CONFIG, writeArithmeticDataset } from './support/arithmeticRun.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from './support/fakeOpenAIServer.js';
 import { memoryIo } from './support/memoryIo.js';

@@ -9,7 +9,7 @@ import { runCli } from '../src/cli/program.js';
 import { checkEndpoint, createOpenAIChatModel } from '../src/lm/openaiLanguageModel.js';
 import { costOf, priceFor } from '../src/lm/priceTable.js';
 import { createSecretRedactor, maskUrlCredentials } from '../src/lm/secretRedactor.js';
-import type { OptimizeResult } from '../src/types.js';
+import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from './support/fakeOpenAIServer.js';
 import { memoryIo } from './support/memoryIo.js';
 import { ARITHMETIC_RUN_CONFIG, writeArithmeticDataset } from './support/arithmeticRun.js';

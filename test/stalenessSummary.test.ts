@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatSummary } from '../src/cli/runSummary.js';
 import { formatStaleness, summarizeStaleness } from '../src/report/stalenessSummary.js';
-import type { OptimizeResult, ProposalRecord } from '../src/types.js';
+import type { OptimizeResult, ProposalRecord } from '../src/gepa/core/optimizeResult.js';
 
 const of = (...values: number[]) => values.map((staleness) => ({ staleness }));
 

@@ -8,7 +8,10 @@ import { SimulatedClock } from 'xstate';
 import { withCandidateOutputs } from '../src/gepa/core/bestOutputs.js';
 import { sleep, steppingClock } from '../src/clock.js';
 import { ConfigError } from '../src/index.js';
-import type { OptimizeResult, ProposeNewTexts, RunEvent, SampleMinibatch, SelectCandidate, SlotInterval } from '../src/types.js';
+import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
+import type { ProposeNewTexts, SampleMinibatch, SelectCandidate } from '../src/gepa/strategies/hookSignatures.js';
+import type { RunEvent } from '../src/gepa/core/runEvent.js';
+import type { SlotInterval } from '../src/evaluation/workerSlots.js';
 import { test, toyRun } from './support/toyRun.js';
 
 const reflective = (r: OptimizeResult) => r.proposals.filter((p) => p.kind === 'reflective').sort((a, b) => a.step - b.step || a.task - b.task);

@@ -6,7 +6,7 @@ import { SimulatedClock } from 'xstate';
 import { terminalSafe, terminalSafeJson } from '../src/cli/terminalText.js';
 import { printOutcome } from '../src/cli/runSummary.js';
 import { createProgressDisplay } from '../src/cli/progressDisplay.js';
-import type { OptimizeResult } from '../src/types.js';
+import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
 import { memoryIo } from './support/memoryIo.js';
 
 const HOSTILE = 'Answer.\x1b[2J\x1b[31mred\x1b[0m\x1b]0;pwned title\x07 ok\rover\x9b6n\x00\tend\nnext';

@@ -6,7 +6,8 @@ import { addCandidate, emptyPool } from '../src/gepa/core/candidatePool.js';
 import { Rng } from '../src/gepa/core/rng.js';
 import { EpochShuffledSampler } from '../src/gepa/strategies/minibatchSampler.js';
 import { planStep } from '../src/gepa/strategies/proposalSampling.js';
-import type { OptimizeConfig, TieOrder } from '../src/types.js';
+import type { OptimizeConfig } from '../src/config/optimizeConfig.js';
+import type { TieOrder } from '../src/settingValues.js';
 
 const config: OptimizeConfig<number> = {
   seedCandidate: { a: 'x' },

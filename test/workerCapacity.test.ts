@@ -1,7 +1,7 @@
 // One capacity budget: never more than `workers` metric and reflection calls in flight at once,
 // across every proposal and the seed, and the budget is actually used.
 import { describe, expect } from 'vitest';
-import type { Schedule } from '../src/types.js';
+import type { Schedule } from '../src/settingValues.js';
 import { test } from './support/toyRun.js';
 
 describe('the worker budget', () => {

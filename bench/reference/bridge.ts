@@ -6,7 +6,8 @@
 // call, reflective dataset and reflection comes back here over JSON lines (pythonBridge.ts).
 import { buildReflectiveDataset } from '../../src/gepa/proposer/reflectiveDataset.js';
 import { reflectionPromptAround } from '../../src/gepa/proposer/reflectionPrompt.js';
-import type { Candidate, Evaluation, RunEvent } from '../../src/types.js';
+import type { Candidate, Evaluation } from '../../src/gepa/core/adapter.js';
+import type { RunEvent } from '../../src/gepa/core/runEvent.js';
 import { benchRun, lineageDepth, type BenchSetting } from '../benchTask.js';
 import { WORKLOAD } from '../mechanismVariants.js';
 import { benchTask, TASK_WORKLOADS, type BenchTask } from '../tasks.js';

@@ -3,7 +3,7 @@
 // ~100 ms and reflections of ~100 ms (real time), run as P x N = 8 x 8 on 256 slots with a
 // budget of 3,000 metric calls. Only the adapter runs on the workers; the run keeps the rest.
 import { createDemoTask } from '../../src/demo/demoTask.js';
-import type { OptimizeConfig } from '../../src/types.js';
+import type { OptimizeConfig } from '../../src/config/optimizeConfig.js';
 import type { DemoExample } from '../../src/demo/demoTask.js';
 
 export const FLEET_TASK = { seed: 7, metricCallMs: 100, reflectionMs: 100 } as const;

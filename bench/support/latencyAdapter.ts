@@ -1,7 +1,7 @@
 // Adapters for the BullMQ throughput benchmark, loaded by worker processes: `sleep50` waits
 // 50 ms per metric call (latency-bound work, like a remote model call), `instant` returns at
 // once (so the queue's own cost per job shows).
-import type { Adapter } from '../../src/types.js';
+import type { Adapter } from '../../src/gepa/core/adapter.js';
 
 const sleepFor = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {

@@ -3,7 +3,7 @@
 // their metric scores it with feedback. We take the output, the tokens (and dollars, given
 // prices), the tool calls of every step, and build the reflective dataset from them. The SDK is
 // never imported here: its results are read by shape.
-import type { Adapter, Candidate, EvalContext, Evaluation, ReflectiveDataset } from '../types.js';
+import type { Adapter, Candidate, EvalContext, Evaluation, ReflectiveDataset } from '../gepa/core/adapter.js';
 import { classifyAiSdkFailure } from '../lm/aiSdkFailure.js';
 import { usageOf } from '../lm/aiSdkLanguageModel.js';
 import { costOf, priceFor, type PriceOverrides } from '../lm/priceTable.js';

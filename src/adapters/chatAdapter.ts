@@ -2,9 +2,11 @@
 // prompt, the example's input the user message, and the reply is scored against the example's
 // answer (exact-match or contains-answer) with feedback the reflection LM can act on. Also the
 // dataset row schema and a JSONL loader that names the line of every bad row.
+// Room adapters/: imported by run/, report/, the command and the entries.
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import type { Adapter, Candidate, EvalContext, Evaluation, LmReply, ReflectiveDataset } from '../types.js';
+import type { Adapter, Candidate, EvalContext, Evaluation, ReflectiveDataset } from '../gepa/core/adapter.js';
+import type { LmReply } from '../gepa/core/languageModel.js';
 import type { ChatMessages } from '../lm/openaiLanguageModel.js';
 import type { SlotAwareContext } from '../lm/slotAwareModel.js';
 import { errorMessage } from '../errors/errorMessage.js';

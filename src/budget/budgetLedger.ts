@@ -5,6 +5,7 @@
 // maxMetricCalls, so a run cannot overshoot whatever finishes when. (Dollars: dollarGate.ts.)
 // Reservations are asked in evaluations and held in calls: with a refiner an evaluation may make
 // up to `callsPerEvaluation` calls (the original and each refinement), all paid from this budget.
+// Room budget/: imported by gepa/, evaluation/ and the machines; pure, it imports none of the rooms that run things.
 
 export interface BudgetLedger {
   /** The limit (Infinity without one). */

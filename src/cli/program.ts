@@ -2,6 +2,7 @@
 // outcome becomes an exit code (0 done, 1 runtime failure, 2 invalid arguments or config; 130
 // after Ctrl-C is the process's own, see docs/cli.md).
 // runCli never exits the process itself, so tests run it in-process with their own io.
+// Room cli/ (the top floor): imported only by src/cli.ts, the command's entry.
 import { resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { RunDirectoryError } from '../storage/runDirectoryError.js';

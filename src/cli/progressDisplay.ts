@@ -3,7 +3,9 @@
 // or a pipe plain lines, one per accepted candidate and one every ~10% of the budget.
 import cliProgress from 'cli-progress';
 import { formatDuration } from '../runtimeModel/index.js';
-import type { Clock, RunEvent, SlotInterval } from '../types.js';
+import type { Clock } from '../clock.js';
+import type { RunEvent } from '../gepa/core/runEvent.js';
+import type { SlotInterval } from '../evaluation/workerSlots.js';
 import { RunProgress, type ProgressBudget, type ProgressNews } from './runProgress.js';
 import { terminalSafe } from './terminalText.js';
 import { plural } from '../report/runWording.js';

@@ -10,7 +10,8 @@ import { configChatModel, configLanguageModel, isLocalModel, loadLocalModels } f
 import { scheduleLabel } from '../runtimeModel/index.js';
 import { amendPreparedRun } from '../run/preparedRun.js';
 import { DEFAULT_QUEUE } from '../executors/metricCallJob.js';
-import type { Adapter, Candidate, OptimizeConfig } from '../types.js';
+import type { Adapter, Candidate } from '../gepa/core/adapter.js';
+import type { OptimizeConfig } from '../config/optimizeConfig.js';
 import { anythingRunParts } from '../run/anythingRun.js';
 import type { PreparedRun } from '../run/preparedRun.js';
 import type { CliIo } from './cliIo.js';

@@ -10,7 +10,7 @@ import { hasPrice, priceOverridesSchema } from '../lm/priceTable.js';
 import { settingsFields } from '../config/runSettings.js';
 import { loadAdapter, loadEvaluator, parseAdapterSpec } from '../worker/loadAdapter.js';
 import type { Evaluator } from '../adapters/anything/anythingOptions.js';
-import type { Adapter, Candidate } from '../types.js';
+import type { Adapter, Candidate } from '../gepa/core/adapter.js';
 import { closestName } from '../config/closestName.js';
 import { UsageError } from './exitCodes.js';
 import { configModelName } from './configModels.js';

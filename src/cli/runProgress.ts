@@ -3,7 +3,8 @@
 // worker utilization, failed calls. Plain state and arithmetic; the display decides how to draw it.
 import { failureLabel } from '../evaluation/failureTally.js';
 import { describeRerun } from '../report/rerunSummary.js';
-import type { RunEvent, SlotInterval } from '../types.js';
+import type { RunEvent } from '../gepa/core/runEvent.js';
+import type { SlotInterval } from '../evaluation/workerSlots.js';
 
 export interface ProgressBudget {
   maxMetricCalls?: number;

@@ -13,7 +13,7 @@ import type { RunObservation } from '../report/runObserver.js';
 import { totalCostText } from '../report/usageTable.js';
 import type { SessionOutput } from './runSession.js';
 import { formatReruns, summarizeReruns } from '../report/rerunSummary.js';
-import type { RerunNotice } from '../types.js';
+import type { RerunNotice } from '../gepa/core/runEvent.js';
 
 /** What the run's calls cost and answered: from the run log when there is one (every process's calls), else this process's. */
 export function runObservation(runDir: string | undefined, session: SessionOutput): RunObservation {

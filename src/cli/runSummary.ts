@@ -8,7 +8,7 @@ import { formatFailureCounts } from '../evaluation/failureTally.js';
 import { plural, stopText } from '../report/runWording.js';
 import type { ModelUsage } from '../report/modelUsage.js';
 import { usageLine } from '../report/usageTable.js';
-import type { OptimizeResult } from '../types.js';
+import type { OptimizeResult } from '../gepa/core/optimizeResult.js';
 import type { CliIo } from './cliIo.js';
 import { EXIT_FAILURE, EXIT_OK } from './exitCodes.js';
 import { formatUsd } from './progressDisplay.js';

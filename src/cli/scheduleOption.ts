@@ -1,7 +1,7 @@
 // Parses the --schedule flag: `batched` (1x1), `batched:PxN` (the paper's P parents x N
 // children per step) or `async:K` (K proposals always in flight).
 import { InvalidArgumentError } from 'commander';
-import type { Schedule } from '../types.js';
+import type { Schedule } from '../settingValues.js';
 
 const POSITIVE = /^[1-9]\d*$/;
 

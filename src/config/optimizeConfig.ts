@@ -1,6 +1,6 @@
 // What optimize() takes: the data, the adapter and models, the stop conditions, the schedule, the
 // algorithm's knobs and the hooks. Plain types; runSettings.ts validates a config and resolves its
-// defaults. src/types.ts re-exports it.
+// defaults. The root entry re-exports it.
 import type { Clock } from '../clock.js';
 import type { SlotInterval } from '../evaluation/workerSlots.js';
 import type { Adapter, Candidate } from '../gepa/core/adapter.js';

@@ -1,6 +1,7 @@
 // Validates an OptimizeConfig and resolves its defaults into the settings the runtime reads.
 // Scalar fields go through a zod schema so every error names its field; the functions (adapter,
 // language model, strategy hooks) are checked for shape.
+// Room config/: imported by storage/, run/, report/, the command and adapters/ (the floors above and its own); executors/ and machines/ name only the OptimizeConfig type.
 import { z } from 'zod';
 import { candidateHash } from '../gepa/core/candidateHash.js';
 import { defaultTieOrder } from '../gepa/core/paretoFront.js';
@@ -11,7 +12,9 @@ import type { Stopper } from '../gepa/strategies/stoppers.js';
 import { closestName } from './closestName.js';
 import { ConfigError, formatZodError } from '../errors/configError.js';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES } from '../evaluation/failureTally.js';
-import type { Adapter, Candidate, OptimizeConfig, ProposalSelection, ValsetPolicy } from '../types.js';
+import type { Adapter, Candidate } from '../gepa/core/adapter.js';
+import type { OptimizeConfig } from './optimizeConfig.js';
+import type { ProposalSelection, ValsetPolicy } from '../settingValues.js';
 import {
   ACCEPTANCE_RULES,
   COMPONENT_SELECTIONS,

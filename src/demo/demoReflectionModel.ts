@@ -2,7 +2,7 @@
 // prompt, decides on an edit (reflectionEdits.ts) and answers like a chat model, usually a short
 // preamble and the new text in a fenced block. The reply depends only on (prompt, task seed).
 import { Rng } from '../gepa/core/rng.js';
-import type { LanguageModel, LmReply } from '../types.js';
+import type { LanguageModel, LmReply } from '../gepa/core/languageModel.js';
 import { hashString } from './hash32.js';
 import { proposeEdit } from './reflectionEdits.js';
 import { readReflectionPrompt } from './reflectionPromptReader.js';

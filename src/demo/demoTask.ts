@@ -1,8 +1,11 @@
 // The built-in offline demo task: support tickets of an online shop answered by a simulated task
 // model whose accuracy depends on the conventions its system prompt states, plus a simulated
 // reflection LM. Everything (data, answers, proposals, latencies) is a function of the seed.
+// Room demo/: imported by the command and the entries ('gepa-actors/demo'), never by the library's run path.
 import { systemClock } from '../clock.js';
-import type { Adapter, Candidate, Clock, LanguageModel } from '../types.js';
+import type { Adapter, Candidate } from '../gepa/core/adapter.js';
+import type { Clock } from '../clock.js';
+import type { LanguageModel } from '../gepa/core/languageModel.js';
 import { generateDemoDataset, type DemoExample } from './demoDataset.js';
 import { createDemoReflectionModel } from './demoReflectionModel.js';
 import { createDemoTaskModel } from './demoTaskModel.js';

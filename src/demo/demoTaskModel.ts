@@ -1,7 +1,7 @@
 // The simulated task model of the demo, seen by the optimizer as an ordinary Adapter: it reads
 // the candidate's system prompt, answers the ticket (taskModelAnswer.ts), grades by exact match
 // and explains misses. Results depend only on (prompt text, example, task seed).
-import type { Adapter, Candidate, EvalContext, Evaluation, ReflectiveDataset } from '../types.js';
+import type { Adapter, Candidate, EvalContext, Evaluation, ReflectiveDataset } from '../gepa/core/adapter.js';
 import type { DemoExample } from './demoDataset.js';
 import { plainReflectiveDataset } from './plainReflectiveDataset.js';
 import { combineHashes, hashString } from './hash32.js';

@@ -1,7 +1,7 @@
 // The reflective dataset the simulated tasks hand the reflection LM: per example only what a real
 // adapter would show (the input, the output, the grader's feedback), never the hidden fields an
 // example carries for grading, and the same records for every component asked about.
-import type { EvaluatedExample, ReflectiveDataset } from '../types.js';
+import type { EvaluatedExample, ReflectiveDataset } from '../gepa/core/adapter.js';
 
 export function plainReflectiveDataset<E extends { input: string }>(results: ReadonlyArray<EvaluatedExample<E>>, components: readonly string[]): ReflectiveDataset {
   const records = results.map(({ example, evaluation }) => ({

@@ -2,7 +2,7 @@
 // the simulated models do not read, so it draws anew, as a real model would answer differently.
 // Without it a deterministic simulated LM answers a repeated prompt (single-task search sends the
 // same one for the same parent) with the same text forever.
-import type { LanguageModel } from '../types.js';
+import type { LanguageModel } from '../gepa/core/languageModel.js';
 
 /** Wraps `lm` so that each repeat of a prompt gets a fresh draw; the count lives in the wrapper. */
 export function sampledOnRepeat(lm: LanguageModel): LanguageModel {

@@ -2,7 +2,7 @@
 // call's inputs, slept on the injected clock, so simulated-time runs are reproducible. A zero
 // mean never touches the clock.
 import { sleep } from '../clock.js';
-import type { Clock } from '../types.js';
+import type { Clock } from '../clock.js';
 import { combineHashes, unitFromHash } from './hash32.js';
 
 export interface LatencyModel {

@@ -3,7 +3,7 @@
 // overlooking it, larger in cluttered prompts) or else falls back on a habit; then it may slip
 // on the arithmetic. Every draw comes from a hash of (prompt text, example, task seed), so the
 // result never depends on call order. Feedback explains the miss in plain words.
-import type { Evaluation } from '../types.js';
+import type { Evaluation } from '../gepa/core/adapter.js';
 import { Rng } from '../gepa/core/rng.js';
 import { slipDigit } from './answerFormat.js';
 import { ARITHMETIC_REASON, CONVENTION_BY_SKILL, habitOption, SLOTS, type ConventionOption, type Slot } from './conventions.js';

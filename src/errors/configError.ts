@@ -2,6 +2,7 @@
 // anything is written or paid for; the CLI turns it into exit code 2. At the top of src/, not in
 // config/: validation raises it, and so do rooms validation never reaches (a malformed Redis URL
 // in executors/, a changed config found in storage/, the worker's options, a report's input).
+// Room errors/ (below every room): any room may import it; it imports none.
 import type { z } from 'zod';
 
 /** A config that cannot run, thrown before anything is written or paid for; the message names the field at fault. */

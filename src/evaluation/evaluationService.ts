@@ -5,6 +5,7 @@
 // error or an invalid score becomes a recorded score-0 call marked as a failure; a failed
 // reflection becomes an error reply. Every failure is counted (failureTally.ts), announced, and
 // may declare the run's failure systemic. Nothing here knows about actors.
+// Room evaluation/: imported by the machines and the rooms above it (config/, adapters/, telemetry/, storage/, run/, report/).
 import { NOTHING_RESERVED, type DollarGate, type DollarReservation } from '../budget/dollarGate.js';
 import { errorMessage } from '../errors/errorMessage.js';
 import { failureOf, FailureTally, invalidScoreFailure, type CallChannel } from './failureTally.js';
@@ -14,7 +15,11 @@ import type { WorkerSlots, WorkKind } from './workerSlots.js';
 import type { EvaluationCachePolicy } from './evaluationStore.js';
 import type { Refinement, RefinementAttempt } from './refinement.js';
 import { candidateHash } from '../gepa/core/candidateHash.js';
-import type { CallFailure, Candidate, Clock, Evaluation, LmReply, PromptPart, ProposeNewTexts, ReflectiveDataset, RetryNotice, WorkJournal } from '../types.js';
+import type { CallFailure, Candidate, Evaluation, ReflectiveDataset, RetryNotice } from '../gepa/core/adapter.js';
+import type { Clock } from '../clock.js';
+import type { LmReply, PromptPart } from '../gepa/core/languageModel.js';
+import type { ProposeNewTexts } from '../gepa/strategies/hookSignatures.js';
+import type { WorkJournal } from '../gepa/core/workJournal.js';
 
 /** Whose work a call is: a proposal's (its step and task), or the run's own (the seed) when absent. */
 export interface CallOrigin {

@@ -1,7 +1,7 @@
 // How the evaluation service reuses evaluations (OptimizeConfig.cacheEvaluation, resolved): shared
 // within the run or not, and kept across runs in a store (the 'disk' cache; src/storage/
 // implements it). Types only.
-import type { Evaluation } from '../types.js';
+import type { Evaluation } from '../gepa/core/adapter.js';
 
 /**
  * Evaluations kept across runs, by (candidate, example, traces?) and occurrence: the n-th traced

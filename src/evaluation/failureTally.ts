@@ -6,7 +6,8 @@
 import { errorMessage } from '../errors/errorMessage.js';
 import { FAILURE_KINDS as KINDS } from '../gepa/core/adapter.js';
 import { everyCallFailed } from '../gepa/core/scores.js';
-import type { CallFailure, Evaluation, FailureCounts, FailureKind } from '../types.js';
+import type { CallFailure, Evaluation, FailureKind } from '../gepa/core/adapter.js';
+import type { FailureCounts } from '../gepa/core/optimizeResult.js';
 
 export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 10;
 

@@ -4,7 +4,7 @@
 // evaluation answers. The service runs each step as ordinary work (a reflection call, a metric
 // call: slots, dollars, the journal); this interface says what to ask and what to keep.
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
-import type { Candidate, Evaluation } from '../types.js';
+import type { Candidate, Evaluation } from '../gepa/core/adapter.js';
 
 /** One try: the original evaluation first, then each refinement (its evaluation, or why it has none). */
 export interface RefinementAttempt {

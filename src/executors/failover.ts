@@ -8,7 +8,7 @@
 // it may be what kills them. Every tick that acts says so in one notice per reason. Redis is
 // reached through FailoverRedis (bullmqExecutor.ts implements it), so this is tested without one.
 import type { Clock } from '../clock.js';
-import type { RerunNotice } from '../types.js';
+import type { RerunNotice } from '../gepa/core/runEvent.js';
 import { judgeCalls, latencyQuantile, type FailoverPolicy, type Rerun } from './lostCalls.js';
 import { HEARTBEAT_MS, type BeatReading } from './workerBeats.js';
 

@@ -1,5 +1,5 @@
 // Metric calls in this process: the adapter's evaluate, as it is.
-import type { Adapter } from '../types.js';
+import type { Adapter } from '../gepa/core/adapter.js';
 import type { MetricCallExecutor } from './metricCallExecutor.js';
 
 export function localExecutor<Example>(adapter: Adapter<Example>): MetricCallExecutor<Example> {

@@ -1,6 +1,8 @@
 // Where a metric call actually runs. The evaluation service decides when (slots, cache); an
 // executor decides where: in this process (localExecutor.ts) or on remote workers (bullmqExecutor.ts).
-import type { Candidate, EvalContext, Evaluation, RerunNotice } from '../types.js';
+// Room executors/: imported by evaluation/, worker/, run/, the machines and the command.
+import type { Candidate, EvalContext, Evaluation } from '../gepa/core/adapter.js';
+import type { RerunNotice } from '../gepa/core/runEvent.js';
 
 /**
  * Which call this is: the same (candidate, example, traces) call can be made again (a fresh

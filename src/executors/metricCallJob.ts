@@ -1,7 +1,7 @@
 // What travels through the queue for one metric call: the job's payload (candidate, the example
 // as JSON, its id, captureTraces), its name, the default queue, and the JSON-safe form of the
 // Evaluation a worker sends back. Shared by the executor (producer) and the worker (consumer).
-import type { Candidate } from '../types.js';
+import type { Candidate } from '../gepa/core/adapter.js';
 
 export const METRIC_CALL_JOB = 'metric-call';
 export const DEFAULT_QUEUE = 'gepa-actors';

@@ -1,6 +1,7 @@
 // Content hashes: the hex SHA-256 of a text, or of a value's canonical JSON (equal data gives an
 // equal hash whatever its key order). Every identity and cache key of the project is one of
 // these: candidates, cached LM requests, logged prompts and proposals, dataset fingerprints.
+// Room identity/ (below every room): any room may import it; it imports none.
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonicalJson.js';
 

@@ -5,7 +5,7 @@
 // worker slot only while a request is in flight, as the OpenAI-compatible models do.
 import { systemClock } from '../clock.js';
 import { checkInstalled, importIntegration, type OptionalIntegration } from '../peers/optionalDependency.js';
-import type { LmReply } from '../types.js';
+import type { LmReply, PromptPart } from '../gepa/core/languageModel.js';
 import { classifyAiSdkFailure } from './aiSdkFailure.js';
 import { runAttempts, type Attempt } from './attemptLoop.js';
 import { MinuteRateLimiter } from './minuteRateLimiter.js';
@@ -24,7 +24,6 @@ import { requestKey } from './responseCache.js';
 import { DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BASE_DELAY_MS, DEFAULT_RETRY_MAX_DELAY_MS } from './retryPolicy.js';
 import { createSecretRedactor } from './secretRedactor.js';
 import type { SlotAwareContext } from './slotAwareModel.js';
-import type { PromptPart } from '../gepa/core/languageModel.js';
 import { boundPromptTokens, ESTIMATE_COMPLETION_TOKENS, estimatePromptTokens, estimateTokens, messagesOf, type Message } from './tokenEstimates.js';
 
 export const AI_SDK_MODELS: OptionalIntegration = { feature: 'AI SDK models (createAiSdkChatModel, createAiSdkLanguageModel)', packages: ['ai'] };

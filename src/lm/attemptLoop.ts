@@ -3,7 +3,7 @@
 // the request is in flight, and on a retryable failure back off on the injected clock (so
 // simulated runs stay deterministic), telling the runtime before each wait.
 import { sleep } from '../clock.js';
-import type { Clock } from '../types.js';
+import type { Clock } from '../clock.js';
 import type { MinuteRateLimiter, RateTicket } from './minuteRateLimiter.js';
 import { retryDelayMs, type Failure, type FailureKind } from './retryPolicy.js';
 import type { SlotAwareContext } from './slotAwareModel.js';

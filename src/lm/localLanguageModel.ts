@@ -5,7 +5,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { errorMessage } from '../errors/errorMessage.js';
-import type { LmReply } from '../types.js';
+import type { LmReply } from '../gepa/core/languageModel.js';
 import type { ChatMessages } from './openaiLanguageModel.js';
 import { availableParallelism } from 'node:os';
 import { PromptTooLongError, sharedEngine, type EngineKey, type GenerateRequest, type PromptTemplate } from './localModelEngine.js';

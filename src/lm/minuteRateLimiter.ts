@@ -2,7 +2,7 @@
 // a sliding one-minute window kept on the injected clock, so every wait is a clock sleep and
 // simulated runs stay deterministic.
 import { sleep } from '../clock.js';
-import type { Clock } from '../types.js';
+import type { Clock } from '../clock.js';
 
 const RATE_WINDOW_MS = 60_000;
 

@@ -4,11 +4,13 @@
 // {system, user} chat model the chat adapter uses. The SDK's own retries are off so that
 // every wait goes through the injected clock and each attempt holds a worker slot only while
 // its HTTP request is in flight.
+// Room lm/: imported by executors/ and every floor above.
 import OpenAI from 'openai';
 import { z } from 'zod';
 import { sleep, systemClock } from '../clock.js';
 import { errorMessage } from '../errors/errorMessage.js';
-import type { Clock, LmReply } from '../types.js';
+import type { Clock } from '../clock.js';
+import type { LmReply, PromptPart } from '../gepa/core/languageModel.js';
 import { costOf, priceFor, type ModelPrice, type PriceOverrides, type TokenUsage } from './priceTable.js';
 import { MinuteRateLimiter } from './minuteRateLimiter.js';
 import { requestKey, type ResponseCache } from './responseCache.js';
@@ -26,7 +28,6 @@ import {
   type FailureKind,
 } from './retryPolicy.js';
 import { runAttempts, type Attempt } from './attemptLoop.js';
-import type { PromptPart } from '../gepa/core/languageModel.js';
 import { boundPromptTokens, ESTIMATE_COMPLETION_TOKENS, estimatePromptTokens, estimateTokens, messagesOf, type Message } from './tokenEstimates.js';
 
 export { hasPrice } from './priceTable.js';

@@ -2,7 +2,7 @@
 // `openai:<model>` builds one on the OpenAI-compatible endpoint (OPENAI_BASE_URL,
 // OPENAI_API_KEY), `local:<path to a .gguf>` one that runs the file in this process, anything
 // else is a configuration error said plainly.
-import type { LanguageModel } from '../types.js';
+import type { LanguageModel } from '../gepa/core/languageModel.js';
 import { createOpenAILanguageModel, type OpenAIModelOptions } from './openaiLanguageModel.js';
 import { createLocalLanguageModel } from './localLanguageModel.js';
 

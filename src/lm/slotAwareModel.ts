@@ -1,7 +1,8 @@
 // The seam between the run's worker slots and a language model that takes a slot itself, once
 // per attempt, so that its backoff and rate-limit waits hold none; such a model may also give a
 // worst-case price per prompt, so dollars can be reserved before the call.
-import type { LanguageModel, PromptPart, RetryNotice } from '../types.js';
+import type { LanguageModel, PromptPart } from '../gepa/core/languageModel.js';
+import type { RetryNotice } from '../gepa/core/adapter.js';
 
 /** The runtime's call context, plus the seam through which a model takes a worker slot per attempt. */
 export interface SlotAwareContext {

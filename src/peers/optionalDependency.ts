@@ -3,6 +3,7 @@
 // gepa-actors, nothing imports them when the package loads, and the one path that needs them
 // imports them on first use. A missing one is reported by name, with the command that installs
 // it, before any work starts. At the top of src/: executors/, lm/, telemetry/ and worker/ use it.
+// Room peers/ (below every room): any room may import it; it imports none.
 import { createRequire } from 'node:module';
 
 /** A feature and the packages it needs beside gepa-actors. */

@@ -4,7 +4,7 @@
 // small inline script only toggles `hidden`. The best candidate is shown until one is chosen.
 import { escapeHtml } from './htmlEscape.js';
 import { wordDiff } from './wordDiff.js';
-import type { Candidate } from '../types.js';
+import type { Candidate } from '../gepa/core/adapter.js';
 
 /** `before` -> `after` as escaped HTML: insertions in <ins>, deletions in <del>. */
 export function diffHtml(before: string, after: string): string {

@@ -4,7 +4,7 @@
 // Records are kept in memory for the report and, when a path is given, appended to a JSONL file.
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
-import type { Clock } from '../types.js';
+import type { Clock } from '../clock.js';
 
 /** One line of inspect.jsonl: an actor started, an event was received, or a machine's state changed. */
 export type InspectionRecord =

@@ -1,6 +1,6 @@
 // The report's colours: a red-to-green ramp for scores in [0, 1] and one colour per kind of
 // slot work, so the lineage tree, the Pareto grid and the timeline read the same way.
-import type { SlotInterval } from '../types.js';
+import type { SlotInterval } from '../evaluation/workerSlots.js';
 
 /** Hue 0 (red) at 0 through 130 (green) at 1; out-of-range scores are clamped. */
 export function scoreColor(score: number): string {

@@ -3,7 +3,7 @@
 // names the stage a reader looks for (rejected at the minibatch gate, on the valset, skipped,
 // failed, a duplicate, rebased), read from the record's outcome and reason.
 import { escapeHtml } from './htmlEscape.js';
-import type { ProposalRecord } from '../types.js';
+import type { ProposalRecord } from '../gepa/core/optimizeResult.js';
 
 export type ProposalStage =
   | 'accepted'

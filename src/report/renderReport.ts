@@ -4,12 +4,15 @@
 // parent (click the lineage), the proposals with their outcomes, the best candidate's answers on
 // the valset, tokens and dollars per model, the runtime model's prediction against the measured
 // wall-clock, and the actor tree. Each panel is its own module; this one lays out the page.
+// Room report/: imported by the package entries and the command (src/cli/); it reads the rooms below.
 import { plural, signedPercent, stopText } from './runWording.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatDuration, scheduleLabel, type ModelSchedule } from '../runtimeModel/index.js';
 import { formatStaleness, summarizeStaleness } from './stalenessSummary.js';
-import type { Candidate, OptimizeResult, SlotInterval } from '../types.js';
+import type { Candidate } from '../gepa/core/adapter.js';
+import type { OptimizeResult } from '../gepa/core/optimizeResult.js';
+import type { SlotInterval } from '../evaluation/workerSlots.js';
 import { STRING_COMPONENT } from '../adapters/anything/anythingOptions.js';
 import { buildActorTree, renderActorTree } from './actorTree.js';
 import { escapeHtml } from './htmlEscape.js';

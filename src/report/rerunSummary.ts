@@ -2,7 +2,7 @@
 // lost"), for the CLI's summary and report.html: folded from the 'calls.rerun' notices a process
 // saw, or from a durable run's {t:'rerun'} log records (every process's). The time lost is the
 // union of the spans the run waited on lost workers or hung calls before acting.
-import type { RerunNotice } from '../types.js';
+import type { RerunNotice } from '../gepa/core/runEvent.js';
 import { plural } from './runWording.js';
 
 export interface RerunSummary {

@@ -8,7 +8,8 @@
 import { candidateHash } from '../gepa/core/candidateHash.js';
 import type { RunLogRecord } from '../storage/runLog.js';
 import type { OptimizeConfig } from '../config/optimizeConfig.js';
-import type { Adapter, Candidate, Evaluation, LanguageModel, LmReply } from '../types.js';
+import type { Adapter, Candidate, Evaluation } from '../gepa/core/adapter.js';
+import type { LanguageModel, LmReply } from '../gepa/core/languageModel.js';
 import { ModelUsageTally, type ModelUsage } from './modelUsage.js';
 import { modelStringName } from '../lm/resolveLanguageModel.js';
 

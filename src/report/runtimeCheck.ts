@@ -3,7 +3,8 @@
 // predictWallClock with the run's schedule, workers and budget, and the prediction is set
 // beside the measured wall-clock. Merges are not modelled (see runtimeModel.ts).
 import { compareToMeasured, predictWallClock, type ModelSchedule, type PredictParams, type WallClockPrediction } from '../runtimeModel/index.js';
-import type { OptimizeResult, ProposalRecord, SlotInterval } from '../types.js';
+import type { OptimizeResult, ProposalRecord } from '../gepa/core/optimizeResult.js';
+import type { SlotInterval } from '../evaluation/workerSlots.js';
 import { errorMessage } from '../errors/errorMessage.js';
 
 export interface RuntimeCheckInput {

@@ -1,7 +1,7 @@
 // The worker-slot timeline (SVG): one row per slot, one bar per stretch of work, coloured by
 // kind (seed valset, parent and child minibatches, reflections, valset, merges). Gaps are idle
 // slots: where a barrier or a lack of work left capacity unused.
-import type { SlotInterval } from '../types.js';
+import type { SlotInterval } from '../evaluation/workerSlots.js';
 import { linearScale, niceTicks, px } from './chartScale.js';
 import { escapeHtml } from './htmlEscape.js';
 import { SLOT_KIND_COLORS, SLOT_KIND_LABELS } from './palette.js';

@@ -2,7 +2,7 @@
 // between the moment its parent was drawn and the moment it finished. Zero for every batched
 // proposal (a step's frontier is frozen); in an async run it measures how much of the pool's
 // progress a proposal could not see, the price of having no barrier.
-import type { ProposalRecord } from '../types.js';
+import type { ProposalRecord } from '../gepa/core/optimizeResult.js';
 
 /** The distribution of proposals' staleness (ProposalRecord.staleness) over a run. */
 export interface StalenessSummary {

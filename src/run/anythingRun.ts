@@ -13,7 +13,8 @@ import { buildSeedPrompt } from '../gepa/proposer/seedPrompt.js';
 import type { ReflectionContext } from '../gepa/proposer/reflectionPrompt.js';
 import { resolveLanguageModel } from '../lm/resolveLanguageModel.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
-import type { Candidate, OptimizeConfig } from '../types.js';
+import type { Candidate } from '../gepa/core/adapter.js';
+import type { OptimizeConfig } from '../config/optimizeConfig.js';
 import type { PreparedRun } from './preparedRun.js';
 
 export interface AnythingRunParts<Example> {

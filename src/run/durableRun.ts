@@ -13,7 +13,8 @@ import { ConfigError } from '../errors/configError.js';
 import type { PreparedRun } from './preparedRun.js';
 import { finishedSnapshot, foldRunEvent, initialSnapshot, type RunSnapshot } from '../storage/runSnapshot.js';
 import { watchStopFile } from '../storage/stopRequests.js';
-import type { OptimizeResult, RunEvent } from '../types.js';
+import type { OptimizeResult } from '../gepa/core/optimizeResult.js';
+import type { RunEvent } from '../gepa/core/runEvent.js';
 
 /**
  * Builds the run and returns what starts it. optimize() passes the optimizer machine's; src/

@@ -2,6 +2,7 @@
 // settings (config/), the example table, the executor (local, or BullMQ jobs), the resolved
 // reflection LM, the clock, telemetry and the hooks. A config is validated here once; only the
 // edges call this (machines/optimize.ts, the CLI): the machines take the prepared run.
+// Room run/: imported by the entry machines (optimize.ts, optimizeAnything.ts), report/ and the command; never by the other machines.
 import { systemClock } from '../clock.js';
 import { errorMessage } from '../errors/errorMessage.js';
 import { createBullmqExecutor, runIdForDirectory } from '../executors/bullmqExecutor.js';
@@ -11,7 +12,9 @@ import { buildExampleTable, type ExampleTable } from '../gepa/core/exampleTable.
 import { buildReflectiveDataset } from '../gepa/proposer/reflectiveDataset.js';
 import { resolveLanguageModel } from '../lm/resolveLanguageModel.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
-import type { Adapter, Candidate, OptimizeConfig, RunEvent } from '../types.js';
+import type { Adapter, Candidate } from '../gepa/core/adapter.js';
+import type { OptimizeConfig } from '../config/optimizeConfig.js';
+import type { RunEvent } from '../gepa/core/runEvent.js';
 import { createRunTelemetry } from '../telemetry/runTelemetry.js';
 import { ConfigError } from '../errors/configError.js';
 import { datasetFingerprints, type InputHashes } from '../identity/contentHash.js';

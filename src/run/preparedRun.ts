@@ -8,7 +8,13 @@ import type { ReflectionStrategy } from '../gepa/proposer/reflectionStrategy.js'
 import type { CallRecord } from '../evaluation/evaluationService.js';
 import type { Refinement } from '../evaluation/refinement.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
-import type { Candidate, Clock, EvaluatedExample, OptimizeConfig, ProposeNewTexts, ReflectiveDataset, RunEvent, SlotInterval, WorkJournal } from '../types.js';
+import type { Candidate, EvaluatedExample, ReflectiveDataset } from '../gepa/core/adapter.js';
+import type { Clock } from '../clock.js';
+import type { OptimizeConfig } from '../config/optimizeConfig.js';
+import type { ProposeNewTexts } from '../gepa/strategies/hookSignatures.js';
+import type { RunEvent } from '../gepa/core/runEvent.js';
+import type { SlotInterval } from '../evaluation/workerSlots.js';
+import type { WorkJournal } from '../gepa/core/workJournal.js';
 import type { DatasetFingerprints } from '../identity/contentHash.js';
 import type { ExistingRun } from '../storage/runDirectory.js';
 import type { RunSettings } from '../config/runSettings.js';

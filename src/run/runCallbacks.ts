@@ -7,7 +7,9 @@ import { errorMessage } from '../errors/errorMessage.js';
 import type { ExampleTable } from '../gepa/core/exampleTable.js';
 import type { CallbackRunState, GepaCallbacks } from '../gepa/core/callbacks.js';
 import { argmaxMean } from '../gepa/core/scores.js';
-import type { Candidate, Evaluation, OptimizeResult, RunEvent } from '../types.js';
+import type { Candidate, Evaluation } from '../gepa/core/adapter.js';
+import type { OptimizeResult } from '../gepa/core/optimizeResult.js';
+import type { RunEvent } from '../gepa/core/runEvent.js';
 
 /** What the callbacks are told that the run's events do not say. */
 export interface RunCallbackContext {

@@ -17,6 +17,7 @@
 //   longer of the latency path and the slot work over W (halfway at U(0.5, 1.5), measured). Async: steady-state throughput, the lower of
 //   K / L_chain and W / slot-ms per proposal, each chain given between an even share W / K of the
 //   slots and all of them, interpolated the same way.
+// Room runtimeModel/: imported by report/, the command and the entries.
 export {
   acceptanceTriggerProbability,
   paperSpeedup,

@@ -4,7 +4,7 @@
 import { requireProbability } from './paperFormulas.js';
 import { meanJitterFactor, NO_JITTER, type Jitter } from './stageLatency.js';
 
-/** The schedules the optimizer runs, with every field required (see Schedule in types.ts). */
+/** The schedules the optimizer runs, with every field required (see Schedule in settingValues.ts). */
 /** A schedule as the runtime model sees it: every number given. */
 export type ModelSchedule =
   | {

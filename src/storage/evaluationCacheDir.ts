@@ -7,7 +7,7 @@ import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentHash } from '../identity/contentHash.js';
 import type { EvaluationStore } from '../evaluation/evaluationStore.js';
-import type { Evaluation } from '../types.js';
+import type { Evaluation } from '../gepa/core/adapter.js';
 
 /** The file inside cacheDir. */
 export const EVALUATION_CACHE_FILE = 'evaluations.jsonl';

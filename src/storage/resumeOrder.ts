@@ -3,7 +3,7 @@
 // the logged order: that way it asks for exactly the calls the log holds and pays for none twice.
 // How far the run has walked the logged path is a plain value (ResumePosition) the optimizer
 // keeps in its state; these pure functions answer its questions and say what to log.
-import type { ResumeWalk, ScheduleDecision } from '../types.js';
+import type { ResumeWalk, ScheduleDecision } from '../gepa/core/workJournal.js';
 
 /** An async run's walk along the path earlier processes logged. */
 export interface ResumePosition {

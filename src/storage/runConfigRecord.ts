@@ -10,7 +10,8 @@ import { ConfigError } from '../errors/configError.js';
 import type { RunSettings } from '../config/runSettings.js';
 import { REBASE_WAITS, STEP_MINIBATCHES, TIE_ORDERS } from '../settingValues.js';
 import { stopperName } from '../gepa/strategies/stoppers.js';
-import type { OptimizeConfig, RebaseWait } from '../types.js';
+import type { OptimizeConfig } from '../config/optimizeConfig.js';
+import type { RebaseWait } from '../settingValues.js';
 import { RESUMABLE_BUDGETS, type RunBudgets } from './resumeBudgets.js';
 
 /** config.json of a run directory: what a resumed run must match. */

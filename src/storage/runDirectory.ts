@@ -2,6 +2,7 @@
 // state.json (where it stands), LOCK (which process runs it) and STOP (an operator's request).
 // Reading a directory never writes to it; a RunSession, which writes, is opened only once the
 // run is known to be startable, so a refused config leaves no trace.
+// Room storage/: imported by run/, report/, the machines, the command and the entries.
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomicFile.js';
@@ -13,7 +14,8 @@ import { readRunLog, RunLogWriter, type RunLogContents, type RunLogRecord } from
 import { ConfigError, formatZodError } from '../errors/configError.js';
 import type { RunSnapshot } from './runSnapshot.js';
 import { STOP_FILE } from './stopRequests.js';
-import type { OptimizeConfig, OptimizeResult } from '../types.js';
+import type { OptimizeConfig } from '../config/optimizeConfig.js';
+import type { OptimizeResult } from '../gepa/core/optimizeResult.js';
 import type { RunSettings } from '../config/runSettings.js';
 import { errorMessage } from '../errors/errorMessage.js';
 

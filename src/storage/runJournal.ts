@@ -8,7 +8,9 @@
 import { contentHash, sha256Hex } from '../identity/contentHash.js';
 import { budgetsOf, type RunBudgets } from './resumeBudgets.js';
 import type { RunLogRecord } from './runLog.js';
-import type { Candidate, Evaluation, LmReply, ReflectiveDataset, ResumeWalk, ScheduleDecision, WorkJournal } from '../types.js';
+import type { Candidate, Evaluation, ReflectiveDataset } from '../gepa/core/adapter.js';
+import type { LmReply } from '../gepa/core/languageModel.js';
+import type { ResumeWalk, ScheduleDecision, WorkJournal } from '../gepa/core/workJournal.js';
 
 /** The key of a reflection in the log: prompts run to many kilobytes, their hash does not. */
 export function promptHash(prompt: string): string {

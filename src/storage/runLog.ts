@@ -7,7 +7,11 @@ import { z } from 'zod';
 import { RunDirectoryError } from './runDirectoryError.js';
 import { formatZodError } from '../errors/configError.js';
 import { SCHEDULE_DECISION_KINDS } from '../gepa/core/workJournal.js';
-import type { Candidate, Evaluation, LmReply, OptimizeResult, RerunNotice, ScheduleDecision } from '../types.js';
+import type { Candidate, Evaluation } from '../gepa/core/adapter.js';
+import type { LmReply } from '../gepa/core/languageModel.js';
+import type { OptimizeResult } from '../gepa/core/optimizeResult.js';
+import type { ScheduleDecision } from '../gepa/core/workJournal.js';
+import type { RerunNotice } from '../gepa/core/runEvent.js';
 import { errorMessage } from '../errors/errorMessage.js';
 
 /** One line of log.jsonl, told apart by `t` (docs/durable-runs.md). */

@@ -1,7 +1,9 @@
 // state.json of a run directory: a compact picture of the run for people and reports (the pool,
 // the best candidate, what was spent, why it stopped), folded from the RunEvents the optimizer
 // emits. Resuming never reads it: the log is the truth, this is its summary.
-import type { Candidate, OptimizeResult, RunEvent } from '../types.js';
+import type { Candidate } from '../gepa/core/adapter.js';
+import type { OptimizeResult } from '../gepa/core/optimizeResult.js';
+import type { RunEvent } from '../gepa/core/runEvent.js';
 
 /** A pool candidate as state.json shows it. */
 export interface SnapshotCandidate {

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock } from '../clock.js';
-import type { Clock } from '../types.js';
+import type { Clock } from '../clock.js';
 import { namedStopper, type Stopper } from '../gepa/strategies/stoppers.js';
 
 /** The file whose presence in a run directory asks the run to stop gracefully (then it is removed). */

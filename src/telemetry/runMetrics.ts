@@ -3,7 +3,8 @@
 // @opentelemetry/api's meter, a no-op until the application registers a MeterProvider.
 import type { Meter } from '@opentelemetry/api';
 import type { CallRecord } from '../evaluation/evaluationService.js';
-import type { RunEvent, SlotInterval } from '../types.js';
+import type { RunEvent } from '../gepa/core/runEvent.js';
+import type { SlotInterval } from '../evaluation/workerSlots.js';
 
 export interface RunMetrics {
   onEvent(event: RunEvent): void;

@@ -3,7 +3,9 @@
 // registers an SDK sees the run; without one every span and instrument is a no-op.
 import { metrics, trace } from '@opentelemetry/api';
 import type { CallRecord } from '../evaluation/evaluationService.js';
-import type { Clock, RunEvent, SlotInterval } from '../types.js';
+import type { Clock } from '../clock.js';
+import type { RunEvent } from '../gepa/core/runEvent.js';
+import type { SlotInterval } from '../evaluation/workerSlots.js';
 import { createRunMetrics } from './runMetrics.js';
 import { createRunTracer } from './runTracer.js';
 

@@ -2,9 +2,11 @@
 // per metric call and LM call under the proposal it was for (the seed's under the run). Built
 // from the run's events and the evaluation service's call records, so the machines stay unaware;
 // span times are the run's injected clock, anchored to the wall time the run started at.
+// Room telemetry/: imported by run/ and the command.
 import { context, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
 import type { CallOrigin, CallRecord } from '../evaluation/evaluationService.js';
-import type { Clock, RunEvent } from '../types.js';
+import type { Clock } from '../clock.js';
+import type { RunEvent } from '../gepa/core/runEvent.js';
 import { wallTimeOn } from './wallTime.js';
 
 export interface RunTracer {

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Adapter } from '../types.js';
+import type { Adapter } from '../gepa/core/adapter.js';
 import { errorMessage } from '../errors/errorMessage.js';
 
 export class AdapterLoadError extends Error {

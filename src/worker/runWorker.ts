@@ -5,11 +5,12 @@
 // are then refused (their lock is gone). BullMQ's own stalled-job check, after about
 // lockDurationMs + stalledIntervalMs, stays as the backstop. bullmq is an optional peer,
 // imported when a worker starts.
+// Room worker/: imported by the command and the entries.
 import { hostname } from 'node:os';
 import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, toJsonSafe, type MetricCallJobData } from '../executors/metricCallJob.js';
 import { bullmqConnection, type RedisConnectionSpec } from '../executors/redisConnection.js';
 import { ConfigError } from '../errors/configError.js';
-import type { Adapter, Evaluation } from '../types.js';
+import type { Adapter, Evaluation } from '../gepa/core/adapter.js';
 import { loadAdapter } from './loadAdapter.js';
 import { errorMessage } from '../errors/errorMessage.js';
 import { BULLMQ_WORKER, importIntegration } from '../peers/optionalDependency.js';

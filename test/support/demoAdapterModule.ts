@@ -4,7 +4,7 @@
 // `slowAdapter` answers the same, slowly.
 import { createDemoTask, type DemoExample } from '../../src/demo/demoTask.js';
 import { hashString } from '../../src/demo/hash32.js';
-import type { Adapter } from '../../src/types.js';
+import type { Adapter } from '../../src/gepa/core/adapter.js';
 
 export const DEMO_TASK_OPTIONS = { seed: 5, metricCallMs: 5, trainSize: 30, valSize: 12 } as const;
 

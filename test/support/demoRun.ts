@@ -1,6 +1,7 @@
 // The optimization the remote-executor tests run, locally and on workers: the demo task of
 // demoAdapterModule.ts, batched 2x2, 8 slots, 300 metric calls. `essence` drops the timings.
-import type { OptimizeConfig, OptimizeResult } from '../../src/types.js';
+import type { OptimizeConfig } from '../../src/config/optimizeConfig.js';
+import type { OptimizeResult } from '../../src/gepa/core/optimizeResult.js';
 import type { DemoExample } from '../../src/demo/demoTask.js';
 import { demoTask } from './demoAdapterModule.js';
 

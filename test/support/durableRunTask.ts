@@ -3,7 +3,7 @@
 // `onCall` sees every adapter.evaluate call that actually starts, to count what was paid.
 import { createDemoTask } from '../../src/demo/demoTask.js';
 import { withCallHook } from './callHook.js';
-import type { OptimizeConfig } from '../../src/types.js';
+import type { OptimizeConfig } from '../../src/config/optimizeConfig.js';
 import type { DemoExample } from '../../src/demo/demoTask.js';
 
 export const DURABLE_WORKERS = 16;

@@ -4,7 +4,8 @@
 // different components, so siblings improve different things and merges can combine them.
 // Options make some merges lose (crowded candidates) and one metric call throw.
 import { sleep, type Clock } from '../../src/clock.js';
-import type { Adapter, LanguageModel } from '../../src/types.js';
+import type { Adapter } from '../../src/gepa/core/adapter.js';
+import type { LanguageModel } from '../../src/gepa/core/languageModel.js';
 
 export interface MergeExample {
   id: string;

@@ -3,7 +3,7 @@
 import { expect } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { LanguageModelError } from '../../src/lm/openaiLanguageModel.js';
-import type { Clock } from '../../src/types.js';
+import type { Clock } from '../../src/clock.js';
 
 /** A clock that runs in real time but records every wait it is asked for. */
 export function recordingClock(): Clock & { waits: number[] } {

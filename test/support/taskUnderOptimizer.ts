@@ -5,7 +5,8 @@ import { SimulatedClock } from 'xstate';
 import { runOnSimulatedClock, steppingClock } from '../../src/clock.js';
 import type { DemoTaskOptions } from '../../src/demo/demoTask.js';
 import { optimize, type OptimizeResult } from '../../src/index.js';
-import type { Adapter, Candidate, LanguageModel } from '../../src/types.js';
+import type { Adapter, Candidate } from '../../src/gepa/core/adapter.js';
+import type { LanguageModel } from '../../src/gepa/core/languageModel.js';
 
 /** What a run needs of a task. */
 interface RunnableTask<Example> {

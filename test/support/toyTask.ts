@@ -2,7 +2,9 @@
 // example when its text mentions the example's keyword; the toy reflection model appends the
 // first keyword it finds in the feedback. Latencies are scheduled on the given clock.
 import { sleep } from '../../src/clock.js';
-import type { Adapter, Candidate, Clock, LanguageModel } from '../../src/types.js';
+import type { Adapter, Candidate } from '../../src/gepa/core/adapter.js';
+import type { Clock } from '../../src/clock.js';
+import type { LanguageModel } from '../../src/gepa/core/languageModel.js';
 
 export interface ToyExample {
   id: string;

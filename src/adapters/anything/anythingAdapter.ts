@@ -5,7 +5,8 @@
 // `scores`; keeps the best evaluations per example for `ctx.state`; and makes the reflection's
 // records from the side information.
 import { errorMessage } from '../../errors/errorMessage.js';
-import type { Adapter, Candidate, EvalContext, EvaluatedExample, Evaluation, ReflectiveDataset, SearchMode } from '../../types.js';
+import type { Adapter, Candidate, EvalContext, EvaluatedExample, Evaluation, ReflectiveDataset } from '../../gepa/core/adapter.js';
+import type { SearchMode } from '../../settingValues.js';
 import { BEST_EVALUATIONS_KEPT, STRING_COMPONENT, type Evaluator, type PastEvaluation } from './anythingOptions.js';
 import { withEvaluatorLog } from './evaluatorLog.js';
 import { objectiveScores, readEvaluatorResult, reflectionRecord, withLog, type SideInfo } from './sideInfo.js';

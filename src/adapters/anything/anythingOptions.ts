@@ -5,7 +5,10 @@
 // optimize()'s (the reflection minibatch, the front, perfect scores).
 import { ConfigError } from '../../errors/configError.js';
 import type { ReflectionContext } from '../../gepa/proposer/reflectionPrompt.js';
-import type { Candidate, LanguageModel, OptimizeConfig, SearchMode } from '../../types.js';
+import type { Candidate } from '../../gepa/core/adapter.js';
+import type { LanguageModel } from '../../gepa/core/languageModel.js';
+import type { OptimizeConfig } from '../../config/optimizeConfig.js';
+import type { SearchMode } from '../../settingValues.js';
 import type { EvaluatorResult, SideInfo } from './sideInfo.js';
 
 /** One earlier evaluation, as the evaluator's `ctx.state` lists them. */

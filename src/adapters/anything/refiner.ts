@@ -6,7 +6,7 @@ import { framingSections, type ReflectionContext } from '../../gepa/proposer/ref
 import { imageMarker, isImagePart } from '../../gepa/proposer/promptImages.js';
 import type { Refinement, RefinementAttempt } from '../../evaluation/refinement.js';
 import type { SlotAwareLanguageModel } from '../../lm/slotAwareModel.js';
-import type { Candidate, Evaluation } from '../../types.js';
+import type { Candidate, Evaluation } from '../../gepa/core/adapter.js';
 import { sideInfoOf } from './anythingAdapter.js';
 
 /** The key of the side information that records a refined evaluation's attempts. */

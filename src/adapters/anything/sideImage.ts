@@ -1,7 +1,7 @@
 // image(): an image to put in side information (gepa's `Image`): rendered charts, screenshots,
 // renders of generated code. It reaches a reflection model that can see images as an image part,
 // where it stands among the records; in the prompt's text it is named by a marker.
-import type { ImagePart } from '../../types.js';
+import type { ImagePart } from '../../gepa/core/languageModel.js';
 
 const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+);base64,(.*)$/s;
 

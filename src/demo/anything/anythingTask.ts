@@ -2,7 +2,7 @@
 // score with side information (as gepa's optimize_anything evaluators do), optional dataset and
 // valset (none: single-task search), the objective and background a user would write, and a
 // simulated reflection LM that reads the reflection prompt. Shared by the tasks in this folder.
-import type { LanguageModel } from '../../types.js';
+import type { LanguageModel } from '../../gepa/core/languageModel.js';
 import { latencyApplies, simulateLatency, type LatencyModel } from '../simulatedLatency.js';
 
 /** What one evaluator call returns: a score (higher is better) and what a real harness would report. */

@@ -5,7 +5,7 @@
 // sometimes a vague sentence, a misread (wrong) rule, a rewording, or a rewrite that drops a
 // sentence. With no current text (a seedless start) it writes a first prompt of one rule.
 import type { Rng } from '../../gepa/core/rng.js';
-import type { LanguageModel } from '../../types.js';
+import type { LanguageModel } from '../../gepa/core/languageModel.js';
 import { createSimulatedReflectionModel, type DemoReflectionModelOptions } from '../demoReflectionModel.js';
 import { EDIT_SHARES } from '../multistep/twoStageReflection.js';
 import type { ProposedEdit } from '../reflectionEdits.js';

@@ -5,7 +5,7 @@
 // usually the top problem by a plausible factor, sometimes another one, two at once, a misjudged
 // knob, or a slip that breaks the syntax. Its draws come from a hash of (prompt, task seed).
 import type { Rng } from '../../gepa/core/rng.js';
-import type { LanguageModel } from '../../types.js';
+import type { LanguageModel } from '../../gepa/core/languageModel.js';
 import { createSimulatedReflectionModel, type DemoReflectionModelOptions } from '../demoReflectionModel.js';
 import type { ProposedEdit } from '../reflectionEdits.js';
 import { readReflectionPrompt } from '../reflectionPromptReader.js';

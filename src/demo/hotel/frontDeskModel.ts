@@ -2,7 +2,7 @@
 // answers one guest message under the candidate's system prompt and grades the reply. The
 // reflection records show the message, the reply and the grader's feedback, never the hidden
 // list of facts the message needs.
-import type { Adapter, Candidate, EvalContext, Evaluation, ReflectiveDataset } from '../../types.js';
+import type { Adapter, Candidate, EvalContext, Evaluation, ReflectiveDataset } from '../../gepa/core/adapter.js';
 import { combineHashes, hashString } from '../hash32.js';
 import { plainReflectiveDataset } from '../plainReflectiveDataset.js';
 import { checkLatencyOptions, latencyApplies, simulateLatency, type LatencyModel } from '../simulatedLatency.js';

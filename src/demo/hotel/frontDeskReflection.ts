@@ -5,7 +5,7 @@
 // asks to keep to the question), sometimes a vague sentence, a misread fact, a rewording, or a
 // rewrite that drops a sentence.
 import { Rng } from '../../gepa/core/rng.js';
-import type { LanguageModel } from '../../types.js';
+import type { LanguageModel } from '../../gepa/core/languageModel.js';
 import { createSimulatedReflectionModel, type DemoReflectionModelOptions } from '../demoReflectionModel.js';
 import { readReflectionPrompt, type ReflectionRequest } from '../reflectionPromptReader.js';
 import { appendSentence, removeSentence } from '../sentenceEdits.js';

@@ -5,7 +5,7 @@
 // often the more facts the prompt lists (less when the prompt asks to keep to the question).
 // The grade: half a point per asked fact given right, minus a penalty per volunteered fact.
 import { Rng } from '../../gepa/core/rng.js';
-import type { Evaluation } from '../../types.js';
+import type { Evaluation } from '../../gepa/core/adapter.js';
 import { combineHashes, hashString, unitFromHash } from '../hash32.js';
 import type { FactPrompt } from './factPrompt.js';
 import type { HotelExample } from './hotelDataset.js';

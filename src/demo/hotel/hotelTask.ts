@@ -4,7 +4,8 @@
 // fact brought up unasked; plus a simulated reflection LM. The prompt has to accumulate many
 // facts one at a time, and listing every one costs score. A function of the seed throughout.
 import { systemClock } from '../../clock.js';
-import type { Adapter, Candidate, LanguageModel } from '../../types.js';
+import type { Adapter, Candidate } from '../../gepa/core/adapter.js';
+import type { LanguageModel } from '../../gepa/core/languageModel.js';
 import type { DemoTaskOptions } from '../demoTask.js';
 import { createFrontDeskModel, HOTEL_COMPONENT } from './frontDeskModel.js';
 import { createFrontDeskReflectionModel } from './frontDeskReflection.js';

@@ -4,7 +4,8 @@
 // the demo: two components, rules that only pay off once another is in place, clashing rules,
 // clutter past ~8 sentences. Everything (data, answers, proposals, latencies) is a function of the seed.
 import { systemClock } from '../../clock.js';
-import type { Adapter, Candidate, LanguageModel } from '../../types.js';
+import type { Adapter, Candidate } from '../../gepa/core/adapter.js';
+import type { LanguageModel } from '../../gepa/core/languageModel.js';
 import type { DemoTaskOptions } from '../demoTask.js';
 import { generateMultistepDataset, type MultistepExample } from './multistepDataset.js';
 import { createTwoStageModel } from './twoStageModel.js';

@@ -2,7 +2,7 @@
 // runs both stages (planner, then answer) on one problem and grades the result with partial
 // credit. The reflection records show the problem, both stages' outputs and the grader's
 // feedback, never the hidden family or expected-answer fields.
-import type { Adapter, Candidate, EvalContext, Evaluation, ReflectiveDataset } from '../../types.js';
+import type { Adapter, Candidate, EvalContext, Evaluation, ReflectiveDataset } from '../../gepa/core/adapter.js';
 import { combineHashes, hashString } from '../hash32.js';
 import { checkLatencyOptions, latencyApplies, simulateLatency, type LatencyModel } from '../simulatedLatency.js';
 import type { MultistepExample } from './multistepDataset.js';

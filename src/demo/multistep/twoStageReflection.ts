@@ -5,7 +5,7 @@
 // a rule it already has, or a rewrite that drops a sentence. When the feedback asks for what a
 // rule already says, it looks for the instruction in the text that contradicts it.
 import { Rng } from '../../gepa/core/rng.js';
-import type { LanguageModel } from '../../types.js';
+import type { LanguageModel } from '../../gepa/core/languageModel.js';
 import { createSimulatedReflectionModel } from '../demoReflectionModel.js';
 import { readReflectionPrompt, type ReflectionRequest } from '../reflectionPromptReader.js';
 import { appendSentence, removeSentence } from '../sentenceEdits.js';

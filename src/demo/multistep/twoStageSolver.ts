@@ -5,7 +5,7 @@
 // slip on the arithmetic. Every draw comes from a hash of (both texts, example, task seed).
 // The grade is partial: 1 for the exact answer, 0.5 for the right value in the wrong format.
 import { Rng } from '../../gepa/core/rng.js';
-import type { Evaluation } from '../../types.js';
+import type { Evaluation } from '../../gepa/core/adapter.js';
 import { slipDigit } from '../answerFormat.js';
 import { combineHashes, hashString, unitFromHash } from '../hash32.js';
 import type { MultistepExample } from './multistepDataset.js';

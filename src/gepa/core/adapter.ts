@@ -1,7 +1,7 @@
 // GEPA's adapter protocol (gepa-ai/gepa's core/adapter.py): a candidate, one metric call's
 // evaluation and how it failed, the records the reflection LM reads, and the Adapter a user
-// writes (and the kinds of failure, each written once). src/types.ts, the public vocabulary,
-// re-exports the types.
+// writes (and the kinds of failure, each written once). The root entry
+// (src/index.ts) re-exports the types.
 
 /** A candidate system: component name -> text. Candidate 0 is the seed. */
 export type Candidate = Readonly<Record<string, string>>;

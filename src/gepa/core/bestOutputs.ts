@@ -3,7 +3,7 @@
 // a higher score replaces the entry, one with an equal score adds its output; a candidate whose
 // evaluation had no output counts for the score but leaves no output. Kept only when asked for:
 // it holds an output per example per best candidate.
-import type { ValsetBestOutputs } from '../../types.js';
+import type { ValsetBestOutputs } from './optimizeResult.js';
 
 /** The table after candidate `index` joined with these valset scores and outputs (a new table; entries it changes are new). */
 export function withCandidateOutputs(

@@ -1,6 +1,6 @@
 // gepa's callbacks (gepa/core/callbacks.py, GEPACallback): one method per event of a run, each
 // taking one payload object with gepa's field names, camelCased. Types only; src/run/runCallbacks.ts
-// calls them from the run's events, and src/types.ts re-exports them.
+// calls them from the run's events, and the package entries re-export them.
 import type { Candidate, ReflectiveDataset } from './adapter.js';
 import type { OptimizeResult } from './optimizeResult.js';
 

@@ -2,7 +2,7 @@
 // of when or where the candidate was made. Cache keys and deduplication use it.
 import { canonicalJson } from '../../identity/canonicalJson.js';
 import { sha256Hex } from '../../identity/contentHash.js';
-import type { Candidate } from '../../types.js';
+import type { Candidate } from './adapter.js';
 
 /** The candidate as [name, text] pairs in name order: key order does not change its identity. */
 export function canonicalCandidateJson(candidate: Candidate): string {

@@ -7,7 +7,9 @@ import { candidateHash } from './candidateHash.js';
 import { argmaxMean } from './scores.js';
 import { computeFronts, extendInstanceFronts, type Fronts, type Objectives } from './paretoFront.js';
 import { withCandidateOutputs } from './bestOutputs.js';
-import type { Candidate, FrontType, ValsetBestOutputs } from '../../types.js';
+import type { Candidate } from './adapter.js';
+import type { FrontType } from '../../settingValues.js';
+import type { ValsetBestOutputs } from './optimizeResult.js';
 
 export interface CandidatePool {
   candidates: Candidate[];

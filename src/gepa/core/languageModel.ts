@@ -2,7 +2,7 @@
 // proposer): an async function from a prompt to text, with its usage and cost when known. lm/
 // builds them (OpenAI-compatible, AI SDK, local GGUF). A model that can see images says so
 // (`acceptsImages`) and reads the prompt as parts (`ctx.content`), text and images in order.
-// Types only; src/types.ts re-exports them.
+// Types only; the root entry re-exports them.
 
 /** A language model's reply with what it cost, when known. */
 export interface LmReply {

@@ -1,6 +1,6 @@
 // What a run returns (gepa-ai/gepa's core/result.py): the pool with its scores and lineage, every
 // proposal with its outcome, the counters and why the run stopped. Types only (result.ts builds
-// one); src/types.ts re-exports them.
+// one); the root entry re-exports them.
 import type { Candidate } from './adapter.js';
 import type { StopReason } from './stopReason.js';
 

@@ -2,7 +2,7 @@
 // A front is the set of candidates tied at the best score on one "key": a valset example
 // (instance), an objective's mean (objective), both (hybrid), or an (example, objective) pair
 // (cartesian). A candidate that is the only best on some key is never removed.
-import type { FrontType, TieOrder } from '../../types.js';
+import type { FrontType, TieOrder } from '../../settingValues.js';
 import { copyOrder, grownSet, withAdded, type GrownSet } from './pythonSetOrder.js';
 
 export type Objectives = Readonly<Record<string, number>>;

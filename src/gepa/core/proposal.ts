@@ -4,7 +4,7 @@
 // optimizer keeps one Proposal per proposal in flight; a proposer's reports are patches to it.
 import type { Reservation } from '../../budget/budgetLedger.js';
 import type { Objectives } from './paretoFront.js';
-import type { Candidate, Evaluation } from '../../types.js';
+import type { Candidate, Evaluation } from './adapter.js';
 
 /** The minibatch gate's answer: the proposal was skipped (with why), or its child was judged. */
 export interface AcceptanceVerdict {

@@ -1,6 +1,7 @@
 // The OptimizeResult, built from the final pool and the run's counters.
 import { bestIndex, type CandidatePool } from './candidatePool.js';
-import type { Candidate, FailureCounts, OptimizeResult, ProposalRecord } from '../../types.js';
+import type { Candidate } from './adapter.js';
+import type { FailureCounts, OptimizeResult, ProposalRecord } from './optimizeResult.js';
 import type { StopReason } from './stopReason.js';
 
 export interface ResultInput {

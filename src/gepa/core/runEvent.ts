@@ -1,5 +1,5 @@
 // The events a run reports while it runs (gepa-ai/gepa's callbacks, as data): what onEvent
-// receives. Types only; src/types.ts re-exports them.
+// receives. Types only; the root entry re-exports them.
 import type { Candidate, CallFailure, Evaluation, ReflectiveDataset, RetryNotice } from './adapter.js';
 import type { ProposalRecord } from './optimizeResult.js';
 import type { StopReason } from './stopReason.js';

@@ -1,7 +1,7 @@
 // Sums and means of score lists: the minibatch gate compares sums, the pool ranks by means. And
 // whether an evaluation scored anything at all: when every call failed there is nothing to
 // reflect on (a proposal), and the run cannot start (the seed).
-import type { Evaluation } from '../../types.js';
+import type { Evaluation } from './adapter.js';
 
 export const sum = (xs: ReadonlyArray<number>): number => xs.reduce((a, b) => a + b, 0);
 export const mean = (xs: ReadonlyArray<number>): number => (xs.length === 0 ? 0 : sum(xs) / xs.length);

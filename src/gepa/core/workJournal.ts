@@ -2,7 +2,7 @@
 // completed paid work, record new work, the work earlier processes paid for that this one holds
 // against the budget, and (async schedule) the decisions an earlier process took.
 // storage/runJournal.ts implements it; its log validates against SCHEDULE_DECISION_KINDS. Types
-// and that list only; src/types.ts re-exports the types.
+// and that list only; 'gepa-actors/storage' re-exports the types.
 import type { Candidate, Evaluation, ReflectiveDataset } from './adapter.js';
 import type { LmReply } from './languageModel.js';
 

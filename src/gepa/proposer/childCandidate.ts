@@ -6,7 +6,8 @@
 import { candidateHash } from '../core/candidateHash.js';
 import type { MinibatchOutcome } from '../core/proposal.js';
 import { scoresOf } from '../core/scores.js';
-import type { AcceptanceRule, Candidate, Evaluation } from '../../types.js';
+import type { AcceptanceRule } from '../../settingValues.js';
+import type { Candidate, Evaluation } from '../core/adapter.js';
 import { judgeChild } from '../strategies/acceptance.js';
 import { extractInstruction } from './extractInstruction.js';
 import { judgeMerge } from './merge.js';

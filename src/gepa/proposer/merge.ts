@@ -8,7 +8,8 @@ import { sum } from '../core/scores.js';
 import { ancestorsOf, type CandidatePool } from '../core/candidatePool.js';
 import { DEFAULT_TIE_ORDER, nonDominatedCandidates, type Fronts } from '../core/paretoFront.js';
 import type { Rng } from '../core/rng.js';
-import type { Candidate, TieOrder } from '../../types.js';
+import type { Candidate } from '../core/adapter.js';
+import type { TieOrder } from '../../settingValues.js';
 
 export const MERGE_SUBSAMPLE_SIZE = 5;
 

@@ -4,7 +4,7 @@
 // Each stage of the proposal asks one function here and gets "skip, with the reason" or "go on,
 // with what the next stage needs"; the proposer machine only reads the answer.
 import { errorMessage } from '../../errors/errorMessage.js';
-import type { Candidate, Evaluation, ReflectiveDataset } from '../../types.js';
+import type { Candidate, Evaluation, ReflectiveDataset } from '../core/adapter.js';
 import { everyCallFailed, scoresOf, sum } from '../core/scores.js';
 import { isPerfect } from '../strategies/acceptance.js';
 import { buildChild, noChildReason, type ComponentReply, type HashedChild } from './childCandidate.js';

@@ -3,7 +3,7 @@
 // by a three-way merge with P as the base, as version control rebases a branch onto new work.
 // The result is D's work plus the child's change; or a conflict (both changed the same sentence
 // differently); or nothing new (D already holds the change).
-import type { Candidate } from '../../types.js';
+import type { Candidate } from '../core/adapter.js';
 import { mergeTexts } from './textMerge.js';
 
 export type Rebase =

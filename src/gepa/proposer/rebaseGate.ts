@@ -4,7 +4,8 @@
 // the outcome once both are in (the acceptance rule against the new base, childCandidate.ts).
 import type { MinibatchOutcome } from '../core/proposal.js';
 import { scoresOf } from '../core/scores.js';
-import type { AcceptanceRule, Candidate, Evaluation, RebaseGate } from '../../types.js';
+import type { AcceptanceRule, RebaseGate } from '../../settingValues.js';
+import type { Candidate, Evaluation } from '../core/adapter.js';
 import { judgeChildOutcome } from './childCandidate.js';
 
 export interface RebaseGateRun {

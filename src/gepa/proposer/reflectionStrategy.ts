@@ -3,7 +3,8 @@
 // all of them. A template that throws, or a proposer that throws or answers something other than
 // texts of the components to update, makes a failed proposal with the reason, never a crash.
 import { errorMessage } from '../../errors/errorMessage.js';
-import type { Candidate, ReflectionPromptTemplate, ReflectiveDataset } from '../../types.js';
+import type { Candidate, ReflectiveDataset } from '../core/adapter.js';
+import type { ReflectionPromptTemplate } from '../strategies/hookSignatures.js';
 import type { ComponentReply } from './childCandidate.js';
 import { buildReflectionPrompt, renderRecords, type ReflectionContext } from './reflectionPrompt.js';
 import { promptContent } from './promptImages.js';

@@ -1,7 +1,7 @@
 // The records the reflection LM reads: the adapter's own makeReflectiveDataset when it has one,
 // else one record per evaluated example with the keys Inputs, Generated Outputs, Feedback; and
 // the parent's minibatch results they are made from.
-import type { Adapter, Candidate, EvaluatedExample, Evaluation, ReflectiveDataset } from '../../types.js';
+import type { Adapter, Candidate, EvaluatedExample, Evaluation, ReflectiveDataset } from '../core/adapter.js';
 
 /** Each minibatch example (example-table ids) with its evaluation, in minibatch order: what the dataset is built from. */
 export function minibatchResults(minibatch: readonly number[], examples: readonly unknown[], evaluations: readonly Evaluation[]): Array<EvaluatedExample<unknown>> {

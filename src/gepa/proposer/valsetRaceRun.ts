@@ -1,7 +1,7 @@
 // A granted valset race, as its proposer runs it: the child's evaluations so far by valset
 // position, and what comes next, asked of the race's rule (strategies/valsetPolicy.ts) once per
 // chunk: the next chunk's example ids, a stop with the reason, or the complete valset scores.
-import type { Evaluation } from '../../types.js';
+import type { Evaluation } from '../core/adapter.js';
 import { valsetScoresOf, type Proposal, type ValsetScores } from '../core/proposal.js';
 import { nextRaceStep, type ValsetRace } from '../strategies/valsetPolicy.js';
 

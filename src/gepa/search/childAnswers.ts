@@ -10,7 +10,8 @@ import { decideGroup, type ChildAnswer } from './proposalDecisions.js';
 import { withRecords } from './recordsInFlight.js';
 import { payForGrants } from './lastCalls.js';
 import type { Proposal } from '../core/proposal.js';
-import type { Candidate, ProposalSelection, RebaseGate, RebasePolicy, RebaseWait, ValsetPolicy } from '../../types.js';
+import type { Candidate } from '../core/adapter.js';
+import type { ProposalSelection, RebaseGate, RebasePolicy, RebaseWait, ValsetPolicy } from '../../settingValues.js';
 
 export interface AnswerSettings {
   proposalSelection: ProposalSelection;

@@ -9,7 +9,8 @@ import { hashedChild } from '../proposer/childCandidate.js';
 import { rebaseEdit } from '../proposer/rebase.js';
 import type { CandidatePool } from '../core/candidatePool.js';
 import type { Proposal } from '../core/proposal.js';
-import type { Candidate, RebaseGate, RebasePolicy } from '../../types.js';
+import type { Candidate } from '../core/adapter.js';
+import type { RebaseGate, RebasePolicy } from '../../settingValues.js';
 import { isHeld } from './proposalDecisions.js';
 import { planStaleChild } from './staleChild.js';
 

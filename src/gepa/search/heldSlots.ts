@@ -5,7 +5,7 @@
 // with 'free-early' only while the calls left pay for enough generations at that width.
 import type { BudgetLedger } from '../../budget/budgetLedger.js';
 import type { Proposal } from '../core/proposal.js';
-import type { HeldSlot } from '../../types.js';
+import type { HeldSlot } from '../../settingValues.js';
 import { isHeld } from './proposalDecisions.js';
 import { asyncSearchWidth } from '../core/searchWidth.js';
 import { reflectiveWorstCase, type PlannerSettings } from './proposalPlanner.js';

@@ -10,7 +10,8 @@ import { poolLookup, type CandidatePool } from '../core/candidatePool.js';
 import { isAccepted, UNFINISHED_OUTCOME_REASON, type MinibatchOutcome, type Proposal, type ProposalId, type ProposalSpend } from '../core/proposal.js';
 import { planStaleChild, type RebasePolicy } from './staleChild.js';
 import { withRecord, withRecords } from './recordsInFlight.js';
-import type { Candidate, ProposalSelection, RebaseWait } from '../../types.js';
+import type { Candidate } from '../core/adapter.js';
+import type { ProposalSelection, RebaseWait } from '../../settingValues.js';
 
 /** What a proposer waiting on its accepted child is told: a valset grant, a denial, or to rebase first. */
 export type ChildAnswer =

@@ -4,7 +4,7 @@
 import { decideAlone, rejectionReason } from '../strategies/proposalSelection.js';
 import { addCandidate, poolLookup, type CandidatePool } from '../core/candidatePool.js';
 import { outcomeOf, type Proposal } from '../core/proposal.js';
-import type { ProposalRecord } from '../../types.js';
+import type { ProposalRecord } from '../core/optimizeResult.js';
 
 export interface FoldResult {
   pool: CandidatePool;

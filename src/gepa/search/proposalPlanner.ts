@@ -6,7 +6,11 @@
 // after its draws), in a fixed order, and so do the calls of the user's planning hooks; a
 // proposal a hook could not plan is recorded as failed.
 import { refusalReason, remainingCalls, reserve, type BudgetLedger, type Reserved, type SpendingLimits } from '../../budget/budgetLedger.js';
-import type { Candidate, ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ParentWeighting, ProposalRecord, RebasePolicy, RunEvent, SearchMode, StepMinibatches, StopReason, TieOrder } from '../../types.js';
+import type { Candidate } from '../core/adapter.js';
+import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ParentWeighting, RebasePolicy, SearchMode, StepMinibatches, TieOrder } from '../../settingValues.js';
+import type { ProposalRecord } from '../core/optimizeResult.js';
+import type { RunEvent } from '../core/runEvent.js';
+import type { StopReason } from '../core/stopReason.js';
 import { planMerge, tripleKey } from '../proposer/merge.js';
 import { planStep, type FailedTask, type StepShape } from '../strategies/proposalSampling.js';
 import { MAX_HOOK_FAILURES_IN_A_ROW, type PlanningHooks } from '../strategies/strategyHooks.js';

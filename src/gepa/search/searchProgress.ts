@@ -7,7 +7,10 @@ import { addCandidate, bestIndex, poolFronts } from '../core/candidatePool.js';
 import type { ValsetScores, Proposal } from '../core/proposal.js';
 import { foldProposals } from './proposalFold.js';
 import type { SearchState } from './searchState.js';
-import type { Candidate, FrontType, ProposalRecord, RunEvent, TieOrder } from '../../types.js';
+import type { Candidate } from '../core/adapter.js';
+import type { FrontType, TieOrder } from '../../settingValues.js';
+import type { ProposalRecord } from '../core/optimizeResult.js';
+import type { RunEvent } from '../core/runEvent.js';
 
 export interface SearchProgress {
   bestScore: number;

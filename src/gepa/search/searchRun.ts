@@ -12,13 +12,19 @@ import { seedFromReply } from '../proposer/seedPrompt.js';
 import { launchEvents, type Plan } from './proposalPlanner.js';
 import { addSeed, foldFinished, recordPlanFailures, recordStopped, startProgress, type SearchProgress } from './searchProgress.js';
 import { initialSearchState, type SearchSettings, type SearchState } from './searchState.js';
+import { launchShapeOf, type LaunchShape } from './launchShape.js';
 import { decideStop, finalStopReason, type StopRules } from './stopDecision.js';
 import type { StopReason } from '../core/stopReason.js';
 import type { ExampleTable } from '../core/exampleTable.js';
-import type { Candidate, Evaluation, FailureCounts, FrontType, OptimizeResult, RunEvent, TieOrder } from '../../types.js';
+import type { Candidate, Evaluation } from '../core/adapter.js';
+import type { FailureCounts, OptimizeResult } from '../core/optimizeResult.js';
+import type { FrontType, TieOrder } from '../../settingValues.js';
+import type { RunEvent } from '../core/runEvent.js';
 
 export interface SearchRun {
   search: SearchState;
+  /** The schedule's shape the launch rules fill (launchRules.ts): as configured at the start; a rule that adapts it changes it here. */
+  shape: LaunchShape;
   progress: SearchProgress;
   ledger: BudgetLedger;
   /** The evaluator said the dollars left cannot pay for another call (it holds the dollar gate). */
@@ -49,11 +55,16 @@ export interface WrittenSeed {
 export type RunSettingsView = AnswerSettings & StopRules & { frontType: FrontType; tieOrder: TieOrder };
 
 /**
- * A run before its seed is evaluated: the search state from the settings, an open ledger (with
- * `spentBefore` calls already paid: an earlier process's failed calls), nothing in flight.
+ * A run before its seed is evaluated: the search state from the settings, the schedule's shape,
+ * an open ledger (with `spentBefore` calls already paid: an earlier process's failed calls),
+ * nothing in flight.
  */
-export function startRun(settings: SearchSettings & { maxMetricCalls?: number; metricCallsPerEvaluation?: number }, table: Pick<ExampleTable<unknown>, 'trainIds'>, spentBefore: number): SearchRun {
-  return { search: initialSearchState(settings, table), progress: startProgress(), ledger: openLedger(settings.maxMetricCalls, spentBefore, settings.metricCallsPerEvaluation), spentUsd: 0, dollarsExhausted: false, proposals: {}, stepIds: [] };
+export function startRun(
+  settings: SearchSettings & { schedule: LaunchShape; maxMetricCalls?: number; metricCallsPerEvaluation?: number },
+  table: Pick<ExampleTable<unknown>, 'trainIds'>,
+  spentBefore: number,
+): SearchRun {
+  return { search: initialSearchState(settings, table), shape: launchShapeOf(settings.schedule), progress: startProgress(), ledger: openLedger(settings.maxMetricCalls, spentBefore, settings.metricCallsPerEvaluation), spentUsd: 0, dollarsExhausted: false, proposals: {}, stepIds: [] };
 }
 
 /** The run's budget as a run event. */

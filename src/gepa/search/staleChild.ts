@@ -3,7 +3,8 @@
 // saw, and lineages would stay shallow. With rebasing on, its edit is replayed onto a newer
 // candidate instead (proposer/rebase.ts), and the rebased child must pass the gate again, against
 // that candidate, before a valset evaluation is paid for. Which candidate is the policy's choice.
-import type { Candidate, RebasePolicy } from '../../types.js';
+import type { Candidate } from '../core/adapter.js';
+import type { RebasePolicy } from '../../settingValues.js';
 import { hashedChild } from '../proposer/childCandidate.js';
 import { rebaseEdit } from '../proposer/rebase.js';
 import { ancestorsOf, type CandidatePool } from '../core/candidatePool.js';

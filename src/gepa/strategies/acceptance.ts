@@ -2,7 +2,7 @@
 // its own parent's there (strictly, or by improvement-or-equal).
 import type { AcceptanceVerdict } from '../core/proposal.js';
 import { sum } from '../core/scores.js';
-import type { AcceptanceRule } from '../../types.js';
+import type { AcceptanceRule } from '../../settingValues.js';
 
 export function judgeChild(rule: AcceptanceRule, parentScores: readonly number[], childScores: readonly number[]): AcceptanceVerdict {
   const parentSum = sum(parentScores);

@@ -1,7 +1,7 @@
 // Which components a proposal rewrites: round-robin per candidate (each candidate keeps a
 // pointer that advances with every proposal made from it; a child starts at the max pointer of
 // its parents) or all components at once.
-import type { ComponentSelectionStrategy } from '../../types.js';
+import type { ComponentSelectionStrategy } from '../../settingValues.js';
 
 export interface ComponentChoice {
   components: string[];

@@ -1,6 +1,6 @@
 // The signatures of the strategy hooks a user may pass (selectCandidate, selectComponents,
 // sampleMinibatch, proposeNewTexts, reflectionPromptTemplate) and what they are handed: the pool
-// as it stands and the run's seeded random source. Types only; src/types.ts re-exports them.
+// as it stands and the run's seeded random source. Types only; the root entry re-exports them.
 import type { Candidate, ReflectiveDataset } from '../core/adapter.js';
 
 /**

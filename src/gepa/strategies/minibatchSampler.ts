@@ -3,7 +3,7 @@
 // out consecutive chunks. Successive calls (several tasks in one step) get different chunks;
 // nextSliding gives a whole step's chunks while moving the epoch on by one (the reference's pacing).
 import type { Rng } from '../core/rng.js';
-import type { StepMinibatches } from '../../types.js';
+import type { StepMinibatches } from '../../settingValues.js';
 
 /**
  * A run's default by schedule: batched steps pace minibatches as the reference does ('sliding',

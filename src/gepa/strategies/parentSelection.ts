@@ -4,7 +4,7 @@
 import { DEFAULT_TIE_ORDER, removeDominated, type Fronts } from '../core/paretoFront.js';
 import type { Rng } from '../core/rng.js';
 import { argmaxMean } from '../core/scores.js';
-import type { ParentSelectionStrategy, TieOrder } from '../../types.js';
+import type { ParentSelectionStrategy, TieOrder } from '../../settingValues.js';
 
 export const EPSILON = 0.1;
 

@@ -10,7 +10,8 @@ import type { EpochShuffledSampler } from './minibatchSampler.js';
 import { selectParent } from './parentSelection.js';
 import { hookedComponents, hookedMinibatch, hookedParent, poolView, type HookAnswer, type PlanningHooks } from './strategyHooks.js';
 import type { Rng } from '../core/rng.js';
-import type { Candidate, ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, StepMinibatches, TieOrder } from '../../types.js';
+import type { Candidate } from '../core/adapter.js';
+import type { ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, StepMinibatches, TieOrder } from '../../settingValues.js';
 
 export interface StepShape {
   parents: number;

@@ -4,7 +4,7 @@
 // texts are deduplicated). The same test runs again when a child is folded, since a twin may
 // have joined the pool while it was on the valset. Every proposal not kept gets its reason.
 import type { MinibatchOutcome, SelectionDecision } from '../core/proposal.js';
-import type { ProposalSelection } from '../../types.js';
+import type { ProposalSelection } from '../../settingValues.js';
 
 export type { MinibatchOutcome, SelectionDecision };
 

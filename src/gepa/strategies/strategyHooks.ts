@@ -5,7 +5,7 @@ import type { CandidatePool } from '../core/candidatePool.js';
 import type { Fronts } from '../core/paretoFront.js';
 import type { Rng } from '../core/rng.js';
 import { errorMessage } from '../../errors/errorMessage.js';
-import type { PoolView, SampleMinibatch, SelectCandidate, SelectComponents } from '../../types.js';
+import type { PoolView, SampleMinibatch, SelectCandidate, SelectComponents } from './hookSignatures.js';
 
 export interface PlanningHooks {
   selectCandidate?: SelectCandidate;

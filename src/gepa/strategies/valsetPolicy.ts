@@ -6,7 +6,7 @@
 // race saves buys more proposals at the same budget.
 import { sum } from '../core/scores.js';
 
-import type { ValsetPolicy } from '../../types.js';
+import type { ValsetPolicy } from '../../settingValues.js';
 
 export type { ValsetPolicy };
 

@@ -1,0 +1,26 @@
+/**
+ * `gepa-actors/embedding`: what a program that embeds or extends the machines (root:
+ * optimizerMachine, proposerMachine, evaluatorActor) writes against: the messages between them
+ * (docs/embedding.md), the executor seam of the evaluator, the system clock a run reads by
+ * default, and GEPA's building blocks.
+ *
+ * @module gepa-actors/embedding
+ */
+export type {
+  EvaluatorRequest,
+  EvaluatorReply,
+  EvaluatorStats,
+  ProposalUpdate,
+  ProposerReport,
+  ProposerDecision,
+  ProposerInput,
+  ReplyTo,
+  SystemicFailure,
+} from '../../machines/protocol.js';
+export type { EvaluatorInput } from '../../machines/evaluator.actor.js';
+export type { GatePrefetch } from '../gepa/search/gatePrefetch.js';
+export type { MetricCallExecutor, MetricCallIdentity } from '../executors/metricCallExecutor.js';
+export { systemClock } from '../clock.js';
+export { candidateHash } from '../gepa/core/candidateHash.js';
+export { extractInstruction } from '../gepa/proposer/extractInstruction.js';
+export { buildReflectionPrompt, type ReflectionContext } from '../gepa/proposer/reflectionPrompt.js';
