@@ -13,7 +13,7 @@ import { sha256Hex } from '../identity/contentHash.js';
 import type { Job, Queue, QueueEvents, UnrecoverableError } from 'bullmq';
 import { candidateHash } from '../gepa/core/candidateHash.js';
 import { sleep, systemClock } from '../clock.js';
-import type { MetricCallExecutor, MetricCallIdentity } from './metricCallExecutor.js';
+import { ExecutorUnavailableError, type MetricCallExecutor, type MetricCallIdentity } from './metricCallExecutor.js';
 import { ConfigError } from '../errors/configError.js';
 import type { Candidate, EvalContext, Evaluation } from '../gepa/core/adapter.js';
 import type { RerunNotice } from '../gepa/core/runEvent.js';
@@ -78,8 +78,9 @@ export interface BullmqExecutorOptions {
    */
   noWorkerWarningMs?: number;
   /**
-   * Redis unreachable this long: the executor gives up; outstanding and later metric calls fail
-   * with a connection error (so a run stops with stopReason 'error', resumable). Default 300,000.
+   * Redis unreachable this long: the executor gives up; outstanding and later metric calls reject
+   * with RedisUnavailableError, which stops a run with stopReason 'error' naming Redis (resumable:
+   * those calls are not logged, a resume makes them again). Default 300,000.
    */
   maxRedisDownMs?: number;
   /** Something the user should know that is not an error (e.g. no worker on the queue, Redis unreachable). Default: a process warning. */
@@ -96,11 +97,15 @@ export interface BullmqExecutorOptions {
   onRerun?: (notice: RerunNotice) => void;
 }
 
-/** Redis could not be reached for maxRedisDownMs: the run cannot go on until it is back. */
-export class RedisUnavailableError extends Error {
+/**
+ * Redis could not be reached for maxRedisDownMs: the run cannot go on until it is back. It stops
+ * with stopReason 'error' naming Redis; the calls in flight are not logged, so a resume makes
+ * them again (re-attaching to their jobs when Redis kept them).
+ */
+export class RedisUnavailableError extends ExecutorUnavailableError {
   /** 'RedisUnavailableError'. */
   override readonly name = 'RedisUnavailableError';
-  /** Counted as a connection failure (src/evaluation/failureTally.ts). */
+  /** A connection failure (src/evaluation/failureTally.ts), were it counted as one. */
   readonly kind = 'connection';
 }
 
@@ -180,11 +185,14 @@ function failoverRedis({ queue, client, Job, UnrecoverableError }: OpenConnectio
         return error === null && typeof owner === 'string' ? owner : undefined;
       });
     },
-    // With the lost worker's token, the move deletes its lock: its late answer finds none and is refused.
+    // With the lost worker's token, the move deletes its lock: its late answer finds none and is
+    // refused. Then to the head of the plain wait list, which is served before prioritized jobs
+    // and wakes idle workers (a job put back among prioritized ones waits for their next poll).
     moveBack: async (jobId) => {
       const active = await activeJob(jobId);
       if (!active) return false;
       await active.job.moveToWait(active.token);
+      await active.job.changePriority({ priority: 0, lifo: true });
       return true;
     },
     fail: async (jobId, message) => {

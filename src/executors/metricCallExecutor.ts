@@ -24,6 +24,15 @@ export interface MetricCallExecutor<Example> {
   onCallsRerun?(listener: (notice: RerunNotice) => void): () => void;
 }
 
+/**
+ * Thrown by an executor that can run no call any more (e.g. its queue's Redis unreachable past
+ * maxRedisDownMs): not a failed call but the end of the run, which stops with stopReason 'error'
+ * naming the cause. The calls it held are not logged, so a resumed run makes them again.
+ */
+export class ExecutorUnavailableError extends Error {
+  override name = 'ExecutorUnavailableError';
+}
+
 /** An executor whose calls have a worst-case price (e.g. a priced task model), for dollar reservations. */
 export interface PricedExecutor<Example> extends MetricCallExecutor<Example> {
   estimateMaxCostUsd?: (candidate: Candidate, example: Example) => number;
