@@ -4,8 +4,7 @@
 // all workers. Job ids are a function of (run, call, occurrence), so a retried, stalled,
 // re-submitted or failed-over job is one job and is paid once. A lost worker's calls run again
 // elsewhere within about a second (failover.ts, from the workers' heartbeats); runs sharing a
-// queue get fair shares of its workers (a job's priority is its run's count of calls out, so
-// the run with fewer goes first). bullmq and ioredis are optional peers: creating the executor
+// queue get fair shares of its workers (fairShare.ts: a job's priority is a fair-queueing tag). bullmq and ioredis are optional peers: creating the executor
 // checks that they are installed, the first evaluation imports them.
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -19,6 +18,7 @@ import type { Candidate, EvalContext, Evaluation } from '../gepa/core/adapter.js
 import type { RerunNotice } from '../gepa/core/runEvent.js';
 import { Failover, type FailoverRedis, type FollowedCall } from './failover.js';
 import { BEAT_KEYS, FORGET_SCRIPT, HEARTBEAT_MS, parseBeats, READ_BEATS_SCRIPT } from './workerBeats.js';
+import { FAIR_KEY, FAIR_TAGS_SCRIPT, FairTags } from './fairShare.js';
 import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, type MetricCallJobData } from './metricCallJob.js';
 import { bullmqConnection, waitUntilReachable, type RedisConnectionSpec } from './redisConnection.js';
 import { BULLMQ_EXECUTOR, checkInstalled, importIntegration } from '../peers/optionalDependency.js';
@@ -40,8 +40,7 @@ export const BULLMQ_EXECUTOR_DEFAULTS = {
 /** A call running past max(this floor, OVERDUE_FACTOR x the p99 of observed latencies) on a live worker runs again elsewhere, once. */
 const OVERDUE_FLOOR_MS = 2000;
 const OVERDUE_FACTOR = 5;
-/** BullMQ's highest priority number (the lowest priority). */
-const MAX_PRIORITY = 2_097_151;
+
 
 /** Options of createBullmqExecutor. */
 export interface BullmqExecutorOptions {
@@ -133,6 +132,7 @@ interface Outstanding extends FollowedCall {
 interface RawRedis {
   eval(script: string, keys: number, ...args: string[]): Promise<unknown>;
   get(key: string): Promise<string | null>;
+  hdel(key: string, field: string): Promise<number>;
   pipeline(): RawPipeline;
   on(event: 'ready', listener: () => void): unknown;
 }
@@ -153,6 +153,7 @@ interface OpenConnections {
 
 interface Connections extends OpenConnections {
   failover: FailoverRedis;
+  tags: FairTags;
 }
 
 /** The id of the newest entry of the queue's event stream ('0-0' when empty). */
@@ -392,21 +393,23 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       client.on('ready', redisAnswered);
       const opened = { queue, events, client, isNotConnectionError, Job: bullmq.Job, UnrecoverableError: bullmq.UnrecoverableError };
       connected = true;
-      return { ...opened, failover: failoverRedis(opened) };
+      const tagKeys = [queue.keys.prioritized as string, queue.toKey(FAIR_KEY)];
+      const tags = new FairTags(async (count) => Number(await client.eval(FAIR_TAGS_SCRIPT, 2, ...tagKeys, runId, String(count))));
+      return { ...opened, failover: failoverRedis(opened), tags };
     })();
     return connections;
   };
 
   /**
    * Adds the job, waiting out a Redis outage (BullMQ reconnects by itself): a lost connection
-   * must not turn into a failed metric call. Any other error is final. Its priority is the run's
-   * number of calls out: the run with fewer is served first, so runs sharing workers share them fairly.
+   * must not turn into a failed metric call. Any other error is final. Its priority is a fair
+   * tag (fairShare.ts), so runs sharing workers share them fairly.
    */
   const submit = async (jobId: string, data: MetricCallJobData, signal?: AbortSignal): Promise<void> => {
-    const { queue, isNotConnectionError } = await connect();
+    const { queue, isNotConnectionError, tags } = await connect();
     for (let waitMs = 250; ; waitMs = Math.min(2 * waitMs, 4000)) {
       try {
-        await queue.add(METRIC_CALL_JOB, data, { jobId, priority: Math.min(Math.max(outstanding.size, 1), MAX_PRIORITY) });
+        await queue.add(METRIC_CALL_JOB, data, { jobId, priority: await tags.next() });
         redisAnswered();
         return;
       } catch (error) {
@@ -569,9 +572,9 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       for (const jobId of unanswered) settle(jobId, { ok: false, reason: 'the bullmq executor was closed' });
       closing.abort(new Error('the bullmq executor was closed'));
       const shutDown = connections?.then(
-        async ({ queue, events }) => {
+        async ({ queue, events, client }) => {
           // A closed run leaves no work behind: jobs no worker has taken are withdrawn (active ones are locked and run out).
-          await Promise.allSettled(unanswered.map((jobId) => queue.remove(jobId)));
+          await Promise.allSettled([...unanswered.map((jobId) => queue.remove(jobId)), client.hdel(queue.toKey(FAIR_KEY), runId)]);
           return Promise.allSettled([events.close(), queue.close()]);
         },
         () => undefined,
