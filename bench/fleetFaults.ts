@@ -7,12 +7,17 @@
 // -9 and restarted empty 1 s later. Each row: wall-clock, ratio to the local run, the result's
 // hash (timings left out: a fault may cost time, never change the result) and metric calls.
 //
-//   npx tsx bench/fleetFaults.ts [--rows local,clean,kill,stop,cut,redis] [--runs 1] [--netns] [--label after]
+//   npx tsx bench/fleetFaults.ts [--rows local,clean,kill,stop,cut,redis] [--runs 1] [--netns] [--label after] [--before DIR]
 //
 // --netns puts Redis and every worker in a namespace of its own (calls cross veth links);
 // otherwise they use loopback and only the cut row's two victims live in namespaces.
+// --before DIR: another checkout (e.g. `git archive a1c604b | tar -x -C DIR`, DIR/node_modules a
+// link to this one's) runs each row too, right after this one's, its own run and its own workers
+// (the adapter module is this checkout's either way): before and after from one invocation.
 // Writes bench/results/fleet-faults-<label>[-netns].json.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cpus, loadavg } from 'node:os';
 import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
@@ -42,6 +47,20 @@ for (const row of rows) if (!ROWS.includes(row)) throw new Error(`unknown row "$
 const runs = Number(flag('--runs', '1'));
 const label = flag('--label', 'now');
 const NETNS = process.argv.includes('--netns');
+const BEFORE = process.argv.includes('--before') ? resolve(flag('--before', '')) : undefined;
+const ADAPTER = `${fileURLToPath(new URL('./support/fleetTask.ts', import.meta.url))}#adapter`;
+
+/** A version of the code: its optimize() and the checkout its workers run from. */
+interface Version {
+  name: 'after' | 'before';
+  optimize: typeof optimize;
+  root?: string;
+}
+const versions: Version[] = [{ name: 'after', optimize }];
+if (BEFORE) {
+  const loaded = (await import(pathToFileURL(resolve(BEFORE, 'src/index.ts')).href)) as { optimize: typeof optimize };
+  versions.push({ name: 'before', optimize: loaded.optimize, root: BEFORE });
+}
 const netns = netnsSupport();
 if (NETNS && !netns.ok) throw new Error(`--netns: ${netns.reason}`);
 
@@ -70,7 +89,7 @@ interface Fleet {
 
 const queueName = () => `gepa-fleet-bench-${process.pid}`;
 
-async function startFleet(row: Row, hosts: NetnsHosts | undefined): Promise<Fleet> {
+async function startFleet(row: Row, hosts: NetnsHosts | undefined, version: Version): Promise<Fleet> {
   const password = `bench-${process.pid}`;
   const redisHost = NETNS ? hosts!.addHost() : undefined;
   const serverOptions = redisHost ? { host: redisHost, password } : { password, ...(hosts ? { alsoBind: hosts.bridgeAddress } : {}) };
@@ -82,9 +101,10 @@ async function startFleet(row: Row, hosts: NetnsHosts | undefined): Promise<Flee
   const urlFrom = (host: NetnsHost | undefined) => (host ? `redis://:${password}@${remoteAddress}:${port}` : url);
   const startWorker = (host?: NetnsHost) =>
     startWorkerProcess(
-      ['--adapter', 'bench/support/fleetTask.ts#adapter', '--redis', urlFrom(host), '--queue', queueName(), '--concurrency', String(CONCURRENCY)],
+      ['--adapter', ADAPTER, '--redis', urlFrom(host), '--queue', queueName(), '--concurrency', String(CONCURRENCY)],
       60_000,
       host ? [...host.wrapper] : [],
+      version.root,
     );
   const hostOf = Array.from({ length: PROCESSES }, (_, i) => (NETNS || (row === 'cut' && i < VICTIMS) ? hosts!.addHost() : undefined));
   const workers = await Promise.all(hostOf.map((host) => startWorker(host)));
@@ -174,6 +194,7 @@ async function injectFault(row: Row, fleet: Fleet, hosts: NetnsHosts | undefined
 
 interface Measured {
   row: Row;
+  version: Version['name'];
   wallMs: number;
   resultHash: string;
   metricCalls: number;
@@ -188,19 +209,20 @@ interface Measured {
   faultOverAfterRunMs?: number;
 }
 
-async function measure(row: Row): Promise<Measured> {
+async function measure(row: Row, version: Version): Promise<Measured> {
   const warnings: string[] = [];
   const reruns: string[] = [];
+  const optimize = version.optimize;
   if (row === 'local') {
     const start = performance.now();
     const result = await optimize({ ...fleetRunConfig(), signal: AbortSignal.timeout(RUN_LIMIT_MS) });
-    return { row, ...figures(result, performance.now() - start), fault: '', warnings, reruns };
+    return { row, version: version.name, ...figures(result, performance.now() - start), fault: '', warnings, reruns };
   }
   if (row === 'cut' && !netns.ok) throw new Error(`the cut row needs network namespaces: ${netns.reason}`);
   const hosts = netns.ok && (NETNS || row === 'cut') ? createNetnsHosts() : undefined;
   let fleet: Fleet | undefined;
   try {
-    fleet = await startFleet(row, hosts);
+    fleet = await startFleet(row, hosts, version);
     let fault: Promise<string> | undefined;
     const cpuBefore = { run: process.cpuUsage(), ...fleet.cpu() };
     const start = performance.now();
@@ -220,7 +242,7 @@ async function measure(row: Row): Promise<Measured> {
     const cpu = { run: round2((runCpu.user + runCpu.system) / 1e6), workers: round2(cpuAfter.workers - cpuBefore.workers), redis: round2(cpuAfter.redis - cpuBefore.redis) };
     const described = (await fault) ?? 'none';
     const over = performance.now() - start;
-    return { row, ...figures(result, wallMs), fault: described, warnings, reruns, cpu, ...(over > wallMs + 50 ? { faultOverAfterRunMs: Math.round(over - wallMs) } : {}) };
+    return { row, version: version.name, ...figures(result, wallMs), fault: described, warnings, reruns, cpu, ...(over > wallMs + 50 ? { faultOverAfterRunMs: Math.round(over - wallMs) } : {}) };
   } finally {
     await fleet?.close();
     hosts?.destroy();
@@ -236,24 +258,27 @@ function figures(result: OptimizeResult, wallMs: number) {
 const measured: Measured[] = [];
 for (let run = 0; run < runs; run++) {
   for (const row of rows) {
-    process.stderr.write(`run ${run + 1}/${runs}, ${row} ... `);
-    const m = await measure(row);
-    measured.push(m);
-    process.stderr.write(`${(m.wallMs / 1000).toFixed(2)} s, ${m.metricCalls} calls, ${m.resultHash}, ${m.stopReason}${faultAt ? `; fault at ${faultAt}` : ''}${m.cpu ? `; CPU s: run ${m.cpu.run}, workers ${m.cpu.workers}, Redis ${m.cpu.redis}` : ''}\n`);
-    for (const line of [...m.reruns, ...m.warnings]) process.stderr.write(`    ${line}\n`);
-    faultAt = '';
+    // Which version goes first alternates, so neither always meets the machine in the same state.
+    for (const version of run % 2 === 0 ? versions : [...versions].reverse()) {
+      process.stderr.write(`run ${run + 1}/${runs}, ${row}, ${version.name} ... `);
+      const m = await measure(row, version);
+      measured.push(m);
+      process.stderr.write(`${(m.wallMs / 1000).toFixed(2)} s, ${m.metricCalls} calls, ${m.resultHash}, ${m.stopReason}${faultAt ? `; fault at ${faultAt}` : ''}${m.cpu ? `; CPU s: run ${m.cpu.run}, workers ${m.cpu.workers}, Redis ${m.cpu.redis}` : ''}\n`);
+      for (const line of [...m.reruns, ...m.warnings]) process.stderr.write(`    ${line}\n`);
+      faultAt = '';
+    }
   }
 }
 
-const localMs = measured.filter((m) => m.row === 'local').map((m) => m.wallMs);
-const localMean = localMs.length > 0 ? localMs.reduce((a, b) => a + b, 0) / localMs.length : undefined;
+const mean = (xs: number[]) => (xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : undefined);
 const localHash = measured.find((m) => m.row === 'local')?.resultHash;
-console.log(`\nfleet faults (${label}${NETNS ? ', every process in its own network namespace' : ', loopback'}): ${FLEET_TASK.metricCallMs} ms calls, 8 x 8 on 256 slots, budget 3000, ${PROCESSES} workers x ${CONCURRENCY}`);
-console.log('| run | wall | vs local | result hash | metric calls |\n|---|---|---|---|---|');
+console.log(`\nfleet faults (${label}${NETNS ? ', every process in its own network namespace' : ', loopback'}): ${FLEET_TASK.metricCallMs} ms calls, 8 x 8 on 256 slots, budget 3000, ${PROCESSES} workers x ${CONCURRENCY}; each version against its own local runs`);
+console.log('| version | run | wall | vs local | result hash | metric calls |\n|---|---|---|---|---|---|');
 for (const m of measured) {
+  const localMean = mean(measured.filter((l) => l.row === 'local' && l.version === m.version).map((l) => l.wallMs));
   const ratio = localMean ? `${(m.wallMs / localMean).toFixed(2)}x` : '-';
   const same = localHash === undefined ? '' : m.resultHash === localHash ? ' (same)' : ' (DIFFERS)';
-  console.log(`| ${m.row}${m.fault ? `: ${m.fault}` : ''} | ${(m.wallMs / 1000).toFixed(2)} s | ${ratio} | ${m.resultHash}${same} | ${m.metricCalls} of 3000 |`);
+  console.log(`| ${m.version} | ${m.row}${m.fault ? `: ${m.fault}` : ''} | ${(m.wallMs / 1000).toFixed(2)} s | ${ratio} | ${m.resultHash}${same} | ${m.metricCalls} of 3000 |`);
 }
 const results = {
   benchmark: 'fleet-faults',
@@ -261,7 +286,7 @@ const results = {
   network: NETNS ? 'Redis and each worker in a network namespace of its own' : 'loopback (the cut row: its victims in namespaces)',
   machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version, loadAverageAtEnd: loadavg()[0] },
   settings: { ...FLEET_TASK, processes: PROCESSES, concurrency: CONCURRENCY, victims: VICTIMS, faultAtCalls: FAULT_AT_CALLS, frozenMs: FROZEN_MS, redisDownMs: REDIS_DOWN_MS },
-  localMeanMs: localMean,
+  before: BEFORE,
   measured,
 };
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });

@@ -1,6 +1,12 @@
 // A run's failovers in one line (src/report/rerunSummary.ts): distinct workers, calls re-run,
-// the ones failed instead, and the time lost with overlapping waits counted once.
+// the ones failed instead, and the time lost with overlapping waits counted once; the CLI reads
+// them from the run log (src/cli/runReport.ts).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { rerunLine, runReruns } from '../src/cli/runReport.js';
+import type { SessionOutput } from '../src/cli/runSession.js';
 import { describeRerun, formatReruns, summarizeReruns } from '../src/report/rerunSummary.js';
 import type { RerunNotice } from '../src/gepa/core/runEvent.js';
 
@@ -30,5 +36,22 @@ describe('rerun summary', () => {
   it('no failover, no line; one failover as the progress shows it', () => {
     expect(summarizeReruns([])).toBeUndefined();
     expect(describeRerun(notice({ calls: 17, workers: ['vm:306:0', 'vm:307:0'], waitedMs: 1039 }))).toBe('failover: 17 calls re-run on other workers (vm:306:0, vm:307:0 lost: no heartbeat for 1.0 s)');
+  });
+});
+
+describe("a CLI run's failover line", () => {
+  it('comes from the run log when there is one (every process of the run), else from this process', () => {
+    const runDir = mkdtempSync(join(tmpdir(), 'gepa-reruns-'));
+    try {
+      const session = { reruns: [notice({ calls: 5 })] } as unknown as SessionOutput;
+      expect(rerunLine(undefined, session)).toBe('1 worker lost, 5 calls re-run, 1.0 s lost');
+      // An earlier process's failover, logged, and this one's.
+      const records = [notice({ calls: 3, workers: ['a:1:0'], atMs: 1000 }), notice({ calls: 4, workers: ['b:2:0'], atMs: 50_000 })];
+      writeFileSync(join(runDir, 'log.jsonl'), records.map((r) => `${JSON.stringify({ t: 'rerun', ...r })}\n`).join(''));
+      expect(runReruns(runDir, session)).toEqual(records);
+      expect(rerunLine(runDir, session)).toBe('2 workers lost, 7 calls re-run, 2.0 s lost');
+    } finally {
+      rmSync(runDir, { recursive: true, force: true });
+    }
   });
 });

@@ -125,12 +125,13 @@ export interface WorkerProcess {
 
 /**
  * Spawns `src/worker/workerMain.ts` under tsx and resolves once it says it is ready. `wrapper`
- * runs it through another command, e.g. ['ip', 'netns', 'exec', 'gepa-h1'] for another "host".
+ * runs it through another command, e.g. ['ip', 'netns', 'exec', 'gepa-h1'] for another "host";
+ * `root`, another checkout's worker (benchmarks comparing versions).
  */
-export async function startWorkerProcess(args: string[], timeoutMs = 20_000, wrapper: string[] = []): Promise<WorkerProcess> {
+export async function startWorkerProcess(args: string[], timeoutMs = 20_000, wrapper: string[] = [], root = ROOT): Promise<WorkerProcess> {
   const command = [...wrapper, process.execPath, '--import', 'tsx', 'src/worker/workerMain.ts', ...args];
   const child = spawn(command[0]!, command.slice(1), {
-    cwd: ROOT,
+    cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
