@@ -9,15 +9,17 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { sha256Hex } from '../identity/contentHash.js';
-import type { Job, Queue, QueueEvents, UnrecoverableError } from 'bullmq';
+import type { QueueEvents } from 'bullmq';
 import { candidateHash } from '../gepa/core/candidateHash.js';
 import { sleep, systemClock } from '../clock.js';
-import { ExecutorUnavailableError, type MetricCallExecutor, type MetricCallIdentity } from './metricCallExecutor.js';
+import type { MetricCallExecutor, MetricCallIdentity } from './metricCallExecutor.js';
 import { ConfigError } from '../errors/configError.js';
 import type { Candidate, EvalContext, Evaluation } from '../gepa/core/adapter.js';
 import type { RerunNotice } from '../gepa/core/runEvent.js';
 import { Failover, type FailoverRedis, type FollowedCall } from './failover.js';
-import { BEAT_KEYS, FORGET_SCRIPT, HEARTBEAT_MS, parseBeats, READ_BEATS_SCRIPT } from './workerBeats.js';
+import { HEARTBEAT_MS } from './workerBeats.js';
+import { eventStreamEnd, failoverRedis, rawRedis, type MetricCallQueue, type RawRedis } from './queueRedis.js';
+import { RedisOutage, RedisUnavailableError } from './redisOutage.js';
 import { FAIR_KEY, FAIR_TAGS_SCRIPT, FairTags } from './fairShare.js';
 import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, type MetricCallJobData } from './metricCallJob.js';
 import { bullmqConnection, waitUntilReachable, type RedisConnectionSpec } from './redisConnection.js';
@@ -96,17 +98,7 @@ export interface BullmqExecutorOptions {
   onRerun?: (notice: RerunNotice) => void;
 }
 
-/**
- * Redis could not be reached for maxRedisDownMs: the run cannot go on until it is back. It stops
- * with stopReason 'error' naming Redis; the calls in flight are not logged, so a resume makes
- * them again (re-attaching to their jobs when Redis kept them).
- */
-export class RedisUnavailableError extends ExecutorUnavailableError {
-  /** 'RedisUnavailableError'. */
-  override readonly name = 'RedisUnavailableError';
-  /** A connection failure (src/evaluation/failureTally.ts), were it counted as one. */
-  readonly kind = 'connection';
-}
+export { RedisUnavailableError };
 
 /** Metric calls as BullMQ jobs (createBullmqExecutor). */
 export interface BullmqExecutor extends MetricCallExecutor<unknown> {
@@ -128,84 +120,14 @@ interface Outstanding extends FollowedCall {
   reject(error: Error): void;
 }
 
-/** The commands of ioredis (BullMQ's driver) used here beside BullMQ's own. */
-interface RawRedis {
-  eval(script: string, keys: number, ...args: string[]): Promise<unknown>;
-  get(key: string): Promise<string | null>;
-  hdel(key: string, field: string): Promise<number>;
-  pipeline(): RawPipeline;
-  on(event: 'ready', listener: () => void): unknown;
-}
-interface RawPipeline {
-  hget(key: string, field: string): RawPipeline;
-  exec(): Promise<Array<[Error | null, unknown]> | null>;
-}
-
-interface OpenConnections {
-  queue: Queue<MetricCallJobData, Evaluation>;
+interface Connections {
+  queue: MetricCallQueue;
   events: QueueEvents;
   client: RawRedis;
   /** BullMQ's own test of an error that reconnecting will not cure. */
   isNotConnectionError: (error: Error) => boolean;
-  Job: typeof Job;
-  UnrecoverableError: typeof UnrecoverableError;
-}
-
-interface Connections extends OpenConnections {
   failover: FailoverRedis;
   tags: FairTags;
-}
-
-/** The id of the newest entry of the queue's event stream ('0-0' when empty). */
-async function eventStreamEnd(queue: Queue<MetricCallJobData, Evaluation>): Promise<string> {
-  // XREVRANGE is not in BullMQ's client interface, but every driver it wraps has it.
-  const client = (await queue.getBackend().client) as unknown as {
-    xrevrange(key: string, end: string, start: string, count: 'COUNT', n: number): Promise<Array<[string, string[]]>>;
-  };
-  const newest = await client.xrevrange(queue.keys.events as string, '+', '-', 'COUNT', 1);
-  return newest[0]?.[0] ?? '0-0';
-}
-
-/** Failover's reach into Redis: beats, owners, and moving a lost worker's jobs with BullMQ's own calls. */
-function failoverRedis({ queue, client, Job, UnrecoverableError }: OpenConnections): FailoverRedis {
-  const beatKeys = [queue.toKey(BEAT_KEYS.beats), queue.toKey(BEAT_KEYS.gaps)];
-  /** The job if it is still active, with the token of the lock its worker holds ('0' once the lock expired). */
-  const activeJob = async (jobId: string): Promise<{ job: Job; token: string } | undefined> => {
-    const [job, token] = await Promise.all([Job.fromId(queue, jobId), client.get(`${queue.toKey(jobId)}:lock`)]);
-    if (!job || !(await job.isActive())) return undefined;
-    return { job, token: token ?? '0' };
-  };
-  return {
-    readBeats: async () => parseBeats(await client.eval(READ_BEATS_SCRIPT, 2, ...beatKeys)),
-    owners: async (jobIds) => {
-      const pipeline = client.pipeline();
-      for (const jobId of jobIds) pipeline.hget(queue.toKey(jobId), 'pb');
-      const replies = (await pipeline.exec()) ?? [];
-      return jobIds.map((_, i) => {
-        const [error, owner] = replies[i] ?? [null, null];
-        return error === null && typeof owner === 'string' ? owner : undefined;
-      });
-    },
-    // With the lost worker's token, the move deletes its lock: its late answer finds none and is
-    // refused. Then to the head of the plain wait list, which is served before prioritized jobs
-    // and wakes idle workers (a job put back among prioritized ones waits for their next poll).
-    moveBack: async (jobId) => {
-      const active = await activeJob(jobId);
-      if (!active) return false;
-      await active.job.moveToWait(active.token);
-      await active.job.changePriority({ priority: 0, lifo: true });
-      return true;
-    },
-    fail: async (jobId, message) => {
-      const active = await activeJob(jobId);
-      if (!active) return false;
-      await active.job.moveToFailed(new UnrecoverableError(message), active.token, false);
-      return true;
-    },
-    forget: async (workers) => {
-      await Promise.all(workers.map((name) => client.eval(FORGET_SCRIPT, 2, ...beatKeys, name)));
-    },
-  };
 }
 
 /**
@@ -264,51 +186,26 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       warned = true;
       process.emitWarning(`bullmq executor (queue "${queueName}"): ${error.message}; waiting for Redis to come back`);
     });
-  // Since when Redis has failed us without a success in between; past maxRedisDownMs we give up.
-  let downSince: number | undefined;
-  let givenUp: RedisUnavailableError | undefined;
-  // Set once connected: a later outage pauses the run, with a line when it starts and one when it ends.
-  let connected = false;
-  let pauseAnnounced = false;
   // BullMQ's test of an error reconnecting will not cure, once bullmq is imported.
   let notConnectionError: ((error: Error) => boolean) | undefined;
-  const where = `${String(connection.host)}:${String(connection.port)}`;
-  let lastTrouble: Error | undefined;
+  const outage = new RedisOutage({
+    where: `${String(connection.host)}:${String(connection.port)}`,
+    maxDownMs: maxRedisDownMs,
+    clock: systemClock,
+    callsOut: () => outstanding.size,
+    warn: onWarning,
+    recover: () => (closed ? Promise.resolve(0) : recheckAll()),
+    giveUp: (error) => {
+      closing.abort(error);
+      for (const [jobId] of outstanding) settle(jobId, { ok: false, reason: error.message, error });
+    },
+    report: (error) => onError(error),
+  });
   const onError = (error: Error) => {
     reportError(error);
-    if (!isConnectionTrouble(error, notConnectionError) || givenUp) return;
-    lastTrouble = error;
-    const now = systemClock.now();
-    if (downSince === undefined) {
-      downSince = now;
-      if (connected && !closed && outstanding.size > 0 && !pauseAnnounced) {
-        pauseAnnounced = true;
-        onWarning(
-          `Redis at ${where} unreachable (${error.message}): ${outstanding.size} metric call${outstanding.size === 1 ? '' : 's'} wait for it; ` +
-            `the run goes on when it is back, or stops after ${Math.round(maxRedisDownMs / 1000)} s without it (resumable)`,
-        );
-      }
-    }
-    giveUpIfDownTooLong();
+    if (isConnectionTrouble(error, notConnectionError)) outage.trouble(error);
   };
-  // Called on each error and on each tick: after the first error of an outage ioredis reports
-  // failed reconnections as 'close', not as errors.
-  const giveUpIfDownTooLong = () => {
-    const now = systemClock.now();
-    if (downSince === undefined || givenUp || now - downSince < maxRedisDownMs) return;
-    givenUp = new RedisUnavailableError(
-      `Redis at ${where} unreachable for ${Math.round((now - downSince) / 1000)} s (${lastTrouble?.message ?? 'no answer'}); the run stops and can be resumed once Redis is back`,
-    );
-    closing.abort(givenUp);
-    for (const [jobId] of outstanding) settle(jobId, { ok: false, reason: givenUp.message, error: givenUp });
-  };
-  const redisAnswered = () => {
-    if (downSince === undefined) return;
-    const downForMs = systemClock.now() - downSince;
-    downSince = undefined;
-    // Back after an outage: a Redis restarted without persistence lost the jobs; find them now, not at the next poll.
-    if (connected && !closed) recheckAll(downForMs).catch(onError);
-  };
+  const redisAnswered = () => outage.answered();
   // Jobs outstanding while none of the queue's jobs is active: nobody serves the queue.
   let idleSince: number | undefined;
   let idleWarnings = 0;
@@ -371,7 +268,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       const { Queue, QueueEvents, isNotConnectionError } = bullmq;
       notConnectionError = isNotConnectionError;
       await waitUntilReachable(connection, closing.signal, onError);
-      const queue = new Queue<MetricCallJobData, Evaluation>(queueName, {
+      const queue: MetricCallQueue = new Queue<MetricCallJobData, Evaluation>(queueName, {
         connection,
         defaultJobOptions: {
           attempts,
@@ -382,20 +279,18 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       });
       queue.on('error', onError);
       await queue.waitUntilReady();
-      downSince = undefined;
+      const client = await rawRedis(queue);
       // Read events from the stream's current end, not from whenever the reader's first
       // blocking read happens to start: no event of a job submitted after this is missed.
-      const events = new QueueEvents(queueName, { connection, lastEventId: await eventStreamEnd(queue) });
+      const events = new QueueEvents(queueName, { connection, lastEventId: await eventStreamEnd(queue, client) });
       listen(events);
       await events.waitUntilReady();
-      const client = (await queue.getBackend().client) as unknown as RawRedis;
       // ioredis says 'ready' on every reconnection: the earliest word that Redis is back.
       client.on('ready', redisAnswered);
-      const opened = { queue, events, client, isNotConnectionError, Job: bullmq.Job, UnrecoverableError: bullmq.UnrecoverableError };
-      connected = true;
+      outage.connected = true;
       const tagKeys = [queue.keys.prioritized as string, queue.toKey(FAIR_KEY)];
       const tags = new FairTags(async (count) => Number(await client.eval(FAIR_TAGS_SCRIPT, 2, ...tagKeys, runId, String(count))));
-      return { ...opened, failover: failoverRedis(opened), tags };
+      return { queue, events, client, isNotConnectionError, failover: failoverRedis(queue, client, bullmq), tags };
     })();
     return connections;
   };
@@ -415,7 +310,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       } catch (error) {
         if (!(error instanceof Error) || isNotConnectionError(error) || closed || signal?.aborted) throw error;
         onError(error);
-        if (givenUp) throw givenUp;
+        if (outage.givenUp) throw outage.givenUp;
         await sleep(systemClock, waitMs, signal);
       }
     }
@@ -442,16 +337,8 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     return true;
   };
 
-  /** After an outage: every outstanding job is checked at once (not at the next poll), and the run told it goes on. */
-  const recheckAll = async (downForMs: number): Promise<void> => {
-    const resubmitted = (await Promise.all([...outstanding.keys()].map(check))).filter(Boolean).length;
-    if (!pauseAnnounced) return;
-    pauseAnnounced = false;
-    onWarning(
-      `Redis at ${where} answers again after ${(downForMs / 1000).toFixed(1)} s` +
-        `${resubmitted > 0 ? `; ${resubmitted} job${resubmitted === 1 ? '' : 's'} it had lost submitted again` : ''}; the run goes on`,
-    );
-  };
+  /** After an outage: every outstanding job is checked at once; resolves with how many were submitted again. */
+  const recheckAll = async (): Promise<number> => (await Promise.all([...outstanding.keys()].map(check))).filter(Boolean).length;
 
   // Only jobs outstanding for a whole interval are checked: a normal finish costs no extra query.
   const pollOutstanding = () => {
@@ -464,8 +351,8 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
 
   /** Failover: a look at the workers' heartbeats, while Redis answers. */
   const watchWorkers = () => {
-    giveUpIfDownTooLong();
-    if (!connections || outstanding.size === 0 || downSince !== undefined) return;
+    outage.giveUpIfTooLong();
+    if (!connections || outstanding.size === 0 || outage.down) return;
     connections.then((c) => failover.tick(c.failover)).then(redisAnswered, onError);
   };
 
@@ -514,7 +401,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     runId,
 
     async evaluate(candidate: Candidate, example: unknown, exampleId: number, ctx: EvalContext, call?: MetricCallIdentity): Promise<Evaluation> {
-      if (givenUp) throw givenUp;
+      if (outage.givenUp) throw outage.givenUp;
       if (closed) throw new Error('the bullmq executor is closed');
       const { signal } = ctx;
       if (signal.aborted) throw signal.reason;
@@ -542,7 +429,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
         // Listening before submitting, so the finish event cannot slip past; while Redis cannot
         // be reached at all, this waits (an abort still ends the wait).
         await Promise.race([ready, result]);
-        if (givenUp) throw givenUp;
+        if (outage.givenUp) throw outage.givenUp;
         if (signal.aborted) return await result;
         startTimers();
         // While Redis is down an add waits in ioredis's queue; giving up on Redis settles the call without it.
