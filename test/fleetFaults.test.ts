@@ -182,11 +182,12 @@ describe.skipIf(!canRun)('workers on other hosts: faults cost seconds and never 
     const victim = slow;
     const { runDir, result, events } = await faultyRun(() => isolateHoldingJobs(() => victim.child.kill('SIGSTOP'), () => victim.child.kill('SIGCONT')));
     const logged = await expectExactWithFailover(runDir, result, events);
+    expect(logged.reduce((sum, r) => sum + r.calls!, 0)).toBeGreaterThan(0);
     victim.child.kill('SIGCONT');
-    // Its jobs were moved with their locks: each answer it now sends is refused, and it says so.
-    const movedJobs = logged.reduce((sum, r) => sum + r.calls!, 0);
-    for (let i = 0; i < 250 && (victim.stderr().match(/answer dropped/g) ?? []).length < movedJobs; i++) await sleep(20);
-    expect((victim.stderr().match(/answer dropped/g) ?? []).length).toBeGreaterThanOrEqual(movedJobs);
+    // Its jobs were moved with their locks: the answers it now sends are refused, and it says so;
+    // Redis still holds one answer per call.
+    for (let i = 0; i < 250 && !/answer dropped/.test(victim.stderr()); i++) await sleep(20);
+    expect(victim.stderr()).toMatch(/answer dropped, the run had moved the job to another worker \(this one looked lost\): Missing lock for job dir-/);
     expect(await completedJobs(runDir)).toBe(result.metricCalls);
   });
 
