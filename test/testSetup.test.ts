@@ -49,7 +49,7 @@ describe("npm test's setup step", () => {
     expect(lines).toEqual([
       `skipped test/referenceGepa.test.ts: gepa 0.1.4 (Python), the reference the differential tests run is missing (python3 is not on PATH); set it up with: bash .ci/setup-gepa.sh`,
       `skipped test/report.test.ts, test/reportLayout.test.ts: Chromium, which renders report.html is missing (no ${env.GEPA_TEST_CHROMIUM}); set it up with: bash .ci/setup-chromium.sh`,
-      'skipped test/bullmqExecutor.test.ts, test/bullmqResume.test.ts, test/bullmqStalls.test.ts, test/bullmqRedisRestart.test.ts, test/runConfigAdapter.test.ts: redis-server, for the BullMQ executor is missing (no redis-server on PATH and GEPA_TEST_REDIS_URL is unset); set it up with: bash .ci/setup-redis.sh',
+      'skipped test/bullmqExecutor.test.ts, test/bullmqResume.test.ts, test/bullmqStalls.test.ts, test/bullmqRedisRestart.test.ts, test/runConfigAdapter.test.ts, test/fleetShare.test.ts, test/queueRedis.test.ts: redis-server, for the BullMQ executor is missing (no redis-server on PATH and GEPA_TEST_REDIS_URL is unset); set it up with: bash .ci/setup-redis.sh',
       'skipped test/fleetFaults.test.ts: iproute2 (`ip`), which puts Redis and workers in network namespaces of their own (as root) is missing (no `ip` on PATH); set it up with: bash .ci/setup-iproute2.sh',
       `skipped test/localLanguageModel.test.ts, test/localModelRun.test.ts: Gemma 3 270M (GGUF), the real model is missing (no ${env.GEPA_TEST_GGUF}); set it up with: bash .ci/setup-gemma.sh`,
     ]);
@@ -87,7 +87,7 @@ describe("npm test's setup step", () => {
     expect(code).toBe(1);
     expect(installed).toEqual(['gepa', 'chromium', 'redis', 'iproute2', 'model']);
     expect(lines.filter((l) => !l.startsWith('setting up'))).toEqual([
-      'cannot run test/bullmqExecutor.test.ts, test/bullmqResume.test.ts, test/bullmqStalls.test.ts, test/bullmqRedisRestart.test.ts, test/runConfigAdapter.test.ts: redis-server, for the BullMQ executor is missing (no redis-server on PATH and GEPA_TEST_REDIS_URL is unset); set it up with: bash .ci/setup-redis.sh',
+      'cannot run test/bullmqExecutor.test.ts, test/bullmqResume.test.ts, test/bullmqStalls.test.ts, test/bullmqRedisRestart.test.ts, test/runConfigAdapter.test.ts, test/fleetShare.test.ts, test/queueRedis.test.ts: redis-server, for the BullMQ executor is missing (no redis-server on PATH and GEPA_TEST_REDIS_URL is unset); set it up with: bash .ci/setup-redis.sh',
       'CI=true: 1 program(s) the tests need could not be set up; failing instead of skipping',
     ]);
   });

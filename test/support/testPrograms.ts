@@ -65,7 +65,7 @@ export const TEST_PROGRAMS: readonly TestProgram[] = [
   {
     name: 'redis',
     what: 'redis-server, for the BullMQ executor',
-    tests: ['test/bullmqExecutor.test.ts', 'test/bullmqResume.test.ts', 'test/bullmqStalls.test.ts', 'test/bullmqRedisRestart.test.ts', 'test/runConfigAdapter.test.ts'],
+    tests: ['test/bullmqExecutor.test.ts', 'test/bullmqResume.test.ts', 'test/bullmqStalls.test.ts', 'test/bullmqRedisRestart.test.ts', 'test/runConfigAdapter.test.ts', 'test/fleetShare.test.ts', 'test/queueRedis.test.ts'],
     setup: 'bash .ci/setup-redis.sh',
     missing: (env) => (env.GEPA_TEST_REDIS_URL || onPath('redis-server', env) ? null : 'no redis-server on PATH and GEPA_TEST_REDIS_URL is unset'),
   },
