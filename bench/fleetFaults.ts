@@ -271,21 +271,33 @@ for (let run = 0; run < runs; run++) {
 }
 
 const mean = (xs: number[]) => (xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : undefined);
+const seconds = (ms: number) => (ms / 1000).toFixed(2);
 const localHash = measured.find((m) => m.row === 'local')?.resultHash;
-console.log(`\nfleet faults (${label}${NETNS ? ', every process in its own network namespace' : ', loopback'}): ${FLEET_TASK.metricCallMs} ms calls, 8 x 8 on 256 slots, budget 3000, ${PROCESSES} workers x ${CONCURRENCY}; each version against its own local runs`);
-console.log('| version | run | wall | vs local | result hash | metric calls |\n|---|---|---|---|---|---|');
-for (const m of measured) {
-  const localMean = mean(measured.filter((l) => l.row === 'local' && l.version === m.version).map((l) => l.wallMs));
-  const ratio = localMean ? `${(m.wallMs / localMean).toFixed(2)}x` : '-';
-  const same = localHash === undefined ? '' : m.resultHash === localHash ? ' (same)' : ' (DIFFERS)';
-  console.log(`| ${m.version} | ${m.row}${m.fault ? `: ${m.fault}` : ''} | ${(m.wallMs / 1000).toFixed(2)} s | ${ratio} | ${m.resultHash}${same} | ${m.metricCalls} of 3000 |`);
+const wallsOf = (row: Row, version: Version['name']) => measured.filter((m) => m.row === row && m.version === version).map((m) => m.wallMs);
+console.log(`\nfleet faults (${label}${NETNS ? ', every process in its own network namespace' : ', loopback'}): ${FLEET_TASK.metricCallMs} ms calls, 8 x 8 on 256 slots, budget 3000, ${PROCESSES} workers x ${CONCURRENCY}; means of ${runs} run(s), each version against its own local and undisturbed runs`);
+console.log('| run | version | wall (mean, range) | vs local | over undisturbed | result hash | metric calls |\n|---|---|---|---|---|---|---|');
+for (const row of rows) {
+  for (const version of versions) {
+    const group = measured.filter((m) => m.row === row && m.version === version.name);
+    const walls = group.map((m) => m.wallMs);
+    const wall = mean(walls)!;
+    const local = mean(wallsOf('local', version.name));
+    const clean = mean(wallsOf('clean', version.name));
+    const hashes = [...new Set(group.map((m) => m.resultHash))];
+    const same = localHash === undefined ? '' : hashes.every((h) => h === localHash) ? ' (same)' : ' (DIFFERS)';
+    const calls = [...new Set(group.map((m) => m.metricCalls))].join(', ');
+    console.log(
+      `| ${row}${group[0]?.fault ? `: ${group[0].fault}` : ''} | ${version.name} | ${seconds(wall)} s (${seconds(Math.min(...walls))}-${seconds(Math.max(...walls))}) | ` +
+        `${local ? `${(wall / local).toFixed(2)}x` : '-'} | ${clean && row !== 'local' && row !== 'clean' ? `${wall >= clean ? '+' : '-'}${seconds(Math.abs(wall - clean))} s` : '-'} | ${hashes.join(', ')}${same} | ${calls} of 3000 |`,
+    );
+  }
 }
 const results = {
   benchmark: 'fleet-faults',
   label,
   network: NETNS ? 'Redis and each worker in a network namespace of its own' : 'loopback (the cut row: its victims in namespaces)',
   machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version, loadAverageAtEnd: loadavg()[0] },
-  settings: { ...FLEET_TASK, processes: PROCESSES, concurrency: CONCURRENCY, victims: VICTIMS, faultAtCalls: FAULT_AT_CALLS, frozenMs: FROZEN_MS, redisDownMs: REDIS_DOWN_MS },
+  settings: { ...FLEET_TASK, runs, processes: PROCESSES, concurrency: CONCURRENCY, victims: VICTIMS, faultAtCalls: FAULT_AT_CALLS, frozenMs: FROZEN_MS, redisDownMs: REDIS_DOWN_MS },
   before: BEFORE,
   measured,
 };

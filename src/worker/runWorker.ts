@@ -120,9 +120,16 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunningWorke
     },
   );
   worker.on('failed', (job, error) => log(`job ${job?.id ?? '?'} failed (attempt ${job?.attemptsMade ?? '?'}): ${error.message}`));
+  // BullMQ tries to finish, then to retry, a job it no longer holds: one line per job, not two.
+  const dropped = new Set<string>();
   worker.on('error', (error) => {
     const text = errorMessage(error);
-    log(isTakenBack(text) ? `answer dropped, the run had moved the job to another worker (this one looked lost): ${text}` : `worker error: ${text}`);
+    if (!isTakenBack(text)) return log(`worker error: ${text}`);
+    const jobId = / for job (\S+?)\.? /.exec(text)?.[1] ?? text;
+    if (dropped.has(jobId)) return;
+    if (dropped.size >= 1000) dropped.clear();
+    dropped.add(jobId);
+    log(`answer dropped, the run had moved the job to another worker (this one looked lost): ${text}`);
   });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => {
