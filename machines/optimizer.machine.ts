@@ -14,10 +14,14 @@ import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import type { EvaluatorRequest } from './protocol.js';
 import { evaluatorInput, stopSignalsInput } from './runInputs.js';
 import { preparedOf, settingsOf, wiringOf } from './runWiring.js';
-import { SEED_REQUEST, elapsedMs, builtInProposer, initialContext, optimizerSetup } from './optimizer.setup.js';
+import { SEED_REQUEST, elapsedMs, builtInProposer, initialContext, optimizerSetup, type OptimizerContext, type OptimizerEvent } from './optimizer.setup.js';
 import { optimizerActions } from './optimizer.actions.js';
 
 export type { OptimizerContext, OptimizerEvent } from './optimizer.setup.js';
+
+/** A seedless run's reflection reply read by the domain: the seed, a retry for its length, or the stop. */
+const writtenSeedOf = (context: OptimizerContext, event: Extract<OptimizerEvent, { type: 'reflected' }>) =>
+  seedWritten(context, preparedOf(context).seedless?.component ?? '', event, settingsOf(context).maxCandidateLength);
 
 // The enqueueing actions (optimizer.actions.ts) are typed against the setup's named ones, which they enqueue.
 export const optimizerMachine = optimizerSetup.extend({ actions: optimizerActions }).createMachine({
@@ -52,18 +56,28 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
     // Seedless: the reflection model writes the first candidate (a reflection call like any other:
     // counted, paid, logged; a resumed run replays it from its log instead of asking again).
     writingSeed: {
-      entry: sendTo('evaluator', ({ context, self }): EvaluatorRequest => ({ type: 'reflect', requestId: SEED_REQUEST, replyTo: self, prompt: preparedOf(context).seedless?.prompt ?? '' })),
+      // The seedless prompt, or (maxCandidateLength) the one that sends a seed over the limit back, once.
+      entry: sendTo('evaluator', ({ context, self }): EvaluatorRequest => ({ type: 'reflect', requestId: SEED_REQUEST, replyTo: self, prompt: context.seedRetry ?? preparedOf(context).seedless?.prompt ?? '' })),
       on: {
-        // No seed written (the call failed, no text): the run stops with 'error' after evaluating
-        // the placeholder, so that its result still has a candidate 0.
-        reflected: {
-          target: 'seeding',
-          actions: enqueueActions(({ context, event, enqueue }) => {
-            const written = seedWritten(context, preparedOf(context).seedless?.component ?? '', event);
-            enqueue.assign(written.update);
-            for (const e of written.events) enqueue.emit(e);
-          }),
-        },
+        // No seed written (the call failed, no text, over maxCandidateLength after its retry): the
+        // run stops with 'error' after evaluating the placeholder, so that its result still has a candidate 0.
+        reflected: [
+          // Over maxCandidateLength the first time: sent back (writingSeed's entry asks with the retry prompt).
+          {
+            guard: ({ context, event }) => context.seedRetry === undefined && writtenSeedOf(context, event).update.seedRetry !== undefined,
+            target: 'writingSeed',
+            reenter: true,
+            actions: assign(({ context, event }) => writtenSeedOf(context, event).update),
+          },
+          {
+            target: 'seeding',
+            actions: enqueueActions(({ context, event, enqueue }) => {
+              const written = writtenSeedOf(context, event);
+              enqueue.assign(written.update);
+              for (const e of written.events) enqueue.emit(e);
+            }),
+          },
+        ],
         'evaluator.failed': {
           target: 'stopping',
           actions: assign(({ context, event }) => decideStop(context, { kind: 'seed', error: event.error, refusedByDollars: context.dollarsExhausted })),

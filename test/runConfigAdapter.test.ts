@@ -189,6 +189,8 @@ describe('the config takes optimize()\'s own fields from the library\'s schema',
     executor: { kind: 'bullmq', connection: 'redis://127.0.0.1:1', queue: 'all-fields' },
     cacheEvaluation: 'disk',
     cacheDir: 'cache/all-fields',
+    reflectionStrategy: 'built-in',
+    maxCandidateLength: 400,
   };
   /** The paths the loader resolves against the config's folder. */
   const RELATIVE_PATHS: Record<string, string> = { runDir: 'runs/all-fields', cacheDir: 'cache/all-fields' };

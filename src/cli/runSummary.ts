@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { formatDuration } from '../runtimeModel/index.js';
 import { formatStaleness, summarizeStaleness } from '../report/stalenessSummary.js';
 import { formatFailureCounts } from '../evaluation/failureTally.js';
-import { plural, stopText } from '../report/runWording.js';
+import { plural, stopText, tooLongText } from '../report/runWording.js';
 import type { ModelUsage } from '../report/modelUsage.js';
 import { usageLine } from '../report/usageTable.js';
 import type { OptimizeResult } from '../gepa/core/optimizeResult.js';
@@ -46,6 +46,7 @@ export function formatSummary({ heading, result: r, budget, extra = [], reportPa
     ...modelUsage.map(usageLine),
     ...(r.error !== undefined ? [`error: ${r.error}`] : []),
     ...(r.failures && r.failures.total > 0 ? [formatFailureCounts(r.failures)] : []),
+    ...(r.tooLong ? [tooLongText(r.tooLong)] : []),
     // Only a run directory keeps what was paid for: without one there is nothing to resume.
     ...(r.stopReason === 'error' && reportPath ? ['the run is not finished: fix the cause and continue it with --resume (the same config; a model that never answered may be renamed, other changes need a new run directory)'] : []),
     ...((r.stopReason === 'stopped' || r.stopReason === 'aborted') && reportPath

@@ -8,6 +8,8 @@ import type { RunEvent } from '../gepa/core/runEvent.js';
 import type { GepaCallbacks } from '../gepa/core/callbacks.js';
 import type { WorkJournal } from '../gepa/core/workJournal.js';
 import type { ProposeNewTexts, ReflectionPromptTemplate, SampleMinibatch, SelectCandidate, SelectComponents } from '../gepa/strategies/hookSignatures.js';
+import type { ReflectionStrategyName } from '../gepa/reflection/reflectionStrategies.js';
+import type { ReflectionStrategy } from '../gepa/reflection/reflectionStrategy.js';
 import type { LanguageModel } from '../gepa/core/languageModel.js';
 import type { Stopper } from '../gepa/strategies/stoppers.js';
 import type { AcceptanceRule, ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ProposalSelection, Schedule, SlotPolicy, StepMinibatches, TieOrder } from '../settingValues.js';
@@ -220,9 +222,25 @@ export interface OptimizeConfig<Example> {
   journal?: WorkJournal;
 
   // Strategy hooks: plain functions that replace one rule of GEPA (docs/hooks.md).
-  /** Default: the built-in prompt (buildReflectionPrompt). */
+  /**
+   * How a proposal asks for new texts (docs/hooks.md, "Reflection strategies"): `'built-in'` (the
+   * built-in prompt per component), `'template'` (reflectionPromptTemplate), `'propose-new-texts'`
+   * (proposeNewTexts), or a strategy object of your own (`ReflectionStrategy`). Default: the one
+   * the hooks select: proposeNewTexts' when given, else the template's when given, else 'built-in'.
+   */
+  reflectionStrategy?: ReflectionStrategyName | ReflectionStrategy;
+  /**
+   * The most characters (Unicode code points) a proposed component text may have (gepa issue #272).
+   * A text over it is sent back to the reflection model once, with the limit stated; still over
+   * it, the proposal is refused before its child is evaluated (no metric call is spent on it):
+   * `ProposalRecord.tooLong`, `OptimizeResult.tooLong`. It applies to each component's text (with
+   * optimizeAnything's string seed, the one text is the candidate), whatever the reflection
+   * strategy; the seed is not checked. Default: no limit.
+   */
+  maxCandidateLength?: number;
+  /** Default: the built-in prompt (buildReflectionPrompt). Giving it selects the 'template' strategy. */
   reflectionPromptTemplate?: ReflectionPromptTemplate;
-  /** Replaces the reflection LM call of each proposal; runs in a worker slot as a reflection would. */
+  /** Replaces the reflection LM call of each proposal; runs in a worker slot as a reflection would. Giving it selects the 'propose-new-texts' strategy. */
   proposeNewTexts?: ProposeNewTexts;
   /** Replaces parentSelection. */
   selectCandidate?: SelectCandidate;

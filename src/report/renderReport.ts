@@ -5,7 +5,7 @@
 // the valset, tokens and dollars per model, the runtime model's prediction against the measured
 // wall-clock, and the actor tree. Each panel is its own module; this one lays out the page.
 // Room report/: imported by the package entries and the command (src/cli/); it reads the rooms below.
-import { plural, signedPercent, stopText } from './runWording.js';
+import { plural, signedPercent, stopText, tooLongText } from './runWording.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatDuration, scheduleLabel, type ModelSchedule } from '../runtimeModel/index.js';
@@ -101,6 +101,7 @@ function summaryCards(input: ReportInput): string {
     stat('cost', totalCostText(r.costUsd, input.modelUsage)),
     // Failed calls scored 0: a reader must see that the scores are not the model's own.
     ...(r.failures && r.failures.total > 0 ? [stat('failed calls', String(r.failures.total), formatFailureCounts(r.failures).replace(/^[^:]*: /, ''))] : []),
+    ...(r.tooLong ? [stat('too long', String(r.tooLong.textsSentBack), tooLongText(r.tooLong))] : []),
     ...(r.error !== undefined ? [stat('stopped by an error', r.stopReason, r.error)] : []),
   ].join('');
 }

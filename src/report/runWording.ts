@@ -18,3 +18,8 @@ export function signedPercent(x: number): string {
   const pct = Math.round(x * 100) || 0;
   return `${pct >= 0 ? '+' : ''}${pct}%`;
 }
+
+/** maxCandidateLength's counts as a phrase: "3 texts over maxCandidateLength sent back, 1 proposal refused (never evaluated)". */
+export function tooLongText(tooLong: { textsSentBack: number; proposalsRefused: number }): string {
+  return `${plural(tooLong.textsSentBack, 'text')} over maxCandidateLength sent back, ${plural(tooLong.proposalsRefused, 'proposal')} refused (never evaluated)`;
+}

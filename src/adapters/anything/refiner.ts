@@ -4,6 +4,7 @@
 // original's side information and the attempts under `refinement`, which the reflection reads.
 import { framingSections, type ReflectionContext } from '../../gepa/proposer/reflectionPrompt.js';
 import { imageMarker, isImagePart } from '../../gepa/proposer/promptImages.js';
+import { textLength } from '../../gepa/reflection/lengthLimit.js';
 import type { Refinement, RefinementAttempt } from '../../evaluation/refinement.js';
 import type { SlotAwareLanguageModel } from '../../lm/slotAwareModel.js';
 import type { Candidate, Evaluation } from '../../gepa/core/adapter.js';
@@ -67,7 +68,17 @@ export function keptEvaluation(attempts: readonly RefinementAttempt[]): Evaluati
   return { ...rest, score: evaluation.score, output: { ...sideInfoOf(original), [REFINEMENT_KEY]: refinement }, ...(objectives ? { objectives } : {}) };
 }
 
-/** The Refinement the evaluation service runs for optimizeAnything. */
-export function anythingRefinement(lm: SlotAwareLanguageModel, maxRefinements: number, context: ReflectionContext): Refinement {
-  return { lm, maxRefinements, prompt: (attempts) => refinerPrompt(context, attempts), read: readRefinedCandidate, combine: keptEvaluation };
+/**
+ * The Refinement the evaluation service runs for optimizeAnything. With maxCandidateLength
+ * (`maxLength`), a refined candidate with a text over it is a failed attempt, never evaluated (the
+ * next refinement reads why).
+ */
+export function anythingRefinement(lm: SlotAwareLanguageModel, maxRefinements: number, context: ReflectionContext, maxLength?: number): Refinement {
+  const read = (reply: string, original: Candidate): Candidate | { error: string } => {
+    const refined = readRefinedCandidate(reply, original);
+    if ('error' in refined || maxLength === undefined) return refined;
+    const over = Object.entries(refined).find(([, text]) => textLength(text) > maxLength);
+    return over ? { error: `the refined ${over[0]} is ${textLength(over[1])} characters, over maxCandidateLength (${maxLength})` } : refined;
+  };
+  return { lm, maxRefinements, prompt: (attempts) => refinerPrompt(context, attempts), read, combine: keptEvaluation };
 }

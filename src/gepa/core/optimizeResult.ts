@@ -56,6 +56,13 @@ export interface ProposalRecord {
   rebaseGateExamples?: number;
   /** Dollars its reflection calls cost (metric calls are shared through the cache, so not split per proposal). */
   reflectionCostUsd: number;
+  /** With maxCandidateLength, when a text of its reflection was over the limit: what the rule did. */
+  tooLong?: {
+    /** Texts sent back to the reflection model for being over the limit (one retry each). */
+    sentBack: number;
+    /** A text was still over the limit after its retry (or the retry failed): the proposal was refused, its child never evaluated. */
+    refused: boolean;
+  };
 }
 
 /** What optimize() returns: the pool with its scores and lineage, the best, what was spent, why it stopped. */
@@ -106,4 +113,15 @@ export interface OptimizeResult {
   workerUtilization: number;
   /** With trackBestOutputs: per valset example (valset order), the best score and the outputs that reached it. */
   bestOutputs?: ValsetBestOutputs[];
+  /**
+   * With maxCandidateLength, once a proposed text was over it: texts sent back to the reflection
+   * model (summed over proposals), and proposals refused for a text still over it (none of their
+   * children was evaluated).
+   */
+  tooLong?: {
+    /** Texts sent back to the reflection model for being over the limit. */
+    textsSentBack: number;
+    /** Proposals refused for a text still over it after its retry. */
+    proposalsRefused: number;
+  };
 }

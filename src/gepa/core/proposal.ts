@@ -5,6 +5,7 @@
 import type { Reservation } from '../../budget/budgetLedger.js';
 import type { Objectives } from './paretoFront.js';
 import type { Candidate, Evaluation } from './adapter.js';
+import type { ProposalRecord } from './optimizeResult.js';
 
 /** The minibatch gate's answer: the proposal was skipped (with why), or its child was judged. */
 export interface AcceptanceVerdict {
@@ -97,6 +98,8 @@ export interface Proposal {
   rebasedFrom?: number;
   /** With `rebasedFrom`: how many minibatch examples the rebase gate judged the rebased child on. */
   rebaseGateExamples?: number;
+  /** With maxCandidateLength, when a text of its reflection was over the limit: what the rule did. */
+  tooLong?: ProposalRecord['tooLong'];
   /**
    * Async, `rebaseWait: 'valsets-in-flight'`: the proposals whose valset evaluations were in
    * flight when its child passed its gate; its rebase is decided once they have all finished.

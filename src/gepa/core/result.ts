@@ -46,5 +46,18 @@ export function buildResult(input: ResultInput): OptimizeResult {
     elapsedMs: input.elapsedMs,
     workerUtilization: input.elapsedMs > 0 ? input.busySlotMs / (input.workers * input.elapsedMs) : 0,
     ...(pool.bestOutputs ? { bestOutputs: pool.bestOutputs } : {}),
+    ...tooLongCounts(input.proposals),
   };
+}
+
+/** maxCandidateLength's counts over the proposals, when any text was over it. */
+function tooLongCounts(proposals: readonly ProposalRecord[]): Pick<OptimizeResult, 'tooLong'> {
+  let textsSentBack = 0;
+  let proposalsRefused = 0;
+  for (const { tooLong } of proposals) {
+    if (!tooLong) continue;
+    textsSentBack += tooLong.sentBack;
+    if (tooLong.refused) proposalsRefused++;
+  }
+  return textsSentBack > 0 ? { tooLong: { textsSentBack, proposalsRefused } } : {};
 }

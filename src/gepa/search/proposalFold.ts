@@ -28,6 +28,7 @@ export function foldProposals(pool: CandidatePool, finished: readonly Proposal[]
       reflectionCostUsd: p.spend?.reflectionCostUsd ?? 0,
       ...(p.rebasedFrom === undefined ? {} : { rebasedFrom: p.rebasedFrom }),
       ...(p.rebaseGateExamples === undefined ? {} : { rebaseGateExamples: p.rebaseGateExamples }),
+      ...(p.tooLong === undefined ? {} : { tooLong: p.tooLong }),
       ...(outcome.status === 'judged' ? { parentMinibatchSum: outcome.verdict.parentSum, childMinibatchSum: outcome.verdict.childSum } : {}),
     };
     // Without a decision (async, or a proposal that never reached its step's selection) a

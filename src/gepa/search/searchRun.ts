@@ -9,6 +9,7 @@ import { recordFinish, recordVerdict } from './proposalDecisions.js';
 import { withoutRecords, withRecords } from './recordsInFlight.js';
 import { buildResult } from '../core/result.js';
 import { seedFromReply } from '../proposer/seedPrompt.js';
+import { shortenPrompt, textLength } from '../reflection/lengthLimit.js';
 import { launchEvents, type Plan } from './proposalPlanner.js';
 import { addSeed, foldFinished, recordPlanFailures, recordStopped, startProgress, type SearchProgress } from './searchProgress.js';
 import { initialSearchState, type SearchSettings, type SearchState } from './searchState.js';
@@ -43,6 +44,8 @@ export interface SearchRun {
   seedReservation?: Reservation;
   /** Seedless: the first candidate the reflection model wrote (the settings' seed until then is a placeholder). */
   writtenSeed?: WrittenSeed;
+  /** Seedless with maxCandidateLength: the prompt that sent the written seed back for being over the limit (asked once). */
+  seedRetry?: string;
 }
 
 /** The first candidate a seedless run's reflection model wrote, and what the settings derive from it. */
@@ -105,16 +108,25 @@ export function foldSeed(
  * A seedless run's first candidate, written by the reflection model: its dollars spent, and the
  * seed read from the reply (which the settings' placeholder then gives way to), announced; a failed
  * call or a reply with no text is the stop decision's ('error'), and the placeholder is evaluated
- * so that the result still has a candidate 0.
+ * so that the result still has a candidate 0. With maxCandidateLength (`limit`), a seed over it is
+ * sent back once (`seedRetry`: the optimizer asks again); still over it, the run stops with 'error'
+ * before the seed is evaluated.
  */
 export function seedWritten(
   run: SearchRun,
   component: string,
   reply: { ok: true; reply: { text: string }; costUsd: number } | { ok: false; error: string; costUsd: number },
+  limit?: number,
 ): { update: Partial<SearchRun>; events: RunEvent[] } {
   const spentUsd = run.spentUsd + reply.costUsd;
   const read = reply.ok ? seedFromReply(reply.reply.text, component) : { error: `the reflection model could not write the seed candidate: ${reply.error}` };
   if ('error' in read) return { update: { spentUsd, ...decideStop(run, { kind: 'seed', error: read.error, refusedByDollars: false }) }, events: [] };
+  const text = read.seedCandidate[component] ?? '';
+  if (limit !== undefined && textLength(text) > limit) {
+    if (run.seedRetry === undefined) return { update: { spentUsd, seedRetry: shortenPrompt(component, text, limit) }, events: [] };
+    const error = `the seed candidate the reflection model wrote is over maxCandidateLength (${limit} characters): ${textLength(text)} characters after one retry`;
+    return { update: { spentUsd, ...decideStop(run, { kind: 'seed', error, refusedByDollars: false }) }, events: [] };
+  }
   return { update: { spentUsd, writtenSeed: { ...read, componentNames: Object.keys(read.seedCandidate) } }, events: [{ type: 'seed.written', candidate: read.seedCandidate }] };
 }
 
