@@ -20,7 +20,7 @@ import type { CliIo } from './cliIo.js';
 import { EXIT_FAILURE, UsageError } from './exitCodes.js';
 import { loadRunConfig, optimizerSettings, type LoadedRunConfig, type RunConfigOverrides } from './runConfig.js';
 import { checkRunDir, resumeNotice } from './runDirCheck.js';
-import { runSpending, writeRunReport } from './runReport.js';
+import { rerunLine, runSpending, writeRunReport } from './runReport.js';
 import { prepareSession } from './runSession.js';
 import { printOutcome } from './runSummary.js';
 import { terminalSafe } from './terminalText.js';
@@ -206,9 +206,11 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
   const reportPath = loaded.runDir
     ? await writeRunReport(loaded.runDir, outcome, { title: `GEPA run: ${taskName} / ${file.reflectionModel}, ${label} on ${settings.workers} workers` })
     : undefined;
+  const failover = rerunLine(loaded.runDir, outcome);
   return printOutcome(io, options.json, {
     heading,
     result,
+    ...(failover ? { extra: [`failover: ${failover}`] } : {}),
     ...(run.config.maxMetricCalls !== undefined ? { budget: run.config.maxMetricCalls } : {}),
     ...(reportPath ? { reportPath } : {}),
     ...runSpending(loaded.runDir, outcome),

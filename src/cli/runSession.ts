@@ -14,6 +14,7 @@ import { observeRun, type ModelNames, type RunObservation } from '../report/runO
 import { installSignalHandlers, watchStopFile } from '../storage/stopRequests.js';
 import type { OptimizeConfig } from '../config/optimizeConfig.js';
 import type { OptimizeResult } from '../gepa/core/optimizeResult.js';
+import type { RerunNotice } from '../gepa/core/runEvent.js';
 import type { SlotInterval } from '../evaluation/workerSlots.js';
 import { wantsLiveDisplay, type CliIo } from './cliIo.js';
 import { InterruptedError } from './exitCodes.js';
@@ -61,6 +62,8 @@ export interface SessionOutput {
   valIds: readonly number[];
   /** The run failed (`result` is its partial result): the command prints this error's message and exits 1. */
   failure?: RunFailedError;
+  /** This process's failovers on BullMQ workers ('calls.rerun' events). */
+  reruns: RerunNotice[];
 }
 
 /**
@@ -74,6 +77,7 @@ export function prepareSession<Example>({ config: given, io, inspect = false, mo
   let inspection: InspectionLog | undefined;
   let stall: StallWatch | undefined;
   const slotIntervals: SlotInterval[] = [];
+  const reruns: RerunNotice[] = [];
   // The report's timeline and the result's discovery times must share a time base: the
   // machine's start, which run.started marks (setting up a run directory comes before it).
   let startedAt = 0;
@@ -92,6 +96,10 @@ export function prepareSession<Example>({ config: given, io, inspect = false, mo
         startedAt = clock.now();
       }
       stall?.activity(clock.now());
+      if (event.type === 'calls.rerun') {
+        const { type: _type, ...notice } = event;
+        reruns.push(notice);
+      }
       display?.onEvent(event);
     },
     onSlotInterval: (interval) => {
@@ -159,7 +167,7 @@ export function prepareSession<Example>({ config: given, io, inspect = false, mo
         throw new InterruptedError(`interrupted before the seed candidate was evaluated: no result yet${resume}`);
       });
       finalCalls = result.metricCalls;
-      return { result, settings, slotIntervals, startedAt, observation, valIds: run.table.valIds, ...(inspection ? { inspection: inspection.records } : {}), ...(failure ? { failure } : {}) };
+      return { result, settings, slotIntervals, startedAt, observation, valIds: run.table.valIds, reruns, ...(inspection ? { inspection: inspection.records } : {}), ...(failure ? { failure } : {}) };
     } finally {
       clearInterval(stallTimer);
       shown.stop(finalCalls);

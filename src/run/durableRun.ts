@@ -28,7 +28,7 @@ export interface DurableRunOptions {
   stopPollMs?: number;
 }
 
-/** Turns the optimizer's events into log records and state.json checkpoints. */
+/** Turns the optimizer's events into log records (pool additions, failovers) and state.json checkpoints. */
 class RunRecorder {
   private snapshot: RunSnapshot;
   private pending: ReturnType<typeof setImmediate> | undefined;
@@ -42,6 +42,11 @@ class RunRecorder {
   }
 
   onEvent(event: RunEvent): void {
+    // Which calls may have run twice: the log says it, so nothing is paid twice unrecorded.
+    if (event.type === 'calls.rerun') {
+      const { type: _type, ...notice } = event;
+      this.session()?.append({ t: 'rerun', ...notice });
+    }
     if (event.type === 'candidate.accepted' && event.index >= this.loggedCandidates) {
       const { index, parents, valScore, candidate } = event;
       this.session()?.append({ t: 'candidate', index, parents, valScore, ...(candidate ? { candidate } : {}) });
