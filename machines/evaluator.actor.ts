@@ -50,7 +50,7 @@ export interface EvaluatorInput {
   resumeWalk?: () => ResumeWalk;
   /** The run's dollar budget (none when absent): reserved per call here, at dispatch. */
   maxCostUsd?: number;
-  /** Receives an 'error' event per failed metric call (reflection failures are the proposers' to report). */
+  /** Receives an 'error' event per failed metric call (reflection failures are the proposers' to report), and a remote executor's 'calls.rerun'. */
   onEvent?: (event: RunEvent) => void;
   /** Stop the run on the first adapter exception (OptimizeConfig.failFast). */
   failFast?: boolean;
@@ -164,7 +164,10 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput>(({ inpu
       }
     }
   });
+  // A remote executor's failover (calls run again after their worker was lost), as run events.
+  const stopWatching = input.executor.onCallsRerun?.((notice) => input.onEvent?.({ type: 'calls.rerun', ...notice }));
   return () => {
+    stopWatching?.();
     void service.close();
   };
 });

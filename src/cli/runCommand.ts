@@ -20,7 +20,7 @@ import type { CliIo } from './cliIo.js';
 import { EXIT_FAILURE, UsageError } from './exitCodes.js';
 import { loadRunConfig, optimizerSettings, type LoadedRunConfig, type RunConfigOverrides } from './runConfig.js';
 import { checkRunDir, resumeNotice } from './runDirCheck.js';
-import { runReportInput, runSpending, serveFinishedRun, writeRunReport } from './runReport.js';
+import { rerunLine, runReportInput, runSpending, serveFinishedRun, writeRunReport } from './runReport.js';
 import { scheduleOptionText } from './scheduleOption.js';
 import type { UiSettings } from './workbenchListen.js';
 import type { RunInvocation } from '../storage/runInvocation.js';
@@ -230,9 +230,11 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
   const { result } = outcome;
   const details = { title: invocation.title };
   const reportPath = loaded.runDir ? await writeRunReport(loaded.runDir, outcome, details) : undefined;
+  const failover = rerunLine(loaded.runDir, outcome);
   const code = printOutcome(io, options.json, {
     heading,
     result,
+    ...(failover ? { extra: [`failover: ${failover}`] } : {}),
     ...(run.config.maxMetricCalls !== undefined ? { budget: run.config.maxMetricCalls } : {}),
     ...(reportPath ? { reportPath } : {}),
     ...runSpending(loaded.runDir, outcome),

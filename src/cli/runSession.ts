@@ -16,6 +16,7 @@ import { observeRun, type ModelNames, type RunObservation } from '../report/runO
 import { installSignalHandlers, watchStopFile } from '../storage/stopRequests.js';
 import type { OptimizeConfig } from '../config/optimizeConfig.js';
 import type { OptimizeResult } from '../gepa/core/optimizeResult.js';
+import type { RerunNotice } from '../gepa/core/runEvent.js';
 import type { SlotInterval } from '../evaluation/workerSlots.js';
 import { wantsLiveDisplay, type CliIo } from './cliIo.js';
 import { InterruptedError } from './exitCodes.js';
@@ -85,6 +86,8 @@ export interface SessionOutput {
   workbench?: SessionWorkbench;
   /** The run failed (`result` is its partial result): the command prints this error's message and exits 1. */
   failure?: RunFailedError;
+  /** This process's failovers on BullMQ workers ('calls.rerun' events). */
+  reruns: RerunNotice[];
 }
 
 /**
@@ -100,6 +103,7 @@ export function prepareSession<Example>({ config: given, io, inspect = false, mo
   let activity: ActivityLog | undefined;
   let stall: StallWatch | undefined;
   const slotIntervals: SlotInterval[] = [];
+  const reruns: RerunNotice[] = [];
   // The report's timeline and the result's discovery times must share a time base: the
   // machine's start, which run.started marks (setting up a run directory comes before it).
   let startedAt = 0;
@@ -123,6 +127,10 @@ export function prepareSession<Example>({ config: given, io, inspect = false, mo
         if (invocation && runDirOpened) writeInvocation(runDirOpened, invocation);
       }
       stall?.activity(clock.now());
+      if (event.type === 'calls.rerun') {
+        const { type: _type, ...notice } = event;
+        reruns.push(notice);
+      }
       display?.onEvent(event);
       feed?.onEvent(event);
       if (sawStart) activity?.event(event, clock.now() - startedAt);
@@ -205,7 +213,7 @@ export function prepareSession<Example>({ config: given, io, inspect = false, mo
         throw new InterruptedError(`interrupted before the seed candidate was evaluated: no result yet${resume}`);
       });
       finalCalls = result.metricCalls;
-      return { result, settings, slotIntervals, startedAt, observation, valIds: run.table.valIds, ...(inspection ? { inspection: inspection.records } : {}), ...(failure ? { failure } : {}), ...(workbench ? { workbench } : {}) };
+      return { result, settings, slotIntervals, startedAt, observation, valIds: run.table.valIds, reruns, ...(inspection ? { inspection: inspection.records } : {}), ...(failure ? { failure } : {}), ...(workbench ? { workbench } : {}) };
     } catch (error) {
       // No result to show: the page says why, and the command's error ends it.
       feed?.failed(error instanceof Error ? error.message : String(error));

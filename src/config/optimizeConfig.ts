@@ -97,8 +97,10 @@ export interface OptimizeConfig<Example> {
         backoffMs?: number;
         /** Jobs waiting this long with none taken: a 'warning' event ("no worker on queue q"). Default 30,000. */
         noWorkerWarningMs?: number;
-        /** Redis unreachable this long: metric calls fail, so the run stops with stopReason 'error' (resumable). Default 300,000. */
+        /** Redis unreachable this long: the run stops with stopReason 'error' naming Redis (resumable: its calls in flight are made again). Default 300,000. */
         maxRedisDownMs?: number;
+        /** A worker silent this long (no heartbeat; longer for one whose beats come with long gaps) is lost: its calls run again on others. Default 1000. */
+        workerLostMs?: number;
       };
 
   // Algorithm knobs; defaults follow the reference implementation.

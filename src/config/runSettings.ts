@@ -84,6 +84,7 @@ export const executorSchema = z.discriminatedUnion(
       backoffMs: positiveInt.optional(),
       noWorkerWarningMs: positiveInt.optional(),
       maxRedisDownMs: positiveInt.optional(),
+      workerLostMs: positiveInt.optional(),
     })
     .strict(),
   ],

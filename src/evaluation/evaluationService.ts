@@ -4,12 +4,13 @@
 // 'disk' serves evaluations earlier runs kept, free) and reflection calls. A thrown adapter
 // error or an invalid score becomes a recorded score-0 call marked as a failure; a failed
 // reflection becomes an error reply. Every failure is counted (failureTally.ts), announced, and
-// may declare the run's failure systemic. Nothing here knows about actors.
+// may declare the run's failure systemic; an executor that can reach no worker any more
+// (ExecutorUnavailableError) stops the run at once, its calls unlogged, so a resume makes them. Nothing here knows about actors.
 // Room evaluation/: imported by the machines and the rooms above it (config/, adapters/, telemetry/, storage/, run/, report/).
 import { NOTHING_RESERVED, type DollarGate, type DollarReservation } from '../budget/dollarGate.js';
 import { errorMessage } from '../errors/errorMessage.js';
 import { caughtError, failureOf, FailureTally, invalidScoreFailure, type CallChannel } from './failureTally.js';
-import type { PricedExecutor } from '../executors/metricCallExecutor.js';
+import { ExecutorUnavailableError, type PricedExecutor } from '../executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { WorkerSlots, WorkKind } from './workerSlots.js';
 import type { EvaluationCachePolicy } from './evaluationStore.js';
@@ -150,6 +151,8 @@ export class EvaluationService<Example> {
   reflectionCalls = 0;
   costUsd = 0;
   readonly failures: FailureTally;
+  /** Set once the executor said it can run no call any more: the run is stopped once. */
+  private executorGone = false;
 
   constructor(private readonly options: EvaluationServiceOptions<Example>) {
     this.failures = new FailureTally(options.maxConsecutiveFailures);
@@ -254,9 +257,16 @@ export class EvaluationService<Example> {
               await executor.evaluate(request.candidate, example, exampleId, { captureTraces: request.captureTraces, signal, ...this.retryHook }, { occurrence }),
             );
           } catch (error) {
-            if (signal.aborted) {
+            // Aborted, or the executor can reach no worker any more: no answer and nothing logged,
+            // so a resumed run makes the call again (it counts as spent here: it may have run).
+            const unavailable = !signal.aborted && error instanceof ExecutorUnavailableError;
+            if (signal.aborted || unavailable) {
               this.options.dollars?.settle(reserved, costOfError(error));
               paid.usd += costOfError(error);
+              if (unavailable && !this.executorGone) {
+                this.executorGone = true;
+                this.options.onSystemicFailure?.(errorMessage(error));
+              }
               throw error;
             }
             thrown = error;

@@ -31,9 +31,10 @@ export interface DurableRunOptions {
 }
 
 /**
- * Turns the optimizer's events into log records and state.json checkpoints. Pool additions are
- * logged with what a reader of the directory (`gepa-actors watch`) draws: per-example scores, when
- * they were found, and the reflection prompts that wrote them (kept per proposal until it ends).
+ * Turns the optimizer's events into log records (pool additions, failovers) and state.json
+ * checkpoints. Pool additions are logged with what a reader of the directory (`gepa-actors watch`)
+ * draws: per-example scores, when they were found, and the reflection prompts that wrote them
+ * (kept per proposal until it ends).
  */
 class RunRecorder {
   private snapshot: RunSnapshot;
@@ -51,6 +52,11 @@ class RunRecorder {
   }
 
   onEvent(event: RunEvent): void {
+    // Which calls may have run twice: the log says it, so nothing is paid twice unrecorded.
+    if (event.type === 'calls.rerun') {
+      const { type: _type, ...notice } = event;
+      this.session()?.append({ t: 'rerun', ...notice });
+    }
     if (event.type === 'reflection.ended' && event.prompts) this.prompts.set(`${event.step}:${event.task}`, event.prompts);
     // An accepted proposal's end comes just before its candidate, which takes the prompts.
     else if (event.type === 'proposal.ended' && event.outcome !== 'accepted') this.prompts.delete(`${event.step}:${event.task}`);
