@@ -20,7 +20,7 @@ export type {
 } from '../../machines/protocol.js';
 export type { EvaluatorInput } from '../../machines/evaluator.actor.js';
 export type { GatePrefetch } from '../gepa/search/gatePrefetch.js';
-export type { MetricCallExecutor, MetricCallIdentity } from '../executors/metricCallExecutor.js';
+export type { BatchExample, BatchSlots, MetricCallExecutor, MetricCallIdentity } from '../executors/metricCallExecutor.js';
 export { systemClock } from '../clock.js';
 export { candidateHash } from '../gepa/core/candidateHash.js';
 export { extractInstruction } from '../gepa/proposer/extractInstruction.js';
