@@ -7,8 +7,9 @@
 // evaluateBatch), each call in a worker slot; a thrown adapter error or an invalid score becomes a
 // recorded score-0 call marked as a failure. Here: a request's calls looked up, made and refined,
 // reflections, the user's proposer. A failed reflection becomes an error reply. Every failure is
-// counted (failureTally.ts), announced, and may declare the run's failure systemic. Nothing here
-// knows about actors.
+// counted (failureTally.ts), announced, and may declare the run's failure systemic; an executor
+// that can reach no worker any more (ExecutorUnavailableError) stops the run at once, its calls
+// unlogged, so a resume makes them. Nothing here knows about actors.
 // Room evaluation/: imported by the machines and the rooms above it (config/, adapters/, telemetry/, storage/, run/, report/).
 import { NOTHING_RESERVED, type DollarGate } from '../budget/dollarGate.js';
 import { errorMessage } from '../errors/errorMessage.js';
@@ -73,7 +74,7 @@ export interface EvaluationServiceOptions<Example> {
   journal?: WorkJournal;
   /** The dollar budget, which the service alone settles; absent = no dollar limit. */
   dollars?: DollarGate;
-  /** Raise on the first adapter exception: it is declared systemic at once. */
+  /** Raise on the first failed call (metric or reflection): it is declared systemic at once (the seed's with its reply). */
   failFast?: boolean;
   /** Failed calls in a row with one cause that make the failure systemic (FailureTally's default). */
   maxConsecutiveFailures?: number;
@@ -81,8 +82,8 @@ export interface EvaluationServiceOptions<Example> {
   preRunCostUsd?: number;
   /** Every wait before a model call's next attempt (models that retry report them). */
   onRetry?: (notice: RetryNotice) => void;
-  /** Every failed call, as it fails. */
-  onFailure?: (failure: CallFailure, channel: CallChannel) => void;
+  /** Every failed call, as it fails, with what was thrown (absent: nothing was, e.g. an invalid score). */
+  onFailure?: (failure: CallFailure, channel: CallChannel, thrown?: unknown) => void;
   /** Once, mid-run: the failures say the run cannot succeed (the message names the cause); the seed's verdict is in its reply. */
   onSystemicFailure?: (message: string) => void;
   /** The user's custom candidate proposer, run in a reflection slot. */
@@ -117,6 +118,8 @@ export class EvaluationService<Example> {
   private readonly spending: Spending;
   private readonly reuse: EvaluationReuse;
   private readonly runner: MetricCallRunner<Example>;
+  /** Set once the executor said it can run no call any more: the run is stopped once. */
+  private executorGone = false;
 
   constructor(private readonly options: EvaluationServiceOptions<Example>) {
     const { dollars, signal, journal, preRunCostUsd, cache, twinsShareOneCall, examples, executor, slots, onRetry, onCall } = options;
@@ -126,6 +129,11 @@ export class EvaluationService<Example> {
     this.runner = new MetricCallRunner({
       examples, executor, slots, signal, spending: this.spending, reuse: this.reuse,
       tally: (failure, thrown, seed) => this.tally(failure, 'metric', thrown, seed),
+      onExecutorUnavailable: (error) => {
+        if (this.executorGone) return;
+        this.executorGone = true;
+        this.options.onSystemicFailure?.(errorMessage(error));
+      },
       ...(onRetry ? { onRetry } : {}), ...(onCall ? { onCall } : {}),
     });
   }
@@ -153,9 +161,9 @@ export class EvaluationService<Example> {
    * Counts a call's outcome; announces a failure, and a systemic one once. The seed's calls do not
    * declare a streak: the seed's verdict comes with its reply, so the run stops with the seed folded.
    */
-  private tally(failure: CallFailure | undefined, channel: CallChannel, thrown = false, seed = false): void {
-    if (failure) this.options.onFailure?.(failure, channel);
-    const raised = failure && thrown && this.options.failFast ? this.failures.raise(failure) : undefined;
+  private tally(failure: CallFailure | undefined, channel: CallChannel, thrown?: unknown, seed = false): void {
+    if (failure) this.options.onFailure?.(failure, channel, thrown);
+    const raised = failure && this.options.failFast && !seed ? this.failures.raise(failure) : undefined;
     const systemic = this.failures.record(failure, channel, !seed) ?? raised;
     if (systemic !== undefined) this.options.onSystemicFailure?.(systemic);
   }
@@ -182,7 +190,8 @@ export class EvaluationService<Example> {
     const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) throw new EvaluationIncomplete(errorMessage(failure.reason), paid.calls, paid.usd);
     const evaluations = settled.map((r) => (r as PromiseFulfilledResult<Evaluation>).value);
-    const systemic = request.kind === 'seed' ? this.failures.recordSeed(evaluations) : undefined;
+    if (refine) this.failures.recordEvaluation(request.kind, request.hash, evaluations);
+    const systemic = request.kind === 'seed' ? this.failures.recordSeed(evaluations, this.options.failFast) : undefined;
     return { evaluations, paidCalls: paid.calls, costUsd: paid.usd, ...(systemic !== undefined ? { systemic } : {}) };
   }
 
@@ -243,6 +252,7 @@ export class EvaluationService<Example> {
     const reflectionLm = lm ?? this.options.reflectionLm;
     const replayed = journal?.replayReflection(prompt);
     if (replayed) {
+      this.failures.record(undefined, 'reflection');
       this.spending.reflectionCall();
       this.spending.spentEarlier(replayed.costUsd ?? 0);
       return { ok: true, reply: replayed, costUsd: replayed.costUsd ?? 0 };
@@ -279,7 +289,7 @@ export class EvaluationService<Example> {
       // A refused call reserved nothing and cost nothing.
       this.spending.settle(reserved, costUsd);
       if (signal.aborted) throw error;
-      this.tally(failureOf(error, 'other'), 'reflection');
+      this.tally(failureOf(error, 'other'), 'reflection', error);
       // A call the dollar budget refused never started: no span.
       if (startMs !== undefined) this.recordCall((endMs) => lmCall(endMs, { costUsd, error: errorMessage(error) }));
       return { ok: false, error: errorMessage(error), costUsd };

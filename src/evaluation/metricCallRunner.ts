@@ -4,9 +4,9 @@
 // recorded per call: a thrown error, an invalid score or a missing answer becomes a failed call
 // scoring 0, counted, logged and timed like any other. Nothing here decides what is reused.
 import { errorMessage } from '../errors/errorMessage.js';
-import { evaluateEachInSlot, type BatchExample, type BatchSlots, type PricedExecutor } from '../executors/metricCallExecutor.js';
+import { evaluateEachInSlot, ExecutorUnavailableError, type BatchExample, type BatchSlots, type PricedExecutor } from '../executors/metricCallExecutor.js';
 import { originOf, type CallOrigin, type CallRecord } from './callRecord.js';
-import { failureOf, invalidScoreFailure } from './failureTally.js';
+import { caughtError, failureOf, invalidScoreFailure } from './failureTally.js';
 import { costOfError, type Paid, type Spending } from './spending.js';
 import type { DollarReservation } from '../budget/dollarGate.js';
 import type { CallFailure, Candidate, EvalContext, Evaluation, RetryNotice } from '../gepa/core/adapter.js';
@@ -29,8 +29,10 @@ export interface MetricCallRunnerOptions<Example> {
   signal: AbortSignal;
   spending: Spending;
   reuse: EvaluationReuse;
-  /** Counts a call's outcome (the failure tally): `thrown` when the executor threw, `seed` for the seed's calls. */
-  tally: (failure: CallFailure | undefined, thrown: boolean, seed: boolean) => void;
+  /** Counts a call's outcome (the failure tally): what the executor threw (or the adapter caught), `seed` for the seed's calls. */
+  tally: (failure: CallFailure | undefined, thrown: unknown, seed: boolean) => void;
+  /** The executor can run no call any more (ExecutorUnavailableError): the run stops. */
+  onExecutorUnavailable: (error: unknown) => void;
   /** Every wait before a model call's next attempt (models that retry report them). */
   onRetry?: (notice: RetryNotice) => void;
   /** Every call that ran, once it ended, timed on `clock` (telemetry spans). */
@@ -172,18 +174,15 @@ export class MetricCallBatch<Example> {
           const startMs = this.options.onCall?.clock.now() ?? 0;
           spending.metricCall(this.paid);
           let evaluation: Evaluation;
-          let thrown = false;
+          let thrown: unknown;
           try {
             evaluation = normalizeEvaluation(await call());
           } catch (error) {
-            if (signal.aborted) {
-              spending.settle(reserved, costOfError(error), this.paid);
-              throw error;
-            }
-            thrown = true;
+            if (this.endsTheRun(error, () => spending.settle(reserved, costOfError(error), this.paid))) throw error;
+            thrown = error;
             evaluation = thrownEvaluation(error, costOfError(error));
           }
-          this.record(pending, reserved, evaluation, thrown, startMs);
+          this.record(pending, reserved, evaluation, thrown ?? caughtError(evaluation), startMs);
           return evaluation;
         },
         signal,
@@ -216,20 +215,20 @@ export class MetricCallBatch<Example> {
             const startMs = this.options.onCall?.clock.now() ?? 0;
             for (let i = 0; i < batch.length; i++) spending.metricCall(this.paid);
             let evaluations: Evaluation[];
-            let thrown = false;
+            let thrown: unknown;
             try {
               evaluations = batchAnswers(await job(), batch.length);
             } catch (error) {
               // The job's cost, when its error says, is the first call's.
               const cost = costOfError(error);
-              if (signal.aborted) {
-                reserved.forEach((r, i) => spending.settle(r, i === 0 ? cost : 0, this.paid));
-                throw error;
-              }
-              thrown = true;
+              if (this.endsTheRun(error, () => reserved.forEach((r, i) => spending.settle(r, i === 0 ? cost : 0, this.paid)))) throw error;
+              thrown = error;
               evaluations = batch.map((_, i) => thrownEvaluation(error, i === 0 ? cost : 0));
             }
-            batch.forEach((pending, i) => this.record(pending, reserved[i] as DollarReservation, evaluations[i] as Evaluation, thrown, startMs));
+            batch.forEach((pending, i) => {
+              const evaluation = evaluations[i] as Evaluation;
+              this.record(pending, reserved[i] as DollarReservation, evaluation, thrown ?? caughtError(evaluation), startMs);
+            });
             return evaluations;
           },
           signal,
@@ -241,8 +240,21 @@ export class MetricCallBatch<Example> {
     });
   }
 
+  /**
+   * Aborted, or the executor can reach no worker any more (ExecutorUnavailableError: the run stops):
+   * no answer and nothing logged, so a resumed run makes the call again (it counts as spent here,
+   * `settle`: it may have run). False for a failed call, which is recorded.
+   */
+  private endsTheRun(error: unknown, settle: () => void): boolean {
+    const unavailable = !this.options.signal.aborted && error instanceof ExecutorUnavailableError;
+    if (!this.options.signal.aborted && !unavailable) return false;
+    settle();
+    if (unavailable) this.options.onExecutorUnavailable(error);
+    return true;
+  }
+
   /** A call that ran, as the run records it: its outcome counted, its dollars settled, kept in the log (and store), timed. */
-  private record(pending: PendingCall<Example>, reserved: DollarReservation, evaluation: Evaluation, thrown: boolean, startMs: number): void {
+  private record(pending: PendingCall<Example>, reserved: DollarReservation, evaluation: Evaluation, thrown: unknown, startMs: number): void {
     const { spending, reuse, onCall } = this.options;
     this.options.tally(evaluation.failure, thrown, this.request.kind === 'seed');
     spending.settle(reserved, evaluation.costUsd ?? 0, this.paid);

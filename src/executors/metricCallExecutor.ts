@@ -3,6 +3,7 @@
 // (bullmqExecutor.ts), one call at a time (`evaluate`) or one job for many (`evaluateBatch`).
 // Room executors/: imported by evaluation/, worker/, run/, the machines and the command.
 import type { Candidate, EvalContext, Evaluation } from '../gepa/core/adapter.js';
+import type { RerunNotice } from '../gepa/core/runEvent.js';
 
 /**
  * Which call this is: the same (candidate, example, traces) call can be made again (a fresh
@@ -30,7 +31,8 @@ export interface BatchExample<Example> {
  * example (the run's metric calls, failures, events, call records and log count each example as
  * its own call), and answers each example's evaluation as recorded: a thrown error, a missing or
  * bad answer is a failed call scoring 0, never a rejection. They reject only when the run stops
- * or the dollar budget refuses the calls (then the calls are not made).
+ * (aborted, or the call threw ExecutorUnavailableError) or the dollar budget refuses the calls
+ * (then the calls are not made).
  */
 export interface BatchSlots {
   /**
@@ -63,6 +65,17 @@ export interface MetricCallExecutor<Example> {
   evaluateBatch?(candidate: Candidate, examples: readonly BatchExample<Example>[], ctx: EvalContext, slots: BatchSlots): Promise<Evaluation[]>;
   /** Releases connections when the run ends. */
   close?(): Promise<void>;
+  /** A remote executor's failover: calls it ran again, or gave up on, after losing their worker. Returns the unsubscribe. */
+  onCallsRerun?(listener: (notice: RerunNotice) => void): () => void;
+}
+
+/**
+ * Thrown by an executor that can run no call any more (e.g. its queue's Redis unreachable past
+ * maxRedisDownMs): not a failed call but the end of the run, which stops with stopReason 'error'
+ * naming the cause. The calls it held are not logged, so a resumed run makes them again.
+ */
+export class ExecutorUnavailableError extends Error {
+  override name = 'ExecutorUnavailableError';
 }
 
 /** An executor whose calls have a worst-case price (e.g. a priced task model), for dollar reservations. */
