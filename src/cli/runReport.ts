@@ -2,7 +2,7 @@
 // already finished does no work in this process; its existing report is kept rather than
 // replaced by one with an empty timeline. Tokens per model, the best candidate's valset
 // answers and the failovers are read from the run log, which holds every process's calls
-// (workers' included).
+// (workers' included). With --ui the same input is the workbench's finished view, served until Ctrl-C.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPORT_FILE, writeReport, type ReportInput } from '../report/renderReport.js';
@@ -14,6 +14,9 @@ import { totalCostText } from '../report/usageTable.js';
 import type { SessionOutput } from './runSession.js';
 import { formatReruns, summarizeReruns } from '../report/rerunSummary.js';
 import type { RerunNotice } from '../gepa/core/runEvent.js';
+import { writeReportFacts } from '../report/reportFacts.js';
+import type { CliIo } from './cliIo.js';
+import { untilInterrupted } from './workbenchListen.js';
 
 /** What the run's calls cost and answered: from the run log when there is one (every process's calls), else this process's. */
 export function runObservation(runDir: string | undefined, session: SessionOutput): RunObservation {
@@ -44,18 +47,13 @@ export function runSpending(runDir: string | undefined, session: SessionOutput):
   return { costText: totalCostText(session.result.costUsd, modelUsage), modelUsage };
 }
 
-export async function writeRunReport(
-  runDir: string,
-  session: SessionOutput,
-  details: { title: string; facts?: ReportInput['facts'] },
-): Promise<string> {
-  const path = join(runDir, REPORT_FILE);
-  if (session.slotIntervals.length === 0 && existsSync(path)) return path;
+/** The report's input for a CLI run, from what its session recorded (and the run log, when there is one). */
+export function runReportInput(runDir: string | undefined, session: SessionOutput, details: { title: string; facts?: ReportInput['facts'] }): ReportInput {
   const { settings } = session;
   const observation = runObservation(runDir, session);
   const failover = summarizeReruns(runReruns(runDir, session));
   const facts = [...(details.facts ?? []), ...(failover ? [{ label: 'calls re-run (failover)', value: String(failover.rerun + failover.failed), sub: formatReruns(failover) }] : [])];
-  return writeReport(runDir, {
+  return {
     title: details.title,
     result: session.result,
     workers: settings.workers,
@@ -69,5 +67,33 @@ export async function writeRunReport(
     valsetAnswers: observation.valsetAnswers(session.result.bestCandidate),
     observedFrom: observation.source,
     ...(facts.length > 0 ? { facts } : {}),
-  });
+  };
+}
+
+export async function writeRunReport(
+  runDir: string,
+  session: SessionOutput,
+  details: { title: string; facts?: ReportInput['facts'] },
+): Promise<string> {
+  const path = join(runDir, REPORT_FILE);
+  if (session.slotIntervals.length === 0 && existsSync(path)) return path;
+  const written = await writeReport(runDir, runReportInput(runDir, session, details));
+  if (details.facts) writeReportFacts(runDir, details.facts);
+  return written;
+}
+
+/**
+ * After the summary, with --ui: the workbench shows the finished run (the report's own input) and
+ * is served until Ctrl-C, so the page stays open for reading, resuming and branching.
+ */
+export async function serveFinishedRun(io: CliIo, session: SessionOutput, input: ReportInput): Promise<void> {
+  const { workbench } = session;
+  if (!workbench) return;
+  workbench.finished(input);
+  io.stderr.write(`The run is over; the workbench is still served at ${workbench.url} (Ctrl-C to end)\n`);
+  try {
+    await untilInterrupted(io);
+  } finally {
+    await workbench.close();
+  }
 }
