@@ -7,28 +7,40 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPORT_FILE, writeReport, type ReportInput } from '../report/renderReport.js';
 import { RUN_FILES } from '../storage/runDirectory.js';
-import { readRunLog } from '../storage/runLog.js';
+import { readRunLog, type RunLogRecord } from '../storage/runLog.js';
 import type { ModelUsage } from '../report/modelUsage.js';
 import type { RunObservation } from '../report/runObserver.js';
 import { totalCostText } from '../report/usageTable.js';
 import type { SessionOutput } from './runSession.js';
+import { formatReruns, summarizeReruns } from '../report/rerunSummary.js';
+import type { RerunNotice } from '../gepa/core/runEvent.js';
 import { writeReportFacts } from '../report/reportFacts.js';
 import type { CliIo } from './cliIo.js';
 import { untilInterrupted } from './workbenchListen.js';
-import { formatReruns, summarizeReruns } from '../report/rerunSummary.js';
-import type { RerunNotice } from '../gepa/core/runEvent.js';
 
 /** What the run's calls cost and answered: from the run log when there is one (every process's calls), else this process's. */
 export function runObservation(runDir: string | undefined, session: SessionOutput): RunObservation {
+  const records = finishedRunLog(runDir, session);
+  return records ? session.observation.fromLog(records, session.valIds) : session.observation;
+}
+
+/** What the summary, the report and the workbench read of a finished session's log: read once per session. */
+const readLogs = new WeakMap<SessionOutput, RunLogRecord[] | undefined>();
+
+/** The finished run's log records, when it has a run directory with a log (every process's calls, workers' included). */
+function finishedRunLog(runDir: string | undefined, session: SessionOutput): RunLogRecord[] | undefined {
+  if (readLogs.has(session)) return readLogs.get(session);
   const log = runDir === undefined ? undefined : join(runDir, RUN_FILES.log);
-  return log !== undefined && existsSync(log) ? session.observation.fromLog(readRunLog(log).records, session.valIds) : session.observation;
+  const records = log !== undefined && existsSync(log) ? readRunLog(log).records : undefined;
+  readLogs.set(session, records);
+  return records;
 }
 
 /** The run's failovers on BullMQ workers: from the run log when there is one (every process's), else this process's. */
 export function runReruns(runDir: string | undefined, session: SessionOutput): RerunNotice[] {
-  const log = runDir === undefined ? undefined : join(runDir, RUN_FILES.log);
-  if (log === undefined || !existsSync(log)) return session.reruns;
-  return readRunLog(log).records.flatMap((record) => {
+  const records = finishedRunLog(runDir, session);
+  if (!records) return session.reruns;
+  return records.flatMap((record) => {
     if (record.t !== 'rerun') return [];
     const { t: _t, ...notice } = record;
     return [notice];
@@ -79,7 +91,7 @@ export async function writeRunReport(
   if (session.slotIntervals.length === 0 && existsSync(path)) return path;
   const input = runReportInput(runDir, session, details);
   const written = await writeReport(runDir, input);
-  // The figures the command added, for the workbench's view of the directory (its cards are the report's).
+  // The figures the command added (the failover's too), for the workbench's view of the directory: its cards are the report's.
   if (input.facts) writeReportFacts(runDir, input.facts);
   return written;
 }

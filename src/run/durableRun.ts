@@ -31,10 +31,9 @@ export interface DurableRunOptions {
 }
 
 /**
- * Turns the optimizer's events into log records (pool additions, failovers) and state.json
- * checkpoints. Pool additions are logged with what a reader of the directory (`gepa-actors watch`)
- * draws: per-example scores, when they were found, and the reflection prompts that wrote them
- * (kept per proposal until it ends).
+ * Turns the optimizer's events into log records (pool additions, failovers) and state.json checkpoints. Pool additions are
+ * logged with what a reader of the directory (`gepa-actors watch`) draws: per-example scores, when
+ * they were found, and the reflection prompts that wrote them (kept per proposal until it ends).
  */
 class RunRecorder {
   private snapshot: RunSnapshot;
