@@ -9,7 +9,7 @@ import { defineConfig } from 'vitest/config';
 /** Test files that start processes or services, or wait in real time. */
 const INTEGRATION = [
   // child processes
-  'anythingKillResume', 'bullmqResume', 'cli', 'consumer', 'durableRun', 'evaluationCacheSharing', 'examples', 'otel', 'productionInstall', 'referenceGepa', 'runLock',
+  'anythingKillResume', 'bullmqResume', 'cli', 'cliAnythingProgram', 'consumer', 'durableRun', 'evaluationCacheSharing', 'examples', 'otel', 'productionInstall', 'referenceGepa', 'runLock',
   // Redis (started on loopback by the test or .ci/run)
   'bullmqExecutor', 'bullmqRedisRestart', 'bullmqStalls', 'runConfigAdapter',
   // Redis and workers in network namespaces of their own (root); two runs on one fleet; failover's moves

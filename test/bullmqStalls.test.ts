@@ -10,6 +10,7 @@ import { createBullmqExecutor, RedisUnavailableError } from '../src/executors/bu
 import { bullmqConnection } from '../src/executors/redisConnection.js';
 import { systemClock } from '../src/clock.js';
 import { KEYWORDS, toyExamples, toyTask } from './support/toyTask.js';
+import { failedRun } from './support/failedRun.js';
 import { freePort, hasRedisServer, startRedisServer, testRedis } from './support/testRedis.js';
 import { Redis } from 'ioredis';
 
@@ -62,15 +63,17 @@ describe.skipIf(!hasRedisServer())('Redis refusing the password', () => {
     onTestFinished(() => server.stop());
     const { port } = server;
     const task = toyTask({ clock: systemClock, evalMs: () => 0 });
-    const result = await optimize({
-      seedCandidate: { instructions: 'Answer.' },
-      trainset: toyExamples('t', KEYWORDS.slice(0, 4)),
-      adapter: task.adapter,
-      reflectionLm: task.reflectionLm,
-      maxMetricCalls: 40,
-      executor: { kind: 'bullmq', connection: `redis://:not-the-password@127.0.0.1:${port}` },
-    });
-    expect(result.stopReason).toBe('error');
+    const { result, message } = await failedRun(
+      optimize({
+        seedCandidate: { instructions: 'Answer.' },
+        trainset: toyExamples('t', KEYWORDS.slice(0, 4)),
+        adapter: task.adapter,
+        reflectionLm: task.reflectionLm,
+        maxMetricCalls: 40,
+        executor: { kind: 'bullmq', connection: `redis://:not-the-password@127.0.0.1:${port}` },
+      }),
+    );
+    expect(message).not.toContain('not-the-password');
     expect(result.error).toMatch(/^every call of the seed candidate's valset evaluation failed \(4 of 4\); the first: WRONGPASS/);
     expect(result.error).not.toContain('not-the-password');
     expect(task.evaluateCalls).toBe(0);

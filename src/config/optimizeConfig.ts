@@ -26,6 +26,14 @@ export interface OptimizeConfig<Example> {
   trainset: readonly Example[];
   /** Default: trainset. */
   valset?: readonly Example[];
+  /**
+   * A held-out selection set (gepa issues #261, #133): examples the search never sees. At the
+   * end, the top 3 candidates of the Pareto front (by valset mean) are scored on it and the best
+   * there is `bestCandidate` (`result.holdoutScore`, `result.holdout`). Their calls (3 x its size)
+   * are held from `maxMetricCalls` from the start, so the budget is never exceeded. Not scored
+   * when the run stops by time, dollars, a request or a failure.
+   */
+  holdout?: readonly Example[];
   /** Runs a candidate on one example and scores it. */
   adapter: Adapter<Example>;
   /** A function, `"openai:<model>"` or `"local:<path to a .gguf>"` (see LanguageModel). */

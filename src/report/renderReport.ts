@@ -86,11 +86,21 @@ function stat(label: string, value: string, sub?: string): string {
   return `<div class="stat"><div class="label">${escapeHtml(label)}</div><div class="value">${escapeHtml(value)}</div>${sub ? `<div class="sub">${escapeHtml(sub)}</div>` : ''}</div>`;
 }
 
+/** With a holdout set: the best candidate's holdout score beside its valset score, or why the set was not scored. */
+function holdoutCard(r: ReportInput['result']): string[] {
+  const h = r.holdout;
+  if (!h) return [];
+  if (r.holdoutScore === undefined) return [stat('holdout score', 'not scored', h.skipped ?? 'no holdout evaluation completed')];
+  const others = h.candidates.map((c, i) => (c === r.bestIndex ? '' : `#${c} ${score(h.scores[i] ?? 0)}`)).filter((t) => t !== '');
+  return [stat('holdout score', score(r.holdoutScore), `candidate #${r.bestIndex} of the front's ${h.candidates.length} best scored${others.length > 0 ? `; ${others.join(', ')}` : ''}`)];
+}
+
 function summaryCards(input: ReportInput): string {
   const r = input.result;
   const staleness = summarizeStaleness(r.proposals);
   return [
-    stat('best valset score', score(r.bestScore), `candidate #${r.bestIndex}`),
+    stat('best valset score', score(r.bestScore), `candidate #${r.bestIndex}${r.holdoutScore !== undefined ? ', chosen on the holdout set' : ''}`),
+    ...holdoutCard(r),
     stat('seed valset score', score(r.valScores[0] ?? 0)),
     ...(input.facts ?? []).map((f) => stat(f.label, f.value, f.sub)),
     stat('metric calls', String(r.metricCalls), input.budget !== undefined ? `of a budget of ${input.budget}` : undefined),
@@ -218,7 +228,7 @@ export function renderReport(input: ReportInput): string {
 <title>${escapeHtml(input.title)}</title><style>${REPORT_CSS}</style></head>
 <body>
 <h1>${escapeHtml(input.title)}</h1>
-<div class="muted">gepa-actors run report: ${plural(r.candidates.length, 'candidate')}, ${escapeHtml(stopText(r.stopReason))}</div>
+<div class="muted">gepa-actors run report: ${plural(r.candidates.length, 'candidate')}, ${escapeHtml(stopText(r.stopReason, r.stoppedBy))}</div>
 <div class="cards">${summaryCards(input)}</div>
 <div class="row">
 <section id="over-time"><h2>Best valset score over wall-clock</h2>${overTime}</section>

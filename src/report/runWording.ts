@@ -1,11 +1,11 @@
 // How a run's outcome reads in a sentence, shared by the CLI summary and report.html: the stop
 // reason as a phrase, counts with the right plural, and signed percentages.
-/** The stop reason as a phrase: "stopped: stopped" read as a stutter. */
-export function stopText(stopReason: string): string {
+/** The stop reason as a phrase ("stopped: stopped" read as a stutter), naming the user's stopper when one stopped the run (its reason may be a budget's). */
+export function stopText(stopReason: string, stoppedBy?: string): string {
   if (stopReason === 'stopped') return 'stopped on request';
   if (stopReason === 'aborted') return 'aborted on request';
   if (stopReason === 'error') return 'stopped by an error';
-  return `stopped by ${stopReason}`;
+  return `stopped by ${stopReason}${stoppedBy !== undefined && stoppedBy !== stopReason ? ` (the stopper ${stoppedBy})` : ''}`;
 }
 
 /** "1 candidate", "2 candidates". */

@@ -49,8 +49,10 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
   const adapter = config.adapter as Adapter<unknown>;
   const clock = config.clock ?? systemClock;
   const telemetry = config.telemetry === false ? undefined : createRunTelemetry(clock);
-  const table = buildExampleTable<unknown>(config.trainset, config.valset ?? config.trainset);
+  const table = buildExampleTable<unknown>(config.trainset, config.valset ?? config.trainset, config.holdout ?? []);
   const listeners = both(config.onEvent, telemetry?.onEvent);
+  // failFast: a failing callback stops the run as a failure, through the stop-signal actor.
+  const callbackFailure = config.callbacks?.length && settings.failFast ? new AbortController() : undefined;
   const callbacks = config.callbacks?.length
     ? createRunCallbacks(config.callbacks, {
         seedCandidate: config.seedCandidate,
@@ -60,6 +62,7 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
         maxMetricCalls: settings.maxMetricCalls,
         ...(config.runDir === undefined ? {} : { runDir: config.runDir }),
         report: (event) => onEvent?.(event),
+        ...(callbackFailure ? { fail: (message: string) => callbackFailure.abort(message) } : {}),
       })
     : undefined;
   // The user's listener and telemetry first, then the callbacks (a callback's failure reaches all of them).
@@ -73,7 +76,7 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
     config: config as OptimizeConfig<unknown>,
     settings,
     table,
-    evaluationCache: evaluationCachePolicy(config, settings.cacheEvaluation, table),
+    evaluationCache: evaluationCachePolicy(config, settings, table),
     executor: executorFor(config, adapter),
     reflectionLm: reflectionModel(config.reflectionLm as OptimizeConfig<unknown>['reflectionLm'], settings.maxCostUsd),
     buildDataset: (candidate, results, components) => buildReflectiveDataset(adapter, candidate, results, components),
@@ -82,6 +85,7 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
     clock,
     signal: config.signal,
     drainSignal: config.drainSignal,
+    ...(callbackFailure ? { failSignal: callbackFailure.signal } : {}),
     onSlotInterval: both(config.onSlotInterval, telemetry?.onSlotInterval),
     onEvent,
     ...(callbacks ? { callbacks } : {}),
@@ -104,11 +108,15 @@ function runReflection(config: OptimizeConfig<unknown>, settings: RunSettings): 
   };
 }
 
-/** cacheEvaluation resolved (validated already): 'disk' keeps evaluations in cacheDir for runs of the same adapter identity. */
-function evaluationCachePolicy(config: OptimizeConfig<unknown>, mode: RunSettings['cacheEvaluation'], table: ExampleTable<unknown>): EvaluationCachePolicy {
-  if (mode !== 'disk' || config.cacheDir === undefined) return { reuse: mode !== false };
+/**
+ * cacheEvaluation resolved (validated already; or, resumed, as the run directory recorded it):
+ * 'disk' keeps evaluations in cacheDir for runs of the same adapter identity.
+ */
+export function evaluationCachePolicy(config: OptimizeConfig<unknown>, settings: Pick<RunSettings, 'cacheEvaluation' | 'cacheDir'>, table: ExampleTable<unknown>): EvaluationCachePolicy {
+  const { cacheEvaluation: mode, cacheDir } = settings;
+  if (mode !== 'disk' || cacheDir === undefined) return { reuse: mode !== false };
   const { reflectionLm: _lm, ...adapterIdentity } = config.runIdentity ?? {};
-  return { reuse: true, store: evaluationCacheDir(config.cacheDir, adapterIdentity, table.examples) };
+  return { reuse: true, store: evaluationCacheDir(cacheDir, adapterIdentity, table.examples) };
 }
 
 /** One listener that calls the user's, then telemetry's; either may be absent. */

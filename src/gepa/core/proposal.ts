@@ -32,15 +32,26 @@ export interface ValsetScores {
   objectives: Array<Objectives | null>;
   /** The outputs (kept in the pool only with trackBestOutputs). */
   outputs?: unknown[];
+  /**
+   * optimizeAnything's refiner on a valset of one example: the refined candidates that scored
+   * better, each refined from the one before (the first from this candidate), with their own
+   * whole-valset scores. They join the pool right after it, each its predecessor's child.
+   */
+  refined?: Array<{ candidate: Candidate; hash: string; valset: ValsetScores }>;
 }
 
 /** A whole-valset evaluation as ValsetScores, in valset order. */
-export const valsetScoresOf = (evaluations: readonly Evaluation[]): ValsetScores => ({
-  subscores: evaluations.map((e) => e.score),
-  // null, not undefined, where an example has none: the run's state is plain data (JSON keeps null in an array).
-  objectives: evaluations.map((e) => e.objectives ?? null),
-  outputs: evaluations.map((e) => e.output),
-});
+export const valsetScoresOf = (evaluations: readonly Evaluation[]): ValsetScores => {
+  // A refinement scored one example: a whole valset's evaluation only when the valset is that example.
+  const refined = evaluations.length === 1 ? evaluations[0]?.refined : undefined;
+  return {
+    subscores: evaluations.map((e) => e.score),
+    // null, not undefined, where an example has none: the run's state is plain data (JSON keeps null in an array).
+    objectives: evaluations.map((e) => e.objectives ?? null),
+    outputs: evaluations.map((e) => e.output),
+    ...(refined && refined.length > 0 ? { refined: refined.map((r) => ({ candidate: r.candidate, hash: r.hash, valset: valsetScoresOf([r.evaluation]) })) } : {}),
+  };
+};
 
 /** What one proposal paid for. */
 export interface ProposalSpend {

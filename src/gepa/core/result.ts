@@ -17,6 +17,8 @@ export interface ResultInput {
   failures?: FailureCounts;
   /** The systemic failure's cause, with stopReason 'error'. */
   error?: string;
+  /** The user's stopper that stopped the run, by name. */
+  stoppedBy?: string;
 }
 
 export function buildResult(input: ResultInput): OptimizeResult {
@@ -41,6 +43,7 @@ export function buildResult(input: ResultInput): OptimizeResult {
     discoveryElapsedMs: [...pool.discoveryElapsedMs],
     stopReason: input.stopReason,
     ...(input.error !== undefined ? { error: input.error } : {}),
+    ...(input.stoppedBy !== undefined ? { stoppedBy: input.stoppedBy } : {}),
     failures: input.failures ?? { total: 0, byKind: {} },
     proposals: input.proposals,
     elapsedMs: input.elapsedMs,

@@ -191,6 +191,8 @@ export type RunEvent =
       task?: number;
       /** Its score on each valset example (valset order). */
       valSubscores?: number[];
+      /** optimizeAnything's refiner made it from its parent (no proposal did): set true. */
+      refined?: true;
     }
   | {
       /** A proposal's child did not join the pool. */
