@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPORT_FILE, writeReport, type ReportInput } from '../report/renderReport.js';
 import { RUN_FILES } from '../storage/runDirectory.js';
-import { readRunLog } from '../storage/runLog.js';
+import { readRunLog, type RunLogRecord } from '../storage/runLog.js';
 import type { ModelUsage } from '../report/modelUsage.js';
 import type { RunObservation } from '../report/runObserver.js';
 import { totalCostText } from '../report/usageTable.js';
@@ -15,17 +15,31 @@ import type { SessionOutput } from './runSession.js';
 import { formatReruns, summarizeReruns } from '../report/rerunSummary.js';
 import type { RerunNotice } from '../gepa/core/runEvent.js';
 
+// The run is over when its summary and report are made: its log no longer changes, so it is read
+// once per session for all of them (the summary's dollars and failover line, the report).
+const logAfterRun = new WeakMap<SessionOutput, RunLogRecord[] | undefined>();
+
+/** The run log's records once the run is over (every process's work), or undefined without a run log. */
+function loggedRecords(runDir: string | undefined, session: SessionOutput): RunLogRecord[] | undefined {
+  if (runDir === undefined) return undefined;
+  if (!logAfterRun.has(session)) {
+    const log = join(runDir, RUN_FILES.log);
+    logAfterRun.set(session, existsSync(log) ? readRunLog(log).records : undefined);
+  }
+  return logAfterRun.get(session);
+}
+
 /** What the run's calls cost and answered: from the run log when there is one (every process's calls), else this process's. */
 export function runObservation(runDir: string | undefined, session: SessionOutput): RunObservation {
-  const log = runDir === undefined ? undefined : join(runDir, RUN_FILES.log);
-  return log !== undefined && existsSync(log) ? session.observation.fromLog(readRunLog(log).records, session.valIds) : session.observation;
+  const records = loggedRecords(runDir, session);
+  return records ? session.observation.fromLog(records, session.valIds) : session.observation;
 }
 
 /** The run's failovers on BullMQ workers: from the run log when there is one (every process's), else this process's. */
 export function runReruns(runDir: string | undefined, session: SessionOutput): RerunNotice[] {
-  const log = runDir === undefined ? undefined : join(runDir, RUN_FILES.log);
-  if (log === undefined || !existsSync(log)) return session.reruns;
-  return readRunLog(log).records.flatMap((record) => {
+  const records = loggedRecords(runDir, session);
+  if (!records) return session.reruns;
+  return records.flatMap((record) => {
     if (record.t !== 'rerun') return [];
     const { t: _t, ...notice } = record;
     return [notice];
