@@ -159,6 +159,12 @@ export type RunEvent =
       valScore: number;
       /** Its score on each valset example (valset order). */
       valSubscores: number[];
+      /** The seed candidate (candidate 0). */
+      candidate?: Candidate;
+      /** Metric calls spent when it joined the pool (OptimizeResult.discoveryMetricCalls[0]). */
+      metricCalls?: number;
+      /** Elapsed ms when it joined (OptimizeResult.discoveryElapsedMs[0]). */
+      elapsedMs?: number;
     }
   | {
       /** A proposal ended, with its outcome (ProposalRecord's). */
@@ -191,6 +197,10 @@ export type RunEvent =
       task?: number;
       /** Its score on each valset example (valset order). */
       valSubscores?: number[];
+      /** Metric calls spent when it joined the pool (OptimizeResult.discoveryMetricCalls[index]). */
+      metricCalls?: number;
+      /** Elapsed ms when it joined (OptimizeResult.discoveryElapsedMs[index]). */
+      elapsedMs?: number;
       /** optimizeAnything's refiner made it from its parent (no proposal did): set true. */
       refined?: true;
     }
