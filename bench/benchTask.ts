@@ -9,6 +9,7 @@ import { measuredRebasing } from '../src/report/runtimeCheck.js';
 import { summarizeStaleness } from '../src/report/stalenessSummary.js';
 import { sampledOnRepeat } from '../src/demo/repeatedPromptSampling.js';
 import type { Candidate } from '../src/gepa/core/adapter.js';
+import type { LanguageModel } from '../src/gepa/core/languageModel.js';
 import type { OptimizeConfig } from '../src/config/optimizeConfig.js';
 import type { ProposalRecord } from '../src/gepa/core/optimizeResult.js';
 import type { Schedule, SlotPolicy, StepMinibatches, TieOrder } from '../src/settingValues.js';
@@ -18,7 +19,9 @@ export interface BenchSetting {
   label: string;
   schedule: Schedule;
   /** Further options of the run (a mechanism under test: valsetPolicy, ...). */
-  options?: Pick<OptimizeConfig<unknown>, 'spendLastCalls' | 'valsetPolicy' | 'parentSelection' | 'reflectionMinibatchSize' | 'maxMetricCalls' | 'stepMinibatches' | 'tieOrder' | 'onEvent' | 'merge' | 'sampleMinibatch'>;
+  /** Wraps the task's reflection model (a reflection strategy prototyped as a model that rewrites its prompt). */
+  wrapReflection?: (lm: LanguageModel) => LanguageModel;
+  options?: Pick<OptimizeConfig<unknown>, 'spendLastCalls' | 'valsetPolicy' | 'parentSelection' | 'reflectionMinibatchSize' | 'maxMetricCalls' | 'stepMinibatches' | 'tieOrder' | 'onEvent' | 'merge' | 'sampleMinibatch' | 'reflectionStrategy'>;
 }
 
 export const SETTINGS: BenchSetting[] = [
@@ -95,7 +98,7 @@ export async function benchRun(setting: BenchSetting, seed: number, w: Workload)
     trainset: task.trainset,
     valset: task.valset,
     adapter: task.adapter,
-    reflectionLm: w.reflectionSampling ? sampledOnRepeat(task.reflectionLm) : task.reflectionLm,
+    reflectionLm: (setting.wrapReflection ?? ((lm: LanguageModel) => lm))(w.reflectionSampling ? sampledOnRepeat(task.reflectionLm) : task.reflectionLm),
     schedule: setting.schedule,
     workers: w.workers,
     maxMetricCalls: w.budget,

@@ -94,33 +94,34 @@ export interface StoredSetting {
   runs: StoredRun[];
 }
 
-export const resultsDir = (real: boolean): URL => new URL(`./results/${real ? 'time-to-quality-real' : 'time-to-quality'}/`, import.meta.url);
-const fileOf = (real: boolean, task: string, c: Configuration, label: string) => new URL(`${task}/${configName(c)}/${label.replaceAll(' ', '_')}.json`, resultsDir(real));
+export const resultsDir = (real: boolean, folder = 'time-to-quality'): URL => new URL(`./results/${folder}${real ? '-real' : ''}/`, import.meta.url);
+const fileOf = (real: boolean, task: string, c: Configuration, label: string, folder?: string) => new URL(`${task}/${configName(c)}/${label.replace(/[^A-Za-z0-9.-]/g, '_')}.json`, resultsDir(real, folder));
 
-export function loadSetting(real: boolean, task: string, c: Configuration, label: string): StoredSetting | undefined {
-  const file = fileOf(real, task, c, label);
+export function loadSetting(real: boolean, task: string, c: Configuration, label: string, folder?: string): StoredSetting | undefined {
+  const file = fileOf(real, task, c, label, folder);
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as StoredSetting) : undefined;
 }
 
 /** Runs one setting on the seeds it does not have yet, storing after each seed (so a stopped run resumes). */
 export async function runSetting(
-  setting: { label: string; schedule: Schedule; about: string; options?: BenchSetting['options'] },
+  setting: { label: string; schedule: Schedule; about: string; options?: BenchSetting['options']; wrapReflection?: BenchSetting['wrapReflection'] },
   task: string,
   c: Configuration,
   seeds: readonly number[],
   real: boolean,
   log: (line: string) => void,
+  folder?: string,
 ): Promise<StoredSetting> {
   const workload = workloadFor(c, task, real);
-  const stored = loadSetting(real, task, c, setting.label) ?? { label: setting.label, about: setting.about, schedule: setting.schedule, task, configuration: c, workload, runs: [] };
+  const stored = loadSetting(real, task, c, setting.label, folder) ?? { label: setting.label, about: setting.about, schedule: setting.schedule, task, configuration: c, workload, runs: [] };
   if (JSON.stringify(stored.schedule) !== JSON.stringify(setting.schedule)) {
-    throw new Error(`${fileOf(real, task, c, setting.label).pathname} holds runs of another schedule (${JSON.stringify(stored.schedule)}): remove it to rerun '${setting.label}'`);
+    throw new Error(`${fileOf(real, task, c, setting.label, folder).pathname} holds runs of another schedule (${JSON.stringify(stored.schedule)}): remove it to rerun '${setting.label}'`);
   }
-  const file = fileOf(real, task, c, setting.label);
+  const file = fileOf(real, task, c, setting.label, folder);
   mkdirSync(new URL('.', file), { recursive: true });
   for (const seed of seeds) {
     if (stored.runs.some((r) => r.seed === seed)) continue;
-    const r = await benchRun({ label: setting.label, schedule: setting.schedule, ...(setting.options ? { options: setting.options } : {}) }, seed, workload);
+    const r = await benchRun({ label: setting.label, schedule: setting.schedule, ...(setting.options ? { options: setting.options } : {}), ...(setting.wrapReflection ? { wrapReflection: setting.wrapReflection } : {}) }, seed, workload);
     stored.runs.push({
       seed,
       wallClockMs: r.wallClockMs,
