@@ -11,6 +11,7 @@ import { gatePrefetches } from '../src/gepa/search/gatePrefetch.js';
 import { nextLaunches } from '../src/gepa/search/launchRules.js';
 import { rebaseExtraCalls } from '../src/gepa/search/proposalPlanner.js';
 import { finish, foldInto, judge } from '../src/gepa/search/searchRun.js';
+import { keepEvidence } from '../src/gepa/reflection/evidenceHistory.js';
 import { takeDecision } from '../src/storage/resumeOrder.js';
 import { preparedOf, settingsOf } from './runWiring.js';
 import { elapsedMs, spendingLimits, proposerInput, askParent, optimizerSetup } from './optimizer.setup.js';
@@ -42,7 +43,10 @@ export const optimizerActions = {
     if (!answered) return;
     const taken = takeDecision(context.resume, { kind: 'finished', id: event.id });
     const { messages, ...update } = answered;
-    enqueue.assign({ ...update, resume: taken.resume });
+    // A strategy that reads other proposals' results: this one's parent records join the history (in launch order).
+    const keep = preparedOf(context).reflection?.strategy.evidence ?? 0;
+    const evidence = event.evidence && keep > 0 ? { evidence: keepEvidence(context.evidence, event.evidence, keep) } : {};
+    enqueue.assign({ ...update, ...evidence, resume: taken.resume });
     if (taken.logged) enqueue({ type: 'logDecision', params: taken.logged });
     for (const m of messages) enqueue.sendTo(m.id, m.message);
     // A finished proposer stays among the children until stopped; thousands would slow every step.
