@@ -123,10 +123,13 @@ async function figures(result: OptimizeResult, setting: BenchSetting, w: Workloa
   const skipped = result.proposals.filter((p) => p.outcome === 'skipped').length;
   const acceptanceRate = judged.length === 0 ? 0 : accepted / judged.length;
   const skipRate = result.proposals.length === 0 ? 0 : skipped / result.proposals.length;
+  // auto: predicted at the last in-flight count it chose.
   const schedule =
     setting.schedule.kind === 'async'
       ? setting.schedule
-      : { kind: 'batched' as const, parents: setting.schedule.parents ?? 1, perParent: setting.schedule.perParent ?? 1 };
+      : setting.schedule.kind === 'auto'
+        ? { kind: 'async' as const, inFlight: result.scheduleDecisions?.at(-1)?.shape.inFlight ?? 1 }
+        : { kind: 'batched' as const, parents: setting.schedule.parents ?? 1, perParent: setting.schedule.perParent ?? 1 };
   const prediction = predictWallClock({
     schedule,
     metricCallMs: w.metricCallMs,

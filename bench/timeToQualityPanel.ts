@@ -6,7 +6,7 @@
 import { firstReach, seedMeanCurve } from './bestSoFar.js';
 import { mean, standardError } from './table.js';
 import { stepChartSvg } from './support/svgPlot.js';
-import { SEQUENTIAL, type Configuration, type StoredSetting } from './timeToQualityRuns.js';
+import { AUTO, SEQUENTIAL, type Configuration, type StoredSetting } from './timeToQualityRuns.js';
 
 /** The target is the sequential loop's mean final best val minus this. */
 export const QUALITY_MARGIN = 0.005;
@@ -76,7 +76,7 @@ export function panel(task: string, c: Configuration, settings: readonly StoredS
         keepsQuality: mean(vals) >= sequentialVal - QUALITY_MARGIN && mean(tests) >= sequentialTest - QUALITY_MARGIN,
       };
     });
-  const fixed = rows.filter((r) => r.label !== SEQUENTIAL && Number.isFinite(r.timeToQualityMs)).sort((a, b) => a.timeToQualityMs - b.timeToQualityMs);
+  const fixed = rows.filter((r) => r.label !== SEQUENTIAL && r.label !== AUTO && Number.isFinite(r.timeToQualityMs)).sort((a, b) => a.timeToQualityMs - b.timeToQualityMs);
   return { task, configuration: c, target, sequentialVal, sequentialTest, rows, ...(fixed[0] ? { fastest: fixed[0].label } : {}) };
 }
 

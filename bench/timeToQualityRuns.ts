@@ -34,7 +34,10 @@ export const TTQ_TASKS = ['demo', 'multistep', 'hotel', 'bookkeeping'] as const;
 
 export const SEQUENTIAL = 'sequential';
 
-/** Every fixed schedule, by label; `minSlots`: measured only with at least that many slots (async K needs K <= W). */
+/** Schedule 'auto': measured beside the fixed schedules, never counted among them. */
+export const AUTO = 'auto';
+
+/** Every fixed schedule, and 'auto' last, by label; `minSlots`: measured only with at least that many slots (async K needs K <= W). */
 export const FIXED_SCHEDULES: ReadonlyArray<{ label: string; schedule: Schedule; minSlots?: number; about: string }> = [
   { label: SEQUENTIAL, schedule: { kind: 'batched', parents: 1, perParent: 1 }, about: 'classic GEPA, one proposal at a time (batched 1 x 1)' },
   { label: '2x2', schedule: { kind: 'batched', parents: 2, perParent: 2 }, about: 'the paper, 2 parents x 2' },
@@ -58,6 +61,7 @@ export const FIXED_SCHEDULES: ReadonlyArray<{ label: string; schedule: Schedule;
     minSlots: 32,
     about: "async 32 with the launch order's fast options (speculate 'rebase-gate', heldSlot 'free-early')",
   },
+  { label: AUTO, schedule: { kind: 'auto' }, about: "schedule 'auto': the runtime chooses and adapts the shape (src/runtimeModel/autoSchedule.ts)" },
 ];
 
 export function schedulesFor(c: Configuration): typeof FIXED_SCHEDULES {

@@ -10,6 +10,7 @@ import { evaluationAsk } from '../src/gepa/proposer/evaluationPlan.js';
 import { evaluationStartedEvent } from '../src/gepa/proposer/taskEvents.js';
 import type { Launch } from '../src/gepa/search/proposalPlanner.js';
 import type { ReflectionEvidence } from '../src/gepa/reflection/reflectionStrategy.js';
+import { startAutoWatch, type AutoWatch } from '../src/runtimeModel/autoWatch.js';
 import { startRun, stepFinished, type SearchRun } from '../src/gepa/search/searchRun.js';
 import { outOfTurn, resumeWalk, startResume, type LoggedDecision, type ResumePosition } from '../src/storage/resumeOrder.js';
 import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
@@ -44,6 +45,8 @@ export interface OptimizerContext extends SearchRun {
   parentsAsked: Launch[];
   /** A strategy that reads other proposals' results (its `evidence`): the recent ones, newest first in launch order (evidenceHistory.ts). */
   evidence: ReflectionEvidence[];
+  /** Schedule 'auto': what it has observed and decided (runtimeModel/autoWatch.ts); absent otherwise. */
+  auto?: AutoWatch;
 }
 
 export type OptimizerEvent =
@@ -134,6 +137,7 @@ export function initialContext(wiring: OptimizerContext['wiring'], parentFirst: 
     parentFirst: parentFirst && settings.schedule.kind === 'async',
     parentsAsked: [],
     evidence: [],
+    ...(settings.schedule.kind === 'async' && settings.schedule.auto ? { auto: startAutoWatch() } : {}),
   };
 }
 

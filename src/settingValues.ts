@@ -180,6 +180,16 @@ export type Schedule =
       heldSlot?: HeldSlot;
       /** Work done ahead of a held child's verdict. Default 'none'. */
       speculate?: Speculation;
+    }
+  /**
+   * The runtime chooses the shape and adapts it as the run goes: an async schedule whose in-flight
+   * count and held-slot rule follow src/runtimeModel/autoSchedule.ts from the worker slots, the
+   * budget, the valset and the latencies it observes (docs/schedules.md, "auto"). Every choice is a
+   * `schedule.decided` run event and a line of the report.
+   */
+  | {
+      /** The runtime chooses. */
+      kind: 'auto';
     };
 
 /** Which of a step's accepted proposals go on to the valset. */
