@@ -7,19 +7,24 @@
 // Its output is the OptimizeResult; its context is plain data, its wiring in the 'run' actor
 // (runWiring.ts). Every GEPA rule it applies lives in src/gepa/.
 import { assign, emit, enqueueActions, sendTo } from 'xstate';
-import { cutShort, foldSeed, foldStep, reserveSeed, runResult, seedWritten } from '../src/gepa/search/searchRun.js';
+import { cutShort, foldSeed, foldStep, holdoutCutShort, reserveSeed, runResult, seedWritten, startHoldout } from '../src/gepa/search/searchRun.js';
 import { decideStop, finalStopReason } from '../src/gepa/search/stopDecision.js';
+import { judgeRun } from '../src/gepa/search/failureRule.js';
 import { resumeWalk } from '../src/storage/resumeOrder.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import type { EvaluatorRequest } from './protocol.js';
 import { evaluatorInput, stopSignalsInput } from './runInputs.js';
 import { preparedOf, settingsOf, wiringOf } from './runWiring.js';
-import { SEED_REQUEST, elapsedMs, builtInProposer, initialContext, optimizerSetup } from './optimizer.setup.js';
+import { SEED_REQUEST, elapsedMs, builtInProposer, holdoutRequestId, initialContext, optimizerSetup, type OptimizerContext, type OptimizerEvent } from './optimizer.setup.js';
 import { optimizerActions } from './optimizer.actions.js';
 import { observed } from './optimizer.auto.js';
 import { watchSeed } from '../src/runtimeModel/autoWatch.js';
 
 export type { OptimizerContext, OptimizerEvent } from './optimizer.setup.js';
+
+/** A seedless run's reflection reply read by the domain: the seed, a retry for its length, or the stop. */
+const writtenSeedOf = (context: OptimizerContext, event: Extract<OptimizerEvent, { type: 'reflected' }>) =>
+  seedWritten(context, preparedOf(context).seedless?.component ?? '', event, settingsOf(context).maxCandidateLength);
 
 // The enqueueing actions (optimizer.actions.ts) are typed against the setup's named ones, which they enqueue.
 export const optimizerMachine = optimizerSetup.extend({ actions: optimizerActions }).createMachine({
@@ -54,18 +59,28 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
     // Seedless: the reflection model writes the first candidate (a reflection call like any other:
     // counted, paid, logged; a resumed run replays it from its log instead of asking again).
     writingSeed: {
-      entry: sendTo('evaluator', ({ context, self }): EvaluatorRequest => ({ type: 'reflect', requestId: SEED_REQUEST, replyTo: self, prompt: preparedOf(context).seedless?.prompt ?? '' })),
+      // The seedless prompt, or (maxCandidateLength) the one that sends a seed over the limit back, once.
+      entry: sendTo('evaluator', ({ context, self }): EvaluatorRequest => ({ type: 'reflect', requestId: SEED_REQUEST, replyTo: self, prompt: context.seedRetry ?? preparedOf(context).seedless?.prompt ?? '' })),
       on: {
-        // No seed written (the call failed, no text): the run stops with 'error' after evaluating
-        // the placeholder, so that its result still has a candidate 0.
-        reflected: {
-          target: 'seeding',
-          actions: enqueueActions(({ context, event, enqueue }) => {
-            const written = seedWritten(context, preparedOf(context).seedless?.component ?? '', event);
-            enqueue.assign(written.update);
-            for (const e of written.events) enqueue.emit(e);
-          }),
-        },
+        // No seed written (the call failed, no text, over maxCandidateLength after its retry): the
+        // run stops with 'error' after evaluating the placeholder, so that its result still has a candidate 0.
+        reflected: [
+          // Over maxCandidateLength the first time: sent back (writingSeed's entry asks with the retry prompt).
+          {
+            guard: ({ context, event }) => context.seedRetry === undefined && writtenSeedOf(context, event).update.seedRetry !== undefined,
+            target: 'writingSeed',
+            reenter: true,
+            actions: assign(({ context, event }) => writtenSeedOf(context, event).update),
+          },
+          {
+            target: 'seeding',
+            actions: enqueueActions(({ context, event, enqueue }) => {
+              const written = writtenSeedOf(context, event);
+              enqueue.assign(written.update);
+              for (const e of written.events) enqueue.emit(e);
+            }),
+          },
+        ],
         'evaluator.failed': {
           target: 'stopping',
           actions: assign(({ context, event }) => decideStop(context, { kind: 'seed', error: event.error, refusedByDollars: context.dollarsExhausted })),
@@ -165,14 +180,34 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
       on: { stop: {} },
       always: 'finishing',
     },
+    // With a holdout set, its scoring first (the top candidates of the front, on calls held from the start); then the evaluator's counts.
     finishing: {
-      entry: sendTo('evaluator', ({ self }): EvaluatorRequest => ({ type: 'stats', replyTo: self })),
+      entry: enqueueActions(({ context, self, enqueue }) => {
+        const holdout = startHoldout(context, settingsOf(context));
+        enqueue.assign(holdout.update);
+        const exampleIds = preparedOf(context).table.holdoutIds ?? [];
+        holdout.asks.forEach((ask, i) =>
+          enqueue.sendTo('evaluator', { type: 'evaluate', requestId: holdoutRequestId(i), replyTo: self, ...ask, exampleIds, captureTraces: false, kind: 'valset', refine: false } satisfies EvaluatorRequest),
+        );
+        if (holdout.asks.length === 0) enqueue.sendTo('evaluator', { type: 'stats', replyTo: self } satisfies EvaluatorRequest);
+      }),
       on: {
-        // Too late to stop: the result is being assembled.
-        stop: {},
+        // Too late to stop the run: the result is being assembled; an abort cuts the holdout's scoring short.
+        stop: {
+          guard: ({ context, event }) => event.graceful !== true && (context.holdout?.pending ?? 0) > 0,
+          actions: ['abortCalls', assign(({ context }) => holdoutCutShort(context)), sendTo('evaluator', ({ self }): EvaluatorRequest => ({ type: 'stats', replyTo: self }))],
+        },
+        evaluated: { guard: 'holdoutReply', actions: 'holdoutReplied' },
+        'evaluator.failed': { guard: 'holdoutReply', actions: 'holdoutReplied' },
+        // The one failure rule, asked once over what the run and the evaluator counted: a failed run's reason becomes 'error'.
         'evaluator.stats': {
           target: 'done',
-          actions: [assign({ stats: ({ event }) => event }), emit(({ context }): RunEvent => ({ type: 'run.ended', stopReason: finalStopReason(context) }))],
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            const judged = judgeRun(context, { failures: event.failures, outcomes: event.outcomes, failFast: settingsOf(context).failFast });
+            enqueue.assign({ stats: event, ...judged.update });
+            for (const e of judged.events) enqueue.emit(e);
+            enqueue.emit({ type: 'run.ended', stopReason: finalStopReason(judged.update) });
+          }),
         },
       },
     },

@@ -2,7 +2,7 @@
 // walk of a resumed run's logged path, the launches whose parent evaluation it asked for), its
 // events and children, what it hands each proposer, and the setup (actors, guards, the plain
 // named actions) that optimizer.actions.ts and optimizer.machine.ts build on.
-import { assign, setup, type CallbackActorLogic } from 'xstate';
+import { assign, enqueueActions, setup, type CallbackActorLogic } from 'xstate';
 import { heldCalls } from '../src/budget/heldCalls.js';
 import { memberOf } from '../src/gepa/core/candidatePool.js';
 import type { ProposalId } from '../src/gepa/core/proposal.js';
@@ -11,7 +11,7 @@ import { evaluationStartedEvent } from '../src/gepa/proposer/taskEvents.js';
 import type { Launch } from '../src/gepa/search/proposalPlanner.js';
 import type { ReflectionEvidence } from '../src/gepa/reflection/reflectionStrategy.js';
 import { startAutoWatch, type AutoWatch } from '../src/runtimeModel/autoWatch.js';
-import { startRun, stepFinished, type SearchRun } from '../src/gepa/search/searchRun.js';
+import { holdoutReplied, startRun, stepFinished, type SearchRun } from '../src/gepa/search/searchRun.js';
 import { outOfTurn, resumeWalk, startResume, type LoggedDecision, type ResumePosition } from '../src/storage/resumeOrder.js';
 import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
@@ -60,6 +60,9 @@ export type OptimizerEvent =
 export type OptimizerChildren = { evaluator: 'evaluator'; run: 'run' } & { [proposal: ProposalId]: 'proposer' };
 
 export const SEED_REQUEST = -1;
+/** The holdout's evaluation of its i-th candidate: the optimizer's own requests below the seed's. */
+export const holdoutRequestId = (i: number): number => SEED_REQUEST - 1 - i;
+const holdoutIndexOf = (requestId: number): number => SEED_REQUEST - 1 - requestId;
 
 /** Typed as the contract a replacement proposer meets (`provide`): it takes ProposerInput and answers; its snapshot is never read. */
 export const proposerActor = proposerMachine as unknown as CallbackActorLogic<ProposerDecision, ProposerInput>;
@@ -163,6 +166,8 @@ export const optimizerSetup = setup({
     stepFinished: ({ context }) => stepFinished(context),
     idle: ({ context }) => nothingInFlight(context),
     hasStopReason: ({ context }) => context.stopReason !== undefined,
+    /** A reply to one of the holdout's evaluations (finishing). */
+    holdoutReply: ({ context, event }) => (event.type === 'evaluated' || event.type === 'evaluator.failed') && event.requestId < SEED_REQUEST && (context.holdout?.pending ?? 0) > 0,
     /** A read of the run's state: the walk of the logged path is in the context, not in the journal. */
     outOfTurn: ({ context, event }) => isUpdate(event) && outOfTurn(context.resume, context.proposals, event.id),
   },
@@ -171,6 +176,13 @@ export const optimizerSetup = setup({
     defer: assign({ deferred: ({ context, event }) => (isUpdate(event) ? [...context.deferred, event] : context.deferred) }),
     /** The one write to the log of decisions: a decision taken off the logged path (takeDecision said so). */
     logDecision: ({ context }, decision: LoggedDecision) => preparedOf(context).journal?.recordDecision?.(decision),
+    /** A holdout evaluation folded in; once none is awaited, the evaluator is asked for its counts. */
+    holdoutReplied: enqueueActions(({ context, event, self, enqueue }) => {
+      if (event.type !== 'evaluated' && event.type !== 'evaluator.failed') return;
+      const replied = holdoutReplied(context, holdoutIndexOf(event.requestId), event.type === 'evaluated' ? event : { paidCalls: event.paidCalls });
+      enqueue.assign(replied.update);
+      if (replied.done) enqueue.sendTo('evaluator', { type: 'stats', replyTo: self } satisfies EvaluatorRequest);
+    }),
     /** Stop now: every call in flight is aborted through the run's signal. */
     abortCalls: ({ context }) => wiringOf(context).abort.abort(new Error(`run stopped: ${context.stopReason}`)),
   },

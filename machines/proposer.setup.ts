@@ -101,12 +101,13 @@ export const proposerSetup = setup({
     prefetchReplied: assign(({ context, event }) => ({ ...paid(context, event), prefetching: (context.prefetching ?? 1) - 1 })),
     pay: assign(({ context, event }) => paid(context, event)),
     finish: sendParent(({ context }): ProposalUpdate => {
-      const { id, spend, outcome, child, valset, valsetStop, rebase } = context;
+      const { id, spend, outcome, child, valset, valsetStop, rebase, reflecting } = context;
       const evidence = context.shareEvidence ? parentEvidence(context) : undefined;
       return {
         type: 'proposal.finished', id, spend, outcome, child, valset,
         ...(valsetStop ? { valsetStop } : {}),
         ...(rebase ? { rebaseGateExamples: rebase.exampleIds.length } : {}),
+        ...(reflecting?.tooLong ? { tooLong: reflecting.tooLong } : {}),
         ...(evidence ? { evidence } : {}),
       };
     }),
