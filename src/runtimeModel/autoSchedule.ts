@@ -8,8 +8,10 @@
 //   skipped) b child calls and a reflection, and (if accepted) V valset calls; it takes a chain of
 //   a parent round, a reflection, a child round and (if accepted) the valset's rounds. K in flight
 //   keep the slots busy once K x slot time / chain time reaches W; past that, more in flight only
-//   queue and go stale. (At 16 slots that is about 8 on the bench workload, where async 8 and
-//   async 16 are the fastest fixed schedules.)
+//   queue and go stale. But no fewer than half the slots: chains vary (a skipped proposal's is
+//   one round, an accepted one's several), so at that mean count the slots idle a third of the
+//   time; at 16 slots the count alone (6-7 on the bench workload) reached quality 1.2-1.5x later
+//   than async 8 on bookkeeping, hotel and multistep (24 seeds each).
 // - **No wider than AUTO_MAX_IN_FLIGHT, however many slots.** Past about a dozen proposals in
 //   flight the children of concurrent proposals duplicate and undo each other's edits faster than
 //   the launch order composes them: on every bench task async 16, 32 and 64 end below the
@@ -76,8 +78,11 @@ function rate(count: number, ended: number, prior: number): number {
   return (count + prior * PRIOR_WEIGHT) / (ended + PRIOR_WEIGHT);
 }
 
-/** The in-flight count that keeps the slots busy: W x chain time / slot time per proposal, rounded up. */
-export function slotsServe(v: AutoView): { inFlight: number; chainMs: number; slotMs: number } {
+/**
+ * The in-flight count that keeps the slots busy: W x chain time / slot time per proposal, rounded
+ * up (`busy`), and no fewer than half the slots (`inFlight`).
+ */
+export function slotsServe(v: AutoView): { inFlight: number; busy: number; chainMs: number; slotMs: number } {
   const round = v.roundMs ?? 1;
   const reflection = v.reflectionMs ?? PRIOR_REFLECTION_ROUNDS * round;
   const call = round / ROUND_OVER_MEAN_CALL;
@@ -88,7 +93,8 @@ export function slotsServe(v: AutoView): { inFlight: number; chainMs: number; sl
   // Per proposal: what holds a slot, and how long its own chain takes (a skipped one: a parent round).
   const slotMs = b * call + (1 - skip) * (b * call + reflection) + accept * v.valsetSize * call;
   const chainMs = round + (1 - skip) * (reflection + round) + accept * valsetRounds * round;
-  return { inFlight: Math.max(1, Math.ceil((v.workers * chainMs) / slotMs)), chainMs, slotMs };
+  const busy = Math.max(1, Math.ceil((v.workers * chainMs) / slotMs));
+  return { inFlight: Math.max(busy, Math.ceil(v.workers / 2)), busy, chainMs, slotMs };
 }
 
 /** Expected proposals the whole budget pays for (Infinity without one). */
@@ -119,7 +125,9 @@ export function autoDecision(v: AutoView): AutoDecision {
     inFlight === budget && budget < Math.min(slots.inFlight, AUTO_MAX_IN_FLIGHT)
       ? `the budget pays for about ${Math.round(proposals)} proposals, which leaves ${MIN_GENERATIONS} generations at no more`
       : inFlight === slots.inFlight && slots.inFlight < AUTO_MAX_IN_FLIGHT
-        ? `the ${v.workers} slots are busy with ${inFlight} in flight (a proposal holds ${ms(slots.slotMs)} of slot time over a ${ms(slots.chainMs)} chain)`
+        ? slots.busy === inFlight
+          ? `the ${v.workers} slots are busy with ${inFlight} in flight (a proposal holds ${ms(slots.slotMs)} of slot time over a ${ms(slots.chainMs)} chain)`
+          : `half the ${v.workers} slots (${slots.busy} in flight would keep them busy on average: a proposal holds ${ms(slots.slotMs)} of slot time over a ${ms(slots.chainMs)} chain, but chains vary)`
         : `more in flight than ${AUTO_MAX_IN_FLIGHT} lost quality on every bench task`;
   return { shape: { inFlight, heldSlot: 'keep' }, reason: `async ${inFlight}: ${bound}; ${seen}` };
 }
