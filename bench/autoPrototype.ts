@@ -46,6 +46,7 @@ const VARIANTS: Record<string, Variant> = {
   'async 10 fast': { schedule: { kind: 'async', inFlight: 10, speculate: 'rebase-gate', heldSlot: 'free-early' }, about: "async 10 with the launch order's fast options" },
   'async 12 fast': { schedule: { kind: 'async', inFlight: 12, speculate: 'rebase-gate', heldSlot: 'free-early' }, about: "async 12 with the launch order's fast options" },
   'async 12 gates': { schedule: { kind: 'async', inFlight: 12, speculate: 'rebase-gate' }, about: 'async 12 with gates evaluated ahead, places kept' },
+  'async 8 gates': { schedule: { kind: 'async', inFlight: 8, speculate: 'rebase-gate' }, about: 'async 8 with gates evaluated ahead, places kept' },
   'async 16 gates': { schedule: { kind: 'async', inFlight: 16, speculate: 'rebase-gate' }, about: 'async 16 with gates evaluated ahead, places kept' },
   'async 16 combined 3/12': {
     schedule: { kind: 'async', inFlight: 16 },
