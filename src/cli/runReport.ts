@@ -29,9 +29,11 @@ const readLogs = new WeakMap<SessionOutput, RunLogRecord[] | undefined>();
 
 /** The finished run's log records, when it has a run directory with a log (every process's calls, workers' included). */
 function finishedRunLog(runDir: string | undefined, session: SessionOutput): RunLogRecord[] | undefined {
+  // Without a run directory there is nothing to read (nor to remember: a caller may pass one later).
+  if (runDir === undefined) return undefined;
   if (readLogs.has(session)) return readLogs.get(session);
-  const log = runDir === undefined ? undefined : join(runDir, RUN_FILES.log);
-  const records = log !== undefined && existsSync(log) ? readRunLog(log).records : undefined;
+  const log = join(runDir, RUN_FILES.log);
+  const records = existsSync(log) ? readRunLog(log).records : undefined;
   readLogs.set(session, records);
   return records;
 }
