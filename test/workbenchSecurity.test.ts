@@ -108,6 +108,10 @@ describe('the workbench over HTTP', () => {
     const page = await call(`/?token=${token}`);
     expect(page.status).toBe(200);
     expect(page.body).toContain('best valset score');
+    // The header reads right before its script runs or its event stream connects.
+    const { status: state } = JSON.parse((await call(`/api/state?token=${token}`)).body) as { status: { status: string; bestScore: number } };
+    expect(page.body).toContain(`id="wb-best">${state.bestScore.toFixed(3)}</span>`);
+    expect(page.body).toContain(`id="wb-pill">${state.status}</span>`);
     const csp = String(page.headers['content-security-policy']);
     expect(csp).toMatch(/default-src 'none'; script-src 'nonce-[^']+'/);
     expect(csp).toContain("frame-ancestors 'none'");

@@ -132,6 +132,18 @@ describe('the workbench view of a run directory', () => {
     expect(view.ended.map((p) => [p.step, p.task, p.outcome])).toEqual(got.proposals.map((p) => [p.step, p.task, p.outcome]));
   });
 
+  it('shows a failover once, as a warning with its cause: from the log read from a directory, from the event in the run\'s process', () => {
+    const notice = { reason: 'worker lost' as const, calls: 12, workers: ['host:41:0'], waitedMs: 1100, keys: [], atMs: 5000 };
+    const read = new RunView();
+    read.applyLogRecord({ t: 'rerun', ...notice });
+    const live = new RunView({ live: true });
+    live.applyEvent({ type: 'calls.rerun', ...notice }, 250);
+    live.applyLogRecord({ t: 'rerun', ...notice });
+    for (const view of [read, live]) {
+      expect(view.notices.map((n) => [n.level, n.message])).toEqual([['warning', 'failover (worker lost: host:41:0): 1 worker lost, 12 calls re-run, 1.1 s lost']]);
+    }
+  });
+
   it('reads a run cut off (no result, its LOCK left by a dead process) as interrupted, and waits for a torn last line', () => {
     const dir = join(root, 'cut');
     const { records } = readRunLog(join(runDir, 'log.jsonl'));

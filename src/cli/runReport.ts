@@ -91,8 +91,10 @@ export async function writeRunReport(
 ): Promise<string> {
   const path = join(runDir, REPORT_FILE);
   if (session.slotIntervals.length === 0 && existsSync(path)) return path;
-  const written = await writeReport(runDir, runReportInput(runDir, session, details));
-  if (details.facts) writeReportFacts(runDir, details.facts);
+  const input = runReportInput(runDir, session, details);
+  const written = await writeReport(runDir, input);
+  // The figures the command added (the failover's too), for the workbench's view of the directory: its cards are the report's.
+  if (input.facts) writeReportFacts(runDir, input.facts);
   return written;
 }
 

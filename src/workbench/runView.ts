@@ -17,7 +17,8 @@ import { candidateHash } from '../gepa/core/candidateHash.js';
 import type { Candidate, Evaluation } from '../gepa/core/adapter.js';
 import type { LmReply } from '../gepa/core/languageModel.js';
 import type { OptimizeResult, ProposalRecord } from '../gepa/core/optimizeResult.js';
-import type { RunEvent } from '../gepa/core/runEvent.js';
+import type { RerunNotice, RunEvent } from '../gepa/core/runEvent.js';
+import { formatReruns, summarizeReruns } from '../report/rerunSummary.js';
 import type { SlotInterval } from '../evaluation/workerSlots.js';
 import type { ModelSchedule } from '../runtimeModel/index.js';
 import { isResumableStop } from '../storage/runDirectory.js';
@@ -265,6 +266,10 @@ export class RunView {
         this.mark('pool');
         return;
       }
+      case 'rerun':
+        // A live run's own event says it (applyEvent); a directory's reader has the record.
+        if (!this.liveSpend) this.failover(r);
+        return;
       case 'budget':
         this.budget = r.maxMetricCalls ?? undefined;
         this.maxCostUsd = r.maxCostUsd ?? undefined;
@@ -455,6 +460,9 @@ export class RunView {
       case 'retry.scheduled':
         this.notice({ level: 'retry', message: `retrying ${e.model} in ${(e.delayMs / 1000).toFixed(1)} s (attempt ${e.attempt} of ${e.maxAttempts}): ${e.reason}`, ...(atMs !== undefined ? { atMs } : {}) });
         return;
+      case 'calls.rerun':
+        this.failover(e, atMs);
+        return;
       case 'run.ended':
         this.stopReason = e.stopReason;
         this.mark('status');
@@ -462,6 +470,13 @@ export class RunView {
       default:
         return;
     }
+  }
+
+  /** Calls a remote executor ran again (a worker lost, a call hung), as the summary words them. */
+  private failover(n: RerunNotice, atMs?: number): void {
+    const summary = summarizeReruns([n]);
+    if (!summary) return;
+    this.notice({ level: 'warning', message: `failover (${n.reason}${n.workers.length > 0 ? `: ${n.workers.join(', ')}` : ''}): ${formatReruns(summary)}`, ...(atMs !== undefined ? { atMs } : {}) });
   }
 
   /** Whether a live process holds the run directory's LOCK: a result and no holder is over; a holder and no result runs; neither, it was cut off. */

@@ -6,7 +6,7 @@
 import { escapeHtml } from '../report/htmlEscape.js';
 import { LINEAGE_CAPTION } from '../report/renderReport.js';
 import { REPORT_CSS } from '../report/reportStyle.js';
-import type { WorkbenchPanel } from './workbenchPanels.js';
+import type { WorkbenchPanel, WorkbenchStatus } from './workbenchPanels.js';
 
 const WORKBENCH_CSS = `
 body { padding: 0 0 48px; }
@@ -207,10 +207,16 @@ export interface PageInput {
   /** A nonce for the Content-Security-Policy that lets the inline script run (and nothing else). */
   nonce: string;
   hasReport: boolean;
+  /** The status line as it stands: the header is drawn with it, so it reads right before the event stream connects. */
+  status?: WorkbenchStatus;
 }
 
 export function renderWorkbenchPage(input: PageInput): string {
   const p = (id: WorkbenchPanel) => input.panels[id] ?? '';
+  const s = input.status;
+  const best = s?.bestScore !== undefined ? s.bestScore.toFixed(3) : '–';
+  const bestSub = s === undefined ? '' : s.bestScore === undefined ? 'waiting for the seed' : `candidate #${s.bestIndex} of ${s.candidates}`;
+  const calls = s === undefined ? '0' : `${s.metricCalls}${s.budget ? ` / ${s.budget}` : ''}`;
   const report = input.hasReport ? '<a class="report-link" data-href="report.html" target="_blank" rel="noopener">report.html</a>' : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -218,14 +224,14 @@ export function renderWorkbenchPage(input: PageInput): string {
 <title>${escapeHtml(input.title)}</title><style>${REPORT_CSS}${WORKBENCH_CSS}</style></head>
 <body>
 <header class="wb-head">
-  <div class="wb-title"><h1>${escapeHtml(input.title)} <span class="pill" id="wb-pill">…</span></h1>
+  <div class="wb-title"><h1>${escapeHtml(input.title)} <span class="pill${s ? ` ${escapeHtml(s.status)}` : ''}" id="wb-pill">${s ? escapeHtml(s.status) : '…'}</span></h1>
     <div class="muted"><span id="wb-subtitle"></span>${input.dir ? ` · <span class="run-dir">${escapeHtml(input.dir)}</span>` : ''} ${report}</div></div>
   <div class="wb-figures">
-    <div class="fig best"><span class="label">best valset score</span><span class="value" id="wb-best">–</span><span class="sub" id="wb-best-sub"></span></div>
-    <div class="fig"><span class="label">metric calls</span><span class="value" id="wb-calls">0</span><div class="bar"><div id="wb-bar"></div></div></div>
-    <div class="fig"><span class="label">cost</span><span class="value" id="wb-cost">–</span></div>
-    <div class="fig"><span class="label">elapsed</span><span class="value" id="wb-elapsed">–</span></div>
-    <div class="fig"><span class="label">in flight</span><span class="value" id="wb-inflight">0</span><span class="sub" id="wb-inflight-sub"></span></div>
+    <div class="fig best"><span class="label">best valset score</span><span class="value" id="wb-best">${best}</span><span class="sub" id="wb-best-sub">${escapeHtml(bestSub)}</span></div>
+    <div class="fig"><span class="label">metric calls</span><span class="value" id="wb-calls">${calls}</span><div class="bar"><div id="wb-bar"></div></div></div>
+    <div class="fig"><span class="label">cost</span><span class="value" id="wb-cost">${s ? escapeHtml(s.costText) : '–'}</span></div>
+    <div class="fig"><span class="label">elapsed</span><span class="value" id="wb-elapsed">${s ? escapeHtml(s.elapsed) : '–'}</span></div>
+    <div class="fig"><span class="label">in flight</span><span class="value" id="wb-inflight">${s ? s.inFlight : 0}</span><span class="sub" id="wb-inflight-sub"></span></div>
   </div>
   <div class="wb-controls">
     <button id="wb-drain" data-action="drain" title="">Drain</button>

@@ -21,7 +21,7 @@ import { readInvocation } from '../storage/runInvocation.js';
 import { RunView, type RunStatus } from './runView.js';
 import type { LiveRunFeed } from './liveRun.js';
 import { renderWorkbenchPage } from './workbenchPage.js';
-import { HEAVY_PANELS, panelsFor, renderCandidate, renderPanels, statusOf, WORKBENCH_PANELS, type PanelContext, type WorkbenchPanel } from './workbenchPanels.js';
+import { HEAVY_PANELS, panelsFor, renderCandidate, renderPanels, statusOf, WORKBENCH_PANELS, type PanelContext, type WorkbenchPanel, type WorkbenchStatus } from './workbenchPanels.js';
 
 /** Light panels are pushed at most this often, ms. */
 const LIGHT_MS = 150;
@@ -127,6 +127,11 @@ class WatchedRun {
       hasReport: this.hasReport(),
       liveOnly: this.live === undefined,
     };
+  }
+
+  /** The status line as it stands. */
+  status(): WorkbenchStatus {
+    return statusOf(this.view, this.title());
   }
 
   hasReport(): boolean {
@@ -353,7 +358,7 @@ export async function startWorkbenchServer(root: WorkbenchRoot, options: Workben
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
     });
-    response.end(renderWorkbenchPage({ title: run.title(), runId: run.id, ...(run.dir ? { dir: run.dir } : {}), panels: run.pagePanels(), nonce, hasReport: run.hasReport() }));
+    response.end(renderWorkbenchPage({ title: run.title(), runId: run.id, ...(run.dir ? { dir: run.dir } : {}), panels: run.pagePanels(), nonce, hasReport: run.hasReport(), status: run.status() }));
   }
 
   async function controlRun(request: IncomingMessage, response: ServerResponse, run: WatchedRun): Promise<void> {
