@@ -25,16 +25,16 @@ export function runObservation(runDir: string | undefined, session: SessionOutpu
 }
 
 /** What the summary, the report and the workbench read of a finished session's log: read once per session. */
-const readLogs = new WeakMap<SessionOutput, { runDir: string | undefined; records: RunLogRecord[] | undefined }>();
+const readLogs = new WeakMap<SessionOutput, RunLogRecord[] | undefined>();
 
 /** The finished run's log records, when it has a run directory with a log (every process's calls, workers' included). */
 function finishedRunLog(runDir: string | undefined, session: SessionOutput): RunLogRecord[] | undefined {
-  const read = readLogs.get(session);
-  // Read once per session and directory (asked without one, the session's own figures stand).
-  if (read && read.runDir === runDir) return read.records;
-  const log = runDir === undefined ? undefined : join(runDir, RUN_FILES.log);
-  const records = log !== undefined && existsSync(log) ? readRunLog(log).records : undefined;
-  readLogs.set(session, { runDir, records });
+  // Without a run directory there is nothing to read (nor to remember: a caller may pass one later).
+  if (runDir === undefined) return undefined;
+  if (readLogs.has(session)) return readLogs.get(session);
+  const log = join(runDir, RUN_FILES.log);
+  const records = existsSync(log) ? readRunLog(log).records : undefined;
+  readLogs.set(session, records);
   return records;
 }
 

@@ -10,6 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatDuration, scheduleLabel, type ModelSchedule } from '../runtimeModel/index.js';
 import { formatStaleness, summarizeStaleness } from './stalenessSummary.js';
+import { formatScheduleDecision } from './scheduleDecisions.js';
 import type { Candidate } from '../gepa/core/adapter.js';
 import type { OptimizeResult } from '../gepa/core/optimizeResult.js';
 import type { SlotInterval } from '../evaluation/workerSlots.js';
@@ -107,6 +108,8 @@ function summaryCards(input: ReportInput): string {
     stat('candidates', String(r.candidates.length), `${r.proposals.length} proposals, ${r.reflectionCalls} reflections`),
     stat('wall-clock', formatDuration(r.elapsedMs), `stop: ${r.stopReason}`),
     stat('worker utilization', percent(r.workerUtilization), `${input.workers} slots, ${scheduleLabel(input.schedule)}`),
+    // Schedule 'auto': each shape it chose, with why.
+    ...(r.scheduleDecisions ?? []).map((d, i) => stat(i === 0 ? 'schedule auto chose' : 'schedule auto changed to', `async ${d.shape.inFlight}`, formatScheduleDecision(d))),
     ...(staleness.max > 0 ? [stat('staleness', `median ${staleness.median}`, `candidates that joined while a proposal ran: ${formatStaleness(staleness)}`)] : []),
     stat('cost', totalCostText(r.costUsd, input.modelUsage)),
     // Failed calls scored 0: a reader must see that the scores are not the model's own.

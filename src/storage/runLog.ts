@@ -125,7 +125,7 @@ const recordSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('reflect'), promptHash: z.string(), reply: z.looseObject({ text: z.string() }) }),
   z.object({ t: z.literal('propose'), inputHash: z.string(), texts: z.unknown() }),
   z.object({ t: z.literal('prerun'), costUsd: z.number().nonnegative() }),
-  z.object({ t: z.literal('decision'), n: z.number().int().nonnegative(), kind: z.enum(SCHEDULE_DECISION_KINDS), id: z.string() }),
+  z.object({ t: z.literal('decision'), n: z.number().int().nonnegative(), kind: z.enum(SCHEDULE_DECISION_KINDS), id: z.string(), reason: z.string().optional() }),
   z.object({
     t: z.literal('candidate'),
     index: z.number().int().nonnegative(),
