@@ -6,7 +6,7 @@
 import { errorMessage } from '../errors/errorMessage.js';
 import { ExecutorUnavailableError, type BatchExample, type BatchSlots, type PricedExecutor } from '../executors/metricCallExecutor.js';
 import { originOf, type CallOrigin, type CallRecord } from './callRecord.js';
-import { caughtError, failureOf, invalidScoreFailure } from './failureTally.js';
+import { caughtError, failureOf, validEvaluation } from './failureTally.js';
 import { costOfError, type Paid, type Spending } from './spending.js';
 import type { DollarReservation } from '../budget/dollarGate.js';
 import type { CallFailure, Candidate, EvalContext, Evaluation, RetryNotice } from '../gepa/core/adapter.js';
@@ -39,14 +39,6 @@ export interface MetricCallRunnerOptions<Example> {
   onCall?: { clock: Clock; record: (call: CallRecord) => void };
 }
 
-/** An evaluation the pool can hold: an invalid score becomes a failed call scoring 0. */
-function normalizeEvaluation(value: unknown): Evaluation {
-  const invalid = invalidScoreFailure(value);
-  if (!invalid) return value as Evaluation;
-  const cost = (value as { costUsd?: unknown } | null)?.costUsd;
-  return { score: 0, feedback: `The evaluation failed: ${invalid.message}`, failure: invalid, ...(typeof cost === 'number' && cost > 0 ? { costUsd: cost } : {}) };
-}
-
 /** A call that threw: score 0 with the error. No cost on the error: the call is unpriced (as the report counts it), not priced at $0. */
 function thrownEvaluation(error: unknown, costUsd: number): Evaluation {
   return { score: 0, feedback: `The evaluation failed with an error: ${errorMessage(error)}`, ...(costUsd > 0 ? { costUsd } : {}), failure: failureOf(error) };
@@ -54,7 +46,7 @@ function thrownEvaluation(error: unknown, costUsd: number): Evaluation {
 
 /** A batch job's answer, one evaluation per example: an answer that is not a list of as many is a failure of each. */
 function batchAnswers(answers: unknown, count: number): Evaluation[] {
-  if (Array.isArray(answers) && answers.length === count) return answers.map(normalizeEvaluation);
+  if (Array.isArray(answers) && answers.length === count) return answers.map(validEvaluation);
   const got = Array.isArray(answers) ? `${answers.length} evaluation${answers.length === 1 ? '' : 's'}` : 'no list of evaluations';
   const failure: CallFailure = { kind: 'adapter', message: `the batch job answered ${got} for ${count} example${count === 1 ? '' : 's'}` };
   return Array.from({ length: count }, () => ({ score: 0, feedback: `The evaluation failed: ${failure.message}`, failure }));
@@ -189,7 +181,7 @@ export class MetricCallBatch<Example> {
           let evaluation: Evaluation;
           let thrown: unknown;
           try {
-            evaluation = normalizeEvaluation(await call());
+            evaluation = validEvaluation(await call());
           } catch (error) {
             if (this.endsTheRun(error, () => spending.settle(reserved, costOfError(error), this.paid))) throw error;
             thrown = error;
