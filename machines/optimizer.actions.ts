@@ -11,6 +11,9 @@ import { gatePrefetches } from '../src/gepa/search/gatePrefetch.js';
 import { nextLaunches } from '../src/gepa/search/launchRules.js';
 import { rebaseExtraCalls } from '../src/gepa/search/proposalPlanner.js';
 import { finish, foldInto, judge } from '../src/gepa/search/searchRun.js';
+import { keepEvidence } from '../src/gepa/reflection/evidenceHistory.js';
+import { watchEnd, watchLaunch, watchParent, watchVerdict } from '../src/runtimeModel/autoWatch.js';
+import { autoStep, observed } from './optimizer.auto.js';
 import { takeDecision } from '../src/storage/resumeOrder.js';
 import { preparedOf, settingsOf } from './runWiring.js';
 import { elapsedMs, spendingLimits, proposerInput, askParent, optimizerSetup } from './optimizer.setup.js';
@@ -31,7 +34,7 @@ export const optimizerActions = {
     // The walk of the logged path one further; off the path, the decision is logged (logDecision).
     const taken = takeDecision(context.resume, { kind: 'judged', id: event.id });
     const { messages, ...update } = answered;
-    enqueue.assign({ ...update, resume: taken.resume });
+    enqueue.assign({ ...update, resume: taken.resume, ...observed(context, (w) => watchVerdict(w, event.id, elapsedMs(context))) });
     if (taken.logged) enqueue({ type: 'logDecision', params: taken.logged });
     for (const m of messages) enqueue.sendTo(m.id, m.message);
   }),
@@ -42,7 +45,13 @@ export const optimizerActions = {
     if (!answered) return;
     const taken = takeDecision(context.resume, { kind: 'finished', id: event.id });
     const { messages, ...update } = answered;
-    enqueue.assign({ ...update, resume: taken.resume });
+    // A strategy that reads other proposals' results: this one's parent records join the history (in launch order).
+    const keep = preparedOf(context).reflection?.strategy.evidence ?? 0;
+    const evidence = event.evidence && keep > 0 ? { evidence: keepEvidence(context.evidence, event.evidence, keep) } : {};
+    // auto: a child judged here (rejected) times its reflection; a valset evaluation means it went on to the pool.
+    const outcome = event.outcome?.status === 'skipped' ? 'skipped' : event.valset !== undefined ? 'accepted' : event.outcome ? 'rejected' : undefined;
+    const watched = observed(context, (w) => watchEnd(outcome === 'rejected' ? watchVerdict(w, event.id, elapsedMs(context)) : w, event.id, outcome, event.spend.paidCalls));
+    enqueue.assign({ ...update, ...evidence, ...watched, resume: taken.resume });
     if (taken.logged) enqueue({ type: 'logDecision', params: taken.logged });
     for (const m of messages) enqueue.sendTo(m.id, m.message);
     // A finished proposer stays among the children until stopped; thousands would slow every step.
@@ -78,9 +87,18 @@ export const optimizerActions = {
   }),
   /** Start what the launch rules answer (src/gepa/search/launchRules.ts): a batched step, or async proposals until the shape's K are in flight. */
   launch: optimizerSetup.enqueueActions(({ context, event, enqueue, self }) => {
-    const next = nextLaunches(context, context.shape, { settings: settingsOf(context), table: preparedOf(context).table, limits: spendingLimits(context), afterVerdict: event.type === 'proposal.judged' });
+    // Schedule 'auto': the shape decided (or taken from the logged path) before anything starts.
+    const step = autoStep(context);
+    const run = step ? { ...context, ...step.update } : context;
+    if (step) {
+      enqueue.assign(step.update);
+      if (step.event) enqueue.emit(step.event);
+      if (step.logged) enqueue({ type: 'logDecision', params: step.logged });
+    }
+    const next = nextLaunches(run, run.shape, { settings: settingsOf(context), table: preparedOf(context).table, limits: spendingLimits(context), afterVerdict: event.type === 'proposal.judged' });
     if (!next) return;
-    enqueue.assign(next.update);
+    const now = elapsedMs(context);
+    enqueue.assign({ ...next.update, ...observed(run, (w) => next.starts.reduce((acc, s) => watchLaunch(acc, s.launch.proposal.id, now), w)) });
     for (const e of next.events) enqueue.emit(e);
     for (const { launch, optimizerAsksParent } of next.starts) {
       if (!optimizerAsksParent) {
@@ -104,7 +122,7 @@ export const optimizerActions = {
     if (event.type !== 'evaluated' && event.type !== 'evaluator.failed') return;
     const launch = context.parentsAsked.find((l) => l.proposal.step === event.requestId);
     if (!launch) return;
-    enqueue.assign({ parentsAsked: context.parentsAsked.filter((l) => l !== launch) });
+    enqueue.assign({ parentsAsked: context.parentsAsked.filter((l) => l !== launch), ...observed(context, (w) => watchParent(w, launch.proposal.id, elapsedMs(context))) });
     const input = proposerInput(context, launch);
     const { id, step, task } = launch.proposal;
     const spend = addSpend(NOTHING_SPENT, event);

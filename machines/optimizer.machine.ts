@@ -17,6 +17,8 @@ import { evaluatorInput, stopSignalsInput } from './runInputs.js';
 import { preparedOf, settingsOf, wiringOf } from './runWiring.js';
 import { SEED_REQUEST, elapsedMs, builtInProposer, holdoutRequestId, initialContext, optimizerSetup, type OptimizerContext, type OptimizerEvent } from './optimizer.setup.js';
 import { optimizerActions } from './optimizer.actions.js';
+import { observed } from './optimizer.auto.js';
+import { watchSeed } from '../src/runtimeModel/autoWatch.js';
 
 export type { OptimizerContext, OptimizerEvent } from './optimizer.setup.js';
 
@@ -87,7 +89,7 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
     },
     seeding: {
       entry: [
-        assign(({ context }) => reserveSeed(context, preparedOf(context).table.valIds.length)),
+        assign(({ context }) => ({ ...reserveSeed(context, preparedOf(context).table.valIds.length), ...observed(context, (w) => ({ ...w, seedAskedAt: elapsedMs(context) })) })),
         emit(({ context }): RunEvent => ({ type: 'run.started', workers: settingsOf(context).workers, valsetSize: preparedOf(context).table.valIds.length })),
         sendTo('evaluator', ({ context, self }): EvaluatorRequest => ({
           type: 'evaluate',
@@ -106,7 +108,8 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
           target: 'deciding',
           actions: enqueueActions(({ context, event, enqueue }) => {
             const folded = foldSeed(context, settingsOf(context), event, { elapsedMsNow: elapsedMs(context) });
-            enqueue.assign(folded.update);
+            const { workers } = settingsOf(context);
+            enqueue.assign({ ...folded.update, ...observed(context, (w) => watchSeed(w, elapsedMs(context), preparedOf(context).table.valIds.length, workers)) });
             for (const e of folded.events) enqueue.emit(e);
           }),
         },
@@ -210,5 +213,8 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
     },
     done: { type: 'final' },
   },
-  output: ({ context }) => runResult(context, context.stats, { elapsedMs: elapsedMs(context), workers: settingsOf(context).workers }),
+  output: ({ context }) => ({
+    ...runResult(context, context.stats, { elapsedMs: elapsedMs(context), workers: settingsOf(context).workers }),
+    ...(context.auto ? { scheduleDecisions: context.auto.decisions } : {}),
+  }),
 });

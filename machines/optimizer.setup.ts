@@ -9,6 +9,8 @@ import type { ProposalId } from '../src/gepa/core/proposal.js';
 import { evaluationAsk } from '../src/gepa/proposer/evaluationPlan.js';
 import { evaluationStartedEvent } from '../src/gepa/proposer/taskEvents.js';
 import type { Launch } from '../src/gepa/search/proposalPlanner.js';
+import type { ReflectionEvidence } from '../src/gepa/reflection/reflectionStrategy.js';
+import { startAutoWatch, type AutoWatch } from '../src/runtimeModel/autoWatch.js';
 import { holdoutReplied, startRun, stepFinished, type SearchRun } from '../src/gepa/search/searchRun.js';
 import { outOfTurn, resumeWalk, startResume, type LoggedDecision, type ResumePosition } from '../src/storage/resumeOrder.js';
 import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
@@ -41,6 +43,10 @@ export interface OptimizerContext extends SearchRun {
    * short list (at most K), cheaper to copy than a table keyed by ids never seen before.
    */
   parentsAsked: Launch[];
+  /** A strategy that reads other proposals' results (its `evidence`): the recent ones, newest first in launch order (evidenceHistory.ts). */
+  evidence: ReflectionEvidence[];
+  /** Schedule 'auto': what it has observed and decided (runtimeModel/autoWatch.ts); absent otherwise. */
+  auto?: AutoWatch;
 }
 
 export type OptimizerEvent =
@@ -79,6 +85,7 @@ export const spendingLimits = (context: OptimizerContext) => ({ heldCalls: heldC
 export function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput {
   const { settings, table, buildDataset, reflection, onEvent } = preparedOf(context);
   const { proposal } = launch;
+  const readsEvidence = (reflection?.strategy.evidence ?? 0) > 0;
   const parent = memberOf(context.search.pool, launch.parent);
   return {
     id: proposal.id,
@@ -96,6 +103,7 @@ export function proposerInput(context: OptimizerContext, launch: Launch): Propos
     buildDataset,
     reflection,
     onEvent,
+    ...(readsEvidence ? { shareEvidence: true, evidence: context.evidence } : {}),
     ...(launch.merge ? { merge: launch.merge } : {}),
   };
 }
@@ -131,6 +139,8 @@ export function initialContext(wiring: OptimizerContext['wiring'], parentFirst: 
     startedAt: clock.now(),
     parentFirst: parentFirst && settings.schedule.kind === 'async',
     parentsAsked: [],
+    evidence: [],
+    ...(settings.schedule.kind === 'async' && settings.schedule.auto ? { auto: startAutoWatch() } : {}),
   };
 }
 

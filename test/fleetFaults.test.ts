@@ -52,7 +52,7 @@ describe.skipIf(!canRun)('workers on other hosts: faults cost seconds and never 
   let local: OptimizeResult;
   const dirs: string[] = [];
 
-  const startWorker = (adapter: string, host: NetnsHost) => startWorkerProcess(workerArgs(`redis://:${password}@${redisHost.address}:${port}`, queueName, adapter, 4), 30_000, [...host.wrapper]);
+  const startWorker = (adapter: string, host: NetnsHost) => startWorkerProcess(workerArgs(`redis://:${password}@${redisHost.address}:${port}`, queueName, adapter, 4), undefined, [...host.wrapper]);
   const startRedis = async (at?: number) => {
     redis = await startRedisServer(at, { host: redisHost, password });
     if (!redis) throw new Error('redis-server did not start in its namespace');
