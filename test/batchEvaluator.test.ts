@@ -3,9 +3,13 @@
 // the same run as with the equivalent per-example evaluator (batched and async schedules: same
 // candidates, scores, metric calls), within the budget; a wrong-length answer or a bad element is
 // a failed call of that example, named; a throw a failed call of each; bad options are refused.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SimulatedClock } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
+import { readRunLog } from '../src/storage/runLog.js';
 import { optimizeAnything, RunFailedError, type OptimizeAnythingResult, type Schedule } from '../src/index.js';
 import { createAnythingAdapter } from '../src/adapters/anything/anythingAdapter.js';
 import type { EvaluatorResult } from '../src/adapters/anything/sideInfo.js';
@@ -70,6 +74,43 @@ describe('batchEvaluator', () => {
     expect((error as RunFailedError).message).toContain('harness is not a function');
     expect((error as RunFailedError).result.failures?.total).toBe(4);
     expect((error as RunFailedError).result.metricCalls).toBe(4);
+  });
+
+  it('keeps a log record per example, and a resumed run sends no example again', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gepa-batch-eval-'));
+    try {
+      const scored: string[] = [];
+      const run = (maxMetricCalls: number) =>
+        optimizeAnything({
+          seedCandidate: 'w',
+          batchEvaluator: (c: string, words: readonly string[]) => {
+            scored.push(...words.map((w) => `${c}|${w}`));
+            return words.map((word) => wordScore(c, word));
+          },
+          dataset: [...WORDS],
+          reflectionLm: appendingReflection(),
+          maxMetricCalls,
+          seed: 3,
+          runDir: dir,
+          runIdentity: { reflectionLm: 'appending' },
+        });
+      const first = await run(16);
+      const logged = readRunLog(join(dir, 'log.jsonl')).records.filter((r) => r.t === 'eval').length;
+      expect(logged).toBe(first.metricCalls);
+      expect(scored.length).toBe(first.metricCalls);
+      const before = scored.length;
+      const resumed = await run(40);
+      expect(scored.length - before).toBe(resumed.metricCalls - first.metricCalls);
+      expect(resumed.metricCalls).toBeGreaterThan(first.metricCalls);
+      expect(resumed.metricCalls).toBeLessThanOrEqual(40);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('with failFast, a throw rejects the run', async () => {
+    const run = optimizeAnything({ seedCandidate: 'w', batchEvaluator: () => Promise.reject(new Error('harness down')), dataset: [...WORDS], reflectionLm: appendingReflection(), maxMetricCalls: 20, failFast: true });
+    await expect(run).rejects.toThrow(RunFailedError);
   });
 
   it('names a wrong-length answer for every example, a bad element for its own example', async () => {
