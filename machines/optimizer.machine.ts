@@ -6,9 +6,8 @@
 // through the domain, and stops on a budget, a stop condition, the timeout or the caller's signal.
 // Its output is the OptimizeResult; its context is plain data, its wiring in the 'run' actor
 // (runWiring.ts). Every GEPA rule it applies lives in src/gepa/.
-import { assign, emit, enqueueActions, sendTo } from 'xstate';
-import { cutShort, foldSeed, foldStep, reserveSeed, runResult, seedWritten } from '../src/gepa/search/searchRun.js';
-import { decideStop, finalStopReason } from '../src/gepa/search/stopDecision.js';
+import { assign, emit, sendTo } from 'xstate';
+import { finalStopReason } from '../src/gepa/search/stopDecision.js';
 import { resumeWalk } from '../src/storage/resumeOrder.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import type { EvaluatorRequest } from './protocol.js';
@@ -35,14 +34,8 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
   ],
   on: {
     // The stop decision takes a drain's reason unless one is set, and an abort's in any case.
-    stop: [
-      { guard: ({ event }) => event.graceful === true, actions: assign(({ context, event }) => decideStop(context, { kind: 'request', reason: event.reason, graceful: true })) },
-      {
-        target: '.stopping',
-        actions: assign(({ context, event }) => decideStop(context, { kind: 'request', reason: event.reason, graceful: false, error: event.error })),
-      },
-    ],
-    'dollars.exhausted': { actions: assign({ dollarsExhausted: true }) },
+    stop: [{ guard: ({ event }) => event.graceful === true, actions: 'stopRequested' }, { target: '.stopping', actions: 'stopRequested' }],
+    'dollars.exhausted': { actions: 'dollarsRanOut' },
   },
   initial: 'starting',
   states: {
@@ -56,23 +49,13 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
       on: {
         // No seed written (the call failed, no text): the run stops with 'error' after evaluating
         // the placeholder, so that its result still has a candidate 0.
-        reflected: {
-          target: 'seeding',
-          actions: enqueueActions(({ context, event, enqueue }) => {
-            const written = seedWritten(context, preparedOf(context).seedless?.component ?? '', event);
-            enqueue.assign(written.update);
-            for (const e of written.events) enqueue.emit(e);
-          }),
-        },
-        'evaluator.failed': {
-          target: 'stopping',
-          actions: assign(({ context, event }) => decideStop(context, { kind: 'seed', error: event.error, refusedByDollars: context.dollarsExhausted })),
-        },
+        reflected: { target: 'seeding', actions: 'seedWritten' },
+        'evaluator.failed': { target: 'stopping', actions: 'seedFailed' },
       },
     },
     seeding: {
       entry: [
-        assign(({ context }) => reserveSeed(context, preparedOf(context).table.valIds.length)),
+        'reserveSeed',
         emit(({ context }): RunEvent => ({ type: 'run.started', workers: settingsOf(context).workers, valsetSize: preparedOf(context).table.valIds.length })),
         sendTo('evaluator', ({ context, self }): EvaluatorRequest => ({
           type: 'evaluate',
@@ -87,19 +70,9 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
       ],
       on: {
         // The first fold: foldSeed asks the stop decision (every seed call failed: 'error'), which 'deciding' follows.
-        evaluated: {
-          target: 'deciding',
-          actions: enqueueActions(({ context, event, enqueue }) => {
-            const folded = foldSeed(context, settingsOf(context), event, { elapsedMsNow: elapsedMs(context) });
-            enqueue.assign(folded.update);
-            for (const e of folded.events) enqueue.emit(e);
-          }),
-        },
+        evaluated: { target: 'deciding', actions: 'foldSeed' },
         // A seed call the dollar budget could not pay even with nothing else in flight: the budget ends the run.
-        'evaluator.failed': {
-          target: 'stopping',
-          actions: assign(({ context, event }) => decideStop(context, { kind: 'seed', error: event.error, refusedByDollars: context.dollarsExhausted })),
-        },
+        'evaluator.failed': { target: 'stopping', actions: 'seedFailed' },
       },
     },
     // The fold just made asked the stop decision; this follows its answer.
@@ -116,15 +89,7 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
         'proposal.judged': { actions: 'judge' },
         'proposal.finished': { actions: 'finish' },
       },
-      always: {
-        guard: 'stepFinished',
-        target: 'deciding',
-        actions: enqueueActions(({ context, enqueue }) => {
-          const folded = foldStep(context, { elapsedMsNow: elapsedMs(context) }, settingsOf(context));
-          enqueue.assign(folded.update);
-          for (const e of folded.events) enqueue.emit(e);
-        }),
-      },
+      always: { guard: 'stepFinished', target: 'deciding', actions: 'foldStep' },
     },
     // Async schedule: K proposals always in flight; each is folded the moment it finishes.
     flowing: {
@@ -137,7 +102,7 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
       },
       always: [
         { guard: 'hasStopReason', target: 'draining' },
-        { guard: 'idle', target: 'finishing', actions: assign(({ context }) => decideStop(context, { kind: 'idle' })) },
+        { guard: 'idle', target: 'finishing', actions: 'idleStop' },
       ],
     },
     // Nothing new starts; proposals in flight finish and are folded.
@@ -152,13 +117,7 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
     },
     // Stop now: abort every call in flight and stop the proposers; their work is not folded.
     stopping: {
-      entry: [
-        'abortCalls',
-        enqueueActions(({ context, enqueue }) => {
-          for (const id of Object.keys(context.proposals)) enqueue.stopChild(id);
-          enqueue.assign(cutShort(context));
-        }),
-      ],
+      entry: ['abortCalls', 'cutShort'],
       on: { stop: {} },
       always: 'finishing',
     },
@@ -169,11 +128,11 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
         stop: {},
         'evaluator.stats': {
           target: 'done',
-          actions: [assign({ stats: ({ event }) => event }), emit(({ context }): RunEvent => ({ type: 'run.ended', stopReason: finalStopReason(context) }))],
+          actions: [assign({ stats: ({ event }) => event }), emit(({ context }): RunEvent => ({ type: 'run.ended', stopReason: finalStopReason(context.run) }))],
         },
       },
     },
     done: { type: 'final' },
   },
-  output: ({ context }) => runResult(context, context.stats, { elapsedMs: elapsedMs(context), workers: settingsOf(context).workers }),
+  output: ({ context }) => context.run.result(context.stats, { elapsedMs: elapsedMs(context), workers: settingsOf(context).workers }),
 });

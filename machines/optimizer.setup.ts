@@ -9,7 +9,8 @@ import type { ProposalId } from '../src/gepa/core/proposal.js';
 import { evaluationAsk } from '../src/gepa/proposer/evaluationPlan.js';
 import { evaluationStartedEvent } from '../src/gepa/proposer/taskEvents.js';
 import type { Launch } from '../src/gepa/search/proposalPlanner.js';
-import { startRun, stepFinished, type SearchRun } from '../src/gepa/search/searchRun.js';
+import { startRun } from '../src/gepa/search/searchRun.js';
+import { RunState } from '../src/gepa/search/runState.js';
 import { outOfTurn, resumeWalk, startResume, type LoggedDecision, type ResumePosition } from '../src/storage/resumeOrder.js';
 import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
@@ -20,27 +21,21 @@ import { proposerMachine, type ProposerInput } from './proposer.machine.js';
 import { stopSignals } from './stopSignals.actor.js';
 import { preparedOf, preparedOnly, runWiringActor, settingsOf, wiringOf, type OptimizerInput, type RunWiringRef } from './runWiring.js';
 
-export interface OptimizerContext extends SearchRun {
+export interface OptimizerContext {
   /** The actor holding the run's wiring (`RunWiring`): a reference, so the context stays plain data (JSON gives its id). */
   wiring: RunWiringRef;
+  /**
+   * The run's state (src/gepa/search/runState.ts), held by reference for the whole run: only the
+   * named actions change it, each through one of its methods; guards read it. JSON gives its
+   * plain values, its summary first.
+   */
+  run: RunState;
   /** Async schedule: how far the run has walked the path its journal logged (undefined: batched). */
   resume?: ResumePosition;
   /** Async resume: proposers' updates that came before their turn on the logged path. */
   deferred: ProposalUpdate[];
   startedAt: number;
   stats?: EvaluatorStats;
-  /**
-   * Async runs with the built-in proposer: the optimizer asks for each reflective proposal's
-   * parent evaluation itself and spawns a proposer only when the proposal goes on, so a proposal
-   * skipped on its parent (most of them once the pool is good) costs no actor. False when the
-   * proposer was replaced (`provide`): a replacement gets every proposal, as its contract says.
-   */
-  parentFirst: boolean;
-  /**
-   * The launches whose parent evaluation is asked for (the request id is the proposal's step): a
-   * short list (at most K), cheaper to copy than a table keyed by ids never seen before.
-   */
-  parentsAsked: Launch[];
 }
 
 export type OptimizerEvent =
@@ -58,12 +53,6 @@ export const SEED_REQUEST = -1;
 /** Typed as the contract a replacement proposer meets (`provide`): it takes ProposerInput and answers; its snapshot is never read. */
 export const proposerActor = proposerMachine as unknown as CallbackActorLogic<ProposerDecision, ProposerInput>;
 
-/** Nothing in flight: read after every event of an async run (its eventless 'idle' check), so without listing the table's keys. */
-function nothingInFlight(context: OptimizerContext): boolean {
-  for (const _ in context.proposals) return false;
-  return true;
-}
-
 export const elapsedMs = (context: OptimizerContext): number => preparedOf(context).clock.now() - context.startedAt;
 
 export const isAsync = (context: OptimizerContext): boolean => settingsOf(context).schedule.kind === 'async';
@@ -76,7 +65,7 @@ export const spendingLimits = (context: OptimizerContext) => ({ heldCalls: heldC
 export function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput {
   const { settings, table, buildDataset, reflection, onEvent } = preparedOf(context);
   const { proposal } = launch;
-  const parent = memberOf(context.search.pool, launch.parent);
+  const parent = memberOf(context.run.search.pool, launch.parent);
   return {
     id: proposal.id,
     step: proposal.step,
@@ -113,21 +102,20 @@ export function askParent(launch: Launch, input: ProposerInput, self: ReplyTo<Ev
   };
 }
 
-/** The run's state before the seed is evaluated, all plain data: the search from the settings, the walk of the logged path at its start. */
-export function initialContext(wiring: OptimizerContext['wiring'], parentFirst: boolean): OptimizerContext {
+/** The run's state before the seed is evaluated: the search from the settings, the walk of the logged path at its start. */
+export function initialContext(wiring: OptimizerContext['wiring'], builtInProposer: boolean): OptimizerContext {
   const snapshot = wiring.getSnapshot();
   // The input could not be prepared (a ConfigError): the run fails as it is made.
   if (snapshot.status === 'error') throw snapshot.error;
   const { settings, table, journal, clock } = snapshot.context.prepared;
+  const async = settings.schedule.kind === 'async';
   return {
     wiring,
     // An earlier process's failed calls were paid and will be paid again: they count from the start.
-    ...startRun(settings, table, journal?.failedCalls?.() ?? 0),
-    resume: startResume(journal?.loggedPath?.(), settings.schedule.kind === 'async'),
+    run: new RunState(startRun(settings, table, journal?.failedCalls?.() ?? 0), builtInProposer && async),
+    resume: startResume(journal?.loggedPath?.(), async),
     deferred: [],
     startedAt: clock.now(),
-    parentFirst: parentFirst && settings.schedule.kind === 'async',
-    parentsAsked: [],
   };
 }
 
@@ -150,11 +138,11 @@ export const optimizerSetup = setup({
   guards: {
     isAsync: ({ context }) => isAsync(context),
     seedless: ({ context }) => preparedOf(context).seedless !== undefined,
-    stepFinished: ({ context }) => stepFinished(context),
-    idle: ({ context }) => nothingInFlight(context),
-    hasStopReason: ({ context }) => context.stopReason !== undefined,
+    stepFinished: ({ context }) => context.run.stepFinished(),
+    idle: ({ context }) => context.run.nothingInFlight(),
+    hasStopReason: ({ context }) => context.run.stopReason !== undefined,
     /** A read of the run's state: the walk of the logged path is in the context, not in the journal. */
-    outOfTurn: ({ context, event }) => isUpdate(event) && outOfTurn(context.resume, context.proposals, event.id),
+    outOfTurn: ({ context, event }) => isUpdate(event) && outOfTurn(context.resume, context.run.proposals, event.id),
   },
   actions: {
     /** Async resume: keep an update until its turn on the logged path. */
@@ -162,7 +150,7 @@ export const optimizerSetup = setup({
     /** The one write to the log of decisions: a decision taken off the logged path (takeDecision said so). */
     logDecision: ({ context }, decision: LoggedDecision) => preparedOf(context).journal?.recordDecision?.(decision),
     /** Stop now: every call in flight is aborted through the run's signal. */
-    abortCalls: ({ context }) => wiringOf(context).abort.abort(new Error(`run stopped: ${context.stopReason}`)),
+    abortCalls: ({ context }) => wiringOf(context).abort.abort(new Error(`run stopped: ${context.run.stopReason}`)),
   },
 });
 
