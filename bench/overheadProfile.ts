@@ -33,5 +33,7 @@ for (let i = 0; i < runs; i++) {
   seconds.push((used.user + used.system) / 1e6);
   if (i === runs - 1) process.stderr.write(`${result.metricCalls} calls, ${result.proposals.length} proposals\n`);
 }
-const best = Math.min(...seconds);
-process.stderr.write(`best ${best.toFixed(3)} s CPU: ${Math.round(20_000 / best)} calls/s (runs ${seconds.map((s) => s.toFixed(3)).join(' ')})\n`);
+if (runs > 0) {
+  const best = Math.min(...seconds);
+  process.stderr.write(`best ${best.toFixed(3)} s CPU: ${Math.round(20_000 / best)} calls/s (runs ${seconds.map((s) => s.toFixed(3)).join(' ')})\n`);
+}

@@ -1,13 +1,104 @@
 // The optimizer's named actions: every change to the run's state (context.run, a RunState held by
-// reference: src/gepa/search/runState.ts) happens here, each action calling one of its methods
-// (a moment of the run, decided by the domain in src/gepa/) and emitting, sending, spawning or
-// raising what it answers. optimizer.machine.ts names them in its states.
-import { addSpend, NOTHING_SPENT } from '../src/gepa/core/proposal.js';
+// reference: src/gepa/search/runState.ts; and context.walk, the walk of a resumed run's logged
+// path) happens here, each step calling one of their methods (a moment of the run, decided by the
+// domain in src/gepa/) and emitting, sending, spawning or raising what it answers.
+// optimizer.machine.ts names them in its states. A proposal's end runs its steps (settle and
+// decide, fold, release the held, prefetch, launch, look at the deferred) as one action, and so
+// does a parent evaluation that ends its proposal (skipped or failed) at once, where it had raised
+// its end as an event of its own: the same steps in the same order, without a microstep, an
+// action list and their garbage each (machines/README.md, "Decisions").
+import type { Candidate } from '../src/gepa/core/adapter.js';
+import { addSpend, NOTHING_SPENT, type MinibatchOutcome } from '../src/gepa/core/proposal.js';
 import { afterParentEvaluation } from '../src/gepa/proposer/proposalSkips.js';
 import { parentSkippedEvent, taskErrorEvent } from '../src/gepa/proposer/taskEvents.js';
-import { takeDecision } from '../src/storage/resumeOrder.js';
+import type { ProposalUpdate } from './protocol.js';
 import { preparedOf, settingsOf } from './runWiring.js';
 import { elapsedMs, spendingLimits, proposerInput, askParent, optimizerSetup } from './optimizer.setup.js';
+
+/** A proposal's end, as its proposer reports it (or the optimizer, for a proposal that ended on its parent's evaluation). */
+type ProposalFinished = Extract<ProposalUpdate, { type: 'proposal.finished' }>;
+
+/** What an action's steps get: XState's arguments to an enqueueActions. */
+type StepArgs = Parameters<Parameters<typeof optimizerSetup.enqueueActions>[0]>[0];
+
+/** A verdict recorded, and whichever children of its group can be answered now, answered. */
+function judgeStep({ context, enqueue }: StepArgs, report: { id: string; outcome: MinibatchOutcome; child?: Candidate }): void {
+  // null: not in flight (a late update from a proposal the run already let go).
+  const messages = context.run.judge(report, settingsOf(context), spendingLimits(context));
+  if (!messages) return;
+  // The walk of the logged path one further; off the path, the decision is logged (logDecision).
+  const logged = context.walk.take({ kind: 'judged', id: report.id });
+  if (logged) enqueue({ type: 'logDecision', params: logged });
+  for (const m of messages) enqueue.sendTo(m.id, m.message);
+}
+
+/** A proposal's end: its reservation settled, its update recorded, its proposer stopped, its group decided. */
+function finishStep({ context, enqueue, self }: StepArgs, report: ProposalFinished): void {
+  const messages = context.run.finish(report, settingsOf(context), spendingLimits(context));
+  if (!messages) return;
+  const logged = context.walk.take({ kind: 'finished', id: report.id });
+  if (logged) enqueue({ type: 'logDecision', params: logged });
+  for (const m of messages) enqueue.sendTo(m.id, m.message);
+  // A finished proposer stays among the children until stopped; thousands would slow every step.
+  // A proposal skipped on the parent evaluation the optimizer asked for has none (XState clones
+  // the snapshot even to stop a child it does not have: most async proposals late in a run).
+  if (self.getSnapshot().children[report.id] !== undefined) enqueue.stopChild(report.id);
+}
+
+/** Async: a finished proposal joins the pool the moment it finishes. */
+function foldOneStep({ context, enqueue }: StepArgs, id: string): void {
+  for (const e of context.run.foldOne(id, { elapsedMsNow: elapsedMs(context) }, settingsOf(context))) enqueue.emit(e);
+}
+
+/** Async, rebaseWait: children that waited for the valset evaluations just folded are decided now, against the pool with them in it. */
+function releaseHeldStep({ context, enqueue }: StepArgs): void {
+  for (const m of context.run.releaseHeld(settingsOf(context), spendingLimits(context))) enqueue.sendTo(m.id, m.message);
+}
+
+/** Async, speculate 'rebase-gate': held children waiting on one valset evaluation evaluate their possible rebase gates ahead. */
+function prefetchGatesStep({ context, enqueue }: StepArgs): void {
+  for (const m of context.run.prefetchGates(settingsOf(context))) enqueue.sendTo(m.id, m.message);
+}
+
+/** Start what the launch rules answer (src/gepa/search/launchRules.ts): a batched step, or async proposals until the shape's K are in flight. */
+function launchStep({ context, event, enqueue, self }: StepArgs): void {
+  const next = context.run.launch({ settings: settingsOf(context), table: preparedOf(context).table, limits: spendingLimits(context), afterVerdict: event.type === 'proposal.judged' });
+  if (!next) return;
+  for (const e of next.events) enqueue.emit(e);
+  for (const { launch, optimizerAsksParent } of next.starts) {
+    if (!optimizerAsksParent) {
+      enqueue.spawnChild('proposer', { id: launch.proposal.id, input: proposerInput(context, launch) });
+      continue;
+    }
+    // Where the proposer would have started (its start is deferred like these sends): its
+    // run event, then its request.
+    const { started, request } = askParent(launch, proposerInput(context, launch), self);
+    enqueue.emit(started);
+    enqueue.sendTo('evaluator', request);
+  }
+  if (next.budget) enqueue.emit(next.budget);
+}
+
+/** After a decision, the updates that came before their turn are looked at again (one of them may be next). */
+function releaseDeferredStep({ context, enqueue }: StepArgs): void {
+  for (const update of context.walk.takeDeferred()) enqueue.raise(update);
+}
+
+/** Async: a proposal's end and what follows it, in order; kept for its turn when a resumed run's logged path has another proposal first. */
+function proposalEndedSteps(args: StepArgs, report: ProposalFinished): void {
+  const { context } = args;
+  if (context.walk.outOfTurn(context.run.proposals, report.id)) {
+    context.walk.defer(report);
+    return;
+  }
+  finishStep(args, report);
+  foldOneStep(args, report.id);
+  releaseHeldStep(args);
+  prefetchGatesStep(args);
+  // Draining (a stop reason is set), the launch rules start nothing.
+  launchStep(args);
+  releaseDeferredStep(args);
+}
 
 export const optimizerActions = {
   /** A stop asked for (the caller's signal, the timeout, a drain, a systemic failure): the stop decision told. */
@@ -40,79 +131,39 @@ export const optimizerActions = {
   cutShort: optimizerSetup.enqueueActions(({ context, enqueue }) => {
     for (const id of context.run.cutShort()) enqueue.stopChild(id);
   }),
-  /** After a decision, the waiting updates are looked at again (one of them may be next). */
-  releaseDeferred: optimizerSetup.enqueueActions(({ context, enqueue }) => {
-    if (context.deferred.length === 0) return;
-    enqueue.assign({ deferred: [] });
-    for (const update of context.deferred) enqueue.raise(update);
-  }),
-  /** A verdict: record it and answer whichever children of its group can be answered now. */
-  judge: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
-    if (event.type !== 'proposal.judged') return;
-    // null: not in flight (a late update from a proposal the run already let go).
-    const messages = context.run.judge(event, settingsOf(context), spendingLimits(context));
-    if (!messages) return;
-    // The walk of the logged path one further; off the path, the decision is logged (logDecision).
-    const taken = takeDecision(context.resume, { kind: 'judged', id: event.id });
-    enqueue.assign({ resume: taken.resume });
-    if (taken.logged) enqueue({ type: 'logDecision', params: taken.logged });
-    for (const m of messages) enqueue.sendTo(m.id, m.message);
-  }),
-  /** A proposal's end: settle its reservation, record its update, stop its proposer, decide its group. */
-  finish: optimizerSetup.enqueueActions(({ context, event, enqueue, self }) => {
-    if (event.type !== 'proposal.finished') return;
-    const messages = context.run.finish(event, settingsOf(context), spendingLimits(context));
-    if (!messages) return;
-    const taken = takeDecision(context.resume, { kind: 'finished', id: event.id });
-    enqueue.assign({ resume: taken.resume });
-    if (taken.logged) enqueue({ type: 'logDecision', params: taken.logged });
-    for (const m of messages) enqueue.sendTo(m.id, m.message);
-    // A finished proposer stays among the children until stopped; thousands would slow every step.
-    // A proposal skipped on the parent evaluation the optimizer asked for has none (XState clones
-    // the snapshot even to stop a child it does not have: most async proposals late in a run).
-    if (self.getSnapshot().children[event.id] !== undefined) enqueue.stopChild(event.id);
-  }),
-  /** Async: a finished proposal joins the pool the moment it finishes. */
-  foldOne: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
-    if (event.type !== 'proposal.finished') return;
-    for (const e of context.run.foldOne(event.id, { elapsedMsNow: elapsedMs(context) }, settingsOf(context))) enqueue.emit(e);
-  }),
   /** Batched: the step folded in task order, once every proposal in it has finished. */
   foldStep: optimizerSetup.enqueueActions(({ context, enqueue }) => {
     for (const e of context.run.foldStep({ elapsedMsNow: elapsedMs(context) }, settingsOf(context))) enqueue.emit(e);
   }),
-  /** Async, rebaseWait: children that waited for the valset evaluations just folded are decided now, against the pool with them in it. */
-  releaseHeld: optimizerSetup.enqueueActions(({ context, enqueue }) => {
-    for (const m of context.run.releaseHeld(settingsOf(context), spendingLimits(context))) enqueue.sendTo(m.id, m.message);
+  /** A verdict (batched: its step's group decided when it can be). */
+  judge: optimizerSetup.enqueueActions((args) => {
+    if (args.event.type === 'proposal.judged') judgeStep(args, args.event);
   }),
-  /** Async, speculate 'rebase-gate': held children waiting on one valset evaluation evaluate their possible rebase gates ahead. */
-  prefetchGates: optimizerSetup.enqueueActions(({ context, enqueue }) => {
-    for (const m of context.run.prefetchGates(settingsOf(context))) enqueue.sendTo(m.id, m.message);
+  /** Async: a verdict, then what may follow it (a freed place's launch, prefetched gates, the deferred). */
+  proposalJudged: optimizerSetup.enqueueActions((args) => {
+    if (args.event.type !== 'proposal.judged') return;
+    judgeStep(args, args.event);
+    launchStep(args);
+    prefetchGatesStep(args);
+    releaseDeferredStep(args);
   }),
-  /** Start what the launch rules answer (src/gepa/search/launchRules.ts): a batched step, or async proposals until the shape's K are in flight. */
-  launch: optimizerSetup.enqueueActions(({ context, event, enqueue, self }) => {
-    const next = context.run.launch({ settings: settingsOf(context), table: preparedOf(context).table, limits: spendingLimits(context), afterVerdict: event.type === 'proposal.judged' });
-    if (!next) return;
-    for (const e of next.events) enqueue.emit(e);
-    for (const { launch, optimizerAsksParent } of next.starts) {
-      if (!optimizerAsksParent) {
-        enqueue.spawnChild('proposer', { id: launch.proposal.id, input: proposerInput(context, launch) });
-        continue;
-      }
-      // Where the proposer would have started (its start is deferred like these sends): its
-      // run event, then its request.
-      const { started, request } = askParent(launch, proposerInput(context, launch), self);
-      enqueue.emit(started);
-      enqueue.sendTo('evaluator', request);
-    }
-    if (next.budget) enqueue.emit(next.budget);
+  /** Batched: a proposal's end (its step is folded once all have ended). */
+  finish: optimizerSetup.enqueueActions((args) => {
+    if (args.event.type === 'proposal.finished') finishStep(args, args.event);
   }),
+  /** Async: a proposal's end and what follows it (proposalEndedSteps). */
+  proposalEnded: optimizerSetup.enqueueActions((args) => {
+    if (args.event.type === 'proposal.finished') proposalEndedSteps(args, args.event);
+  }),
+  /** Batched: start the next step. */
+  launch: optimizerSetup.enqueueActions((args) => launchStep(args)),
   /**
    * A parent evaluation the optimizer asked for: skipped on it (or failed), the proposal ends
-   * here as a proposer would have ended it (its 'proposal.finished', raised); else its proposer
-   * is spawned with the evaluation (ProposerInput.parentEvaluated).
+   * here as a proposer would have ended it (the steps of its 'proposal.finished'); else its
+   * proposer is spawned with the evaluation (ProposerInput.parentEvaluated).
    */
-  parentEvaluated: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
+  parentEvaluated: optimizerSetup.enqueueActions((args) => {
+    const { context, event, enqueue } = args;
     if (event.type !== 'evaluated' && event.type !== 'evaluator.failed') return;
     const launch = context.run.parentAnswered(event.requestId);
     if (!launch) return;
@@ -123,13 +174,13 @@ export const optimizerActions = {
     // (optimize() hands both to onEvent), in the order the proposer's would have come.
     if (event.type === 'evaluator.failed') {
       enqueue.emit(taskErrorEvent({ step, task }, event.error));
-      enqueue.raise({ type: 'proposal.finished', id, spend, outcome: undefined, child: undefined, valset: undefined });
+      proposalEndedSteps(args, { type: 'proposal.finished', id, spend, outcome: undefined, child: undefined, valset: undefined });
       return;
     }
     const next = afterParentEvaluation(event.evaluations, input);
     if (next.kind === 'skip') {
       enqueue.emit(parentSkippedEvent(next.reason, event.evaluations, { step, task }));
-      enqueue.raise({ type: 'proposal.finished', id, spend, outcome: { task, status: 'skipped', reason: next.reason }, child: undefined, valset: undefined });
+      proposalEndedSteps(args, { type: 'proposal.finished', id, spend, outcome: { task, status: 'skipped', reason: next.reason }, child: undefined, valset: undefined });
       return;
     }
     enqueue.spawnChild('proposer', { id, input: { ...input, parentEvaluated: { evaluations: event.evaluations, spend, sum: next.parentSum } } });

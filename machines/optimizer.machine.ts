@@ -8,7 +8,6 @@
 // (runWiring.ts). Every GEPA rule it applies lives in src/gepa/.
 import { assign, emit, sendTo } from 'xstate';
 import { finalStopReason } from '../src/gepa/search/stopDecision.js';
-import { resumeWalk } from '../src/storage/resumeOrder.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import type { EvaluatorRequest } from './protocol.js';
 import { evaluatorInput, stopSignalsInput } from './runInputs.js';
@@ -28,7 +27,7 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
       systemId: 'evaluator',
       src: 'evaluator',
       // The dollar gate holds logged work back once the run is past its logged path: it reads the optimizer's state.
-      input: ({ context, self }) => evaluatorInput(preparedOf(context), wiringOf(context).abort.signal, () => resumeWalk(self.getSnapshot().context.resume)),
+      input: ({ context }) => evaluatorInput(preparedOf(context), wiringOf(context).abort.signal, () => context.walk.walk()),
     },
     { src: 'stopSignals', input: ({ context }) => stopSignalsInput(preparedOf(context)) },
   ],
@@ -97,8 +96,8 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
       on: {
         evaluated: { actions: 'parentEvaluated' },
         'evaluator.failed': { actions: 'parentEvaluated' },
-        'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', 'launch', 'prefetchGates', 'releaseDeferred'] }],
-        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseHeld', 'prefetchGates', 'launch', 'releaseDeferred'] }],
+        'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: 'proposalJudged' }],
+        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: 'proposalEnded' }],
       },
       always: [
         { guard: 'hasStopReason', target: 'draining' },
@@ -110,8 +109,8 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
       on: {
         evaluated: { actions: 'parentEvaluated' },
         'evaluator.failed': { actions: 'parentEvaluated' },
-        'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', 'prefetchGates', 'releaseDeferred'] }],
-        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseHeld', 'prefetchGates', 'releaseDeferred'] }],
+        'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: 'proposalJudged' }],
+        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: 'proposalEnded' }],
       },
       always: { guard: 'idle', target: 'finishing' },
     },

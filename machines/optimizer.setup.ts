@@ -2,7 +2,7 @@
 // walk of a resumed run's logged path, the launches whose parent evaluation it asked for), its
 // events and children, what it hands each proposer, and the setup (actors, guards, the plain
 // named actions) that optimizer.actions.ts and optimizer.machine.ts build on.
-import { assign, setup, type CallbackActorLogic } from 'xstate';
+import { enqueueActions, setup, type CallbackActorLogic } from 'xstate';
 import { heldCalls } from '../src/budget/heldCalls.js';
 import { memberOf } from '../src/gepa/core/candidatePool.js';
 import type { ProposalId } from '../src/gepa/core/proposal.js';
@@ -11,7 +11,7 @@ import { evaluationStartedEvent } from '../src/gepa/proposer/taskEvents.js';
 import type { Launch } from '../src/gepa/search/proposalPlanner.js';
 import { startRun } from '../src/gepa/search/searchRun.js';
 import { RunState } from '../src/gepa/search/runState.js';
-import { outOfTurn, resumeWalk, startResume, type LoggedDecision, type ResumePosition } from '../src/storage/resumeOrder.js';
+import { PathWalk, startResume, type LoggedDecision } from '../src/storage/resumeOrder.js';
 import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import type { StopReason } from '../src/gepa/core/stopReason.js';
@@ -30,10 +30,12 @@ export interface OptimizerContext {
    * plain values, its summary first.
    */
   run: RunState;
-  /** Async schedule: how far the run has walked the path its journal logged (undefined: batched). */
-  resume?: ResumePosition;
-  /** Async resume: proposers' updates that came before their turn on the logged path. */
-  deferred: ProposalUpdate[];
+  /**
+   * Async schedule: how far the run has walked the path its journal logged, and the proposers'
+   * updates that came before their turn on it, held by reference like the run's state
+   * (src/storage/resumeOrder.ts; a batched run follows no path).
+   */
+  walk: PathWalk<ProposalUpdate>;
   startedAt: number;
   stats?: EvaluatorStats;
 }
@@ -60,7 +62,7 @@ export const isAsync = (context: OptimizerContext): boolean => settingsOf(contex
 export const isUpdate = (event: OptimizerEvent): event is ProposalUpdate => event.type === 'proposal.judged' || event.type === 'proposal.finished';
 
 /** Room a resumed run keeps for logged work (RunJournal.heldWork): launches and rebases alike leave it. */
-export const spendingLimits = (context: OptimizerContext) => ({ heldCalls: heldCalls(preparedOf(context).journal, resumeWalk(context.resume)) });
+export const spendingLimits = (context: OptimizerContext) => ({ heldCalls: heldCalls(preparedOf(context).journal, context.walk.walk()) });
 
 export function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput {
   const { settings, table, buildDataset, reflection, onEvent } = preparedOf(context);
@@ -113,8 +115,7 @@ export function initialContext(wiring: OptimizerContext['wiring'], builtInPropos
     wiring,
     // An earlier process's failed calls were paid and will be paid again: they count from the start.
     run: new RunState(startRun(settings, table, journal?.failedCalls?.() ?? 0), builtInProposer && async),
-    resume: startResume(journal?.loggedPath?.(), async),
-    deferred: [],
+    walk: new PathWalk<ProposalUpdate>(startResume(journal?.loggedPath?.(), async)),
     startedAt: clock.now(),
   };
 }
@@ -142,11 +143,13 @@ export const optimizerSetup = setup({
     idle: ({ context }) => context.run.nothingInFlight(),
     hasStopReason: ({ context }) => context.run.stopReason !== undefined,
     /** A read of the run's state: the walk of the logged path is in the context, not in the journal. */
-    outOfTurn: ({ context, event }) => isUpdate(event) && outOfTurn(context.resume, context.run.proposals, event.id),
+    outOfTurn: ({ context, event }) => isUpdate(event) && context.walk.outOfTurn(context.run.proposals, event.id),
   },
   actions: {
     /** Async resume: keep an update until its turn on the logged path. */
-    defer: assign({ deferred: ({ context, event }) => (isUpdate(event) ? [...context.deferred, event] : context.deferred) }),
+    defer: enqueueActions(({ context, event }) => {
+      if (isUpdate(event)) context.walk.defer(event);
+    }),
     /** The one write to the log of decisions: a decision taken off the logged path (takeDecision said so). */
     logDecision: ({ context }, decision: LoggedDecision) => preparedOf(context).journal?.recordDecision?.(decision),
     /** Stop now: every call in flight is aborted through the run's signal. */

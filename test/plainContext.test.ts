@@ -55,7 +55,7 @@ function checkingEveryContext(seen: Seen): (inspectionEvent: unknown) => void {
     expect(parsed).toEqual({ ...context, wiring: { xstate$$type: 1, id: 'run' }, run: JSON.parse(JSON.stringify(run.toJSON())) });
     seen.states.add(String(snapshot.value));
     seen.checked++;
-    const resume = context.resume as { taken: number; path: unknown[] } | undefined;
+    const resume = (context.walk as { position?: { taken: number; path: unknown[] } }).position;
     if (resume && resume.taken >= seen.walked.taken) seen.walked = { taken: resume.taken, path: resume.path.length };
   };
 }

@@ -23,6 +23,7 @@ import { gatePrefetches, type GatePrefetch } from './gatePrefetch.js';
 import { nextLaunches, type LaunchMoment, type LaunchStart } from './launchRules.js';
 import type { LaunchShape } from './launchShape.js';
 import { releasedFromWait } from './proposalDecisions.js';
+import { recordsFrom } from './recordsInFlight.js';
 import { rebaseExtraCalls, type Launch, type PlannerSettings } from './proposalPlanner.js';
 import type { SearchProgress } from './searchProgress.js';
 import {
@@ -134,6 +135,7 @@ export class RunState implements SearchRun {
     const next = nextLaunches(this, this.shape, moment);
     if (!next) return null;
     this.keep(next.update);
+    for (const { launch } of next.starts) this.proposals[launch.proposal.id] = launch.proposal;
     return { events: next.events, starts: next.starts, ...(next.budget ? { budget: next.budget } : {}) };
   }
 
@@ -276,6 +278,6 @@ export class RunState implements SearchRun {
   /** A state read back from its plain values (JSON.parse of toJSON's). */
   static fromJSON(data: RunStateData): RunState {
     const { summary: _summary, parentFirst, parentsAsked, ...run } = data;
-    return new RunState(run, parentFirst, parentsAsked);
+    return new RunState({ ...run, proposals: recordsFrom(run.proposals) }, parentFirst, parentsAsked);
   }
 }
