@@ -167,7 +167,6 @@ export const optimizerActions = {
     if (event.type !== 'evaluated' && event.type !== 'evaluator.failed') return;
     const launch = context.run.parentAnswered(event.requestId);
     if (!launch) return;
-    const input = proposerInput(context, launch);
     const { id, step, task } = launch.proposal;
     const spend = addSpend(NOTHING_SPENT, event);
     // The run events a proposer would have told its listener are the optimizer's here: emitted
@@ -177,12 +176,12 @@ export const optimizerActions = {
       proposalEndedSteps(args, { type: 'proposal.finished', id, spend, outcome: undefined, child: undefined, valset: undefined });
       return;
     }
-    const next = afterParentEvaluation(event.evaluations, input);
+    const next = afterParentEvaluation(event.evaluations, settingsOf(context));
     if (next.kind === 'skip') {
       enqueue.emit(parentSkippedEvent(next.reason, event.evaluations, { step, task }));
       proposalEndedSteps(args, { type: 'proposal.finished', id, spend, outcome: { task, status: 'skipped', reason: next.reason }, child: undefined, valset: undefined });
       return;
     }
-    enqueue.spawnChild('proposer', { id, input: { ...input, parentEvaluated: { evaluations: event.evaluations, spend, sum: next.parentSum } } });
+    enqueue.spawnChild('proposer', { id, input: { ...proposerInput(context, launch), parentEvaluated: { evaluations: event.evaluations, spend, sum: next.parentSum } } });
   }),
 };
