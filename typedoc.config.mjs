@@ -63,7 +63,6 @@ export default {
     'ProposeReply',
     'Refinement',
     'ReflectReply',
-    'ReflectionStrategy',
     'SlotAwareContext',
     'SlotAwareLanguageModel',
     'TokenCounts',

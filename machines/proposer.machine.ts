@@ -1,6 +1,7 @@
 // The proposer: one reflective proposal's life. Evaluate the parent on the task's minibatch with
-// traces, build the reflective dataset, ask the reflection LM for each chosen component
-// (concurrently), evaluate the child on the same minibatch, report the verdict, and, when the
+// traces, build the reflective dataset, reflect (the run's strategy's requests, each round's
+// concurrently: by default one reflection prompt per chosen component), evaluate the child on the
+// same minibatch, report the verdict, and, when the
 // optimizer grants it, evaluate the child on the valset. A merge proposal is a proposer too: it
 // starts from a ready child and shares the tail (verdict, grant, valset). It holds no randomness
 // and no rule: each stage asks the domain (src/gepa/proposer/) and assigns its answer. This file
@@ -8,11 +9,11 @@
 // proposer.requests.ts, the run events it tells in proposer.runEvents.ts.
 import { assign, not } from 'xstate';
 import { valsetScoresOf } from '../src/gepa/core/proposal.js';
-import { judgeChildOutcome, readReflection } from '../src/gepa/proposer/childCandidate.js';
-import { componentOfReply, madeChild, rebaseSideOf } from '../src/gepa/proposer/evaluationPlan.js';
-import { afterParentEvaluation, afterReflection } from '../src/gepa/proposer/proposalSkips.js';
+import { judgeChildOutcome } from '../src/gepa/proposer/childCandidate.js';
+import { askOfReply, madeChild, rebaseSideOf } from '../src/gepa/proposer/evaluationPlan.js';
+import { afterParentEvaluation } from '../src/gepa/proposer/proposalSkips.js';
 import { rebaseGateAfter, startRebaseGate } from '../src/gepa/proposer/rebaseGate.js';
-import { readProposedTexts } from '../src/gepa/proposer/reflectionStrategy.js';
+import { afterRound, roundAnswered, withReply } from '../src/gepa/reflection/reflectionRun.js';
 import { raceAfterChunk, raceResult, startRace } from '../src/gepa/proposer/valsetRaceRun.js';
 import type { ProposerInput } from './protocol.js';
 import { askForReflections, buildDataset, evaluate, evaluateParentUnlessDone, prefetchRebaseGate } from './proposer.requests.js';
@@ -75,13 +76,15 @@ export const proposerMachine = proposerSetup.createMachine({
         ],
       },
     },
+    // One round of the strategy's requests; once every reply is in, the strategy reads them
+    // (reflectionRun.ts): another round, the child, or a skip.
     reflecting: {
       entry: [reflectionStarted, askForReflections],
       on: {
         proposed: {
           actions: [
             proposeFailed,
-            assign({ replies: ({ context, event }) => readProposedTexts(context.components, event.ok ? { ok: true, texts: event.texts } : event) }),
+            assign({ reflecting: ({ context, event }) => context.reflecting && withReply(context.reflecting, askOfReply(event.requestId), event.ok ? { ok: true, texts: event.texts } : event) }),
           ],
         },
         reflected: {
@@ -89,20 +92,25 @@ export const proposerMachine = proposerSetup.createMachine({
             reflectionFailed,
             assign(({ context, event }) => ({
               ...paid(context, event),
-              replies: context.replies.map((r, i) => (i === componentOfReply(event.requestId) ? readReflection(event.ok ? { ok: true, text: event.reply.text } : event) : r)),
+              reflecting: context.reflecting && withReply(context.reflecting, askOfReply(event.requestId), event.ok ? { ok: true, text: event.reply.text } : event),
             })),
           ],
         },
         'evaluator.failed': FAILED_REQUEST,
       },
       always: {
-        guard: 'allReflected',
+        guard: 'roundAnswered',
         target: 'makingChild',
-        actions: assign(({ context }) => goOnOrSkip(context, afterReflection(context.parent, context.components, context.replies))),
+        actions: assign(({ context }) => {
+          const next = context.reflecting ? afterRound(context, context.reflecting) : ({ kind: 'skip', reason: 'no reflection' } as const);
+          return next.kind === 'ask' ? { reflecting: next.reflecting } : goOnOrSkip(context, next);
+        }),
       },
     },
     makingChild: {
       always: [
+        // The strategy asked for another round.
+        { guard: ({ context }) => context.reflecting !== undefined && !roundAnswered(context.reflecting), target: 'reflecting' },
         {
           guard: 'hasChild',
           target: 'evaluatingChild',

@@ -5,9 +5,9 @@
 import type { ActorSystem } from 'xstate';
 import type { CallOrigin } from '../src/evaluation/evaluationService.js';
 import { evaluationAsk, prefetchAsks, reflectionRequestId, type EvaluationName } from '../src/gepa/proposer/evaluationPlan.js';
-import { afterDataset } from '../src/gepa/proposer/proposalSkips.js';
 import { startRebaseGate } from '../src/gepa/proposer/rebaseGate.js';
 import { minibatchResults } from '../src/gepa/proposer/reflectiveDataset.js';
+import { startReflection } from '../src/gepa/reflection/reflectionRun.js';
 import type { EvaluatorRef, EvaluatorReply, EvaluatorRequest, ReplyTo } from './protocol.js';
 import { evaluationStarted } from './proposer.runEvents.js';
 import { proposerSetup, type ProposerContext } from './proposer.setup.js';
@@ -45,24 +45,22 @@ export const buildDataset = proposerSetup.createAction(({ context, self }) => {
     .then(() => context.buildDataset(context.parent, results, context.components))
     .then(
       // `self.send` is XState's public path: it records no sender (see machines/README.md).
-      (dataset): void => self.send({ type: 'dataset.built', next: afterDataset({ dataset }, context) }),
-      (error: unknown): void => self.send({ type: 'dataset.failed', next: afterDataset({ error }, context) }),
+      (dataset): void => self.send({ type: 'dataset.built', next: startReflection({ dataset }, context) }),
+      (error: unknown): void => self.send({ type: 'dataset.failed', next: startReflection({ error }, context) }),
     );
 });
 
-/** The reflection work's requests: one call of the user's proposer, or one reflection per prompt (concurrently). */
+/** The reflection round's requests (the strategy's: prompts for the reflection model, calls of the user's proposer), all at once. */
 function reflectionRequests(context: ProposerContext, self: ReplyTo<EvaluatorReply>): EvaluatorRequest[] {
-  const { work, parent, components } = context;
   const origin = originOf(context);
-  if (work?.kind === 'custom') return [{ type: 'propose', requestId: reflectionRequestId(0), replyTo: self, candidate: parent, dataset: context.dataset ?? {}, components, origin }];
-  if (work?.kind !== 'prompts') return [];
-  return work.prompts.map((prompt, i) => {
-    const content = work.contents?.[i];
-    return { type: 'reflect', requestId: reflectionRequestId(i), replyTo: self, prompt, origin, ...(content ? { content } : {}) };
+  return (context.reflecting?.asks ?? []).map((ask, i): EvaluatorRequest => {
+    const requestId = reflectionRequestId(i);
+    if (ask.kind === 'propose') return { type: 'propose', requestId, replyTo: self, candidate: ask.candidate, dataset: ask.dataset, components: ask.components, origin };
+    return { type: 'reflect', requestId, replyTo: self, prompt: ask.prompt, origin, ...(ask.content ? { content: ask.content } : {}) };
   });
 }
 
-/** The reflection work's requests sent to the evaluator; their replies fill `replies` in any order. */
+/** The reflection round's requests sent to the evaluator; their replies fill the round's places in any order. */
 export const askForReflections = proposerSetup.enqueueActions(({ context, self, system, enqueue }) =>
   reflectionRequests(context, self).forEach((request) => enqueue.sendTo(evaluatorIn({ system }), request)),
 );

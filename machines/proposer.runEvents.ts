@@ -3,7 +3,7 @@
 // go straight to the listener rather than through the optimizer's mailbox. Each export is an
 // action the state chart (proposer.machine.ts) names on a transition or an entry.
 import { madeChild } from '../src/gepa/proposer/evaluationPlan.js';
-import { reflectionOutcome } from '../src/gepa/proposer/reflectionStrategy.js';
+import { reflectionOutcome } from '../src/gepa/reflection/reflectionRun.js';
 import { evaluationStartedEvent, parentSkippedEvent, taskErrorEvent, type TaskOf } from '../src/gepa/proposer/taskEvents.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import type { ProposerContext, ProposerEvent } from './proposer.setup.js';
@@ -35,10 +35,11 @@ export const childJudged = tell((context, task) => {
   return { type: 'evaluation.ended', target: 'child', sum, ...(evaluations ? { evaluations } : {}), ...task };
 });
 
-/** The reflection starts: on which components, from which reflective dataset. */
-export const reflectionStarted = tell((context, task) => ({ type: 'reflection.started', components: context.components, dataset: context.dataset ?? {}, ...task }));
+/** The reflection starts (its first round): on which components, from which reflective dataset. */
+const tellReflectionStarted = tell((context, task) => ({ type: 'reflection.started', components: context.components, dataset: context.dataset ?? {}, ...task }));
+export const reflectionStarted = ({ context }: { context: ProposerContext }) => (context.reflecting?.round === 0 ? tellReflectionStarted({ context }) : undefined);
 /** The reflection made a child: what each component became. */
-export const reflectionEnded = tell((context, task) => ({ type: 'reflection.ended', ...reflectionOutcome(context.work, context.parent, madeChild(context, 'the reflection ended').candidate, context.components), ...task }));
+export const reflectionEnded = tell((context, task) => ({ type: 'reflection.ended', ...reflectionOutcome(context.reflecting, context.parent, madeChild(context, 'the reflection ended').candidate, context.components), ...task }));
 
 type Step = { context: ProposerContext; event: ProposerEvent };
 /** The user's proposer (proposeNewTexts) failed: an error event; its components get no text. */

@@ -4,11 +4,11 @@
 // one set of types; nothing here decides a stage: the domain (src/gepa/proposer/) does.
 import { assign, enqueueActions, sendParent, setup } from 'xstate';
 import { addSpend, isAccepted, NOTHING_SPENT, type Proposal, type ProposalSpend } from '../src/gepa/core/proposal.js';
-import { hashedChild, type ComponentReply } from '../src/gepa/proposer/childCandidate.js';
+import { hashedChild } from '../src/gepa/proposer/childCandidate.js';
 import { isPrefetchRequestId } from '../src/gepa/proposer/evaluationPlan.js';
-import type { ReflectionStart, SkipOrGoOn } from '../src/gepa/proposer/proposalSkips.js';
+import type { SkipOrGoOn } from '../src/gepa/proposer/proposalSkips.js';
 import type { RebaseGateRun } from '../src/gepa/proposer/rebaseGate.js';
-import type { ReflectionWork } from '../src/gepa/proposer/reflectionStrategy.js';
+import { roundAnswered, type ReflectionRun } from '../src/gepa/reflection/reflectionRun.js';
 import type { ValsetRaceRun } from '../src/gepa/proposer/valsetRaceRun.js';
 import type { Evaluation, ReflectiveDataset } from '../src/gepa/core/adapter.js';
 import type { EvaluatorReply, ProposerDecision, ProposerInput, ProposalUpdate } from './protocol.js';
@@ -21,10 +21,8 @@ export interface ProposerContext extends ProposerInput, Pick<Proposal, 'outcome'
   /** The child's evaluations on the minibatch, once judged there. */
   childEvaluations?: Evaluation[];
   dataset?: ReflectiveDataset;
-  /** What the evaluator is asked for: the reflection prompts, or the user's proposer. */
-  work?: ReflectionWork;
-  /** Per chosen component: the new text, or why there is none. */
-  replies: Array<ComponentReply | undefined>;
+  /** The reflection in progress (gepa/reflection/reflectionRun.ts): its round's requests and the replies so far. */
+  reflecting?: ReflectionRun;
   childHash?: string;
   /** Set when told to rebase: the gate's candidate, examples, evaluations and outcome. */
   rebase?: RebaseGateRun;
@@ -37,8 +35,8 @@ export interface ProposerContext extends ProposerInput, Pick<Proposal, 'outcome'
   spend: ProposalSpend;
 }
 
-/** The dataset builder's answer read by the domain (sent by the proposer to itself): go on to reflect, or skip. */
-export type DatasetEvent = { type: 'dataset.built' | 'dataset.failed'; next: ReflectionStart };
+/** The dataset builder's answer read by the domain (sent by the proposer to itself): go on to reflect (the first round's requests), or skip. */
+export type DatasetEvent = { type: 'dataset.built' | 'dataset.failed'; next: SkipOrGoOn<{ dataset: ReflectiveDataset; reflecting: ReflectionRun }> };
 
 /** Everything a proposer receives: the evaluator's replies, the optimizer's decisions, its dataset builder's answer. */
 export type ProposerEvent = EvaluatorReply | ProposerDecision | DatasetEvent;
@@ -74,7 +72,6 @@ function parentEvaluatedBefore(parent: NonNullable<ProposerInput['parentEvaluate
 export const startingContext = ({ input }: { input: ProposerInput }): ProposerContext => ({
   ...input,
   parentEvaluations: [],
-  replies: input.components.map(() => undefined),
   spend: NOTHING_SPENT,
   ...(input.merge ? hashedChild(input.merge.child) : {}),
   ...(input.parentEvaluated ? parentEvaluatedBefore(input.parentEvaluated) : {}),
@@ -91,7 +88,7 @@ export const proposerSetup = setup({
     input: {} as ProposerInput,
   },
   guards: {
-    allReflected: ({ context }) => context.replies.every((r) => r !== undefined),
+    roundAnswered: ({ context }) => roundAnswered(context.reflecting),
     hasChild: ({ context }) => context.child !== undefined,
     childAccepted: ({ context }) => isAccepted(context.outcome),
     raceGoesOn: ({ context }) => context.race?.next.kind === 'evaluate',

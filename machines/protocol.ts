@@ -7,7 +7,8 @@ import type { WorkKind } from '../src/evaluation/workerSlots.js';
 import type { MinibatchOutcome, Proposal, ProposalSpend } from '../src/gepa/core/proposal.js';
 import type { ChildMessage } from '../src/gepa/search/childAnswers.js';
 import type { GatePrefetch } from '../src/gepa/search/gatePrefetch.js';
-import type { ReflectionStrategy } from '../src/gepa/proposer/reflectionStrategy.js';
+import type { RunReflection } from '../src/gepa/reflection/reflectionRun.js';
+import type { ReflectionEvidence } from '../src/gepa/reflection/reflectionStrategy.js';
 import type { AcceptanceRule } from '../src/settingValues.js';
 import type { Candidate, Evaluation, EvaluatedExample, ReflectiveDataset } from '../src/gepa/core/adapter.js';
 import type { FailureCounts } from '../src/gepa/core/optimizeResult.js';
@@ -188,8 +189,13 @@ export interface ProposerInput {
   perfectScore: number;
   /** Builds the reflective records (the adapter's makeReflectiveDataset, or the default). */
   buildDataset: (candidate: Candidate, results: EvaluatedExample<unknown>[], components: string[]) => Promise<ReflectiveDataset>;
-  /** How the new texts are asked for (default: the built-in reflection prompt per component). */
-  reflection?: ReflectionStrategy;
+  /** How the new texts are asked for: the run's reflection strategy and its options (default: the built-in prompt per component). */
+  reflection?: RunReflection;
+  /**
+   * Other recent results the strategy may read beside the parent's (ReflectionInput.evidence),
+   * newest first; the optimizer keeps that history (none today: the built-in strategies read only the parent's).
+   */
+  evidence?: ReflectionEvidence[];
   /** The run's listener: receives this task's fine-grained run events (evaluation started, ended, skipped; errors). */
   onEvent?: (event: RunEvent) => void;
   /**

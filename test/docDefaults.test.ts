@@ -8,6 +8,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { resolveSettings, type RunSettings } from '../src/config/runSettings.js';
 import { BULLMQ_EXECUTOR_DEFAULTS } from '../src/executors/bullmqExecutor.js';
+import { chosenReflectionStrategy } from '../src/gepa/reflection/reflectionStrategies.js';
 import type { OptimizeConfig } from '../src/config/optimizeConfig.js';
 
 /** A stated default: one value, or one per schedule ("Default 'x' (batched), 'y' (async)"). */
@@ -160,6 +161,13 @@ const PROSE: Record<string, { phrase: string; check: () => void }> = {
   'OptimizeConfig.cacheEvaluation': { phrase: "`'memory'` (the default)", check: () => expect(settings.batched.cacheEvaluation).toBe('memory') },
   'OptimizeConfig.clock': { phrase: 'default the system clock', check: () => {} },
   'OptimizeConfig.reflectionPromptTemplate': { phrase: 'Default: the built-in prompt', check: () => {} },
+  'OptimizeConfig.reflectionStrategy': {
+    phrase: "Default: the one the hooks select: proposeNewTexts' when given, else the template's when given, else 'built-in'",
+    check: () => {
+      const propose = () => ({});
+      expect([{}, { reflectionPromptTemplate: '<curr_param> <side_info>' }, { proposeNewTexts: propose }].map((c) => (chosenReflectionStrategy(c) as { name: string }).name)).toEqual(['built-in', 'template', 'propose-new-texts']);
+    },
+  },
   'BullmqExecutorOptions.runId': { phrase: 'Default: a fresh id per executor', check: () => {} },
   'BullmqExecutorOptions.onError': { phrase: 'Default: one process warning per executor', check: () => {} },
   'BullmqExecutorOptions.onWarning': { phrase: 'Default: a process warning', check: () => {} },

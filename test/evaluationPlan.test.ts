@@ -2,7 +2,7 @@
 // evaluation is of, on which examples, as which work, with traces only for the parent's; the
 // request ids that tell a reply what it answers.
 import { describe, expect, it } from 'vitest';
-import { componentOfReply, EVALUATION_REQUEST_IDS, evaluationAsk, isPrefetchRequestId, prefetchAsks, rebaseSideOf, reflectionRequestId, type EvaluationPlanView } from '../src/gepa/proposer/evaluationPlan.js';
+import { askOfReply, EVALUATION_REQUEST_IDS, evaluationAsk, isPrefetchRequestId, prefetchAsks, rebaseSideOf, reflectionRequestId, type EvaluationPlanView } from '../src/gepa/proposer/evaluationPlan.js';
 import { startRace } from '../src/gepa/proposer/valsetRaceRun.js';
 
 const parent = { instructions: 'Answer.' };
@@ -45,7 +45,7 @@ describe('the evaluation plan', () => {
     expect(EVALUATION_REQUEST_IDS['race-chunk']).toBe(EVALUATION_REQUEST_IDS.valset);
     const reflections = [0, 1, 2].map(reflectionRequestId);
     expect(reflections.some((id) => ids.includes(id))).toBe(false);
-    expect(reflections.map(componentOfReply)).toEqual([0, 1, 2]);
+    expect(reflections.map(askOfReply)).toEqual([0, 1, 2]);
     expect([rebaseSideOf(EVALUATION_REQUEST_IDS['rebased-child']), rebaseSideOf(EVALUATION_REQUEST_IDS['rebase-onto'])]).toEqual(['child', 'onto']);
   });
 

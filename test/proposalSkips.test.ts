@@ -2,7 +2,7 @@
 // stage at a time: each answers "skip, with why" or "go on, with what the next stage needs".
 import { describe, expect, it } from 'vitest';
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
-import { afterDataset, afterParentEvaluation, afterReflection, EVERY_CALL_FAILED, PARENT_PERFECT } from '../src/gepa/proposer/proposalSkips.js';
+import { afterParentEvaluation, afterReflection, EVERY_CALL_FAILED, PARENT_PERFECT } from '../src/gepa/proposer/proposalSkips.js';
 import type { Evaluation } from '../src/gepa/core/adapter.js';
 
 const failed = (): Evaluation => ({ score: 0, failure: { kind: 'timeout', message: 'slow' } });
@@ -26,27 +26,6 @@ describe('afterParentEvaluation', () => {
 
   it('goes on from an empty minibatch (nothing failed, nothing perfect)', () => {
     expect(afterParentEvaluation([], settings)).toEqual({ kind: 'go-on', parentSum: 0 });
-  });
-});
-
-describe('afterDataset', () => {
-  const proposal = { parent: { instructions: 'Answer.', style: 'Short.' }, components: ['instructions'] };
-  const dataset = { instructions: [{ Inputs: 'q0', Feedback: 'wrong unit' }] };
-
-  it('skips with the builder error when the dataset could not be built', () => {
-    expect(afterDataset({ error: new Error('no traces') }, proposal)).toEqual({ kind: 'skip', reason: 'building the reflective dataset failed: no traces' });
-  });
-
-  it('goes on with one prompt per component, holding its text and its records', () => {
-    const next = afterDataset({ dataset }, proposal);
-    expect(next.kind === 'go-on' && next.work.kind === 'prompts' ? next.work.prompts : []).toEqual([expect.stringContaining('wrong unit')]);
-    expect(next).toMatchObject({ kind: 'go-on', dataset });
-  });
-
-  it("goes on with the user's proposer, or skips when the prompt template throws", () => {
-    expect(afterDataset({ dataset }, { ...proposal, reflection: { customProposer: true } })).toEqual({ kind: 'go-on', dataset, work: { kind: 'custom' } });
-    const throwing = { customProposer: false, template: () => { throw new Error('bad template'); } };
-    expect(afterDataset({ dataset }, { ...proposal, reflection: throwing })).toEqual({ kind: 'skip', reason: 'reflectionPromptTemplate failed: bad template' });
   });
 });
 

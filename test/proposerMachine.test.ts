@@ -9,6 +9,7 @@ import type { EvaluatorRequest, ProposerDecision, ProposalUpdate } from '../mach
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
 import { planValsetRace, type ValsetRace } from '../src/gepa/strategies/valsetPolicy.js';
 import type { Candidate } from '../src/gepa/core/adapter.js';
+import type { ReflectionStrategy } from '../src/gepa/reflection/reflectionStrategy.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
 
 const EVAL_MS = 10;
@@ -93,7 +94,7 @@ const BETTER = 'Answer. Mind the units.';
 /** Example ids: 0-2 the minibatch, 3-6 the valset. The better text solves everything; the parent only id 0. */
 const score = (candidate: Candidate, id: number) => (candidate.instructions === BETTER || id === 0 ? 1 : 0);
 
-function start(options: { grant?: boolean; race?: ValsetRace; buildDataset?: ProposerInput['buildDataset']; rebase?: HarnessInput['rebase']; reflect?: (prompt: string) => string; score?: StubInput['score']; merge?: ProposerInput['merge']; failKinds?: string[]; failCallKinds?: string[] } = {}) {
+function start(options: { grant?: boolean; race?: ValsetRace; buildDataset?: ProposerInput['buildDataset']; reflection?: ProposerInput['reflection']; evidence?: ProposerInput['evidence']; rebase?: HarnessInput['rebase']; reflect?: (prompt: string) => string; score?: StubInput['score']; merge?: ProposerInput['merge']; failKinds?: string[]; failCallKinds?: string[] } = {}) {
   const clock = new SimulatedClock();
   const requests: EvaluatorRequest[] = [];
   const events: RunEvent[] = [];
@@ -114,6 +115,8 @@ function start(options: { grant?: boolean; race?: ValsetRace; buildDataset?: Pro
     onEvent: (event) => events.push(event),
     ...(options.merge ? { merge: options.merge } : {}),
     ...(options.buildDataset ? { buildDataset: options.buildDataset } : {}),
+    ...(options.reflection ? { reflection: options.reflection } : {}),
+    ...(options.evidence ? { evidence: options.evidence } : {}),
   };
   const stub: StubInput = { clock, score: options.score ?? score, reflect: options.reflect ?? (() => `\`\`\`\n${BETTER}\n\`\`\``), requests, ...(options.failKinds ? { failKinds: options.failKinds } : {}), ...(options.failCallKinds ? { failCallKinds: options.failCallKinds } : {}) };
   const actor = createActor(harness, { clock, input: { stub, proposer, grant: options.grant ?? true, ...(options.rebase ? { rebase: options.rebase } : {}), ...(options.race ? { race: options.race } : {}) } });
@@ -177,6 +180,39 @@ describe('proposerMachine, alone with a stub evaluator', () => {
     expect(byType('evaluation.ended').map((e) => e.evaluations?.length)).toEqual([3, 3]);
     expect(byType('reflection.started')[0]?.components).toEqual(['instructions']);
     expect(byType('reflection.ended')[0]).toMatchObject({ newTexts: { instructions: BETTER }, prompts: { instructions: expect.stringContaining('instructions') } });
+  });
+
+  it("a strategy's rounds: each round's requests at once, the evidence handed over in its input, its state in the snapshot between rounds", async () => {
+    const evidence = [{ candidate: { instructions: 'Other.' }, role: 'child' as const, dataset: { instructions: [{ Feedback: 'other failure' }] }, scores: [0], proposal: 'p3-0' }];
+    // Two drafts from the parent's and the other proposal's failures, then one prompt that merges them.
+    const mergeDrafts: ReflectionStrategy = {
+      name: 'merge-drafts',
+      ask: (input) => [
+        { kind: 'prompt', component: 'instructions', prompt: `draft from ${JSON.stringify(input.dataset.instructions?.[0])}` },
+        { kind: 'prompt', prompt: `draft from ${JSON.stringify(input.evidence[0]?.dataset.instructions?.[0])}` },
+      ],
+      read: (replies, _input, round) => {
+        const texts = replies.map((r) => (r.ok && 'text' in r ? r.text : ''));
+        return round.index === 0 ? { ask: [{ kind: 'prompt', prompt: `merge ${texts.join(' + ')}` }], state: { drafts: texts } } : { texts: { instructions: texts[0] as string } };
+      },
+    };
+    const t = start({ reflection: { strategy: mergeDrafts }, evidence, reflect: (prompt) => (prompt.startsWith('merge') ? BETTER : prompt.includes('other failure') ? 'B' : 'A') });
+    t.clock.increment(EVAL_MS);
+    await t.settle();
+    const prompts = () => t.requests.flatMap((r) => (r.type === 'reflect' ? [r.prompt] : []));
+    expect(prompts()).toEqual([expect.stringContaining('feedback on 0'), 'draft from {"Feedback":"other failure"}']);
+    t.clock.increment(REFLECT_MS);
+    expect(t.state()).toBe('reflecting');
+    expect(prompts()[2]).toBe('merge A + B');
+    // Between rounds the proposer's snapshot holds the round as plain data (the strategy object is not in it).
+    const snapshot = JSON.parse(JSON.stringify(t.actor.getSnapshot().children.proposer?.getSnapshot())) as { context: { reflecting: unknown } };
+    expect(snapshot.context.reflecting).toEqual({ round: 1, asks: [{ kind: 'prompt', prompt: 'merge A + B' }], replies: [null], state: { drafts: ['A', 'B'] }, prompts: { instructions: expect.stringContaining('draft from') } });
+    t.clock.increment(REFLECT_MS);
+    expect(t.state()).toBe('evaluatingChild');
+    expect(t.events.filter((e) => e.type === 'reflection.started')).toHaveLength(1);
+    t.clock.increment(EVAL_MS);
+    t.clock.increment(EVAL_MS);
+    expect(t.reports()[1]).toMatchObject({ type: 'proposal.finished', child: { instructions: BETTER }, spend: { reflectionCalls: 3 } });
   });
 
   it('a denied child finishes without a valset evaluation', async () => {

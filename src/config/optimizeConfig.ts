@@ -8,6 +8,8 @@ import type { RunEvent } from '../gepa/core/runEvent.js';
 import type { GepaCallbacks } from '../gepa/core/callbacks.js';
 import type { WorkJournal } from '../gepa/core/workJournal.js';
 import type { ProposeNewTexts, ReflectionPromptTemplate, SampleMinibatch, SelectCandidate, SelectComponents } from '../gepa/strategies/hookSignatures.js';
+import type { ReflectionStrategyName } from '../gepa/reflection/reflectionStrategies.js';
+import type { ReflectionStrategy } from '../gepa/reflection/reflectionStrategy.js';
 import type { LanguageModel } from '../gepa/core/languageModel.js';
 import type { Stopper } from '../gepa/strategies/stoppers.js';
 import type { AcceptanceRule, ComponentSelectionStrategy, FrontType, ParentSelectionStrategy, ProposalSelection, Schedule, SlotPolicy, StepMinibatches, TieOrder } from '../settingValues.js';
@@ -218,9 +220,16 @@ export interface OptimizeConfig<Example> {
   journal?: WorkJournal;
 
   // Strategy hooks: plain functions that replace one rule of GEPA (docs/hooks.md).
-  /** Default: the built-in prompt (buildReflectionPrompt). */
+  /**
+   * How a proposal asks for new texts (docs/hooks.md, "Reflection strategies"): `'built-in'` (the
+   * built-in prompt per component), `'template'` (reflectionPromptTemplate), `'propose-new-texts'`
+   * (proposeNewTexts), or a strategy object of your own (`ReflectionStrategy`). Default: the one
+   * the hooks select: proposeNewTexts' when given, else the template's when given, else 'built-in'.
+   */
+  reflectionStrategy?: ReflectionStrategyName | ReflectionStrategy;
+  /** Default: the built-in prompt (buildReflectionPrompt). Giving it selects the 'template' strategy. */
   reflectionPromptTemplate?: ReflectionPromptTemplate;
-  /** Replaces the reflection LM call of each proposal; runs in a worker slot as a reflection would. */
+  /** Replaces the reflection LM call of each proposal; runs in a worker slot as a reflection would. Giving it selects the 'propose-new-texts' strategy. */
   proposeNewTexts?: ProposeNewTexts;
   /** Replaces parentSelection. */
   selectCandidate?: SelectCandidate;

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { candidateHash } from '../gepa/core/candidateHash.js';
 import { defaultTieOrder } from '../gepa/core/paretoFront.js';
 import { defaultStepMinibatches } from '../gepa/strategies/minibatchSampler.js';
-import { templateProblem } from '../gepa/proposer/reflectionStrategy.js';
+import { templateProblem } from '../gepa/reflection/promptTemplate.js';
+import { chosenReflectionStrategy } from '../gepa/reflection/reflectionStrategies.js';
 import type { PlanningHooks } from '../gepa/strategies/strategyHooks.js';
 import type { Stopper } from '../gepa/strategies/stoppers.js';
 import { closestName } from './closestName.js';
@@ -124,6 +125,8 @@ export const settingsFields = {
   stopWhen: stopWhenSchema.optional(),
   cacheEvaluation: z.union([z.literal(false), z.enum(['memory', 'disk'])]).optional(),
   cacheDir: z.string().min(1, 'must name a directory').optional(),
+  // A name or a strategy object: checked with the hooks (checkHooks), which lists the names.
+  reflectionStrategy: z.custom<OptimizeConfig<unknown>['reflectionStrategy']>(() => true).optional(),
 };
 
 /** The user's stoppers as a list ([] without any). */
@@ -270,7 +273,7 @@ function checkCache(cacheEvaluation: false | 'memory' | 'disk' | undefined, cach
   }
 }
 
-/** The strategy hooks are functions; a string template holds both placeholders. Throws ConfigError. */
+/** The strategy hooks are functions; a string template holds both placeholders; the reflection strategy is one the run can have. Throws ConfigError. */
 function checkHooks<Example>(config: OptimizeConfig<Example>): PlanningHooks {
   for (const name of HOOK_NAMES) {
     if (config[name] !== undefined && typeof config[name] !== 'function') throw new ConfigError(`invalid optimize config: ${name}: must be a function`);
@@ -280,8 +283,9 @@ function checkHooks<Example>(config: OptimizeConfig<Example>): PlanningHooks {
     if (typeof template !== 'string' && typeof template !== 'function') throw new ConfigError('invalid optimize config: reflectionPromptTemplate: must be a string or a function');
     const problem = typeof template === 'string' ? templateProblem(template) : null;
     if (problem !== null) throw new ConfigError(`invalid optimize config: reflectionPromptTemplate: ${problem}`);
-    if (config.proposeNewTexts) throw new ConfigError('invalid optimize config: reflectionPromptTemplate: has no effect with proposeNewTexts, which replaces the reflection prompt');
   }
+  const strategy = chosenReflectionStrategy(config);
+  if ('problem' in strategy) throw new ConfigError(`invalid optimize config: ${strategy.problem}`);
   const { selectCandidate, selectComponents, sampleMinibatch } = config;
   return { ...(selectCandidate ? { selectCandidate } : {}), ...(selectComponents ? { selectComponents } : {}), ...(sampleMinibatch ? { sampleMinibatch } : {}) };
 }

@@ -2,7 +2,8 @@
  * `gepa-actors/embedding`: what a program that embeds or extends the machines (root:
  * optimizerMachine, proposerMachine, evaluatorActor) writes against: the messages between them
  * (docs/embedding.md), the executor seam of the evaluator, the system clock a run reads by
- * default, and GEPA's building blocks.
+ * default, GEPA's building blocks, and the reflection strategy interface with its built-ins
+ * (docs/hooks.md, "Reflection strategies").
  *
  * @module gepa-actors/embedding
  */
@@ -24,3 +25,18 @@ export { systemClock } from '../clock.js';
 export { candidateHash } from '../gepa/core/candidateHash.js';
 export { extractInstruction } from '../gepa/proposer/extractInstruction.js';
 export { buildReflectionPrompt, type ReflectionContext } from '../gepa/proposer/reflectionPrompt.js';
+export type {
+  FailedReflection,
+  MoreAsks,
+  NewTexts,
+  ReflectionAsk,
+  ReflectionEvidence,
+  ReflectionInput,
+  ReflectionOptions,
+  ReflectionRead,
+  ReflectionReply,
+  ReflectionRound,
+  ReflectionStrategy,
+} from '../gepa/reflection/reflectionStrategy.js';
+export type { RunReflection } from '../gepa/reflection/reflectionRun.js';
+export { reflectionStrategies, type ReflectionStrategyName } from '../gepa/reflection/reflectionStrategies.js';

@@ -10,6 +10,8 @@ import { localExecutor } from '../executors/localExecutor.js';
 import type { PricedExecutor } from '../executors/metricCallExecutor.js';
 import { buildExampleTable, type ExampleTable } from '../gepa/core/exampleTable.js';
 import { buildReflectiveDataset } from '../gepa/proposer/reflectiveDataset.js';
+import { chosenReflectionStrategy } from '../gepa/reflection/reflectionStrategies.js';
+import type { RunReflection } from '../gepa/reflection/reflectionRun.js';
 import { resolveLanguageModel } from '../lm/resolveLanguageModel.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { Adapter, Candidate } from '../gepa/core/adapter.js';
@@ -75,7 +77,7 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
     executor: executorFor(config, adapter),
     reflectionLm: reflectionModel(config.reflectionLm as OptimizeConfig<unknown>['reflectionLm'], settings.maxCostUsd),
     buildDataset: (candidate, results, components) => buildReflectiveDataset(adapter, candidate, results, components),
-    reflection: { customProposer: config.proposeNewTexts !== undefined, ...(config.reflectionPromptTemplate === undefined ? {} : { template: config.reflectionPromptTemplate }) },
+    reflection: runReflection(config),
     ...(config.proposeNewTexts ? { proposeNewTexts: config.proposeNewTexts } : {}),
     clock,
     signal: config.signal,
@@ -89,6 +91,13 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
     // Hashed once, after validation: a run directory's check and its record both use them.
     ...(config.runDir === undefined ? {} : { datasetFingerprints: hashes?.datasets ?? datasetFingerprints(config.trainset, config.valset) }),
   });
+}
+
+/** The reflection strategy the config selects (validated already) and the options every strategy reads. */
+function runReflection(config: OptimizeConfig<unknown>): RunReflection {
+  const strategy = chosenReflectionStrategy(config);
+  if ('problem' in strategy) throw new ConfigError(`invalid optimize config: ${strategy.problem}`);
+  return { strategy, ...(config.reflectionPromptTemplate === undefined ? {} : { template: config.reflectionPromptTemplate }) };
 }
 
 /** cacheEvaluation resolved (validated already): 'disk' keeps evaluations in cacheDir for runs of the same adapter identity. */

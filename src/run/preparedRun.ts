@@ -4,7 +4,7 @@
 // and marks only: the machines read a PreparedRun without pulling in what assembles one.
 import type { PricedExecutor } from '../executors/metricCallExecutor.js';
 import type { ExampleTable } from '../gepa/core/exampleTable.js';
-import type { ReflectionStrategy } from '../gepa/proposer/reflectionStrategy.js';
+import type { RunReflection } from '../gepa/reflection/reflectionRun.js';
 import type { CallRecord } from '../evaluation/evaluationService.js';
 import type { Refinement } from '../evaluation/refinement.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
@@ -35,8 +35,8 @@ export interface PreparedRun {
   executor: PricedExecutor<unknown>;
   reflectionLm: SlotAwareLanguageModel;
   buildDataset: (candidate: Candidate, results: EvaluatedExample<unknown>[], components: string[]) => Promise<ReflectiveDataset>;
-  /** How proposals ask for new texts: the reflection prompt (template) or the user's proposer. */
-  reflection: ReflectionStrategy;
+  /** How proposals ask for new texts: the reflection strategy (held here, by reference: it is functions) and the options it reads. */
+  reflection: RunReflection;
   /** The user's custom candidate proposer, which the evaluator runs in a worker slot. */
   proposeNewTexts?: ProposeNewTexts;
   /**

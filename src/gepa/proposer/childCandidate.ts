@@ -1,28 +1,20 @@
-// The reflective mutation itself, as the proposer machine asks for it (the prompts, or the
-// user's proposer, come from reflectionStrategy.ts): reading each reply into new text (or why there
-// is none), the child made of the new texts (with its hash: a child is only ever handled by it),
-// and the minibatch outcome of a child judged against its base: its own parent, for a merge the
-// better of its two parents on the subsample, for a rebased child the candidate it was rebased onto.
+// The child of a reflective mutation (the new texts come from the run's reflection strategy,
+// gepa/reflection/): the child made of the new texts (with its hash: a child is only ever handled
+// by it), why there is none, and the minibatch outcome of a child judged against its base: its own
+// parent, for a merge the better of its two parents on the subsample, for a rebased child the
+// candidate it was rebased onto.
 import { candidateHash } from '../core/candidateHash.js';
 import type { MinibatchOutcome } from '../core/proposal.js';
 import { scoresOf } from '../core/scores.js';
 import type { AcceptanceRule } from '../../settingValues.js';
 import type { Candidate, Evaluation } from '../core/adapter.js';
 import { judgeChild } from '../strategies/acceptance.js';
-import { extractInstruction } from './extractInstruction.js';
 import { judgeMerge } from './merge.js';
 
 /** One component's new text, or null with why there is none. */
 export interface ComponentReply {
   text: string | null;
   note: string;
-}
-
-/** A reflection reply read into new text; a failed call becomes a reply without text. */
-export function readReflection(reply: { ok: true; text: string } | { ok: false; error: string }): ComponentReply {
-  if (!reply.ok) return { text: null, note: `reflection failed: ${reply.error}` };
-  const text = extractInstruction(reply.text);
-  return { text, note: text === null ? 'empty reply' : 'unchanged text' };
 }
 
 /** A child and its content hash, made together so that the hash is taken in one place. */

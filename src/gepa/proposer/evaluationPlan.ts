@@ -42,7 +42,8 @@ export interface EvaluationPlanView {
 
 /**
  * Request ids: each evaluation's own (a race's chunks share the valset's: one is in flight at a
- * time), and reflections from REFLECTION_REQUEST_BASE, one per chosen component.
+ * time), and a reflection round's requests from REFLECTION_REQUEST_BASE, one per request (a round
+ * starts once the one before has every reply, so rounds may share them).
  */
 export const EVALUATION_REQUEST_IDS: Readonly<Record<EvaluationName, number>> = { parent: 0, child: 1, valset: 2, 'race-chunk': 2, 'rebased-child': 3, 'rebase-onto': 4 };
 const REFLECTION_REQUEST_BASE = 100;
@@ -53,11 +54,11 @@ export const PREFETCH_REQUEST_IDS = { child: 5, onto: 6 } as const;
 /** Whether a reply answers a gate evaluated ahead. */
 export const isPrefetchRequestId = (requestId: number): boolean => requestId === PREFETCH_REQUEST_IDS.child || requestId === PREFETCH_REQUEST_IDS.onto;
 
-/** The request id of the reflection for the component at `position` among the chosen ones. */
+/** The request id of the reflection round's request at `position` (one per component for the built-in prompt). */
 export const reflectionRequestId = (position: number): number => REFLECTION_REQUEST_BASE + position;
 
-/** The chosen component's position a reflection's reply answers. */
-export const componentOfReply = (requestId: number): number => requestId - REFLECTION_REQUEST_BASE;
+/** The position in its round of the request a reflection's reply answers. */
+export const askOfReply = (requestId: number): number => requestId - REFLECTION_REQUEST_BASE;
 
 /** Which of a rebase gate's two evaluations a reply answers. */
 export const rebaseSideOf = (requestId: number): 'child' | 'onto' => (requestId === EVALUATION_REQUEST_IDS['rebased-child'] ? 'child' : 'onto');

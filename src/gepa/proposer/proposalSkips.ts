@@ -1,14 +1,12 @@
 // When a reflective proposal stops before its child is judged, and why: every call of its
-// parent's minibatch failed, its parent is already perfect there, its reflective dataset could not
-// be built, its reflection prompts could not be made, or the reflection proposed no new text.
+// parent's minibatch failed, its parent is already perfect there, or the reflection proposed no
+// new text (the reflection's own stages, dataset to new texts, are gepa/reflection/reflectionRun.ts's).
 // Each stage of the proposal asks one function here and gets "skip, with the reason" or "go on,
 // with what the next stage needs"; the proposer machine only reads the answer.
-import { errorMessage } from '../../errors/errorMessage.js';
-import type { Candidate, Evaluation, ReflectiveDataset } from '../core/adapter.js';
+import type { Candidate, Evaluation } from '../core/adapter.js';
 import { everyCallFailed, scoresOf, sum } from '../core/scores.js';
 import { isPerfect } from '../strategies/acceptance.js';
 import { buildChild, noChildReason, type ComponentReply, type HashedChild } from './childCandidate.js';
-import { defaultReflection, reflectionWork, type ReflectionStrategy, type ReflectionWork } from './reflectionStrategy.js';
 
 /** Skip the rest of the proposal (with why), or go on with `T`. */
 export type SkipOrGoOn<T> = { kind: 'skip'; reason: string } | ({ kind: 'go-on' } & T);
@@ -25,19 +23,6 @@ export function afterParentEvaluation(evaluations: readonly Evaluation[], settin
   const scores = scoresOf(evaluations);
   if (settings.skipPerfectScore && isPerfect(scores, settings.perfectScore)) return skip(PARENT_PERFECT);
   return { kind: 'go-on', parentSum: sum(scores) };
-}
-
-/** What the reflection needs once the dataset builder has answered: the dataset and the work to ask for. */
-export type ReflectionStart = SkipOrGoOn<{ dataset: ReflectiveDataset; work: Exclude<ReflectionWork, { kind: 'failed' }> }>;
-
-/** After the dataset builder answered (its dataset, or what it threw): go on with the reflection work made from it. */
-export function afterDataset(
-  built: { dataset: ReflectiveDataset } | { error: unknown },
-  proposal: { reflection?: ReflectionStrategy; parent: Candidate; components: readonly string[] },
-): ReflectionStart {
-  if ('error' in built) return skip(`building the reflective dataset failed: ${errorMessage(built.error)}`);
-  const work = reflectionWork(proposal.reflection ?? defaultReflection, proposal.parent, proposal.components, built.dataset);
-  return work.kind === 'failed' ? skip(work.reason) : { kind: 'go-on', dataset: built.dataset, work };
 }
 
 /** After every component's reflection replied: go on with the child (and its hash) when any text is new. */
