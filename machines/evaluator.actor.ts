@@ -51,12 +51,14 @@ export interface EvaluatorInput {
   resumeWalk?: () => ResumeWalk;
   /** The run's dollar budget (none when absent): reserved per call here, at dispatch. */
   maxCostUsd?: number;
-  /** Receives an 'error' event per failed metric call (reflection failures are the proposers' to report). */
+  /** Receives an 'error' event per failed metric call (reflection failures are the proposers' to report), and a remote executor's 'calls.rerun'. */
   onEvent?: (event: RunEvent) => void;
   /** Stop the run on the first adapter exception (OptimizeConfig.failFast). */
   failFast?: boolean;
   /** Failed calls in a row with one cause that stop the run (OptimizeConfig.maxConsecutiveFailures). */
   maxConsecutiveFailures?: number;
+  /** Every failed call's error as it was thrown (an Error with the failure's message when nothing was): optimize() keeps the first, a failed run's cause. */
+  onFailedCall?: (error: unknown) => void;
   /** Dollars spent before the run (the endpoint check): counted once, at the start. */
   preRunCostUsd?: number;
   /** The user's custom candidate proposer, served to 'propose' requests. */
@@ -111,8 +113,9 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput & { port
     maxConsecutiveFailures: input.maxConsecutiveFailures,
     preRunCostUsd: input.preRunCostUsd,
     onRetry: (notice) => input.onEvent?.({ type: 'retry.scheduled', ...notice }),
-    onFailure: (failure, channel) => {
+    onFailure: (failure, channel, thrown) => {
       if (channel === 'metric') input.onEvent?.({ type: 'error', message: `metric call failed: ${failure.message}`, failure });
+      input.onFailedCall?.(thrown ?? new Error(failure.message));
     },
     onSystemicFailure: (error) => {
       announceSystemic(error);
@@ -138,7 +141,7 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput & { port
     switch (request.type) {
       case 'evaluate': {
         const { requestId, replyTo } = request;
-        service.evaluate(request).then((answer) => {
+        service.evaluate(request, request.refine !== false).then((answer) => {
           // The seed's verdict travels in its reply: the optimizer folds the seed, then stops.
           if (answer.systemic !== undefined) announceSystemic(answer.systemic);
           reply(replyTo, { type: 'evaluated', requestId, ...answer });
@@ -164,6 +167,7 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput & { port
           busySlotMs: slots.busySlotMs(),
           maxInFlight: slots.maxInFlight,
           failures: service.failures.counts(),
+          outcomes: service.failures.outcomes(),
         });
         // Answer after the messages already queued (e.g. the last proposals' reports) are processed.
         queueMicrotask(() => reply(request.replyTo, stats()));
@@ -172,7 +176,10 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput & { port
     }
   }
   input.port.serve = serve;
+  // A remote executor's failover (calls run again after their worker was lost), as run events.
+  const stopWatching = input.executor.onCallsRerun?.((notice) => input.onEvent?.({ type: 'calls.rerun', ...notice }));
   return () => {
+    stopWatching?.();
     void service.close();
   };
 });

@@ -8,6 +8,7 @@ import { createActor, toPromise } from 'xstate';
 import { prepareRun } from '../src/run/prepareRun.js';
 import type { PreparedRun } from '../src/run/preparedRun.js';
 import { runInDirectory } from '../src/run/durableRun.js';
+import { throwIfFailed } from '../src/run/runFailedError.js';
 import type { OptimizeConfig } from '../src/config/optimizeConfig.js';
 import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
@@ -25,14 +26,21 @@ export const optimizerMachine = preparedRunOptimizer.provide({ actors: { run: ru
 /**
  * Runs GEPA on `config` until a stop condition holds and returns the result: the pool, the best
  * candidate, what was spent and why it stopped. The config is validated first (a ConfigError
- * names the field). With `runDir` the run is durable: calling it again with the same config
- * resumes it, paying nothing twice.
+ * names the field). A run whose work failed rejects with RunFailedError (its `result` the partial
+ * result, its `cause` the first error), never resolves. With `runDir` the run is durable: calling
+ * it again with the same config resumes it, paying nothing twice (a failed run too, once fixed).
  */
 export async function optimize<Example>(config: OptimizeConfig<Example> | PreparedRun): Promise<OptimizeResult> {
   const prepared = prepareRun(config);
-  const result = prepared.config.runDir !== undefined ? await runInDirectory(prepared, launchOptimizer) : await launchOptimizer(prepared)();
+  // The first failed call's error, as it was thrown, is a failed run's cause.
+  let firstError: unknown;
+  const launch = (run: PreparedRun) => launchOptimizer({ ...run, onFailedCall: (error) => void (firstError ??= error) });
+  const result = prepared.config.runDir !== undefined ? await runInDirectory(prepared, launch) : await launch(prepared)();
   prepared.callbacks?.finish(result);
-  return result;
+  // failFast: a callback that failed after the run's last event (onOptimizationEnd) fails it too.
+  const fatal = prepared.callbacks?.fatalError();
+  const judged = fatal && result.stopReason !== 'error' ? { ...result, stopReason: 'error', error: fatal.message } : result;
+  return throwIfFailed(judged, () => fatal?.error ?? firstError);
 }
 
 /** Creates the actor; the returned function starts it. */

@@ -6,6 +6,7 @@
 import { STRING_COMPONENT, type OptimizeAnythingOptions } from '../src/adapters/anything/anythingOptions.js';
 import { anythingRunParts } from '../src/run/anythingRun.js';
 import { prepareRun } from '../src/run/prepareRun.js';
+import { RunFailedError } from '../src/run/runFailedError.js';
 import type { Candidate } from '../src/gepa/core/adapter.js';
 import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
 import { optimize } from './optimize.js';
@@ -22,7 +23,8 @@ export type OptimizeAnythingResult<C extends string | Candidate> = Omit<Optimize
  * Optimizes any text artifact against an evaluator (gepa's `optimize_anything`): a string seed
  * gives string candidates back, named texts give named texts. Without a dataset the search is
  * single-task (the evaluator is called without an example); with one, multi-task; with a valset
- * too, generalization. Throws a ConfigError naming the field before any call.
+ * too, generalization. Throws a ConfigError naming the field before any call; a run whose work
+ * failed rejects with RunFailedError, its `result` in the seed's form.
  */
 export function optimizeAnything<Example = undefined>(options: OptimizeAnythingOptions<string, Example>): Promise<OptimizeAnythingResult<string>>;
 export function optimizeAnything<Example = undefined>(options: OptimizeAnythingOptions<Candidate, Example> & { seedCandidate: Candidate }): Promise<OptimizeAnythingResult<Candidate>>;
@@ -31,12 +33,16 @@ export async function optimizeAnything<Example>(
 ): Promise<OptimizeAnythingResult<string | Candidate>> {
   // One form inside: the evaluator takes whichever form the seed has.
   const parts = anythingRunParts(given as unknown as OptimizeAnythingOptions<string | Candidate, Example>);
-  const result = await optimize(parts.amend(prepareRun(parts.config)));
-  return inSeedForm(result, parts.stringCandidate);
+  try {
+    return inSeedForm(await optimize(parts.amend(prepareRun(parts.config))), parts.stringCandidate);
+  } catch (error) {
+    // A failed run's partial result, in the seed's form too.
+    throw error instanceof RunFailedError ? error.withResult(inSeedForm(error.result, parts.stringCandidate)) : error;
+  }
 }
 
-/** The result with each candidate as a string when the seed was one. */
-function inSeedForm(result: OptimizeResult, stringCandidate: boolean): OptimizeAnythingResult<string | Candidate> {
+/** The result with each candidate as a string when the seed was one (the command prints an evaluator run's result so too). */
+export function inSeedForm(result: OptimizeResult, stringCandidate: boolean): OptimizeAnythingResult<string | Candidate> {
   if (!stringCandidate) return result;
   const text = (c: Candidate): string => c[STRING_COMPONENT] ?? '';
   return { ...result, candidates: result.candidates.map(text), bestCandidate: text(result.bestCandidate) };

@@ -108,11 +108,13 @@ export const optimizerActions = {
   }),
   /** The evaluator said the dollars left cannot pay for another call: nothing more is planned. */
   dollarsRanOut: optimizerSetup.enqueueActions(({ context }) => context.run.dollarsRanOut()),
-  /** Seedless: the reflection model's answer read as the first candidate (or the stop decision's, when it wrote none). */
+  /** Seedless: the reflection model's answer read as the first candidate (or a retry for its length, or the stop decision's, when it wrote none). */
   seedWritten: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
     if (event.type !== 'reflected') return;
-    for (const e of context.run.seedWritten(preparedOf(context).seedless?.component ?? '', event)) enqueue.emit(e);
+    for (const e of context.run.seedWritten(preparedOf(context).seedless?.component ?? '', event, settingsOf(context).maxCandidateLength)) enqueue.emit(e);
   }),
+  /** An abort while the holdout set was scored: its scoring cut short, the valset's choice stands. */
+  holdoutCutShort: optimizerSetup.enqueueActions(({ context }) => context.run.holdoutCutShort()),
   /** The seed's valset evaluation reserved before it is asked for. */
   reserveSeed: optimizerSetup.enqueueActions(({ context }) => context.run.reserveSeed(preparedOf(context).table.valIds.length)),
   /** The seed's evaluation folded in: the first fold, which asks the stop decision. */

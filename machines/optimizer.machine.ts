@@ -6,16 +6,21 @@
 // through the domain, and stops on a budget, a stop condition, the timeout or the caller's signal.
 // Its output is the OptimizeResult; its context is plain data, its wiring in the 'run' actor
 // (runWiring.ts). Every GEPA rule it applies lives in src/gepa/.
-import { assign, emit, sendTo } from 'xstate';
+import { emit, enqueueActions, sendTo } from 'xstate';
+import { seedWritten } from '../src/gepa/search/searchRun.js';
 import { finalStopReason } from '../src/gepa/search/stopDecision.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import type { EvaluatorRequest } from './protocol.js';
 import { evaluatorInput, stopSignalsInput } from './runInputs.js';
 import { preparedOf, settingsOf, wiringOf } from './runWiring.js';
-import { SEED_REQUEST, elapsedMs, builtInProposer, initialContext, optimizerSetup } from './optimizer.setup.js';
+import { SEED_REQUEST, elapsedMs, builtInProposer, holdoutRequestId, initialContext, optimizerSetup, type OptimizerContext, type OptimizerEvent } from './optimizer.setup.js';
 import { optimizerActions } from './optimizer.actions.js';
 
 export type { OptimizerContext, OptimizerEvent } from './optimizer.setup.js';
+
+/** A seedless run's reflection reply read by the domain: the seed, a retry for its length, or the stop. */
+const writtenSeedOf = (context: OptimizerContext, event: Extract<OptimizerEvent, { type: 'reflected' }>) =>
+  seedWritten(context.run, preparedOf(context).seedless?.component ?? '', event, settingsOf(context).maxCandidateLength);
 
 // The enqueueing actions (optimizer.actions.ts) are typed against the setup's named ones, which they enqueue.
 export const optimizerMachine = optimizerSetup.extend({ actions: optimizerActions }).createMachine({
@@ -44,11 +49,16 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
     // Seedless: the reflection model writes the first candidate (a reflection call like any other:
     // counted, paid, logged; a resumed run replays it from its log instead of asking again).
     writingSeed: {
-      entry: sendTo('evaluator', ({ context, self }): EvaluatorRequest => ({ type: 'reflect', requestId: SEED_REQUEST, replyTo: self, prompt: preparedOf(context).seedless?.prompt ?? '' })),
+      // The seedless prompt, or (maxCandidateLength) the one that sends a seed over the limit back, once.
+      entry: sendTo('evaluator', ({ context, self }): EvaluatorRequest => ({ type: 'reflect', requestId: SEED_REQUEST, replyTo: self, prompt: context.run.seedRetry ?? preparedOf(context).seedless?.prompt ?? '' })),
       on: {
-        // No seed written (the call failed, no text): the run stops with 'error' after evaluating
-        // the placeholder, so that its result still has a candidate 0.
-        reflected: { target: 'seeding', actions: 'seedWritten' },
+        // No seed written (the call failed, no text, over maxCandidateLength after its retry): the
+        // run stops with 'error' after evaluating the placeholder, so that its result still has a candidate 0.
+        reflected: [
+          // Over maxCandidateLength the first time: sent back (writingSeed's entry asks with the retry prompt).
+          { guard: ({ context, event }) => context.run.seedRetry === undefined && writtenSeedOf(context, event).update.seedRetry !== undefined, target: 'writingSeed', reenter: true, actions: 'seedWritten' },
+          { target: 'seeding', actions: 'seedWritten' },
+        ],
         'evaluator.failed': { target: 'stopping', actions: 'seedFailed' },
       },
     },
@@ -120,14 +130,32 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
       on: { stop: {} },
       always: 'finishing',
     },
+    // With a holdout set, its scoring first (the top candidates of the front, on calls held from the start); then the evaluator's counts.
     finishing: {
-      entry: sendTo('evaluator', ({ self }): EvaluatorRequest => ({ type: 'stats', replyTo: self })),
+      entry: enqueueActions(({ context, self, enqueue }) => {
+        const asks = context.run.startHoldout(settingsOf(context));
+        const exampleIds = preparedOf(context).table.holdoutIds ?? [];
+        asks.forEach((ask, i) =>
+          enqueue.sendTo('evaluator', { type: 'evaluate', requestId: holdoutRequestId(i), replyTo: self, ...ask, exampleIds, captureTraces: false, kind: 'valset', refine: false } satisfies EvaluatorRequest),
+        );
+        if (asks.length === 0) enqueue.sendTo('evaluator', { type: 'stats', replyTo: self } satisfies EvaluatorRequest);
+      }),
       on: {
-        // Too late to stop: the result is being assembled.
-        stop: {},
+        // Too late to stop the run: the result is being assembled; an abort cuts the holdout's scoring short.
+        stop: {
+          guard: ({ context, event }) => event.graceful !== true && (context.run.holdout?.pending ?? 0) > 0,
+          actions: ['abortCalls', 'holdoutCutShort', sendTo('evaluator', ({ self }): EvaluatorRequest => ({ type: 'stats', replyTo: self }))],
+        },
+        evaluated: { guard: 'holdoutReply', actions: 'holdoutReplied' },
+        'evaluator.failed': { guard: 'holdoutReply', actions: 'holdoutReplied' },
+        // The one failure rule, asked once over what the run and the evaluator counted: a failed run's reason becomes 'error'.
         'evaluator.stats': {
           target: 'done',
-          actions: [assign({ stats: ({ event }) => event }), emit(({ context }): RunEvent => ({ type: 'run.ended', stopReason: finalStopReason(context.run) }))],
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            enqueue.assign({ stats: event });
+            for (const e of context.run.judgeRun({ failures: event.failures, outcomes: event.outcomes, failFast: settingsOf(context).failFast })) enqueue.emit(e);
+            enqueue.emit({ type: 'run.ended', stopReason: finalStopReason(context.run) });
+          }),
         },
       },
     },

@@ -51,6 +51,9 @@ export type OptimizerEvent =
 export type OptimizerChildren = { evaluator: 'evaluator'; run: 'run' } & { [proposal: ProposalId]: 'proposer' };
 
 export const SEED_REQUEST = -1;
+/** The holdout's evaluation of its i-th candidate: the optimizer's own requests below the seed's. */
+export const holdoutRequestId = (i: number): number => SEED_REQUEST - 1 - i;
+const holdoutIndexOf = (requestId: number): number => SEED_REQUEST - 1 - requestId;
 
 /** Typed as the contract a replacement proposer meets (`provide`): it takes ProposerInput and answers; its snapshot is never read. */
 export const proposerActor = proposerMachine as unknown as CallbackActorLogic<ProposerDecision, ProposerInput>;
@@ -142,6 +145,8 @@ export const optimizerSetup = setup({
     stepFinished: ({ context }) => context.run.stepFinished(),
     idle: ({ context }) => context.run.nothingInFlight(),
     hasStopReason: ({ context }) => context.run.stopReason !== undefined,
+    /** A reply to one of the holdout's evaluations (finishing). */
+    holdoutReply: ({ context, event }) => (event.type === 'evaluated' || event.type === 'evaluator.failed') && event.requestId < SEED_REQUEST && (context.run.holdout?.pending ?? 0) > 0,
     /** A read of the run's state: the walk of the logged path is in the context, not in the journal. */
     outOfTurn: ({ context, event }) => isUpdate(event) && context.walk.outOfTurn(context.run.proposals, event.id),
   },
@@ -152,6 +157,12 @@ export const optimizerSetup = setup({
     }),
     /** The one write to the log of decisions: a decision taken off the logged path (takeDecision said so). */
     logDecision: ({ context }, decision: LoggedDecision) => preparedOf(context).journal?.recordDecision?.(decision),
+    /** A holdout evaluation folded in; once none is awaited, the evaluator is asked for its counts. */
+    holdoutReplied: enqueueActions(({ context, event, self, enqueue }) => {
+      if (event.type !== 'evaluated' && event.type !== 'evaluator.failed') return;
+      const done = context.run.holdoutReplied(holdoutIndexOf(event.requestId), event.type === 'evaluated' ? event : { paidCalls: event.paidCalls });
+      if (done) enqueue.sendTo('evaluator', { type: 'stats', replyTo: self } satisfies EvaluatorRequest);
+    }),
     /** Stop now: every call in flight is aborted through the run's signal. */
     abortCalls: ({ context }) => wiringOf(context).abort.abort(new Error(`run stopped: ${context.run.stopReason}`)),
   },

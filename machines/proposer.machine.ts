@@ -4,7 +4,7 @@
 // same minibatch, report the verdict, and, when the
 // optimizer grants it, evaluate the child on the valset. A merge proposal is a proposer too: it
 // starts from a ready child and shares the tail (verdict, grant, valset). It holds no randomness
-// and no rule: each stage asks the domain (src/gepa/proposer/) and keeps its answer. This file
+// and no rule: each stage asks the domain (src/gepa/proposer/, src/gepa/reflection/) and keeps its answer. This file
 // is the state chart; its types and plain actions are in proposer.setup.ts, what it asks for in
 // proposer.requests.ts, the run events it tells in proposer.runEvents.ts.
 import { not } from 'xstate';
@@ -13,7 +13,7 @@ import { judgeChildOutcome } from '../src/gepa/proposer/childCandidate.js';
 import { askOfReply, madeChild, rebaseSideOf } from '../src/gepa/proposer/evaluationPlan.js';
 import { afterParentEvaluation } from '../src/gepa/proposer/proposalSkips.js';
 import { rebaseGateAfter, startRebaseGate } from '../src/gepa/proposer/rebaseGate.js';
-import { afterRound, roundAnswered, withReply } from '../src/gepa/reflection/reflectionRun.js';
+import { afterRound, roundAnswered, withReply, type AfterRound } from '../src/gepa/reflection/reflectionRun.js';
 import { raceAfterChunk, raceResult, startRace } from '../src/gepa/proposer/valsetRaceRun.js';
 import type { ProposerInput } from './protocol.js';
 import { askForReflections, buildDataset, evaluate, evaluateParentUnlessDone, prefetchRebaseGate } from './proposer.requests.js';
@@ -105,8 +105,11 @@ export const proposerMachine = proposerSetup.createMachine({
         guard: 'roundAnswered',
         target: 'makingChild',
         actions: keep(({ context }) => {
-          const next = context.reflecting ? afterRound(context, context.reflecting) : ({ kind: 'skip', reason: 'no reflection' } as const);
-          return next.kind === 'ask' ? { reflecting: next.reflecting } : goOnOrSkip(context, next);
+          // roundAnswered: the reflection run is there.
+          const next: AfterRound = context.reflecting ? afterRound(context, context.reflecting) : { kind: 'skip', reason: 'no reflection' };
+          if (next.kind === 'ask') return { reflecting: next.reflecting };
+          // A skip may carry the run as it ended (the length rule's refusal, reported with the proposal).
+          return { ...goOnOrSkip(context, next), ...(next.kind === 'skip' && next.reflecting ? { reflecting: next.reflecting } : {}) };
         }),
       },
     },

@@ -112,10 +112,11 @@ export const proposerSetup = setup({
     /** A prefetched gate's reply: paid for, and counted off. */
     prefetchReplied: keep(({ context, event }) => ({ ...paid(context, event), prefetching: (context.prefetching ?? 1) - 1 })),
     pay: keep(({ context, event }) => paid(context, event)),
-    finish: sendParent(({ context: { id, spend, outcome, child, valset, valsetStop, rebase } }): ProposalUpdate => ({
+    finish: sendParent(({ context: { id, spend, outcome, child, valset, valsetStop, rebase, reflecting } }): ProposalUpdate => ({
       type: 'proposal.finished', id, spend, outcome, child, valset,
       ...(valsetStop ? { valsetStop } : {}),
       ...(rebase ? { rebaseGateExamples: rebase.exampleIds.length } : {}),
+      ...(reflecting?.tooLong ? { tooLong: reflecting.tooLong } : {}),
     })),
     /** Only an accepted child needs the optimizer's answer; every other verdict travels in 'finish'. */
     sendJudged: enqueueActions(({ context, enqueue }) => {

@@ -12,6 +12,7 @@ import type { ReflectionEvidence } from '../src/gepa/reflection/reflectionStrate
 import type { AcceptanceRule } from '../src/settingValues.js';
 import type { Candidate, Evaluation, EvaluatedExample, ReflectiveDataset } from '../src/gepa/core/adapter.js';
 import type { FailureCounts } from '../src/gepa/core/optimizeResult.js';
+import type { CallOutcomes } from '../src/gepa/search/failureRule.js';
 import type { PromptPart } from '../src/gepa/core/languageModel.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
 
@@ -42,6 +43,8 @@ export type EvaluatorRequest =
       kind: WorkKind;
       /** The proposal it is for (absent: the run's own, the seed); telemetry nests its spans there. */
       origin?: CallOrigin;
+      /** false: not refined (optimizeAnything's refiner), the candidate's own scores only (the holdout's scoring). Default true. */
+      refine?: false;
     }
   | {
       /** Call the reflection model with `prompt`; answered with 'reflected'. */
@@ -135,6 +138,8 @@ export interface EvaluatorStats {
   maxInFlight: number;
   /** Failed calls by kind; absent = none counted. */
   failures?: FailureCounts;
+  /** What the failure rule reads (proposed candidates evaluated, reflections answered); absent = not counted, those rules are not asked. */
+  outcomes?: CallOutcomes;
 }
 
 /**
@@ -243,7 +248,7 @@ export type ProposalUpdate =
       id: string;
       /** What it spent. */
       spend: ProposalSpend;
-    } & Pick<Proposal, 'outcome' | 'child' | 'valset' | 'valsetStop' | 'rebaseGateExamples'>);
+    } & Pick<Proposal, 'outcome' | 'child' | 'valset' | 'valsetStop' | 'rebaseGateExamples' | 'tooLong'>);
 
 /** @deprecated The old name of ProposalUpdate ("report" also named the HTML report and the evaluator's stats request). */
 export type ProposerReport = ProposalUpdate;

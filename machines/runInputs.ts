@@ -27,6 +27,7 @@ export function evaluatorInput(run: PreparedRun, signal: AbortSignal, resumeWalk
     onEvent: run.onEvent,
     failFast: settings.failFast,
     maxConsecutiveFailures: settings.maxConsecutiveFailures,
+    ...(run.onFailedCall ? { onFailedCall: run.onFailedCall } : {}),
     preRunCostUsd: run.config.preRunCostUsd,
     proposeNewTexts: run.proposeNewTexts,
     onCall: run.onCall,
@@ -36,4 +37,10 @@ export function evaluatorInput(run: PreparedRun, signal: AbortSignal, resumeWalk
   };
 }
 
-export const stopSignalsInput = (run: PreparedRun): StopSignalsInput => ({ signal: run.signal, drainSignal: run.drainSignal, clock: run.clock, timeoutMs: run.settings.timeoutMs });
+export const stopSignalsInput = (run: PreparedRun): StopSignalsInput => ({
+  signal: run.signal,
+  drainSignal: run.drainSignal,
+  ...(run.failSignal ? { failSignal: run.failSignal } : {}),
+  clock: run.clock,
+  timeoutMs: run.settings.timeoutMs,
+});

@@ -1,6 +1,7 @@
 // The stop-signal actor: turns the caller's AbortSignal (stop now), the drain signal (start
-// nothing new, finish what is in flight) and the run's timeout on the injected clock into
-// 'stop' events for the optimizer, its parent.
+// nothing new, finish what is in flight), the fail signal (a failing callback under failFast: stop
+// now with 'error') and the run's timeout on the injected clock into 'stop' events for the
+// optimizer, its parent.
 import { fromCallback, type EventObject } from 'xstate';
 import type { Clock } from '../src/clock.js';
 import type { StopReason } from '../src/gepa/core/stopReason.js';
@@ -8,6 +9,8 @@ import type { StopReason } from '../src/gepa/core/stopReason.js';
 export interface StopSignalsInput {
   signal?: AbortSignal;
   drainSignal?: AbortSignal;
+  /** Aborted with a message: the run failed (stop now, 'error'). */
+  failSignal?: AbortSignal;
   clock: Clock;
   timeoutMs?: number;
 }
@@ -17,6 +20,8 @@ export interface StopRequest {
   type: 'stop';
   reason: StopReason;
   graceful?: boolean;
+  /** With 'error': what failed. */
+  error?: string;
 }
 
 export const stopSignals = fromCallback<EventObject, StopSignalsInput>(({ input, sendBack }) => {
@@ -26,12 +31,15 @@ export const stopSignals = fromCallback<EventObject, StopSignalsInput>(({ input,
     if (signal?.aborted) handler();
     else signal?.addEventListener('abort', handler, { once: true });
   };
+  const onFail = () => sendBack({ type: 'stop', reason: 'error', error: String(input.failSignal?.reason) } satisfies StopRequest);
   listen(input.signal, onAbort);
   listen(input.drainSignal, onDrain);
+  listen(input.failSignal, onFail);
   const timer = input.timeoutMs !== undefined ? input.clock.setTimeout(() => sendBack({ type: 'stop', reason: 'timeout' } satisfies StopRequest), input.timeoutMs) : undefined;
   return () => {
     input.signal?.removeEventListener('abort', onAbort);
     input.drainSignal?.removeEventListener('abort', onDrain);
+    input.failSignal?.removeEventListener('abort', onFail);
     if (timer !== undefined) input.clock.clearTimeout(timer);
   };
 });

@@ -15,6 +15,7 @@ export type {
   EvaluatedExample,
   Evaluation,
   FailureKind,
+  RefinedCandidate,
   ReflectiveDataset,
   RetryNotice,
 } from './gepa/core/adapter.js';
@@ -22,7 +23,7 @@ export type { ImagePart, LanguageModel, LanguageModelContext, LmReply, PromptPar
 export type { Clock } from './clock.js';
 export type { Schedule, StepMinibatches } from './settingValues.js';
 export type { OptimizeConfig } from './config/optimizeConfig.js';
-export type { FailureCounts, OptimizeResult, ProposalRecord, ValsetBestOutputs } from './gepa/core/optimizeResult.js';
+export type { FailureCounts, HoldoutResult, OptimizeResult, ProposalRecord, ValsetBestOutputs } from './gepa/core/optimizeResult.js';
 export type { RunEvent } from './gepa/core/runEvent.js';
 // gepa's callbacks (OptimizeConfig.callbacks); their payloads: 'gepa-actors/callbacks'.
 export type { CallbackRunState, GepaCallbacks } from './gepa/core/callbacks.js';
@@ -43,6 +44,7 @@ export { image } from './adapters/anything/sideImage.js';
 export type { Evaluator, EvaluatorContext, EvaluatorState, OptimizeAnythingOptions, PastEvaluation, RefinerOptions } from './adapters/anything/anythingOptions.js';
 export type { EvaluatorResult, SideInfo } from './adapters/anything/sideInfo.js';
 // The errors a caller catches.
+export { RunFailedError } from './run/runFailedError.js';
 export { ConfigError } from './errors/configError.js';
 export { MissingDependencyError } from './peers/optionalDependency.js';
 export { RunDirectoryError } from './storage/runDirectoryError.js';

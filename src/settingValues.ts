@@ -221,3 +221,12 @@ export const SEARCH_MODES = ['single-task', 'multi-task', 'generalization'] as c
  * @useDeclaredType
  */
 export type SearchMode = (typeof SEARCH_MODES)[number];
+
+/** Every Schedule kind, in one list: the config schema refuses another naming them. */
+export const SCHEDULE_KINDS = ['batched', 'async'] as const satisfies ReadonlyArray<Schedule['kind']>;
+
+/** Where metric calls may run (OptimizeConfig.executor's kind), in one list: the config schema refuses another naming them. */
+export const EXECUTOR_KINDS = ['local', 'bullmq'] as const;
+
+/** The caches cacheEvaluation names besides false (no reuse), in one list: the config schema refuses another naming them. */
+export const CACHE_EVALUATIONS = ['memory', 'disk'] as const;

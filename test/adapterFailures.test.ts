@@ -1,12 +1,14 @@
 // An adapter that throws on some examples costs those calls, scores them 0 with the error as
 // feedback, and the run completes; a language model that fails makes a skipped proposal; failures
-// that cannot be transient (every seed call, ten alike in a row) stop the run with stopReason 'error'.
+// that cannot be transient (every seed call, ten alike in a row) fail the run: it rejects with
+// RunFailedError, whose partial result says 'error' and why.
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { optimize } from '../src/index.js';
 import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import type { Adapter } from '../src/gepa/core/adapter.js';
 import { KEYWORDS, toyExamples, toyTask, type ToyExample } from './support/toyTask.js';
+import { failedRun } from './support/failedRun.js';
 
 describe('failures inside the run', () => {
   it('a throwing adapter call is paid, scored 0 and the run completes', async () => {
@@ -39,9 +41,9 @@ describe('failures inside the run', () => {
     const clock = steppingClock(new SimulatedClock());
     const task = toyTask({ clock, evalMs: () => 10, throwsOn: (_c, e) => e.id === 't2' });
     const config = { seedCandidate: { instructions: 'Answer.' }, trainset: toyExamples('t', KEYWORDS.slice(0, 6)), valset: toyExamples('v', KEYWORDS.slice(0, 4)), adapter: task.adapter, reflectionLm: task.reflectionLm, maxMetricCalls: 300, clock };
-    const result = await runOnSimulatedClock(clock, optimize({ ...config, failFast: true }));
-    expect(result.stopReason).toBe('error');
+    const { result, cause } = await failedRun(runOnSimulatedClock(clock, optimize({ ...config, failFast: true })));
     expect(result.error).toBe('failFast: cannot run t2');
+    expect((cause as Error).message).toBe('cannot run t2');
     expect(result.failures).toEqual({ total: 1, byKind: { adapter: 1 } });
     // Without it the same exceptions are recorded failures and the run spends its budget.
     const clock2 = steppingClock(new SimulatedClock());
@@ -54,26 +56,27 @@ describe('failures inside the run', () => {
     const clock = steppingClock(new SimulatedClock());
     const errors: string[] = [];
     const task = toyTask({ clock, evalMs: () => 10 });
-    const result = await runOnSimulatedClock(
-      clock,
-      optimize({
-        seedCandidate: { instructions: 'Answer.' },
-        trainset: toyExamples('t', KEYWORDS.slice(0, 6)),
-        adapter: task.adapter,
-        reflectionLm: async () => {
-          throw new Error('HTTP 503 from the model');
-        },
-        maxMetricCalls: 600,
+    const { result } = await failedRun(
+      runOnSimulatedClock(
         clock,
-        onEvent: (e) => {
-          if (e.type === 'error') errors.push(e.message);
-        },
-      }),
+        optimize({
+          seedCandidate: { instructions: 'Answer.' },
+          trainset: toyExamples('t', KEYWORDS.slice(0, 6)),
+          adapter: task.adapter,
+          reflectionLm: async () => {
+            throw new Error('HTTP 503 from the model');
+          },
+          maxMetricCalls: 600,
+          clock,
+          onEvent: (e) => {
+            if (e.type === 'error') errors.push(e.message);
+          },
+        }),
+      ),
     );
     expect(errors[0]).toMatch(/^task 1\/0: reflection failed: HTTP 503 from the model$/);
     expect(result.candidates).toHaveLength(1);
     // The tenth failure with one cause is systemic: the run stops instead of paying for parents' minibatches.
-    expect(result.stopReason).toBe('error');
     expect(result.error).toBe('10 reflection calls in a row failed with the same cause: HTTP 503 from the model');
     expect(errors).toContain(result.error);
     expect(result.failures).toEqual({ total: 10, byKind: { other: 10 } });
@@ -114,21 +117,22 @@ describe('failures inside the run', () => {
 
   it('an invalid evaluation (no numeric score) is recorded as a failed call', async () => {
     const clock = steppingClock(new SimulatedClock());
-    const result = await runOnSimulatedClock(
-      clock,
-      optimize({
-        seedCandidate: { instructions: 'Answer.' },
-        trainset: toyExamples('t', KEYWORDS.slice(0, 3)),
-        adapter: { evaluate: async () => ({ score: 'high' }) as never },
-        reflectionLm: async () => '```\nx\n```',
-        maxMetricCalls: 3,
+    const { result } = await failedRun(
+      runOnSimulatedClock(
         clock,
-      }),
+        optimize({
+          seedCandidate: { instructions: 'Answer.' },
+          trainset: toyExamples('t', KEYWORDS.slice(0, 3)),
+          adapter: { evaluate: async () => ({ score: 'high' }) as never },
+          reflectionLm: async () => '```\nx\n```',
+          maxMetricCalls: 3,
+          clock,
+        }),
+      ),
     );
     expect(result.valSubscores[0]).toEqual([0, 0, 0]);
     expect(result.metricCalls).toBe(3);
     expect(result.failures).toEqual({ total: 3, byKind: { 'invalid-score': 3 } });
-    expect(result.stopReason).toBe('error');
     expect(result.error).toMatch(/^every call of the seed candidate's valset evaluation failed \(3 of 3\); the first: .*finite number.*"high"/);
   });
 });

@@ -12,6 +12,7 @@ import { createAiSdkLanguageModel } from '../src/entries/models.js';
 import { createAiSdkAdapter } from '../src/entries/adapters.js';
 import { costOf, type ModelPrice } from '../src/lm/priceTable.js';
 import { addToolStep, startFakeOpenAIServer, type FakeOpenAIServer, type RecordedRequest } from './support/fakeOpenAIServer.js';
+import { failedRun } from './support/failedRun.js';
 
 const PRICES: Record<string, ModelPrice> = {
   'task-mini': { inputPerMTok: 0.4, outputPerMTok: 1.6 },
@@ -107,15 +108,16 @@ describe("an app's own AI SDK call as the adapter", () => {
 
   it('a model the server does not have (404) fails each call by kind and stops the run loudly', async () => {
     const s = (server = await toolUsingServer());
-    const result = await optimize({
-      seedCandidate: { system_prompt: 'You are a calculator.' },
-      trainset: questions(6, 1),
-      valset: questions(5, 20),
-      adapter: agentAdapter(s, 'task-typo'),
-      reflectionLm: async () => 'unused',
-      maxMetricCalls: 40,
-    });
-    expect(result.stopReason).toBe('error');
+    const { result } = await failedRun(
+      optimize({
+        seedCandidate: { system_prompt: 'You are a calculator.' },
+        trainset: questions(6, 1),
+        valset: questions(5, 20),
+        adapter: agentAdapter(s, 'task-typo'),
+        reflectionLm: async () => 'unused',
+        maxMetricCalls: 40,
+      }),
+    );
     expect(result.failures).toEqual({ total: 5, byKind: { 'http 404': 5 } });
     expect(result.error).toMatch(/HTTP 404: The model `task-typo` does not exist$/);
   });

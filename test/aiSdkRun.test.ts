@@ -13,6 +13,7 @@ import { createAiSdkChatModel, createAiSdkLanguageModel } from '../src/entries/m
 import { createChatAdapter, type ChatExample } from '../src/entries/adapters.js';
 import { costOf, type ModelPrice } from '../src/lm/priceTable.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer, type FakeServerOptions, type RecordedRequest } from './support/fakeOpenAIServer.js';
+import { failedRun } from './support/failedRun.js';
 
 const PRICES: Record<string, ModelPrice> = {
   'task-mini': { inputPerMTok: 0.4, outputPerMTok: 1.6 },
@@ -89,8 +90,7 @@ describe('an optimization on AI SDK models', () => {
 
   it('a task model the server does not have (404) stops the run loudly, with no retry and no reflection', async () => {
     const s = await start({ stepFor: (_m, _n, model) => (model === 'task-typo' ? { kind: 'status', status: 404, message: 'The model `task-typo` does not exist' } : undefined) });
-    const result = await optimize({ ...calculatorRun(s, { task: 'task-typo' }), maxMetricCalls: 100 });
-    expect(result.stopReason).toBe('error');
+    const { result } = await failedRun(optimize({ ...calculatorRun(s, { task: 'task-typo' }), maxMetricCalls: 100 }));
     expect(result.error).toBe(
       "every call of the seed candidate's valset evaluation failed (5 of 5); the first: task-typo (loopback.chat): HTTP 404: The model `task-typo` does not exist",
     );

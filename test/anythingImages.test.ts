@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { ConfigError, image, optimizeAnything, type LanguageModel } from '../src/index.js';
+import { ConfigError, image, optimizeAnything, RunFailedError, type LanguageModel } from '../src/index.js';
 import { createAiSdkLanguageModel, createOpenAILanguageModel } from '../src/entries/models.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from './support/fakeOpenAIServer.js';
 import { appendingReflection, currentArtifact } from './support/anythingTask.js';
@@ -89,8 +89,10 @@ describe('images in side information', () => {
 
   it('undeclared, an image sent to a model that cannot take it is a failed reflection, not a crash; a model marked acceptsImages reads ctx.content', async () => {
     const seen: unknown[] = [];
-    const blind = await optimizeAnything({ seedCandidate: 'c', evaluator: () => ({ score: 0, sideInfo: { Render: image(PNG_URL) } }), reflectionLm: appendingReflection(), maxMetricCalls: 3 });
-    expect(blind.proposals[0]?.reason).toContain('the prompt holds images and this model cannot take them');
+    // Its one reflection failed: a run whose every reflection failed is a failed run, its partial result kept.
+    const blind = await optimizeAnything({ seedCandidate: 'c', evaluator: () => ({ score: 0, sideInfo: { Render: image(PNG_URL) } }), reflectionLm: appendingReflection(), maxMetricCalls: 3 }).catch((error: unknown) => error);
+    expect(blind).toBeInstanceOf(RunFailedError);
+    expect((blind as RunFailedError).result.proposals[0]?.reason).toContain('the prompt holds images and this model cannot take them');
     const seeing: LanguageModel = Object.assign(
       async (prompt: string, ctx: { content?: readonly unknown[] }) => {
         seen.push(...(ctx.content ?? []));

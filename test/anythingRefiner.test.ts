@@ -1,6 +1,8 @@
 // optimizeAnything's refiner: after each evaluation the refiner model proposes a refined
-// candidate from the side information, it is evaluated and the better score kept; its calls are
-// metric and reflection calls of the run, inside its metric-call and dollar budgets.
+// candidate from the side information and it is evaluated; a refined candidate that does better
+// is a candidate of its own (its own score, its parent), so the best score and the best
+// candidate are always one candidate's; its calls are metric and reflection calls of the run,
+// inside its metric-call and dollar budgets.
 import { describe, expect, it } from 'vitest';
 import { optimizeAnything } from '../src/index.js';
 import { appendingReflection, countedWordsEvaluator, wordsScore } from './support/anythingTask.js';
@@ -20,7 +22,7 @@ function appendingRefiner(costUsd = 0) {
 }
 
 describe('the refiner', () => {
-  it('keeps the better of the original and its refinements; the reflection reads the attempts', async () => {
+  it('a refinement that does better is a candidate of its own, with its own score and its parent; the reflection reads the attempts', async () => {
     const refiner = appendingRefiner();
     const reflection = appendingReflection();
     const evaluator = countedWordsEvaluator();
@@ -33,8 +35,11 @@ describe('the refiner', () => {
       maxMetricCalls: 3,
     });
     // The seed 'words:' (0), refined to 'words: alpha' (0.25), refined again to 'words: alpha beta' (0.5).
-    expect(result.valScores).toEqual([0.5]);
-    expect(result.bestCandidate).toBe('words:');
+    expect(result.candidates).toEqual(['words:', 'words: alpha', 'words: alpha beta']);
+    expect(result.valScores).toEqual([0, 0.25, 0.5]);
+    expect(result.parents).toEqual([[], [0], [1]]);
+    expect(result.bestCandidate).toBe('words: alpha beta');
+    expect(result.bestScore).toBe(0.5);
     expect(evaluator.calls).toBe(3);
     expect(result.metricCalls).toBe(3);
     expect(result.reflectionCalls).toBe(2);
@@ -46,10 +51,45 @@ describe('the refiner', () => {
     const refiner = appendingRefiner();
     const evaluator = countedWordsEvaluator();
     const result = await optimizeAnything({ seedCandidate: 'words:', evaluator, reflectionLm: appendingReflection(), refiner: { refinerLm: refiner, maxRefinements: 2 }, maxMetricCalls: 3, cacheEvaluation: false });
-    // As with the cache: the seed refined twice, 'words: alpha beta' (0.5) kept.
-    expect(result.valScores).toEqual([0.5]);
+    // As with the cache: the seed refined twice, each refinement a candidate of its own.
+    expect(result.valScores).toEqual([0, 0.25, 0.5]);
     expect(refiner.prompts.length).toBe(2);
     expect(evaluator.calls).toBe(result.metricCalls);
+  });
+
+  it("the best score is always the best candidate's own (the issue's run: never 0.8 for a text that scores 0.2), in both schedules", async () => {
+    // Single-task: the artifact's score is the share of 'abcd' it starts with; the refiner appends the next letter.
+    const score = (artifact: string) => {
+      let n = 0;
+      while (n < 4 && artifact[n] === 'abcd'[n]) n++;
+      return n / 4;
+    };
+    for (const schedule of [{ kind: 'batched' as const }, { kind: 'async' as const, inFlight: 2 }]) {
+      const scored = new Map<string, number>();
+      const result = await optimizeAnything({
+        seedCandidate: 'ab',
+        evaluator: (artifact: string) => {
+          scored.set(artifact, score(artifact));
+          return { score: score(artifact), sideInfo: { Next: 'abcd'[artifact.length] ?? 'done' } };
+        },
+        reflectionLm: appendingReflection(),
+        refiner: {
+          refinerLm: async (prompt: string) => {
+            const current = (JSON.parse(/```json\n([\s\S]*?)\n```/.exec(prompt)?.[1] ?? '{}') as { candidate: string }).candidate;
+            return JSON.stringify({ candidate: current + ('abcd'[current.length] ?? '') });
+          },
+          maxRefinements: 2,
+        },
+        maxMetricCalls: 12,
+        schedule,
+      });
+      expect(result.bestCandidate).toBe(result.candidates[result.bestIndex]);
+      // Every candidate's score is its own text's, the best's included.
+      result.candidates.forEach((c, i) => expect(result.valScores[i]).toBe(scored.get(c)));
+      expect(result.bestScore).toBe(scored.get(result.bestCandidate));
+      expect(result.candidates.slice(0, 3)).toEqual(['ab', 'abc', 'abcd']);
+      expect(result.parents.slice(0, 3)).toEqual([[], [0], [1]]);
+    }
   });
 
   it('never passes the metric-call budget, whatever it is: every evaluation is reserved with its refinements', async () => {

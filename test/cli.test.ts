@@ -264,7 +264,7 @@ describe('gepa-actors run', () => {
     const io = memoryIo({ env: { OPENAI_BASE_URL: server.baseURL } });
     const before = server.requests.length;
     expect(await runCli(['run', config], io)).toBe(2);
-    expect(io.err()).toContain('metric: Invalid option');
+    expect(io.err()).toContain('metric: must be one of "exact-match" or "contains-answer" (got "fuzzy")');
     expect(io.err()).toContain('workers: Too small');
     expect(io.err()).toContain('maxMetricCall: unknown field (did you mean "maxMetricCalls"?)');
     expect(existsSync(join(dir, 'runs/bad'))).toBe(false);

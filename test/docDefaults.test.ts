@@ -129,6 +129,7 @@ const RESOLVED: Record<string, Resolved> = {
   'OptimizeConfig.executor.backoffMs': () => BULLMQ_EXECUTOR_DEFAULTS.backoffMs,
   'OptimizeConfig.executor.noWorkerWarningMs': () => BULLMQ_EXECUTOR_DEFAULTS.noWorkerWarningMs,
   'OptimizeConfig.executor.maxRedisDownMs': () => BULLMQ_EXECUTOR_DEFAULTS.maxRedisDownMs,
+  'OptimizeConfig.executor.workerLostMs': () => BULLMQ_EXECUTOR_DEFAULTS.workerLostMs,
   'Schedule.parents': (s) => (s.schedule.kind === 'batched' ? s.schedule.parents : NOT_THIS_SCHEDULE),
   'Schedule.perParent': (s) => (s.schedule.kind === 'batched' ? s.schedule.perParent : NOT_THIS_SCHEDULE),
   'Schedule.rebase': asyncSchedule('rebase'),
@@ -145,6 +146,8 @@ const RESOLVED: Record<string, Resolved> = {
   'BullmqExecutorOptions.pollMs': () => BULLMQ_EXECUTOR_DEFAULTS.pollMs,
   'BullmqExecutorOptions.noWorkerWarningMs': () => BULLMQ_EXECUTOR_DEFAULTS.noWorkerWarningMs,
   'BullmqExecutorOptions.maxRedisDownMs': () => BULLMQ_EXECUTOR_DEFAULTS.maxRedisDownMs,
+  'BullmqExecutorOptions.workerLostMs': () => BULLMQ_EXECUTOR_DEFAULTS.workerLostMs,
+  'BullmqExecutorOptions.maxWorkerLosses': () => BULLMQ_EXECUTOR_DEFAULTS.maxWorkerLosses,
 };
 
 /**
@@ -161,6 +164,7 @@ const PROSE: Record<string, { phrase: string; check: () => void }> = {
   'OptimizeConfig.cacheEvaluation': { phrase: "`'memory'` (the default)", check: () => expect(settings.batched.cacheEvaluation).toBe('memory') },
   'OptimizeConfig.clock': { phrase: 'default the system clock', check: () => {} },
   'OptimizeConfig.reflectionPromptTemplate': { phrase: 'Default: the built-in prompt', check: () => {} },
+  'OptimizeConfig.maxCandidateLength': { phrase: 'Default: no limit', check: () => expect(settings.batched.maxCandidateLength).toBeUndefined() },
   'OptimizeConfig.reflectionStrategy': {
     phrase: "Default: the one the hooks select: proposeNewTexts' when given, else the template's when given, else 'built-in'",
     check: () => {

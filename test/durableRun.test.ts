@@ -14,6 +14,7 @@ import type { LanguageModel } from '../src/gepa/core/languageModel.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import { DURABLE_WORKERS, durableRunConfig } from './support/durableRunTask.js';
 import { lines, runKillableChild, type Kill } from './support/killableChild.js';
+import { failedRun } from './support/failedRun.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gepa-durable-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -253,8 +254,7 @@ describe('resuming', () => {
     const valset = (base.valset ?? []).slice(0, 4);
     // The seed's 4 calls all fail (a systemic stop), and are paid; trying them again needs 4 more of a budget of 6.
     const config = { ...base, valset, maxMetricCalls: 6, adapter: { ...base.adapter, evaluate: async () => Promise.reject(new Error('HTTP 503')) } };
-    const first = await optimize(config);
-    expect(first.stopReason).toBe('error');
+    const { result: first } = await failedRun(optimize(config));
     expect(first.metricCalls).toBe(4);
     const before = readFileSync(logOf(dir), 'utf8');
     await expect(optimize({ ...config, adapter: base.adapter })).rejects.toThrow(

@@ -147,6 +147,22 @@ describe('a run directory records the cache mode', () => {
     expect(diffRunConfigs(record({}), record({ cacheEvaluation: false })).map((d) => d.text)).toEqual(['cacheEvaluation: "memory" in the run directory, false now']);
   });
 
+  it("a resume that leaves it unset keeps the recorded mode and folder (never a silent change); a mode given is compared", async () => {
+    const runDir = join(freshDir(), 'run');
+    const cacheDir = join(freshDir(), 'cache');
+    const durable = { runDir, runIdentity: { adapter: 'toy@1', reflectionLm: 'toy' } };
+    await cachedRun({ ...durable, cacheEvaluation: 'disk', cacheDir, maxMetricCalls: 30 });
+    const stored = JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8')) as { settings: { cacheEvaluation: unknown }; operational: { cacheDir?: string } };
+    expect(stored.settings.cacheEvaluation).toBe('disk');
+    expect(stored.operational.cacheDir).toBe(cacheDir);
+    const kept = readFileSync(join(cacheDir, EVALUATION_CACHE_FILE), 'utf8').split('\n').length;
+    // Continued to a larger budget with neither option: still 'disk', into the same folder.
+    const resumed = await cachedRun({ ...durable, maxMetricCalls: 60 });
+    expect(resumed.result.metricCalls).toBeGreaterThan(30);
+    expect(readFileSync(join(cacheDir, EVALUATION_CACHE_FILE), 'utf8').split('\n').length).toBeGreaterThan(kept);
+    await expect(cachedRun({ ...durable, maxMetricCalls: 90, cacheEvaluation: 'memory' })).rejects.toThrow('cacheEvaluation: "disk" in the run directory, "memory" now');
+  });
+
   it("a directory written before the setting resumes as the 'memory' run it was; optimizeAnything's old `evaluationCacheOff` reads as false", () => {
     const old = record({});
     delete old.settings.cacheEvaluation;

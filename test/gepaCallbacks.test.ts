@@ -1,12 +1,14 @@
 // gepa's callbacks (OptimizeConfig.callbacks): a batched run with merges calls every one of
 // gepa's 22 methods, with payloads that agree with the result; an async run has one iteration per
-// proposal; a callback that throws (or rejects) is reported once per method as an `error` event,
-// and the run's result is the same as without it.
+// proposal; a callback that throws (or rejects) is reported once per callback and method as a
+// `warning` event naming both, and the run's result is the same as without it; with failFast it
+// fails the run (RunFailedError, the callback's error its cause).
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { optimize, type GepaCallbacks, type OptimizeResult, type RunEvent, type Schedule } from '../src/index.js';
 import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import { mergeExamples, mergeTask } from './support/mergeTask.js';
+import { failedRun } from './support/failedRun.js';
 
 type Method = keyof GepaCallbacks;
 type Calls = { [M in Method]: Array<Parameters<GepaCallbacks[M]>[0]> };
@@ -191,7 +193,7 @@ describe('gepa callbacks', () => {
   });
 
   for (const options of [BATCHED, ASYNC]) {
-    it(`a callback that throws is reported once per method and changes nothing (${options.schedule.kind})`, async () => {
+    it(`a callback that throws is reported once per callback and method, as a warning, and changes nothing (${options.schedule.kind})`, async () => {
       const plain = await mergeRun(options);
       const failing: Partial<GepaCallbacks> = {
         onIterationStart: () => {
@@ -205,17 +207,44 @@ describe('gepa callbacks', () => {
       const { callbacks, calls } = recorder();
       const withFailing = await mergeRun({ ...options, callbacks: [failing, callbacks] });
       expect(withFailing.result).toEqual(plain.result);
-      const reports = withFailing.events.filter((e) => e.type === 'error' && e.message.startsWith('callbacks['));
-      expect(reports.map((e) => (e.type === 'error' ? e.message : '')).sort()).toEqual([
+      const reports = withFailing.events.filter((e) => e.type === 'warning' && e.message.startsWith('callbacks['));
+      expect(reports.map((e) => (e.type === 'warning' ? e.message : '')).sort()).toEqual([
         'callbacks[0].onBudgetUpdated threw: bust',
         'callbacks[0].onCandidateAccepted threw: late',
         'callbacks[0].onIterationStart threw: boom',
       ]);
-      // The callbacks after it still got every call, and onError heard of each failure.
+      // The callbacks after it still got every call; as in gepa, a failing callback is logged, not an error of the run.
       expect(calls.onIterationStart.length).toBeGreaterThan(1);
-      expect(calls.onError.filter((e) => e.exception.message.startsWith('callbacks[0].'))).toHaveLength(3);
+      expect(calls.onError.filter((e) => e.exception.message.startsWith('callbacks['))).toEqual([]);
       // Without the failures, the run's own events are the same.
       expect(withFailing.events.filter((e) => !reports.includes(e))).toEqual(plain.events);
+    });
+
+    it(`with failFast a callback that throws fails the run: RunFailedError, the callback's error its cause (${options.schedule.kind})`, async () => {
+      const boom = new Error('boom');
+      const events: RunEvent[] = [];
+      const clock = steppingClock(new SimulatedClock());
+      const task = mergeTask(clock, {});
+      const run = optimize({
+        seedCandidate: { content: 'Say:', format: 'Use:' },
+        trainset: mergeExamples,
+        adapter: task.adapter,
+        reflectionLm: task.reflectionLm,
+        maxMetricCalls: 300,
+        schedule: options.schedule,
+        seed: options.seed,
+        clock,
+        failFast: true,
+        onEvent: (e) => events.push(e),
+        callbacks: [{ onIterationStart: (e) => { if (e.iteration === 2) throw boom; } }],
+      });
+      const failed = await failedRun(runOnSimulatedClock(clock, run));
+      expect(failed.cause).toBe(boom);
+      expect(failed.result.error).toBe('failFast: callbacks[0].onIterationStart threw: boom');
+      expect(failed.message).toMatch(/^the run failed: failFast: callbacks\[0\]\.onIterationStart threw: boom\. no call failed \(\d+ made\); best so far: candidate #\d+ \(valset score \d\.\d{3}\)$/);
+      expect(events.filter((e) => e.type === 'warning')).toEqual([{ type: 'warning', message: 'callbacks[0].onIterationStart threw: boom' }]);
+      // It stopped at once: far from its budget.
+      expect(failed.result.metricCalls).toBeLessThan(100);
     });
   }
 });

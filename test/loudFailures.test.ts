@@ -1,7 +1,8 @@
 // Endpoint-wide failures stop a run loudly instead of spending its budget scoring 0: every seed
-// call failing (404 for a wrong model, 400, malformed replies) or ten alike in a row mid-run end
-// with stopReason 'error' and the cause, error events, no reflection paid for failure feedback,
-// exit 1 from the CLI, and a run directory that --resume continues once the cause is fixed.
+// call failing (404 for a wrong model, 400, malformed replies) or ten alike in a row mid-run
+// reject with RunFailedError (its partial result: stopReason 'error' and the cause), error events,
+// no reflection paid for failure feedback, exit 1 from the CLI with one message, and a run
+// directory that --resume continues once the cause is fixed.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import { startFakeOpenAIServer, type FakeOpenAIServer, type FakeStep, type Recor
 import { memoryIo } from './support/memoryIo.js';
 import { readRunLog } from '../src/storage/runLog.js';
 import { ARITHMETIC_RUN_CONFIG, writeArithmeticDataset } from './support/arithmeticRun.js';
+import { failedRun } from './support/failedRun.js';
 
 const examples = (n: number, offset: number): ChatExample[] =>
   Array.from({ length: n }, (_, i) => ({ input: `What is ${i + offset} + ${2 * i + 1}?`, answer: String(3 * i + offset + 1) }));
@@ -47,12 +49,12 @@ describe('endpoint-wide failures', () => {
     ['a 404 (wrong model name)', { kind: 'status', status: 404, message: 'The model `gpt-4.1-mini` does not exist' }, /HTTP 404: The model `gpt-4.1-mini` does not exist/, 'http 404'],
     ['a 400 on every call', { kind: 'status', status: 400, message: 'max_tokens is too large' }, /HTTP 400: max_tokens is too large/, 'http 400'],
     ['malformed replies', { kind: 'malformed' }, /malformed JSON in the reply body/, 'malformed'],
-  ])('%s on every seed call stops the run with stopReason error, naming the cause', async (_name, step, cause, label) => {
+  ])('%s on every seed call fails the run (RunFailedError), naming the cause', async (_name, step, cause, label) => {
     server = await startFakeOpenAIServer();
     server.setMode(step);
     const events: RunEvent[] = [];
-    const result = await optimize(calculatorRun(server.baseURL, (e) => events.push(e)));
-    expect(result.stopReason).toBe('error');
+    const { result, message } = await failedRun(optimize(calculatorRun(server.baseURL, (e) => events.push(e))));
+    expect(message).toBe(`the run failed: ${result.error}. 5 of 5 calls failed (${label} x5); best so far: candidate #0 (valset score 0.000)`);
     expect(result.error).toMatch(/^every call of the seed candidate's valset evaluation failed \(5 of 5\); the first: gpt-4.1-mini at http:\/\/127\.0\.0\.1:\d+\/v1: /);
     expect(result.error).toMatch(cause);
     expect(result.failures).toEqual({ total: 5, byKind: { [label]: 5 } });
@@ -68,17 +70,18 @@ describe('endpoint-wide failures', () => {
     server = await startFakeOpenAIServer();
     const s = server;
     let reflectionsBefore = -1;
-    const result = await optimize(
-      calculatorRun(s.baseURL, (e) => {
-        // The seed is scored on a healthy server; then every call gets a 400.
-        if (e.type === 'front.updated' && reflectionsBefore < 0) {
-          reflectionsBefore = s.requests.filter(isReflection).length;
-          s.setMode({ kind: 'status', status: 400, message: 'bad request' });
-        }
-      }),
+    const { result } = await failedRun(
+      optimize(
+        calculatorRun(s.baseURL, (e) => {
+          // The seed is scored on a healthy server; then every call gets a 400.
+          if (e.type === 'front.updated' && reflectionsBefore < 0) {
+            reflectionsBefore = s.requests.filter(isReflection).length;
+            s.setMode({ kind: 'status', status: 400, message: 'bad request' });
+          }
+        }),
+      ),
     );
     expect(result.valScores[0]).toBe(0);
-    expect(result.stopReason).toBe('error');
     expect(result.error).toMatch(/^10 metric calls in a row failed with the same cause: gpt-4.1-mini at .*: HTTP 400: bad request$/);
     expect(result.failures?.byKind).toEqual({ 'http 400': result.failures?.total });
     expect(result.failures!.total).toBeGreaterThanOrEqual(10);
@@ -141,11 +144,15 @@ describe('the CLI on an endpoint-wide failure', () => {
     // The first failure of its kind, then the systemic stop, then the summary's cause and counts.
     expect(stderr).toMatch(/error: metric call failed: gpt-4.1-mini at .*HTTP 404: The model `gpt-4.1-mini` does not exist \(further failures of this kind are counted, not shown\)/);
     expect(stderr).toContain("error: stopping: every call of the seed candidate's valset evaluation failed (4 of 4)");
-    expect(stderr).toContain('4 failed calls: http 404 x4');
     // The progress line counts the same calls (the systemic stop is not one more), in words that agree.
     expect(stderr).toMatch(/\| 1 candidate \|.*\| 4 failed calls\n/);
     expect(stderr).toContain('stopped by an error');
-    expect(stderr).toContain('the run is not finished: fix the cause and continue it with --resume');
+    // One message last: what failed, the calls that failed of those made, what to do next.
+    const last = stderr.trimEnd().split('\n').at(-1);
+    expect(last).toBe(
+      `gepa-actors: the run failed: ${result.error}. 4 of 4 calls failed (http 404 x4); best so far: candidate #0 (valset score 0.000). ` +
+        `${join(dir, 'runs/loud')} keeps what was paid for: fix the cause and run the same command with --resume to continue (the same config; a model that never answered may be renamed, other changes need a new run directory)`,
+    );
     expect(stderr.match(/HTTP 404/g)).toHaveLength(3);
 
     server.setMode(undefined);

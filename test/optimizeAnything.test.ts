@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { log, optimizeAnything, type OptimizeAnythingOptions } from '../src/index.js';
 import { foldRunEvent, initialSnapshot } from '../src/storage/runSnapshot.js';
+import { failedRun } from './support/failedRun.js';
+import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
 import { appendingReflection, countedWordsEvaluator, wordScore, wordsScore, WORDS } from './support/anythingTask.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gepa-anything-'));
@@ -159,9 +161,8 @@ describe('seedless', () => {
     expect(result.metricCalls).toBe(4);
   });
 
-  it('a seed reply with no text stops the run with an error, not a crash', async () => {
-    const result = await optimizeAnything({ evaluator: () => 0.5, objective: 'anything', reflectionLm: async () => '```\n\n```', maxMetricCalls: 5 });
-    expect(result.stopReason).toBe('error');
+  it('a seed reply with no text fails the run (RunFailedError), not a crash', async () => {
+    const { result } = await failedRun<{ candidates: string[] } & OptimizeResult>(optimizeAnything({ evaluator: () => 0.5, objective: 'anything', reflectionLm: async () => '```\n\n```', maxMetricCalls: 5 }));
     expect(result.error).toBe('the reflection model wrote no seed candidate (its reply held no text)');
     expect(result.candidates).toEqual(['']);
   });

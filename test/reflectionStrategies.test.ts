@@ -142,9 +142,9 @@ describe('one field selects the strategy', () => {
 
   test('a wrong value is refused with the allowed values; a strategy without what it needs, or a hook it would ignore, too', async ({ toyRun }) => {
     await expect(toyRun({ reflectionStrategy: 'combee' as never })).rejects.toThrow(
-      new ConfigError(`invalid optimize config: reflectionStrategy: "combee" is not a strategy: use one of 'built-in', 'template', 'propose-new-texts', or an object { name, ask, read }`),
+      new ConfigError(`invalid optimize config: reflectionStrategy: must be one of "built-in", "template", "propose-new-texts" or an object { name, ask, read } (got "combee")`),
     );
-    await expect(toyRun({ reflectionStrategy: { name: 'half', ask: () => [] } as never })).rejects.toThrow(/reflectionStrategy: \{"name":"half"\} is not a strategy/);
+    await expect(toyRun({ reflectionStrategy: { name: 'half', ask: () => [] } as never })).rejects.toThrow(/reflectionStrategy: must be one of .* \(got \{"name":"half"\}\)/);
     await expect(toyRun({ reflectionStrategy: 'template' })).rejects.toThrow("reflectionStrategy: 'template' needs reflectionPromptTemplate");
     await expect(toyRun({ reflectionStrategy: 'propose-new-texts' })).rejects.toThrow("reflectionStrategy: 'propose-new-texts' needs proposeNewTexts");
     await expect(toyRun({ reflectionStrategy: 'built-in', reflectionPromptTemplate: template })).rejects.toThrow("reflectionPromptTemplate: has no effect with reflectionStrategy 'built-in'");
@@ -205,4 +205,22 @@ describe('a fourth strategy: one object, given to the run', () => {
       expect(ended).toMatchObject({ prompts: { instructions: expect.not.stringContaining(BRIEF) } });
     });
   }
+
+  test('batched: the same run whatever workers is and whichever reply comes first (each reply read in the place it was asked for)', async ({ toyRun }) => {
+    // Keeps the second reply of each pair, the brief one, whatever order the replies came in.
+    const secondOfTwo: ReflectionStrategy = {
+      ...shorterOfTwo,
+      name: 'second-of-two',
+      read: (replies, input) => ({ texts: Object.fromEntries(input.components.map((c, i) => [c, extractInstruction((replies[2 * i + 1] as { text: string }).text) ?? ''])) }),
+    };
+    const runs = await Promise.all(
+      [
+        { workers: 1, latencySalt: 'a' },
+        { workers: 8, latencySalt: 'b' },
+      ].map((o) => toyRun({ ...o, reflectionStrategy: secondOfTwo, reflectionLm: padUnlessBrief, maxMetricCalls: 150 })),
+    );
+    for (const { result } of runs) for (const candidate of result.candidates) expect(candidate.instructions).not.toContain('remember');
+    const [one, eight] = runs.map(({ result: r }) => ({ candidates: r.candidates, parents: r.parents, valScores: r.valScores, proposals: r.proposals, metricCalls: r.metricCalls }));
+    expect(eight).toEqual(one);
+  });
 });

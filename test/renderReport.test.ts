@@ -138,6 +138,18 @@ describe('the runtime check', () => {
     expect(predictedBudget(check('maxMetricCalls', 7))).toBe(7);
     expect(predictedBudget(check('maxMetricCalls', 96))).toBe(96);
   });
+
+  it('tells a stoppers.maxMetricCalls stop from the budget running out by the stopper the result names, even a call short of the budget', () => {
+    const stopped = (metricCalls: number, stoppedBy?: string) =>
+      checkRuntimeModel({ result: { ...result, stopReason: 'maxMetricCalls', metricCalls, ...(stoppedBy ? { stoppedBy } : {}) }, intervals, workers: 2, schedule: { kind: 'batched', parents: 1, perParent: 1 }, minibatchSize: 1, budget: 100 });
+    // 99 of 100 calls: as many calls left as the budget's own refusal would leave.
+    expect(predictedBudget(stopped(99))).toBe(100);
+    const byStopper = stopped(99, 'maxMetricCalls(99)');
+    expect(predictedBudget(byStopper)).toBe(99);
+    expect(byStopper.ok && byStopper.workNote).toBe(
+      'the calls the run made, since it stopped (maxMetricCalls, by the stopper maxMetricCalls(99)) before its budget of 100; a prediction for the full budget would describe work it never did',
+    );
+  });
 });
 
 describe('the candidate panel', () => {

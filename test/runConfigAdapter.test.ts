@@ -189,11 +189,14 @@ describe('the config takes optimize()\'s own fields from the library\'s schema',
     executor: { kind: 'bullmq', connection: 'redis://127.0.0.1:1', queue: 'all-fields' },
     cacheEvaluation: 'disk',
     cacheDir: 'cache/all-fields',
+    reflectionStrategy: 'built-in',
+    maxCandidateLength: 400,
   };
   /** The paths the loader resolves against the config's folder. */
   const RELATIVE_PATHS: Record<string, string> = { runDir: 'runs/all-fields', cacheDir: 'cache/all-fields' };
-  // The settings a JSON file cannot give as they are: datasets are paths; the CLI pays the endpoint check itself; stoppers are functions.
-  const NOT_FROM_JSON = ['trainset', 'valset', 'preRunCostUsd', 'stopWhen'];
+  // The settings a JSON file cannot give as they are: the datasets and the holdout set are JSONL
+  // paths; the CLI pays the endpoint check itself; stopWhen names the built-ins (configStoppers.ts).
+  const NOT_FROM_JSON = ['trainset', 'valset', 'holdout', 'preRunCostUsd', 'stopWhen'];
 
   it('every settings field is accepted (or deliberately not), and buildRunConfig forwards each one to optimize()', async () => {
     expect([...OPTIMIZER_FIELDS, ...NOT_FROM_JSON].sort()).toEqual(Object.keys(settingsFields).sort());

@@ -2,6 +2,7 @@
 // endpoint never asked): a directory that cannot be created or written, a pseudo file system,
 // `--resume` into a folder that holds no run (left exactly as it was); and what --resume may
 // change: a larger --budget continues a finished run, logged so that a further resume keeps it.
+// The library's runDir follows the same rule (storage/runDirAccess.ts): a folder of other files is refused.
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,8 @@ import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from './support/fakeOpenAIServer.js';
 import { memoryIo } from './support/memoryIo.js';
 import { ARITHMETIC_RUN_CONFIG, writeArithmeticDataset } from './support/arithmeticRun.js';
+import { optimize, RunDirectoryError } from '../src/index.js';
+import { toyRun, toyRunConfig } from './support/toyRun.js';
 
 let dir: string;
 let server: FakeOpenAIServer;
@@ -101,6 +104,34 @@ describe('--resume into a folder that holds no run: exit 2, the folder unchanged
     expect(await runCli(['run', await writeConfig('users.json', { runDir })], io)).toBe(2);
     expect(io.err()).toContain('files that are not a run');
     expect(await readFile(join(runDir, 'report.html'), 'utf8')).toBe('mine');
+  });
+});
+
+describe("the library's runDir: the same rule, in the same place", () => {
+  it('optimize() refuses a non-empty folder that holds no run before any call, and leaves it as it was', async () => {
+    const folder = join(dir, 'my-notes');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'notes.txt'), 'mine');
+    const before = await snapshot(folder);
+    const { config, task } = toyRunConfig({ runDir: folder, runIdentity: { reflectionLm: 'toy' } });
+    const refused = await optimize(config).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(RunDirectoryError);
+    expect((refused as Error).message).toBe(
+      `runDir: ${folder} already holds files that are not a run (1 entry): nothing was written to it. Choose an empty or new directory, or the directory of a run to continue.`,
+    );
+    expect(task.evaluateCalls).toBe(0);
+    expect(await snapshot(folder)).toEqual(before);
+  });
+
+  it('optimize() starts a run in an empty folder and continues the run a folder holds', async () => {
+    const folder = join(dir, 'library-run');
+    await mkdir(folder, { recursive: true });
+    const first = await toyRun({ runDir: folder, runIdentity: { reflectionLm: 'toy' }, maxMetricCalls: 40 });
+    expect(first.task.evaluateCalls).toBeGreaterThan(0);
+    // A finished run's directory gives its result back, paying nothing.
+    const again = await toyRun({ runDir: folder, runIdentity: { reflectionLm: 'toy' }, maxMetricCalls: 40 });
+    expect(again.result).toEqual(first.result);
+    expect(again.task.evaluateCalls).toBe(0);
   });
 });
 

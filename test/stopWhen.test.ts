@@ -6,6 +6,8 @@ import { describe, expect } from 'vitest';
 import { ConfigError, optimize, stoppers, type StopView } from '../src/index.js';
 import { prepareRun } from '../src/run/prepareRun.js';
 import { test } from './support/toyRun.js';
+import { failedRun } from './support/failedRun.js';
+import { stopText } from '../src/report/runWording.js';
 
 const STOPPED_EARLY = /^stopped before it finished/;
 
@@ -64,13 +66,12 @@ describe('a user stopper', () => {
     expect(result.proposals.filter((p) => STOPPED_EARLY.test(p.reason))).toEqual([]);
   });
 
-  test('one that throws stops the run with \'error\' naming it, and the result so far is kept', async ({ toyRun }) => {
+  test('one that throws fails the run (RunFailedError) naming it, and the result so far is kept', async ({ toyRun }) => {
     function quotaCheck(view: StopView): boolean {
       if (view.proposals >= 3) throw new Error('quota service unreachable');
       return false;
     }
-    const { result } = await toyRun({ stopWhen: [stoppers.maxCandidates(100), quotaCheck] });
-    expect(result.stopReason).toBe('error');
+    const { result } = await failedRun(toyRun({ stopWhen: [stoppers.maxCandidates(100), quotaCheck] }));
     expect(result.error).toBe('stopWhen[1] (quotaCheck) threw: quota service unreachable');
     expect(result.proposals).toHaveLength(3);
     expect(result.candidates.length).toBeGreaterThan(1);
@@ -94,6 +95,11 @@ describe('the built-in stoppers in a run', () => {
   test('maxMetricCalls is a stop condition: the run stops at the first fold that reaches it; the option remains the budget', async ({ toyRun }) => {
     const { result } = await toyRun({ maxMetricCalls: 300, stopWhen: stoppers.maxMetricCalls(40) });
     expect(result.stopReason).toBe('maxMetricCalls');
+    // The result names the stopper, so a report tells it from the budget running out.
+    expect(result.stoppedBy).toBe('maxMetricCalls(40)');
+    const { result: budget } = await toyRun({ maxMetricCalls: 40 });
+    expect([budget.stopReason, budget.stoppedBy]).toEqual(['maxMetricCalls', undefined]);
+    expect([stopText(result.stopReason, result.stoppedBy), stopText(budget.stopReason, budget.stoppedBy)]).toEqual(['stopped by maxMetricCalls (the stopper maxMetricCalls(40))', 'stopped by maxMetricCalls']);
     expect(result.metricCalls).toBeGreaterThanOrEqual(40);
     // One 1 x 1 step costs at most 2 x 3 + 6 calls: the fold before had fewer than 40.
     expect(result.metricCalls).toBeLessThan(40 + 12);

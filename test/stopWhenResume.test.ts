@@ -12,7 +12,8 @@ const scratch = mkdtempSync(join(tmpdir(), 'gepa-stopwhen-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Everything but the timing figures (a resumed run replays in no time). */
-const essence = ({ elapsedMs: _e, workerUtilization: _u, discoveryElapsedMs: _d, ...rest }: OptimizeResult) => rest;
+// stoppedBy names the stopper, which the resumed run wraps to watch its view.
+const essence = ({ elapsedMs: _e, workerUtilization: _u, discoveryElapsedMs: _d, stoppedBy: _s, ...rest }: OptimizeResult) => rest;
 
 describe('stopWhen in a run directory', () => {
   test('a resumed run is given its stoppers again; their view counts the replayed work, so it stops where the uninterrupted run did', async ({ toyRun }) => {

@@ -135,7 +135,8 @@ describe('the stop decision', () => {
   it('asks the options first, then the user\'s stoppers in order, until one stops', () => {
     const asked: string[] = [];
     const spy = (name: string, answer: boolean | string): Stopper => () => (asked.push(name), answer);
-    expect(decideStop(run, fold, { stopWhen: [spy('a', false), spy('b', 'mine'), spy('c', true)] })).toEqual({ stopReason: 'mine', error: undefined });
+    const mine = spy('b', 'mine');
+    expect(decideStop(run, fold, { stopWhen: [spy('a', false), mine, spy('c', true)] })).toEqual({ stopReason: 'mine', error: undefined, stoppedBy: stopperName(mine) });
     expect(asked).toEqual(['a', 'b']);
     asked.length = 0;
     expect(decideStop(run, fold, { targetScore: 0.5, stopWhen: [spy('a', true)] }).stopReason).toBe('targetScore');

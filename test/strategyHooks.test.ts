@@ -13,6 +13,7 @@ import type { ProposeNewTexts, SampleMinibatch, SelectCandidate } from '../src/g
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import type { SlotInterval } from '../src/evaluation/workerSlots.js';
 import { test, toyRun } from './support/toyRun.js';
+import { failedRun } from './support/failedRun.js';
 
 const reflective = (r: OptimizeResult) => r.proposals.filter((p) => p.kind === 'reflective').sort((a, b) => a.step - b.step || a.task - b.task);
 /** Everything but the timing figures. */
@@ -152,14 +153,15 @@ describe('selectCandidate', () => {
     expect(events).toContainEqual({ type: 'error', message: 'task 1/0: selectCandidate returned 99: not a candidate index (the pool has 1)' });
     expect(once.result.stopReason).toBe('maxMetricCalls');
 
-    const broken = await toyRun({
-      maxMetricCalls: 60,
-      schedule: { kind: 'batched', parents: 3, perParent: 1 },
-      selectCandidate: () => {
-        throw new Error('no idea');
-      },
-    });
-    expect(broken.result.stopReason).toBe('error');
+    const broken = await failedRun(
+      toyRun({
+        maxMetricCalls: 60,
+        schedule: { kind: 'batched', parents: 3, perParent: 1 },
+        selectCandidate: () => {
+          throw new Error('no idea');
+        },
+      }),
+    );
     expect(broken.result.error).toBe('strategy hooks failed 12 proposals in a row (last: selectCandidate threw: no idea)');
     expect(broken.result.proposals.length).toBe(12);
     expect(broken.result.metricCalls).toBe(6);

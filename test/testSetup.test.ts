@@ -1,5 +1,5 @@
-// `npm test`'s first step (scripts/testSetup.ts) on a machine without gepa, Chromium, redis-server
-// or the model, simulated by an environment that points every lookup into an empty folder: one
+// `npm test`'s first step (scripts/testSetup.ts) on a machine without gepa, Chromium, redis-server,
+// iproute2 or the model, simulated by an environment that points every lookup into an empty folder: one
 // line per missing program naming the tests it skips and the command that sets it up, exit 0;
 // as root it runs each setup command first; under CI=true whatever is still missing fails it.
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,6 +27,7 @@ function bareMachine() {
     },
     chromium: () => executable(join(dir, 'chromium')),
     redis: () => executable(join(bin, 'redis-server')),
+    iproute2: () => executable(join(bin, 'ip')),
     model: () => writeFileSync(join(dir, 'gemma.gguf'), 'GGUF'),
   };
   return { env, installers };
@@ -48,7 +49,8 @@ describe("npm test's setup step", () => {
     expect(lines).toEqual([
       `skipped test/referenceGepa.test.ts: gepa 0.1.4 (Python), the reference the differential tests run is missing (python3 is not on PATH); set it up with: bash .ci/setup-gepa.sh`,
       `skipped test/report.test.ts, test/reportLayout.test.ts: Chromium, which renders report.html is missing (no ${env.GEPA_TEST_CHROMIUM}); set it up with: bash .ci/setup-chromium.sh`,
-      'skipped test/bullmqExecutor.test.ts, test/bullmqResume.test.ts, test/bullmqStalls.test.ts, test/bullmqRedisRestart.test.ts, test/runConfigAdapter.test.ts: redis-server, for the BullMQ executor is missing (no redis-server on PATH and GEPA_TEST_REDIS_URL is unset); set it up with: bash .ci/setup-redis.sh',
+      'skipped test/bullmqExecutor.test.ts, test/bullmqResume.test.ts, test/bullmqStalls.test.ts, test/bullmqRedisRestart.test.ts, test/runConfigAdapter.test.ts, test/fleetShare.test.ts, test/queueRedis.test.ts: redis-server, for the BullMQ executor is missing (no redis-server on PATH and GEPA_TEST_REDIS_URL is unset); set it up with: bash .ci/setup-redis.sh',
+      'skipped test/fleetFaults.test.ts: iproute2 (`ip`), which puts Redis and workers in network namespaces of their own (as root) is missing (no `ip` on PATH); set it up with: bash .ci/setup-iproute2.sh',
       `skipped test/localLanguageModel.test.ts, test/localModelRun.test.ts: Gemma 3 270M (GGUF), the real model is missing (no ${env.GEPA_TEST_GGUF}); set it up with: bash .ci/setup-gemma.sh`,
     ]);
   });
@@ -57,7 +59,7 @@ describe("npm test's setup step", () => {
     const { env, installers } = bareMachine();
     const { code, lines, installed } = setup(env, 0, (p) => (installers[p.name](), true));
     expect(code).toBe(0);
-    expect(installed).toEqual(['gepa', 'chromium', 'redis', 'model']);
+    expect(installed).toEqual(['gepa', 'chromium', 'redis', 'iproute2', 'model']);
     expect(lines).toEqual(TEST_PROGRAMS.map((p) => `setting up ${p.what}: ${p.setup}`));
     for (const name of installed as ProgramName[]) expect(haveProgram(name, env)).toBe(true);
   });
@@ -66,6 +68,7 @@ describe("npm test's setup step", () => {
     const { env, installers } = bareMachine();
     installers.gepa();
     installers.chromium();
+    installers.iproute2();
     installers.model();
     expect(setup({ ...env, GEPA_TEST_SETUP: 'install' }, 1000, (p) => (installers[p.name](), true)).installed).toEqual(['redis']);
   });
@@ -74,7 +77,7 @@ describe("npm test's setup step", () => {
     const { env } = bareMachine();
     const { code, lines, installed } = setup({ ...env, GEPA_TEST_SETUP: 'skip', GEPA_TEST_REDIS_URL: 'redis://127.0.0.1:1' }, 0);
     expect([code, installed]).toEqual([0, []]);
-    expect(lines.map((l) => l.split(':')[0])).toEqual(['skipped test/referenceGepa.test.ts', 'skipped test/report.test.ts, test/reportLayout.test.ts', 'skipped test/localLanguageModel.test.ts, test/localModelRun.test.ts']);
+    expect(lines.map((l) => l.split(':')[0])).toEqual(['skipped test/referenceGepa.test.ts', 'skipped test/report.test.ts, test/reportLayout.test.ts', 'skipped test/fleetFaults.test.ts', 'skipped test/localLanguageModel.test.ts, test/localModelRun.test.ts']);
     expect(setup({ ...env, GEPA_TEST_SETUP: 'yes' }, 0).code).toBe(1);
   });
 
@@ -82,9 +85,9 @@ describe("npm test's setup step", () => {
     const { env, installers } = bareMachine();
     const { code, lines, installed } = setup({ ...env, CI: 'true' }, 1000, (p) => (p.name === 'redis' ? false : (installers[p.name](), true)));
     expect(code).toBe(1);
-    expect(installed).toEqual(['gepa', 'chromium', 'redis', 'model']);
+    expect(installed).toEqual(['gepa', 'chromium', 'redis', 'iproute2', 'model']);
     expect(lines.filter((l) => !l.startsWith('setting up'))).toEqual([
-      'cannot run test/bullmqExecutor.test.ts, test/bullmqResume.test.ts, test/bullmqStalls.test.ts, test/bullmqRedisRestart.test.ts, test/runConfigAdapter.test.ts: redis-server, for the BullMQ executor is missing (no redis-server on PATH and GEPA_TEST_REDIS_URL is unset); set it up with: bash .ci/setup-redis.sh',
+      'cannot run test/bullmqExecutor.test.ts, test/bullmqResume.test.ts, test/bullmqStalls.test.ts, test/bullmqRedisRestart.test.ts, test/runConfigAdapter.test.ts, test/fleetShare.test.ts, test/queueRedis.test.ts: redis-server, for the BullMQ executor is missing (no redis-server on PATH and GEPA_TEST_REDIS_URL is unset); set it up with: bash .ci/setup-redis.sh',
       'CI=true: 1 program(s) the tests need could not be set up; failing instead of skipping',
     ]);
   });

@@ -1,5 +1,7 @@
 // `gepa-actors worker` argument handling: wrong or missing arguments exit 2 with a message that
 // names the problem, before any connection is made; --help prints the usage and exits 0.
+import { BULLMQ_EXECUTOR_DEFAULTS } from '../src/executors/bullmqExecutor.js';
+import { HEARTBEAT_MS } from '../src/executors/workerBeats.js';
 import { describe, expect, it } from 'vitest';
 import { workerCommand } from '../src/worker/workerCommand.js';
 import { parseAdapterSpec } from '../src/worker/loadAdapter.js';
@@ -48,9 +50,13 @@ describe('gepa-actors worker arguments', () => {
     expect(notAdapter.err).toContain('is not an adapter');
   });
 
-  it('--help prints the usage and exits 0', async () => {
+  it('--help prints the usage and exits 0, and says what happens when a worker is lost', async () => {
     const { code, out } = await run(['--help']);
     expect(code).toBe(0);
     expect(out).toContain('--adapter PATH[#EXPORT]');
+    // The failover's figures, as the executor's defaults have them.
+    expect(out).toContain(`Failover: the worker beats every ${HEARTBEAT_MS} ms through Redis.`);
+    expect(out).toContain(`within about a second (the executor's workerLostMs, default ${BULLMQ_EXECUTOR_DEFAULTS.workerLostMs})`);
+    expect(out).toContain('"answer\ndropped"');
   });
 });

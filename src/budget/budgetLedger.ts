@@ -88,3 +88,12 @@ export function settle(ledger: BudgetLedger, reservation: Reservation, spentCall
 export function refusalReason(ledger: BudgetLedger, evaluations: number, limits: SpendingLimits = {}): 'maxMetricCalls' | 'maxCostUsd' {
   return remainingCalls(ledger) - (limits.heldCalls ?? 0) < callsOf(ledger, evaluations) ? 'maxMetricCalls' : 'maxCostUsd';
 }
+
+/**
+ * Holds `calls` metric calls from the start for work the run does at its end (the holdout's
+ * scoring, which is never refined): the search then stops that many calls earlier, and the budget
+ * is never exceeded. Settled like any reservation.
+ */
+export function holdCalls(ledger: BudgetLedger, calls: number): Reserved {
+  return { ledger: { ...ledger, reservedCalls: ledger.reservedCalls + calls }, reservation: { calls } };
+}

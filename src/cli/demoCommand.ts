@@ -112,5 +112,5 @@ export async function demoCommand(options: DemoOptions, io: CliIo): Promise<numb
       })
     : undefined;
 
-  return printOutcome(io, options.json, { heading, result, budget: run.config.maxMetricCalls ?? options.budget, extra: [testLine], ...(reportPath ? { reportPath } : {}), ...runSpending(runDir, outcome) });
+  return printOutcome(io, options.json, { heading, result, budget: run.config.maxMetricCalls ?? options.budget, extra: [testLine], ...(reportPath ? { reportPath } : {}), ...runSpending(runDir, outcome), ...(outcome.failure ? { failure: outcome.failure } : {}), ...(given !== undefined ? { runDir: given } : {}) });
 }

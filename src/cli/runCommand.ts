@@ -6,19 +6,21 @@ import { dirname, resolve } from 'node:path';
 import { createChatAdapter } from '../adapters/chatAdapter.js';
 import { checkEndpoint, type EndpointOptions } from '../lm/openaiLanguageModel.js';
 import { disposeLocalModels } from '../lm/localLanguageModel.js';
-import { configChatModel, configLanguageModel, isLocalModel, loadLocalModels } from './configModels.js';
+import { configChatModel, configLanguageModel, isEndpointModel, isLocalModel, loadLocalModels } from './configModels.js';
+import type { RefinerOptions } from '../adapters/anything/anythingOptions.js';
 import { scheduleLabel } from '../runtimeModel/index.js';
 import { amendPreparedRun } from '../run/preparedRun.js';
 import { DEFAULT_QUEUE } from '../executors/metricCallJob.js';
 import type { Adapter, Candidate } from '../gepa/core/adapter.js';
 import type { OptimizeConfig } from '../config/optimizeConfig.js';
 import { anythingRunParts } from '../run/anythingRun.js';
+import { inSeedForm } from '../../machines/optimizeAnything.js';
 import type { PreparedRun } from '../run/preparedRun.js';
 import type { CliIo } from './cliIo.js';
 import { EXIT_FAILURE, UsageError } from './exitCodes.js';
 import { loadRunConfig, optimizerSettings, type LoadedRunConfig, type RunConfigOverrides } from './runConfig.js';
 import { checkRunDir, resumeNotice } from './runDirCheck.js';
-import { runSpending, writeRunReport } from './runReport.js';
+import { rerunLine, runSpending, writeRunReport } from './runReport.js';
 import { prepareSession } from './runSession.js';
 import { printOutcome } from './runSummary.js';
 import { terminalSafe } from './terminalText.js';
@@ -47,6 +49,27 @@ export function buildRunConfig(loaded: LoadedRunConfig, endpoint: EndpointOption
 export interface RunParts {
   config: OptimizeConfig<unknown>;
   amend: (prepared: PreparedRun) => PreparedRun;
+  /** An evaluator run from a string seed (or none): its result is printed with string candidates, as optimizeAnything() returns it. */
+  stringCandidate?: boolean;
+}
+
+/** The config's refiner as optimizeAnything takes it: its model (a module's, a named one, or the reflection model) and its refinements. */
+function configRefiner(refiner: NonNullable<LoadedRunConfig['file']['refiner']>, loaded: LoadedRunConfig, shared: Parameters<typeof configLanguageModel>[2]): RefinerOptions {
+  if (refiner === true) return {};
+  const { refinerModel, maxRefinements } = refiner;
+  const refinerLm = refinerModel === undefined ? undefined : (loaded.moduleModels.refiner ?? configLanguageModel(refinerModel, loaded.path, shared));
+  return { ...(maxRefinements !== undefined ? { maxRefinements } : {}), ...(refinerLm ? { refinerLm } : {}) };
+}
+
+/** The models the endpoint serves, which it is asked about before any work (local and module models are not its). */
+function endpointModels(loaded: LoadedRunConfig): string[] {
+  return configModelNames(loaded).filter(isEndpointModel);
+}
+
+/** Every model the config names: the chat task's, the reflection model, the refiner's. */
+function configModelNames({ file, task }: LoadedRunConfig): string[] {
+  const refiner = typeof file.refiner === 'object' ? file.refiner.refinerModel : undefined;
+  return [...(task.kind === 'chat' ? [task.taskModel] : []), file.reflectionModel, ...(refiner !== undefined ? [refiner] : [])];
 }
 
 function buildRunParts(loaded: LoadedRunConfig, endpoint: EndpointOptions): RunParts {
@@ -66,7 +89,7 @@ function buildRunParts(loaded: LoadedRunConfig, endpoint: EndpointOptions): RunP
   try {
     if (task.kind === 'adapter') adapter = task.adapter;
     else if (task.kind === 'chat') adapter = createChatAdapter({ taskModel: configChatModel(task.taskModel, loaded.path, shared), metric: task.metric, component: task.component }) as Adapter<unknown>;
-    reflectionLm = configLanguageModel(file.reflectionModel, loaded.path, shared);
+    reflectionLm = loaded.moduleModels.reflection ?? configLanguageModel(file.reflectionModel, loaded.path, shared);
   } catch (error) {
     // A missing key, a malformed OPENAI_BASE_URL, a missing or non-GGUF local model file:
     // fixable before the run, like a config error.
@@ -77,12 +100,15 @@ function buildRunParts(loaded: LoadedRunConfig, endpoint: EndpointOptions): RunP
     ...optimizerSettings(file),
     reflectionLm,
     ...(loaded.runDir ? { runDir: loaded.runDir } : {}),
+    ...(loaded.holdout ? { holdout: loaded.holdout } : {}),
+    ...(loaded.stopWhen ? { stopWhen: loaded.stopWhen } : {}),
+    ...(loaded.callbacks ? { callbacks: loaded.callbacks } : {}),
     // Like every path of the file, relative to it.
     ...(file.cacheDir !== undefined ? { cacheDir: resolve(dirname(loaded.path), file.cacheDir) } : {}),
   };
   // The models and the task live inside functions: what identifies them is checked on --resume.
   const identity = {
-    reflectionLm: isLocalModel(file.reflectionModel) ? file.reflectionModel : `openai:${file.reflectionModel}`,
+    reflectionLm: isEndpointModel(file.reflectionModel) ? `openai:${file.reflectionModel}` : file.reflectionModel,
     reflectionModel: file.reflectionModel,
     ...optional('prices'),
     ...optional('temperature'),
@@ -98,10 +124,11 @@ function buildRunParts(loaded: LoadedRunConfig, endpoint: EndpointOptions): RunP
       ...(loaded.valset ? { valset: loaded.valset } : {}),
       ...optional('objective'),
       ...optional('background'),
+      ...(file.refiner !== undefined ? { refiner: configRefiner(file.refiner, loaded, shared) } : {}),
       // The objective and background join it in anythingRunParts, as for a library run.
-      runIdentity: { ...identity, evaluator: task.spec },
+      runIdentity: { ...identity, evaluator: task.spec, ...(typeof file.refiner === 'object' && file.refiner.refinerModel !== undefined ? { refinerModel: file.refiner.refinerModel } : {}) },
     });
-    return { config: parts.config as OptimizeConfig<unknown>, amend: parts.amend };
+    return { config: parts.config as OptimizeConfig<unknown>, amend: parts.amend, stringCandidate: parts.stringCandidate };
   }
   return {
     config: {
@@ -130,8 +157,8 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
 
   // Before any paid work: is the endpoint there, and does it take the key? Do local models load?
   const { file, task } = loaded;
-  const names = task.kind === 'chat' ? [task.taskModel, file.reflectionModel] : [file.reflectionModel];
-  const models = names.filter((name) => !isLocalModel(name));
+  const names = configModelNames(loaded);
+  const models = endpointModels(loaded);
   let pingCostUsd = 0;
   try {
     await loadLocalModels(names.filter(isLocalModel), loaded.path);
@@ -179,11 +206,16 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
   const reportPath = loaded.runDir
     ? await writeRunReport(loaded.runDir, outcome, { title: `GEPA run: ${taskName} / ${file.reflectionModel}, ${label} on ${settings.workers} workers` })
     : undefined;
+  const failover = rerunLine(loaded.runDir, outcome);
   return printOutcome(io, options.json, {
     heading,
     result,
+    ...(failover ? { extra: [`failover: ${failover}`] } : {}),
     ...(run.config.maxMetricCalls !== undefined ? { budget: run.config.maxMetricCalls } : {}),
     ...(reportPath ? { reportPath } : {}),
     ...runSpending(loaded.runDir, outcome),
+    ...(outcome.failure ? { failure: outcome.failure } : {}),
+    ...(loaded.runDir ? { runDir: loaded.runDir } : {}),
+    ...(parts.stringCandidate ? { jsonResult: inSeedForm(result, true) } : {}),
   });
 }

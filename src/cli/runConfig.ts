@@ -8,12 +8,17 @@ import { z } from 'zod';
 import { loadJsonlDataset, type ChatMetric } from '../adapters/chatAdapter.js';
 import { hasPrice, priceOverridesSchema } from '../lm/priceTable.js';
 import { settingsFields } from '../config/runSettings.js';
-import { loadAdapter, loadEvaluator, parseAdapterSpec } from '../worker/loadAdapter.js';
+import { loadAdapter, loadEvaluator, loadModuleExport, parseAdapterSpec } from '../worker/loadAdapter.js';
+import type { LanguageModel } from '../gepa/core/languageModel.js';
+import type { Stopper } from '../gepa/strategies/stoppers.js';
+import type { GepaCallbacks } from '../gepa/core/callbacks.js';
+import { readStoppers } from './configStoppers.js';
 import type { Evaluator } from '../adapters/anything/anythingOptions.js';
 import type { Adapter, Candidate } from '../gepa/core/adapter.js';
 import { closestName } from '../config/closestName.js';
+import { oneOf } from '../config/allowedValues.js';
 import { UsageError } from './exitCodes.js';
-import { configModelName } from './configModels.js';
+import { configModelName, isModuleModel, loadModuleModel } from './configModels.js';
 import { errorMessage } from '../errors/errorMessage.js';
 
 const positiveInt = z.number().int().positive();
@@ -21,9 +26,10 @@ const positiveInt = z.number().int().positive();
 /**
  * optimize()'s own fields, checked by the very schema optimize() uses, so a new library option is
  * a config field at once. Left out: the datasets (paths here, below), preRunCostUsd (the
- * endpoint check's cost, which this command sets itself) and stopWhen (functions, not JSON).
+ * endpoint check's cost, which this command sets itself) and stopWhen (functions: the config names
+ * the built-ins, configStoppers.ts).
  */
-const optimizerFields = z.object(settingsFields).omit({ trainset: true, valset: true, preRunCostUsd: true, stopWhen: true }).shape;
+const optimizerFields = z.object(settingsFields).omit({ trainset: true, valset: true, holdout: true, preRunCostUsd: true, stopWhen: true }).shape;
 export type OptimizerField = keyof typeof optimizerFields;
 export const OPTIMIZER_FIELDS = Object.keys(optimizerFields) as OptimizerField[];
 
@@ -42,6 +48,8 @@ export const runConfigSchema = z
     /** The examples each metric call runs on (the chat task and an adapter). */
     trainset: z.string().min(1).optional(),
     valset: z.string().min(1).optional(),
+    /** The held-out selection set (JSONL, rows as the valset's): the front's best are scored on it at the end, and the best there is the result's. */
+    holdout: z.string().min(1).optional(),
     /** optimizeAnything's evaluator: `PATH[#EXPORT]`, an ES module relative to the config (export default `evaluate`). */
     evaluator: z.string().min(1).optional(),
     /** With an evaluator: the tasks or training examples (JSONL); absent, single-task search. */
@@ -49,13 +57,20 @@ export const runConfigSchema = z
     /** With an evaluator: what the artifact is for, and what to know about the domain (in the reflection prompt). */
     objective: z.string().min(1).optional(),
     background: z.string().min(1).optional(),
+    /** With an evaluator: gepa's refiner; `true` for its defaults, `refinerModel` (a model as reflectionModel names one; default the reflection model). */
+    refiner: z.union([z.literal(true), z.object({ maxRefinements: positiveInt.optional(), refinerModel: z.string().min(1).optional() }).strict()]).optional(),
+    /** The built-in stoppers by name (configStoppers.ts): `[{ "scoreThreshold": 0.9 }, { "timeout": "10m" }, ...]`. */
+    stopWhen: z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).optional(),
+    /** gepa's callbacks: `PATH[#EXPORT]`, an ES module relative to the config exporting an object of callbacks or a list of them (default `callbacks`). */
+    callbacks: z.string().min(1).optional(),
     /** The user's adapter: `PATH[#EXPORT]`, an ES module relative to the config (the worker's loader). */
     adapter: z.string().min(1).optional(),
     /** The chat task (without `adapter`): the model that answers, and how its replies are scored. */
     taskModel: z.string().min(1).optional(),
-    metric: z.enum(CHAT_METRICS).optional(),
+    metric: oneOf(CHAT_METRICS).optional(),
     /** The seedCandidate component used as the task model's system prompt. */
     component: z.string().min(1).optional(),
+    /** A model on the endpoint, `local:<path to a .gguf>`, or `./reflect.mjs#reflect`: your own model in an ES module (configModels.ts). */
     reflectionModel: z.string().min(1),
     prices: priceOverridesSchema.optional(),
     /** Sent to both models only when set (reasoning models reject anything but their default). */
@@ -88,10 +103,17 @@ export interface LoadedRunConfig {
   /** Chat rows for the chat task, the JSON of each line for an adapter or an evaluator's dataset (absent: single-task search). */
   trainset?: unknown[];
   valset?: unknown[];
+  holdout?: unknown[];
   /** The seed: named texts, or one text (an evaluator's `seedCandidate` string or `seedFile`); absent: seedless. */
   seed?: string | Candidate;
   /** Absolute, when the config (or --run-dir) has one. */
   runDir?: string;
+  /** The models the config names as modules, loaded: the reflection model's and the refiner's. */
+  moduleModels: { reflection?: LanguageModel; refiner?: LanguageModel };
+  /** The stoppers stopWhen names. */
+  stopWhen?: Stopper[];
+  /** The callbacks module's export. */
+  callbacks?: Array<Partial<GepaCallbacks>>;
 }
 
 /** Command-line flags that take the place of the file's fields (`--budget`, `--seed`, `--run-dir`). */
@@ -108,7 +130,7 @@ export function optimizerSettings(file: RunConfigFile): Pick<RunConfigFile, Opti
   return Object.fromEntries(given) as Pick<RunConfigFile, OptimizerField>;
 }
 
-const STOP_FIELDS = ['maxMetricCalls', 'maxCostUsd', 'timeoutMs', 'targetScore', 'maxStepsWithoutImprovement'] as const;
+const STOP_FIELDS = ['maxMetricCalls', 'maxCostUsd', 'timeoutMs', 'targetScore', 'maxStepsWithoutImprovement', 'stopWhen'] as const;
 
 /** The schemas a value at this schema may match: through optional, nullable, default and unions. */
 function alternatives(schema: z.ZodType): z.ZodType[] {
@@ -168,10 +190,16 @@ export function crossFieldProblems(file: RunConfigFile): string[] {
       problems.push('executor: the bullmq executor needs "adapter": a worker loads the adapter module by its path (gepa-actors worker --adapter)');
     }
   }
+  if (file.stopWhen !== undefined) {
+    const read = readStoppers(file.stopWhen, '.');
+    if ('problems' in read) problems.push(...read.problems);
+  }
   if (file.maxCostUsd !== undefined) {
     for (const field of ['taskModel', 'reflectionModel'] as const) {
       const model = file[field];
-      if (model !== undefined && !hasPrice(configModelName(model), file.prices)) {
+      if (model !== undefined && isModuleModel(model)) {
+        problems.push(`maxCostUsd: ${field} "${model}" is your own model, whose calls have no known price, so maxCostUsd cannot be enforced; drop maxCostUsd (stopWhen's { "maxCostUsd": ... } counts the dollars calls report)`);
+      } else if (model !== undefined && !hasPrice(configModelName(model), file.prices)) {
         problems.push(
           `prices: ${field} "${model}" has no known price, so maxCostUsd cannot be enforced; add ` +
             `"prices": { ${JSON.stringify(configModelName(model))}: { "inputPerMTok": ..., "outputPerMTok": ... } } (0 for a free local model) or drop maxCostUsd`,
@@ -191,7 +219,7 @@ export function crossFieldProblems(file: RunConfigFile): string[] {
   return problems;
 }
 
-const EVALUATOR_ONLY = ['seedFile', 'dataset', 'objective', 'background'] as const;
+const EVALUATOR_ONLY = ['seedFile', 'dataset', 'objective', 'background', 'refiner'] as const;
 
 /** The chat task's and an adapter's: a trainset, named texts, none of an evaluator's fields. */
 function examplesProblems(file: RunConfigFile): string[] {
@@ -279,7 +307,7 @@ export async function loadRunConfig(path: string, overrides: RunConfigOverrides 
 
   const base = dirname(path);
   const raw = file.adapter !== undefined || file.evaluator !== undefined;
-  const load = async (field: 'trainset' | 'valset' | 'dataset', relative: string) => {
+  const load = async (field: 'trainset' | 'valset' | 'dataset' | 'holdout', relative: string) => {
     try {
       return await loadJsonlDataset(resolve(base, relative), { raw });
     } catch (error) {
@@ -289,7 +317,11 @@ export async function loadRunConfig(path: string, overrides: RunConfigOverrides 
   const examples = file.trainset ?? file.dataset;
   const trainset = examples !== undefined ? await load(file.trainset !== undefined ? 'trainset' : 'dataset', examples) : undefined;
   const valset = file.valset !== undefined ? await load('valset', file.valset) : undefined;
+  const holdout = file.holdout !== undefined ? await load('holdout', file.holdout) : undefined;
   const seed = await loadSeed(file, base, path);
+  const moduleModels = await loadModuleModels(file, base, path);
+  const stopWhen = file.stopWhen === undefined ? undefined : readStoppers(file.stopWhen, base);
+  const callbacks = file.callbacks === undefined ? undefined : await loadConfigCallbacks(file.callbacks, base, path);
   const task: RunTask =
     file.evaluator !== undefined
       ? await loadConfigEvaluator(file.evaluator, base, path)
@@ -303,7 +335,37 @@ export async function loadRunConfig(path: string, overrides: RunConfigOverrides 
     task,
     ...(trainset ? { trainset } : {}),
     ...(valset ? { valset } : {}),
+    ...(holdout ? { holdout } : {}),
     ...(seed !== undefined ? { seed } : {}),
     ...(file.runDir !== undefined ? { runDir: resolve(base, file.runDir) } : {}),
+    moduleModels,
+    ...(stopWhen && 'stoppers' in stopWhen ? { stopWhen: stopWhen.stoppers } : {}),
+    ...(callbacks ? { callbacks } : {}),
   };
+}
+
+/** The reflection and refiner models the config names as modules, loaded; a problem names the field. */
+async function loadModuleModels(file: RunConfigFile, base: string, path: string): Promise<LoadedRunConfig['moduleModels']> {
+  const load = async (field: string, spec: string | undefined, defaultExport: string) => {
+    if (spec === undefined || !isModuleModel(spec)) return undefined;
+    try {
+      return await loadModuleModel(spec, base, field, defaultExport);
+    } catch (error) {
+      throw new UsageError(`invalid config ${path}:\n  ${field}: ${errorMessage(error)}`);
+    }
+  };
+  const reflection = await load('reflectionModel', file.reflectionModel, 'reflect');
+  const refiner = await load('refiner.refinerModel', typeof file.refiner === 'object' ? file.refiner.refinerModel : undefined, 'refine');
+  return { ...(reflection ? { reflection } : {}), ...(refiner ? { refiner } : {}) };
+}
+
+/** The callbacks module's export: an object of gepa's callbacks, or a list of them (checked as optimize() checks them). */
+async function loadConfigCallbacks(spec: string, base: string, path: string): Promise<Array<Partial<GepaCallbacks>>> {
+  try {
+    const { adapterPath, exportName } = parseAdapterSpec(spec, 'callbacks', 'callbacks');
+    const exported = await loadModuleExport(resolve(base, adapterPath), exportName, 'callbacks');
+    return (Array.isArray(exported) ? exported : [exported]) as Array<Partial<GepaCallbacks>>;
+  } catch (error) {
+    throw new UsageError(`invalid config ${path}:\n  callbacks: ${errorMessage(error)}`);
+  }
 }

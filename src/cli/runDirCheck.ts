@@ -1,25 +1,14 @@
-// Refuses a run directory the command could not use, before any request is made (exit 2): one
-// that cannot be written or created; without --resume, an existing non-empty one (it would be
-// mixed or overwritten); with --resume, one that holds no run (nothing to continue, and the
-// user's files there are left alone). With --resume the recorded config (models included) must
-// match too: a changed field is refused before the endpoint is even asked.
-import { readdir } from 'node:fs/promises';
+// Refuses a run directory the command could not use, before any request is made (exit 2), by the
+// library's one rule (storage/runDirAccess.ts): one that cannot be written or created, one that
+// holds files that are not a run; without --resume, one that holds a run (it would be mixed or
+// overwritten); with --resume, one that holds none. With --resume the recorded config (models
+// included) must match too: a changed field is refused before the endpoint is even asked.
 import { resolve } from 'node:path';
 import type { PreparedRun } from '../run/preparedRun.js';
-import { checkRunDirUsable } from '../storage/runDirAccess.js';
-import { readRunDirectory, resumedSettings, RUN_FILES, type ExistingRun } from '../storage/runDirectory.js';
+import { checkRunDir as checkRunDirFor } from '../storage/runDirAccess.js';
+import { readRunDirectory, resumedSettings, type ExistingRun } from '../storage/runDirectory.js';
 import { runConfigRecord } from '../storage/runConfigRecord.js';
-import { UsageError } from './exitCodes.js';
 import { plural } from '../report/runWording.js';
-
-async function entriesOf(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-}
 
 /** What a resume continues, in a line for the user: where, how much is logged, what budget changed. */
 export function resumeNotice(existing: ExistingRun): string {
@@ -49,25 +38,13 @@ export function resumeNotice(existing: ExistingRun): string {
 }
 
 /**
- * Throws UsageError (or ConfigError) when `dir` cannot be used; with --resume, returns the run it
- * holds as read for `prepared` (its log is read here once: amendPreparedRun passes it on).
+ * Throws RunDirectoryError (or ConfigError) when `dir` cannot be used (the library's rule,
+ * storage/runDirAccess.ts's checkRunDir); with --resume, returns the run it holds as read for
+ * `prepared` (its log is read here once: amendPreparedRun passes it on).
  */
 export async function checkRunDir(dir: string, resume: boolean, prepared?: PreparedRun): Promise<ExistingRun | undefined> {
-  checkRunDirUsable(dir);
-  const entries = await entriesOf(dir);
-  if (!resume) {
-    if (entries.length === 0) return undefined;
-    throw new UsageError(
-      `runDir: ${dir} already holds ${entries.includes(RUN_FILES.config) ? 'a run' : 'files that are not a run'} (${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}). ` +
-        (entries.includes(RUN_FILES.config) ? 'Use --resume to continue it, or choose another directory.' : 'Choose an empty or new directory.'),
-    );
-  }
-  if (!entries.includes(RUN_FILES.config)) {
-    throw new UsageError(
-      `runDir: ${dir} holds no run to resume (no ${RUN_FILES.config}); ` +
-        (entries.length === 0 ? 'leave out --resume to start a new run there.' : 'it was not made by gepa-actors: nothing was written to it. Choose the directory of the run to continue.'),
-    );
-  }
+  checkRunDirFor(dir, resume ? 'resume' : 'new');
+  if (!resume) return undefined;
   // Reads only; throws ConfigError naming each field that differs from the recorded run.
   if (!prepared) return undefined;
   const { config, settings, datasetFingerprints } = prepared;

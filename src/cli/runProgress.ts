@@ -2,6 +2,7 @@
 // metric calls and dollars spent, the best and seed scores, candidates, proposals in flight and
 // worker utilization, failed calls. Plain state and arithmetic; the display decides how to draw it.
 import { failureLabel } from '../evaluation/failureTally.js';
+import { describeRerun } from '../report/rerunSummary.js';
 import type { RunEvent } from '../gepa/core/runEvent.js';
 import type { SlotInterval } from '../evaluation/workerSlots.js';
 
@@ -76,6 +77,8 @@ export class RunProgress {
       }
       case 'warning':
         return [{ kind: 'warning', message: event.message }];
+      case 'calls.rerun':
+        return [{ kind: 'warning', message: describeRerun(event) }];
       case 'retry.scheduled': {
         if (event.delayMs < SHOWN_RETRY_MS && event.requestedDelayMs === undefined) return [];
         const { type: _type, ...notice } = event;

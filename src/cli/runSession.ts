@@ -8,11 +8,13 @@ import { systemClock } from '../clock.js';
 import { prepareRun } from '../run/prepareRun.js';
 import type { PreparedRun, RunSettings } from '../run/preparedRun.js';
 import { optimize } from '../../machines/optimize.js';
+import { RunFailedError } from '../run/runFailedError.js';
 import { createInspectionLog, type InspectionLog, type InspectionRecord } from '../report/inspectionLog.js';
 import { observeRun, type ModelNames, type RunObservation } from '../report/runObserver.js';
 import { installSignalHandlers, watchStopFile } from '../storage/stopRequests.js';
 import type { OptimizeConfig } from '../config/optimizeConfig.js';
 import type { OptimizeResult } from '../gepa/core/optimizeResult.js';
+import type { RerunNotice } from '../gepa/core/runEvent.js';
 import type { SlotInterval } from '../evaluation/workerSlots.js';
 import { wantsLiveDisplay, type CliIo } from './cliIo.js';
 import { InterruptedError } from './exitCodes.js';
@@ -58,6 +60,10 @@ export interface SessionOutput {
   observation: RunObservation;
   /** valIds[j]: the example-table id of valset example j (the run log's keys use them). */
   valIds: readonly number[];
+  /** The run failed (`result` is its partial result): the command prints this error's message and exits 1. */
+  failure?: RunFailedError;
+  /** This process's failovers on BullMQ workers ('calls.rerun' events). */
+  reruns: RerunNotice[];
 }
 
 /**
@@ -71,6 +77,7 @@ export function prepareSession<Example>({ config: given, io, inspect = false, mo
   let inspection: InspectionLog | undefined;
   let stall: StallWatch | undefined;
   const slotIntervals: SlotInterval[] = [];
+  const reruns: RerunNotice[] = [];
   // The report's timeline and the result's discovery times must share a time base: the
   // machine's start, which run.started marks (setting up a run directory comes before it).
   let startedAt = 0;
@@ -89,6 +96,10 @@ export function prepareSession<Example>({ config: given, io, inspect = false, mo
         startedAt = clock.now();
       }
       stall?.activity(clock.now());
+      if (event.type === 'calls.rerun') {
+        const { type: _type, ...notice } = event;
+        reruns.push(notice);
+      }
       display?.onEvent(event);
     },
     onSlotInterval: (interval) => {
@@ -142,15 +153,21 @@ export function prepareSession<Example>({ config: given, io, inspect = false, mo
       : () => {};
     inspection = inspectPath ? createInspectionLog({ clock, path: inspectPath }) : undefined;
     let finalCalls: number | undefined;
+    let failure: RunFailedError | undefined;
     try {
       const result = await optimize(run).catch((error: unknown) => {
+        // A failed run still has its partial result (report, summary) and its run directory.
+        if (error instanceof RunFailedError) {
+          failure = error;
+          return error.result;
+        }
         // Stopped before the seed's valset evaluation ended: no result, but nothing is lost either.
         if (!drain.signal.aborted) throw error;
         const resume = runDir ? `; the same command with --resume continues it from ${runDir} (answered calls are logged)` : '';
         throw new InterruptedError(`interrupted before the seed candidate was evaluated: no result yet${resume}`);
       });
       finalCalls = result.metricCalls;
-      return { result, settings, slotIntervals, startedAt, observation, valIds: run.table.valIds, ...(inspection ? { inspection: inspection.records } : {}) };
+      return { result, settings, slotIntervals, startedAt, observation, valIds: run.table.valIds, reruns, ...(inspection ? { inspection: inspection.records } : {}), ...(failure ? { failure } : {}) };
     } finally {
       clearInterval(stallTimer);
       shown.stop(finalCalls);

@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { formatDuration } from '../runtimeModel/index.js';
 import { formatStaleness, summarizeStaleness } from '../report/stalenessSummary.js';
 import { formatFailureCounts } from '../evaluation/failureTally.js';
-import { plural, stopText } from '../report/runWording.js';
+import { plural, stopText, tooLongText } from '../report/runWording.js';
 import type { ModelUsage } from '../report/modelUsage.js';
 import { usageLine } from '../report/usageTable.js';
 import type { OptimizeResult } from '../gepa/core/optimizeResult.js';
@@ -25,6 +25,12 @@ export interface SummaryInput {
   costText?: string;
   /** Tokens and dollars per model, a line each after the cost (as report.html's table). */
   modelUsage?: readonly ModelUsage[];
+  /** The run failed: its message (RunFailedError's) is the last word, on stderr; the summary does not repeat the cause. */
+  failure?: Error;
+  /** Where the run's paid work is kept (absent: nowhere, no run directory). */
+  runDir?: string;
+  /** The result as --json prints it, when not `result` itself (an evaluator run's, in the seed's form). */
+  jsonResult?: unknown;
 }
 
 const indent = (text: string) =>
@@ -33,21 +39,30 @@ const indent = (text: string) =>
     .map((line) => `  ${line}`)
     .join('\n');
 
-export function formatSummary({ heading, result: r, budget, extra = [], reportPath, costText, modelUsage = [] }: SummaryInput): string {
+/** With a holdout set: the chosen candidate's holdout score beside its valset score, or why it was not scored. */
+function holdoutLines(r: OptimizeResult): string[] {
+  if (!r.holdout) return [];
+  if (r.holdoutScore === undefined) return [`holdout set not scored: ${r.holdout.skipped ?? 'no holdout evaluation completed'}`];
+  const scored = r.holdout.candidates.map((c, i) => `#${c} ${(r.holdout?.scores[i] ?? 0).toFixed(3)}`).join(', ');
+  return [`holdout score ${r.holdoutScore.toFixed(3)} (candidate #${r.bestIndex}, chosen on the holdout set among the front's best: ${scored})`];
+}
+
+export function formatSummary({ heading, result: r, budget, extra = [], reportPath, costText, modelUsage = [], failure }: SummaryInput): string {
   const seed = r.valScores[0] ?? 0;
   const staleness = summarizeStaleness(r.proposals);
   const lines = [
     heading,
     `best valset score ${r.bestScore.toFixed(3)} (candidate #${r.bestIndex}), seed ${seed.toFixed(3)}`,
+    ...holdoutLines(r),
     ...extra,
     `metric calls ${r.metricCalls}${budget !== undefined ? `/${budget}` : ''}, reflections ${r.reflectionCalls}, ` +
       `${plural(r.candidates.length, 'candidate')} from ${plural(r.proposals.length, 'proposal')}`,
-    `wall-clock ${formatDuration(r.elapsedMs)}, workers ${Math.round(r.workerUtilization * 100)}% busy, cost ${costText ?? formatUsd(r.costUsd)}, ${stopText(r.stopReason)}`,
+    `wall-clock ${formatDuration(r.elapsedMs)}, workers ${Math.round(r.workerUtilization * 100)}% busy, cost ${costText ?? formatUsd(r.costUsd)}, ${stopText(r.stopReason, r.stoppedBy)}`,
     ...modelUsage.map(usageLine),
-    ...(r.error !== undefined ? [`error: ${r.error}`] : []),
-    ...(r.failures && r.failures.total > 0 ? [formatFailureCounts(r.failures)] : []),
-    // Only a run directory keeps what was paid for: without one there is nothing to resume.
-    ...(r.stopReason === 'error' && reportPath ? ['the run is not finished: fix the cause and continue it with --resume (the same config; a model that never answered may be renamed, other changes need a new run directory)'] : []),
+    // A failed run's message says what failed and how many calls did; the summary does not say it twice.
+    ...(r.error !== undefined && !failure ? [`error: ${r.error}`] : []),
+    ...(r.failures && r.failures.total > 0 && !failure ? [formatFailureCounts(r.failures)] : []),
+    ...(r.tooLong ? [tooLongText(r.tooLong)] : []),
     ...((r.stopReason === 'stopped' || r.stopReason === 'aborted') && reportPath
       ? [`the run is not finished: the same command with --resume continues it from ${dirname(reportPath)}`]
       : []),
@@ -60,15 +75,27 @@ export function formatSummary({ heading, result: r, budget, extra = [], reportPa
   return `${lines.join('\n')}\n`;
 }
 
-/** Prints the summary (or the JSON line) and returns the exit code: 1 when the run ended in an error. */
+/** What a failed run's user does next: resume from the run directory once the cause is fixed (only a run directory keeps what was paid for). */
+export function failedRunAdvice(runDir: string | undefined): string {
+  return runDir !== undefined
+    ? `${runDir} keeps what was paid for: fix the cause and run the same command with --resume to continue (the same config; a model that never answered may be renamed, other changes need a new run directory)`
+    : 'nothing was kept (no runDir): fix the cause and run it again';
+}
+
+/**
+ * Prints the summary (or the JSON line, the partial result's for a failed run) and returns the
+ * exit code: 1 when the run failed, its message (what failed, the first error, the calls that
+ * failed of those made) and what to do next the last line on stderr.
+ */
 export function printOutcome(io: CliIo, json: boolean, summary: SummaryInput): number {
   // The best candidate's text came from a language model: no escape sequence reaches the terminal.
   const text = terminalSafe(formatSummary(summary));
   if (json) {
     io.stderr.write(text);
-    io.stdout.write(`${terminalSafeJson(summary.result)}\n`);
+    io.stdout.write(`${terminalSafeJson(summary.jsonResult ?? summary.result)}\n`);
   } else {
     io.stdout.write(text);
   }
-  return summary.result.stopReason.startsWith('error') ? EXIT_FAILURE : EXIT_OK;
+  if (summary.failure) io.stderr.write(`gepa-actors: ${terminalSafe(summary.failure.message)}. ${failedRunAdvice(summary.runDir)}\n`);
+  return summary.failure || summary.result.stopReason.startsWith('error') ? EXIT_FAILURE : EXIT_OK;
 }

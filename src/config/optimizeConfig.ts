@@ -26,6 +26,14 @@ export interface OptimizeConfig<Example> {
   trainset: readonly Example[];
   /** Default: trainset. */
   valset?: readonly Example[];
+  /**
+   * A held-out selection set (gepa issues #261, #133): examples the search never sees. At the
+   * end, the top 3 candidates of the Pareto front (by valset mean) are scored on it and the best
+   * there is `bestCandidate` (`result.holdoutScore`, `result.holdout`). Their calls (3 x its size)
+   * are held from `maxMetricCalls` from the start, so the budget is never exceeded. Not scored
+   * when the run stops by time, dollars, a request or a failure.
+   */
+  holdout?: readonly Example[];
   /** Runs a candidate on one example and scores it. */
   adapter: Adapter<Example>;
   /** A function, `"openai:<model>"` or `"local:<path to a .gguf>"` (see LanguageModel). */
@@ -89,8 +97,10 @@ export interface OptimizeConfig<Example> {
         backoffMs?: number;
         /** Jobs waiting this long with none taken: a 'warning' event ("no worker on queue q"). Default 30,000. */
         noWorkerWarningMs?: number;
-        /** Redis unreachable this long: metric calls fail, so the run stops with stopReason 'error' (resumable). Default 300,000. */
+        /** Redis unreachable this long: the run stops with stopReason 'error' naming Redis (resumable: its calls in flight are made again). Default 300,000. */
         maxRedisDownMs?: number;
+        /** A worker silent this long (no heartbeat; longer for one whose beats come with long gaps) is lost: its calls run again on others. Default 1000. */
+        workerLostMs?: number;
       };
 
   // Algorithm knobs; defaults follow the reference implementation.
@@ -227,6 +237,15 @@ export interface OptimizeConfig<Example> {
    * the hooks select: proposeNewTexts' when given, else the template's when given, else 'built-in'.
    */
   reflectionStrategy?: ReflectionStrategyName | ReflectionStrategy;
+  /**
+   * The most characters (Unicode code points) a proposed component text may have (gepa issue #272).
+   * A text over it is sent back to the reflection model once, with the limit stated; still over
+   * it, the proposal is refused before its child is evaluated (no metric call is spent on it):
+   * `ProposalRecord.tooLong`, `OptimizeResult.tooLong`. It applies to each component's text (with
+   * optimizeAnything's string seed, the one text is the candidate), whatever the reflection
+   * strategy; the seed is not checked. Default: no limit.
+   */
+  maxCandidateLength?: number;
   /** Default: the built-in prompt (buildReflectionPrompt). Giving it selects the 'template' strategy. */
   reflectionPromptTemplate?: ReflectionPromptTemplate;
   /** Replaces the reflection LM call of each proposal; runs in a worker slot as a reflection would. Giving it selects the 'propose-new-texts' strategy. */

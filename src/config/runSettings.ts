@@ -11,14 +11,18 @@ import { chosenReflectionStrategy } from '../gepa/reflection/reflectionStrategie
 import type { PlanningHooks } from '../gepa/strategies/strategyHooks.js';
 import type { Stopper } from '../gepa/strategies/stoppers.js';
 import { closestName } from './closestName.js';
+import { oneOf, refusingKinds, refusingValues } from './allowedValues.js';
 import { ConfigError, formatZodError } from '../errors/configError.js';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES } from '../evaluation/failureTally.js';
+import { HOLDOUT_CANDIDATES, holdoutCalls } from '../gepa/search/holdoutSelection.js';
 import type { Adapter, Candidate } from '../gepa/core/adapter.js';
 import type { OptimizeConfig } from './optimizeConfig.js';
 import type { ProposalSelection, ValsetPolicy } from '../settingValues.js';
 import {
   ACCEPTANCE_RULES,
+  CACHE_EVALUATIONS,
   COMPONENT_SELECTIONS,
+  EXECUTOR_KINDS,
   FRONT_TYPES,
   HELD_SLOTS,
   PARENT_SELECTIONS,
@@ -27,6 +31,7 @@ import {
   REBASE_GATES,
   REBASE_POLICIES,
   REBASE_WAITS,
+  SCHEDULE_KINDS,
   SLOT_POLICIES,
   SPECULATIONS,
   STEP_MINIBATCHES,
@@ -56,13 +61,19 @@ const positiveInt = z.number().int().positive();
 export const MAX_WORKERS = 1024;
 export const MAX_IN_FLIGHT = 1024;
 
-export const scheduleSchema = z.discriminatedUnion('kind', [
+export const scheduleSchema = z.discriminatedUnion(
+  'kind',
+  [
   z.object({ kind: z.literal('batched'), parents: positiveInt.optional(), perParent: positiveInt.optional() }).strict(),
-  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: z.enum(REBASE_POLICIES).optional(), parentWeighting: z.enum(PARENT_WEIGHTINGS).optional(), rebaseGate: z.enum(REBASE_GATES).optional(), rebaseWait: z.enum(REBASE_WAITS).optional(), heldSlot: z.enum(HELD_SLOTS).optional(), speculate: z.enum(SPECULATIONS).optional() }).strict(),
-]);
+  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: oneOf(REBASE_POLICIES).optional(), parentWeighting: oneOf(PARENT_WEIGHTINGS).optional(), rebaseGate: oneOf(REBASE_GATES).optional(), rebaseWait: oneOf(REBASE_WAITS).optional(), heldSlot: oneOf(HELD_SLOTS).optional(), speculate: oneOf(SPECULATIONS).optional() }).strict(),
+  ],
+  refusingKinds(SCHEDULE_KINDS),
+);
 
 /** Where metric calls run (OptimizeConfig's `executor`); a connection's details are checked when the executor is made. */
-export const executorSchema = z.discriminatedUnion('kind', [
+export const executorSchema = z.discriminatedUnion(
+  'kind',
+  [
   z.object({ kind: z.literal('local') }).strict(),
   z
     .object({
@@ -73,9 +84,12 @@ export const executorSchema = z.discriminatedUnion('kind', [
       backoffMs: positiveInt.optional(),
       noWorkerWarningMs: positiveInt.optional(),
       maxRedisDownMs: positiveInt.optional(),
+      workerLostMs: positiveInt.optional(),
     })
     .strict(),
-]);
+  ],
+  refusingKinds(EXECUTOR_KINDS),
+);
 
 const isStopper = (value: unknown): value is Stopper => typeof value === 'function';
 const stopWhenSchema = z.custom<Stopper | Stopper[]>(
@@ -88,6 +102,7 @@ export const settingsFields = {
   seedCandidate: z.record(z.string(), z.string()).refine((c) => Object.keys(c).length > 0, 'needs at least one component'),
   trainset: z.array(z.unknown()).min(1, 'must not be empty'),
   valset: z.array(z.unknown()).min(1, 'must not be empty').optional(),
+  holdout: z.array(z.unknown()).min(1, 'must not be empty').optional(),
   maxMetricCalls: positiveInt.optional(),
   maxCostUsd: z.number().positive().optional(),
   timeoutMs: z.number().positive().optional(),
@@ -97,23 +112,23 @@ export const settingsFields = {
   workers: positiveInt.max(MAX_WORKERS).optional(),
   reflectionMinibatchSize: positiveInt.optional(),
   seed: z.number().int().optional(),
-  frontType: z.enum(FRONT_TYPES).optional(),
-  tieOrder: z.enum(TIE_ORDERS).optional(),
-  stepMinibatches: z.enum(STEP_MINIBATCHES).optional(),
-  parentSelection: z.enum(PARENT_SELECTIONS).optional(),
-  componentSelection: z.enum(COMPONENT_SELECTIONS).optional(),
-  acceptance: z.enum(ACCEPTANCE_RULES).optional(),
-  proposalSelection: z.union([z.enum(PROPOSAL_SELECTIONS), z.object({ topK: positiveInt }).strict()]).optional(),
+  frontType: oneOf(FRONT_TYPES).optional(),
+  tieOrder: oneOf(TIE_ORDERS).optional(),
+  stepMinibatches: oneOf(STEP_MINIBATCHES).optional(),
+  parentSelection: oneOf(PARENT_SELECTIONS).optional(),
+  componentSelection: oneOf(COMPONENT_SELECTIONS).optional(),
+  acceptance: oneOf(ACCEPTANCE_RULES).optional(),
+  proposalSelection: z.union([z.enum(PROPOSAL_SELECTIONS), z.object({ topK: positiveInt }).strict()], refusingValues([...PROPOSAL_SELECTIONS, { shape: '{ topK: n }' }])).optional(),
   skipPerfectScore: z.boolean().optional(),
   spendLastCalls: z.boolean().optional(),
   perfectScore: z.number().optional(),
   merge: z.object({ maxMerges: z.number().int().nonnegative().optional() }).strict().optional(),
-  slotPolicy: z.enum(SLOT_POLICIES).optional(),
+  slotPolicy: oneOf(SLOT_POLICIES).optional(),
   valsetPolicy: z
-    .union([
-      z.literal('full'),
-      z.object({ kind: z.literal('race'), chunk: positiveInt.optional(), margin: z.number().nonnegative().optional() }).strict(),
-    ])
+    .union(
+      [z.literal('full'), z.object({ kind: z.literal('race'), chunk: positiveInt.optional(), margin: z.number().nonnegative().optional() }).strict()],
+      refusingValues(['full', { shape: "{ kind: 'race', chunk?, margin? }" }]),
+    )
     .optional(),
   runDir: z.string().min(1, 'must name a directory').optional(),
   failFast: z.boolean().optional(),
@@ -123,10 +138,11 @@ export const settingsFields = {
   executor: executorSchema.optional(),
   telemetry: z.boolean().optional(),
   stopWhen: stopWhenSchema.optional(),
-  cacheEvaluation: z.union([z.literal(false), z.enum(['memory', 'disk'])]).optional(),
+  cacheEvaluation: z.union([z.literal(false), z.enum(CACHE_EVALUATIONS)], refusingValues([false, ...CACHE_EVALUATIONS])).optional(),
   cacheDir: z.string().min(1, 'must name a directory').optional(),
   // A name or a strategy object: checked with the hooks (checkHooks), which lists the names.
   reflectionStrategy: z.custom<OptimizeConfig<unknown>['reflectionStrategy']>(() => true).optional(),
+  maxCandidateLength: positiveInt.optional(),
 };
 
 /** The user's stoppers as a list ([] without any). */
@@ -237,9 +253,15 @@ export interface RunSettings {
    * the planner reserves a child's valset evaluation in full (no cache hit to count on).
    */
   cacheEvaluation: false | 'memory' | 'disk';
+  /** The held-out selection set's size (`holdout`): its examples' calls are held from the budget, HOLDOUT_CANDIDATES each. */
+  holdoutSize?: number;
+  /** The 'disk' cache's folder (`cacheDir`). Recorded in a run directory, not compared; a resume that leaves it unset keeps the recorded one. */
+  cacheDir?: string;
   /** Metric calls one evaluation may make: 1 + maxRefinements with optimizeAnything's refiner; default 1. */
   metricCallsPerEvaluation?: number;
   spendLastCalls: boolean;
+  /** The most characters a proposed component text may have (maxCandidateLength); absent: no limit. */
+  maxCandidateLength?: number;
 }
 
 /** A race's defaults: chunks of 10 examples, stop as soon as the child trails its parent. */
@@ -309,6 +331,12 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>, seedHa
   if (c.maxMetricCalls !== undefined && c.maxMetricCalls < valsetSize) {
     throw new ConfigError(`invalid optimize config: maxMetricCalls: ${c.maxMetricCalls} cannot pay for evaluating the seed on the valset (${valsetSize} examples)`);
   }
+  const held = c.holdout === undefined ? 0 : holdoutCalls(c.holdout.length);
+  if (c.maxMetricCalls !== undefined && c.maxMetricCalls < valsetSize + held) {
+    throw new ConfigError(
+      `invalid optimize config: holdout: maxMetricCalls ${c.maxMetricCalls} cannot pay for the seed's valset evaluation (${valsetSize} calls) and scoring ${HOLDOUT_CANDIDATES} candidates on the holdout set (${held} calls)`,
+    );
+  }
   return {
     seedCandidate: config.seedCandidate,
     seedHash: seedHash ?? candidateHash(config.seedCandidate),
@@ -344,5 +372,8 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>, seedHa
     stopWhen: stopperList(c.stopWhen),
     spendLastCalls: c.spendLastCalls ?? true,
     cacheEvaluation: c.cacheEvaluation ?? 'memory',
+    ...(c.cacheDir !== undefined ? { cacheDir: c.cacheDir } : {}),
+    ...(c.holdout !== undefined ? { holdoutSize: c.holdout.length } : {}),
+    ...(c.maxCandidateLength === undefined ? {} : { maxCandidateLength: c.maxCandidateLength }),
   };
 }

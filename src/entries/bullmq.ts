@@ -6,5 +6,6 @@
  */
 export { createBullmqExecutor, runIdForDirectory, RedisUnavailableError, type BullmqExecutor, type BullmqExecutorOptions } from '../executors/bullmqExecutor.js';
 export type { RedisConnectionSpec } from '../executors/redisConnection.js';
+export type { RerunNotice } from '../gepa/core/runEvent.js';
 export { runWorker, type RunningWorker, type RunWorkerOptions } from '../worker/runWorker.js';
 export { workerCommand, WORKER_USAGE } from '../worker/workerCommand.js';

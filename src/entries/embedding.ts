@@ -19,6 +19,8 @@ export type {
   SystemicFailure,
 } from '../../machines/protocol.js';
 export type { EvaluatorInput } from '../../machines/evaluator.actor.js';
+// What the failure rule reads of a custom evaluator's counts (EvaluatorStats.outcomes).
+export type { CallOutcomes } from '../gepa/search/failureRule.js';
 export type { GatePrefetch } from '../gepa/search/gatePrefetch.js';
 export type { MetricCallExecutor, MetricCallIdentity } from '../executors/metricCallExecutor.js';
 export { systemClock } from '../clock.js';

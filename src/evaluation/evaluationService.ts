@@ -4,12 +4,13 @@
 // 'disk' serves evaluations earlier runs kept, free) and reflection calls. A thrown adapter
 // error or an invalid score becomes a recorded score-0 call marked as a failure; a failed
 // reflection becomes an error reply. Every failure is counted (failureTally.ts), announced, and
-// may declare the run's failure systemic. Nothing here knows about actors.
+// may declare the run's failure systemic; an executor that can reach no worker any more
+// (ExecutorUnavailableError) stops the run at once, its calls unlogged, so a resume makes them. Nothing here knows about actors.
 // Room evaluation/: imported by the machines and the rooms above it (config/, adapters/, telemetry/, storage/, run/, report/).
 import { NOTHING_RESERVED, type DollarGate, type DollarReservation } from '../budget/dollarGate.js';
 import { errorMessage } from '../errors/errorMessage.js';
-import { failureOf, FailureTally, invalidScoreFailure, type CallChannel } from './failureTally.js';
-import type { PricedExecutor } from '../executors/metricCallExecutor.js';
+import { caughtError, failureOf, FailureTally, invalidScoreFailure, type CallChannel } from './failureTally.js';
+import { ExecutorUnavailableError, type PricedExecutor } from '../executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { WorkerSlots, WorkKind } from './workerSlots.js';
 import type { EvaluationCachePolicy } from './evaluationStore.js';
@@ -87,7 +88,7 @@ export interface EvaluationServiceOptions<Example> {
   journal?: WorkJournal;
   /** The dollar budget, which the service alone settles; absent = no dollar limit. */
   dollars?: DollarGate;
-  /** Raise on the first adapter exception: it is declared systemic at once. */
+  /** Raise on the first failed call (metric or reflection): it is declared systemic at once (the seed's with its reply). */
   failFast?: boolean;
   /** Failed calls in a row with one cause that make the failure systemic (FailureTally's default). */
   maxConsecutiveFailures?: number;
@@ -95,8 +96,8 @@ export interface EvaluationServiceOptions<Example> {
   preRunCostUsd?: number;
   /** Every wait before a model call's next attempt (models that retry report them). */
   onRetry?: (notice: RetryNotice) => void;
-  /** Every failed call, as it fails. */
-  onFailure?: (failure: CallFailure, channel: CallChannel) => void;
+  /** Every failed call, as it fails, with what was thrown (absent: nothing was, e.g. an invalid score). */
+  onFailure?: (failure: CallFailure, channel: CallChannel, thrown?: unknown) => void;
   /** Once, mid-run: the failures say the run cannot succeed (the message names the cause); the seed's verdict is in its reply. */
   onSystemicFailure?: (message: string) => void;
   /** The user's custom candidate proposer, run in a reflection slot. */
@@ -150,6 +151,8 @@ export class EvaluationService<Example> {
   reflectionCalls = 0;
   costUsd = 0;
   readonly failures: FailureTally;
+  /** Set once the executor said it can run no call any more: the run is stopped once. */
+  private executorGone = false;
 
   constructor(private readonly options: EvaluationServiceOptions<Example>) {
     this.failures = new FailureTally(options.maxConsecutiveFailures);
@@ -173,9 +176,9 @@ export class EvaluationService<Example> {
    * Counts a call's outcome; announces a failure, and a systemic one once. The seed's calls do not
    * declare a streak: the seed's verdict comes with its reply, so the run stops with the seed folded.
    */
-  private tally(failure: CallFailure | undefined, channel: CallChannel, thrown = false, seed = false): void {
-    if (failure) this.options.onFailure?.(failure, channel);
-    const raised = failure && thrown && this.options.failFast ? this.failures.raise(failure) : undefined;
+  private tally(failure: CallFailure | undefined, channel: CallChannel, thrown?: unknown, seed = false): void {
+    if (failure) this.options.onFailure?.(failure, channel, thrown);
+    const raised = failure && this.options.failFast && !seed ? this.failures.raise(failure) : undefined;
     const systemic = this.failures.record(failure, channel, !seed) ?? raised;
     if (systemic !== undefined) this.options.onSystemicFailure?.(systemic);
   }
@@ -220,7 +223,8 @@ export class EvaluationService<Example> {
     const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) throw new EvaluationIncomplete(errorMessage(failure.reason), paid.calls, paid.usd);
     const evaluations = settled.map((r) => (r as PromiseFulfilledResult<Evaluation>).value);
-    const systemic = request.kind === 'seed' ? this.failures.recordSeed(evaluations) : undefined;
+    if (refine) this.failures.recordEvaluation(request.kind, request.hash, evaluations);
+    const systemic = request.kind === 'seed' ? this.failures.recordSeed(evaluations, this.options.failFast) : undefined;
     return { evaluations, paidCalls: paid.calls, costUsd: paid.usd, ...(systemic !== undefined ? { systemic } : {}) };
   }
 
@@ -247,23 +251,30 @@ export class EvaluationService<Example> {
           this.metricCalls++;
           paid.calls++;
           let evaluation: Evaluation;
-          let thrown = false;
+          let thrown: unknown;
           try {
             evaluation = normalizeEvaluation(
               await executor.evaluate(request.candidate, example, exampleId, { captureTraces: request.captureTraces, signal, ...this.retryHook }, { occurrence }),
             );
           } catch (error) {
-            if (signal.aborted) {
+            // Aborted, or the executor can reach no worker any more: no answer and nothing logged,
+            // so a resumed run makes the call again (it counts as spent here: it may have run).
+            const unavailable = !signal.aborted && error instanceof ExecutorUnavailableError;
+            if (signal.aborted || unavailable) {
               this.options.dollars?.settle(reserved, costOfError(error));
               paid.usd += costOfError(error);
+              if (unavailable && !this.executorGone) {
+                this.executorGone = true;
+                this.options.onSystemicFailure?.(errorMessage(error));
+              }
               throw error;
             }
-            thrown = true;
+            thrown = error;
             // No cost on the error: the call is unpriced (as the report counts it), not priced at $0.
             const costUsd = costOfError(error);
             evaluation = { score: 0, feedback: `The evaluation failed with an error: ${errorMessage(error)}`, ...(costUsd > 0 ? { costUsd } : {}), failure: failureOf(error) };
           }
-          this.tally(evaluation.failure, 'metric', thrown, request.kind === 'seed');
+          this.tally(evaluation.failure, 'metric', thrown ?? caughtError(evaluation), request.kind === 'seed');
           this.options.dollars?.settle(reserved, evaluation.costUsd ?? 0);
           this.costUsd += evaluation.costUsd ?? 0;
           paid.usd += evaluation.costUsd ?? 0;
@@ -362,6 +373,7 @@ export class EvaluationService<Example> {
     const reflectionLm = lm ?? this.options.reflectionLm;
     const replayed = journal?.replayReflection(prompt);
     if (replayed) {
+      this.failures.record(undefined, 'reflection');
       this.reflectionCalls++;
       this.costUsd += replayed.costUsd ?? 0;
       this.options.dollars?.settle(NOTHING_RESERVED, replayed.costUsd ?? 0);
@@ -402,7 +414,7 @@ export class EvaluationService<Example> {
       dollars?.settle(reserved, costUsd);
       this.costUsd += costUsd;
       if (signal.aborted) throw error;
-      this.tally(failureOf(error, 'other'), 'reflection');
+      this.tally(failureOf(error, 'other'), 'reflection', error);
       // A call the dollar budget refused never started: no span.
       if (startMs !== undefined) this.recordCall((endMs) => lmCall(endMs, { costUsd, error: errorMessage(error) }));
       return { ok: false, error: errorMessage(error), costUsd };

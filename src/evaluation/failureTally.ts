@@ -8,6 +8,8 @@ import { FAILURE_KINDS as KINDS } from '../gepa/core/adapter.js';
 import { everyCallFailed } from '../gepa/core/scores.js';
 import type { CallFailure, Evaluation, FailureKind } from '../gepa/core/adapter.js';
 import type { FailureCounts } from '../gepa/core/optimizeResult.js';
+import type { CallOutcomes } from '../gepa/search/failureRule.js';
+import type { WorkKind } from './workerSlots.js';
 
 export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 10;
 
@@ -27,6 +29,18 @@ export function failureOf(error: unknown, fallback: FailureKind = 'adapter'): Ca
   const kind = typeof e?.kind === 'string' && FAILURE_KINDS.has(e.kind) ? (e.kind as FailureKind) : fallback;
   return { kind, ...(typeof e?.status === 'number' ? { status: e.status } : {}), message: errorMessage(error) };
 }
+
+/** What an adapter caught and returned as a failed evaluation, by evaluation (weakly: never serialized, never kept past the run). */
+const caughtErrors = new WeakMap<object, unknown>();
+
+/** A failed evaluation an adapter made of an error it caught, remembering the error (a failed run's cause, RunFailedError). */
+export function caughtFailure<E extends Evaluation>(evaluation: E, error: unknown): E {
+  caughtErrors.set(evaluation, error);
+  return evaluation;
+}
+
+/** What the adapter caught to make this failed evaluation (caughtFailure), if it said. */
+export const caughtError = (evaluation: Evaluation): unknown => caughtErrors.get(evaluation);
 
 /** A score the pool can hold: a finite number. */
 export function invalidScoreFailure(value: unknown): CallFailure | undefined {
@@ -50,6 +64,11 @@ export class FailureTally {
   /** The current run of failures with one cause, per channel (metric calls, reflections). */
   private readonly streaks = new Map<CallChannel, { key: string; count: number }>();
   private systemic: string | undefined;
+  /** What the failure rule (gepa/search/failureRule.ts) reads at the end of the run. */
+  private readonly tried = { reflections: 0, reflectionsAnswered: 0 };
+  /** Proposed candidates (children, merges) by hash: whether any of their evaluations had a call that did not fail. */
+  private readonly proposed = new Map<string, boolean>();
+  private firstFailure: string | undefined;
 
   constructor(private readonly maxConsecutive: number = DEFAULT_MAX_CONSECUTIVE_FAILURES) {}
 
@@ -58,10 +77,15 @@ export class FailureTally {
    * `mayDeclare` false (the seed's own calls): counted, but only the seed's verdict can declare.
    */
   record(failure: CallFailure | undefined, channel: CallChannel = 'metric', mayDeclare = true): string | undefined {
+    if (channel === 'reflection') {
+      this.tried.reflections++;
+      if (!failure) this.tried.reflectionsAnswered++;
+    }
     if (!failure) {
       this.streaks.delete(channel);
       return undefined;
     }
+    this.firstFailure ??= failure.message;
     const label = failureLabel(failure);
     this.byKind[label] = (this.byKind[label] ?? 0) + 1;
     this.total++;
@@ -76,14 +100,22 @@ export class FailureTally {
     return undefined;
   }
 
-  /** The seed's valset evaluation: when every call failed, the run has nothing to start from. */
-  recordSeed(evaluations: readonly Evaluation[]): string | undefined {
+  /** An evaluation asked for (not a refinement's): a proposed candidate's counts toward the failure rule. */
+  recordEvaluation(kind: WorkKind, hash: string, evaluations: readonly Evaluation[]): void {
+    if (kind !== 'child' && kind !== 'merge') return;
+    this.proposed.set(hash, this.proposed.get(hash) === true || !everyCallFailed(evaluations));
+  }
+
+  /** The seed's valset evaluation: when every call failed (with failFast: when one did), the run has nothing to start from. */
+  recordSeed(evaluations: readonly Evaluation[], failFast = false): string | undefined {
+    const failed = failFast ? evaluations.find((e) => e.failure !== undefined)?.failure : undefined;
+    if (failed) return this.raise(failed);
     if (!everyCallFailed(evaluations)) return undefined;
     const first = evaluations[0]?.failure as CallFailure;
     return this.declare(`every call of the seed candidate's valset evaluation failed (${evaluations.length} of ${evaluations.length}); the first: ${first.message}`);
   }
 
-  /** failFast: the first adapter exception stops the run. */
+  /** failFast: the first failed call stops the run. */
   raise(failure: CallFailure): string | undefined {
     return this.declare(`failFast: ${failure.message}`);
   }
@@ -96,6 +128,12 @@ export class FailureTally {
 
   counts(): FailureCounts {
     return { total: this.total, byKind: { ...this.byKind } };
+  }
+
+  /** The counts the failure rule reads (plain data: they travel in the evaluator's stats). */
+  outcomes(): CallOutcomes {
+    const proposedEvaluated = [...this.proposed.values()].filter(Boolean).length;
+    return { proposedCandidates: this.proposed.size, proposedEvaluated, ...this.tried, ...(this.firstFailure !== undefined ? { firstFailure: this.firstFailure } : {}) };
   }
 }
 

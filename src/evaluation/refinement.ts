@@ -1,8 +1,10 @@
 // What a refiner is to the evaluation service (optimizeAnything's `refiner`, gepa's
 // RefinerConfig): after an evaluation, a model proposes a refined candidate from what the
-// evaluation said; the refined candidate is evaluated, and the better of the two is what the
-// evaluation answers. The service runs each step as ordinary work (a reflection call, a metric
-// call: slots, dollars, the journal); this interface says what to ask and what to keep.
+// evaluation said; the refined candidate is evaluated, and refining goes on while it improves.
+// The evaluation answered keeps its own candidate's score; the refined candidates that did
+// better ride along (Evaluation.refined), candidates of their own with their own scores. The
+// service runs each step as ordinary work (a reflection call, a metric call: slots, dollars, the
+// journal); this interface says what to ask and what to keep.
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { Candidate, Evaluation } from '../gepa/core/adapter.js';
 
@@ -23,6 +25,6 @@ export interface Refinement {
   prompt(attempts: readonly RefinementAttempt[]): string;
   /** The refined candidate a reply holds, or why it holds none. */
   read(reply: string, original: Candidate): Candidate | { error: string };
-  /** The evaluation answered: the better of the original and its refinements, with the attempts. */
+  /** The evaluation answered: the original's, its score its own, with the attempts and the better refinements (Evaluation.refined). */
   combine(attempts: readonly RefinementAttempt[]): Evaluation;
 }

@@ -1,18 +1,26 @@
 // The remote executor: each metric call becomes a BullMQ job served by `gepa-actors worker`
 // processes, and its result comes back as the Evaluation. It owns no capacity: the evaluation
 // service calls it from inside a worker slot, so at most W jobs are ever outstanding, across
-// all workers. Job ids are a function of (run, call, occurrence), so a retried, stalled or
-// re-submitted job is one job and is paid once. bullmq and ioredis are optional peers: creating
-// the executor checks that they are installed, the first evaluation imports them.
+// all workers. Job ids are a function of (run, call, occurrence), so a retried, stalled,
+// re-submitted or failed-over job is one job and is paid once. A lost worker's calls run again
+// elsewhere within about a second (failover.ts, from the workers' heartbeats); runs sharing a
+// queue get fair shares of its workers (fairShare.ts: a job's priority is a fair-queueing tag). bullmq and ioredis are optional peers: creating the executor
+// checks that they are installed, the first evaluation imports them.
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { sha256Hex } from '../identity/contentHash.js';
-import type { Queue, QueueEvents } from 'bullmq';
+import type { QueueEvents } from 'bullmq';
 import { candidateHash } from '../gepa/core/candidateHash.js';
 import { sleep, systemClock } from '../clock.js';
 import type { MetricCallExecutor, MetricCallIdentity } from './metricCallExecutor.js';
 import { ConfigError } from '../errors/configError.js';
 import type { Candidate, EvalContext, Evaluation } from '../gepa/core/adapter.js';
+import type { RerunNotice } from '../gepa/core/runEvent.js';
+import { Failover, type FailoverRedis, type FollowedCall } from './failover.js';
+import { HEARTBEAT_MS } from './workerBeats.js';
+import { eventStreamEnd, failoverRedis, rawRedis, type MetricCallQueue, type RawRedis } from './queueRedis.js';
+import { RedisOutage, RedisUnavailableError } from './redisOutage.js';
+import { FAIR_KEY, FAIR_TAGS_SCRIPT, FairTags } from './fairShare.js';
 import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, type MetricCallJobData } from './metricCallJob.js';
 import { bullmqConnection, waitUntilReachable, type RedisConnectionSpec } from './redisConnection.js';
 import { BULLMQ_EXECUTOR, checkInstalled, importIntegration } from '../peers/optionalDependency.js';
@@ -27,7 +35,14 @@ export const BULLMQ_EXECUTOR_DEFAULTS = {
   pollMs: 2000,
   noWorkerWarningMs: 30_000,
   maxRedisDownMs: 300_000,
+  workerLostMs: 1000,
+  maxWorkerLosses: 2,
 } as const;
+
+/** A call running past max(this floor, OVERDUE_FACTOR x the p99 of observed latencies) on a live worker runs again elsewhere, once. */
+const OVERDUE_FLOOR_MS = 2000;
+const OVERDUE_FACTOR = 5;
+
 
 /** Options of createBullmqExecutor. */
 export interface BullmqExecutorOptions {
@@ -64,21 +79,26 @@ export interface BullmqExecutorOptions {
    */
   noWorkerWarningMs?: number;
   /**
-   * Redis unreachable this long: the executor gives up; outstanding and later metric calls fail
-   * with a connection error (so a run stops with stopReason 'error', resumable). Default 300,000.
+   * Redis unreachable this long: the executor gives up; outstanding and later metric calls reject
+   * with RedisUnavailableError, which stops a run with stopReason 'error' naming Redis (resumable:
+   * those calls are not logged, a resume makes them again). Default 300,000.
    */
   maxRedisDownMs?: number;
-  /** Something the user should know that is not an error (e.g. no worker on the queue). Default: a process warning. */
+  /** Something the user should know that is not an error (e.g. no worker on the queue, Redis unreachable). Default: a process warning. */
   onWarning?: (message: string) => void;
+  /**
+   * A worker whose heartbeat (every 250 ms) is older than this, or than 3 x its recent gaps
+   * between beats (an event loop the adapter keeps busy), is lost: its calls run again on other
+   * workers. Default 1000.
+   */
+  workerLostMs?: number;
+  /** A call whose worker was lost more than this many times fails (score 0) instead of running again: it may be what kills them. Default 2. */
+  maxWorkerLosses?: number;
+  /** Every failover: the calls run again (or failed) and why. Also through `onCallsRerun`. */
+  onRerun?: (notice: RerunNotice) => void;
 }
 
-/** Redis could not be reached for maxRedisDownMs: the run cannot go on until it is back. */
-export class RedisUnavailableError extends Error {
-  /** 'RedisUnavailableError'. */
-  override readonly name = 'RedisUnavailableError';
-  /** Counted as a connection failure (src/evaluation/failureTally.ts). */
-  readonly kind = 'connection';
-}
+export { RedisUnavailableError };
 
 /** Metric calls as BullMQ jobs (createBullmqExecutor). */
 export interface BullmqExecutor extends MetricCallExecutor<unknown> {
@@ -86,11 +106,13 @@ export interface BullmqExecutor extends MetricCallExecutor<unknown> {
   readonly queueName: string;
   /** The id its jobs are named by. */
   readonly runId: string;
-  /** Closes its Redis connections. */
+  /** Removes its jobs no worker has taken yet, then closes its Redis connections. */
   close(): Promise<void>;
+  /** Calls run again (or failed) after their worker was lost or they hung. Returns the unsubscribe. */
+  onCallsRerun(listener: (notice: RerunNotice) => void): () => void;
 }
 
-interface Outstanding {
+interface Outstanding extends FollowedCall {
   data: MetricCallJobData;
   /** Set by the poll that first saw it: the next poll checks it (it is then at least pollMs old). */
   seenByPoll: boolean;
@@ -99,20 +121,13 @@ interface Outstanding {
 }
 
 interface Connections {
-  queue: Queue<MetricCallJobData, Evaluation>;
+  queue: MetricCallQueue;
   events: QueueEvents;
+  client: RawRedis;
   /** BullMQ's own test of an error that reconnecting will not cure. */
   isNotConnectionError: (error: Error) => boolean;
-}
-
-/** The id of the newest entry of the queue's event stream ('0-0' when empty). */
-async function eventStreamEnd(queue: Queue<MetricCallJobData, Evaluation>): Promise<string> {
-  // XREVRANGE is not in BullMQ's client interface, but every driver it wraps has it.
-  const client = (await queue.getBackend().client) as unknown as {
-    xrevrange(key: string, end: string, start: string, count: 'COUNT', n: number): Promise<Array<[string, string[]]>>;
-  };
-  const newest = await client.xrevrange(queue.keys.events as string, '+', '-', 'COUNT', 1);
-  return newest[0]?.[0] ?? '0-0';
+  failover: FailoverRedis;
+  tags: FairTags;
 }
 
 /**
@@ -126,6 +141,12 @@ function isConnectionTrouble(error: Error, isNotConnectionError: ((error: Error)
 function positiveInteger(value: number | undefined, fallback: number, field: string): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${field} must be an integer >= 1, got ${value}`);
+  return value;
+}
+
+function nonNegativeInteger(value: number | undefined, fallback: number, field: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${field} must be an integer >= 0, got ${value}`);
   return value;
 }
 
@@ -154,6 +175,8 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   const pollMs = positiveInteger(options.pollMs, defaults.pollMs, 'pollMs');
   const noWorkerWarningMs = positiveInteger(options.noWorkerWarningMs, defaults.noWorkerWarningMs, 'noWorkerWarningMs');
   const maxRedisDownMs = positiveInteger(options.maxRedisDownMs, defaults.maxRedisDownMs, 'maxRedisDownMs');
+  const workerLostMs = positiveInteger(options.workerLostMs, defaults.workerLostMs, 'workerLostMs');
+  const maxWorkerLosses = nonNegativeInteger(options.maxWorkerLosses, defaults.maxWorkerLosses, 'maxWorkerLosses');
   const onWarning = options.onWarning ?? ((message: string) => process.emitWarning(message));
   let warned = false;
   const reportError =
@@ -163,27 +186,26 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       warned = true;
       process.emitWarning(`bullmq executor (queue "${queueName}"): ${error.message}; waiting for Redis to come back`);
     });
-  // Since when Redis has failed us without a success in between; past maxRedisDownMs we give up.
-  let downSince: number | undefined;
-  let givenUp: RedisUnavailableError | undefined;
   // BullMQ's test of an error reconnecting will not cure, once bullmq is imported.
   let notConnectionError: ((error: Error) => boolean) | undefined;
-  const where = `${String(connection.host)}:${String(connection.port)}`;
+  const outage = new RedisOutage({
+    where: `${String(connection.host)}:${String(connection.port)}`,
+    maxDownMs: maxRedisDownMs,
+    clock: systemClock,
+    callsOut: () => outstanding.size,
+    warn: onWarning,
+    recover: () => (closed ? Promise.resolve(0) : recheckAll()),
+    giveUp: (error) => {
+      closing.abort(error);
+      for (const [jobId] of outstanding) settle(jobId, { ok: false, reason: error.message, error });
+    },
+    report: (error) => onError(error),
+  });
   const onError = (error: Error) => {
     reportError(error);
-    if (!isConnectionTrouble(error, notConnectionError) || givenUp) return;
-    const now = systemClock.now();
-    downSince ??= now;
-    if (now - downSince < maxRedisDownMs) return;
-    givenUp = new RedisUnavailableError(
-      `Redis at ${where} unreachable for ${Math.round((now - downSince) / 1000)} s (${error.message}); the run stops and can be resumed once Redis is back`,
-    );
-    closing.abort(givenUp);
-    for (const [jobId] of outstanding) settle(jobId, { ok: false, reason: givenUp.message, error: givenUp });
+    if (isConnectionTrouble(error, notConnectionError)) outage.trouble(error);
   };
-  const redisAnswered = () => {
-    downSince = undefined;
-  };
+  const redisAnswered = () => outage.answered();
   // Jobs outstanding while none of the queue's jobs is active: nobody serves the queue.
   let idleSince: number | undefined;
   let idleWarnings = 0;
@@ -194,19 +216,42 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   const occurrences = new Map<string, number>();
   let connections: Promise<Connections> | undefined;
   const closing = new AbortController();
-  let pollTimer: ReturnType<typeof setInterval> | undefined;
+  let timers: Array<ReturnType<typeof setInterval>> = [];
   let closed = false;
+  const rerunListeners = new Set<(notice: RerunNotice) => void>(options.onRerun ? [options.onRerun] : []);
+  const failover = new Failover({
+    calls: outstanding,
+    policy: { workerLostMs, overdueFloorMs: OVERDUE_FLOOR_MS, overdueFactor: OVERDUE_FACTOR },
+    maxWorkerLosses,
+    clock: systemClock,
+    notify: (notice) => {
+      for (const listener of rerunListeners) listener(notice);
+    },
+  });
 
   const settle = (jobId: string, outcome: { ok: true; value: Evaluation } | { ok: false; reason: string; error?: Error }) => {
     const entry = outstanding.get(jobId);
     if (!entry) return;
     outstanding.delete(jobId);
-    if (outcome.ok) entry.resolve(outcome.value);
-    else entry.reject(outcome.error ?? new Error(outcome.reason));
+    if (outcome.ok) {
+      failover.answered(entry);
+      entry.resolve(outcome.value);
+    } else entry.reject(outcome.error ?? new Error(outcome.reason));
   };
 
   const listen = (events: QueueEvents) => {
     events.on('error', onError);
+    events.on('active', ({ jobId }) => {
+      const entry = outstanding.get(jobId);
+      if (entry) failover.started(entry);
+    });
+    const backInQueue = ({ jobId }: { jobId: string }) => {
+      const entry = outstanding.get(jobId);
+      if (entry) failover.waiting(entry);
+    };
+    events.on('waiting', backInQueue);
+    events.on('delayed', backInQueue);
+    events.on('stalled', backInQueue);
     // 'failed' arrives once, when the last attempt has failed (retries emit no 'failed').
     events.on('completed', ({ jobId, returnvalue }) => settle(jobId, { ok: true, value: returnvalue as unknown as Evaluation }));
     events.on('failed', ({ jobId, failedReason }) => settle(jobId, { ok: false, reason: failedReason }));
@@ -219,10 +264,11 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   // Opened on first use, so preparing a run that never evaluates touches no network.
   const connect = (): Promise<Connections> => {
     connections ??= (async () => {
-      const { Queue, QueueEvents, isNotConnectionError } = await importIntegration(BULLMQ_EXECUTOR, () => import('bullmq'));
+      const bullmq = await importIntegration(BULLMQ_EXECUTOR, () => import('bullmq'));
+      const { Queue, QueueEvents, isNotConnectionError } = bullmq;
       notConnectionError = isNotConnectionError;
       await waitUntilReachable(connection, closing.signal, onError);
-      const queue = new Queue<MetricCallJobData, Evaluation>(queueName, {
+      const queue: MetricCallQueue = new Queue<MetricCallJobData, Evaluation>(queueName, {
         connection,
         defaultJobOptions: {
           attempts,
@@ -233,50 +279,66 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       });
       queue.on('error', onError);
       await queue.waitUntilReady();
-      redisAnswered();
+      const client = await rawRedis(queue);
       // Read events from the stream's current end, not from whenever the reader's first
       // blocking read happens to start: no event of a job submitted after this is missed.
-      const events = new QueueEvents(queueName, { connection, lastEventId: await eventStreamEnd(queue) });
+      const events = new QueueEvents(queueName, { connection, lastEventId: await eventStreamEnd(queue, client) });
       listen(events);
       await events.waitUntilReady();
-      return { queue, events, isNotConnectionError };
+      // ioredis says 'ready' on every reconnection: the earliest word that Redis is back.
+      client.on('ready', redisAnswered);
+      outage.connected = true;
+      const tagKeys = [queue.keys.prioritized as string, queue.toKey(FAIR_KEY)];
+      const tags = new FairTags(async (count) => Number(await client.eval(FAIR_TAGS_SCRIPT, 2, ...tagKeys, runId, String(count))));
+      return { queue, events, client, isNotConnectionError, failover: failoverRedis(queue, client, bullmq), tags };
     })();
     return connections;
   };
 
   /**
    * Adds the job, waiting out a Redis outage (BullMQ reconnects by itself): a lost connection
-   * must not turn into a failed metric call. Any other error is final.
+   * must not turn into a failed metric call. Any other error is final. Its priority is a fair
+   * tag (fairShare.ts), so runs sharing workers share them fairly.
    */
   const submit = async (jobId: string, data: MetricCallJobData, signal?: AbortSignal): Promise<void> => {
-    const { queue, isNotConnectionError } = await connect();
+    const { queue, isNotConnectionError, tags } = await connect();
     for (let waitMs = 250; ; waitMs = Math.min(2 * waitMs, 4000)) {
       try {
-        await queue.add(METRIC_CALL_JOB, data, { jobId });
+        await queue.add(METRIC_CALL_JOB, data, { jobId, priority: await tags.next() });
         redisAnswered();
         return;
       } catch (error) {
         if (!(error instanceof Error) || isNotConnectionError(error) || closed || signal?.aborted) throw error;
         onError(error);
-        if (givenUp) throw givenUp;
+        if (outage.givenUp) throw outage.givenUp;
         await sleep(systemClock, waitMs, signal);
       }
     }
   };
 
-  /** Settles a finished job from its stored state; re-submits one Redis no longer knows. */
-  const check = async (jobId: string): Promise<void> => {
+  /**
+   * Settles a finished job from its stored state; re-submits one Redis no longer knows (after a
+   * restart without persistence), clearing first whatever stray fields of it a command resent on
+   * reconnection may have written. Says whether it re-submitted.
+   */
+  const check = async (jobId: string): Promise<boolean> => {
     const { queue } = await connect();
     const state = await queue.getJobState(jobId);
     if (state === 'completed' || state === 'failed') {
       const job = await queue.getJob(jobId);
-      if (!job) return;
-      settle(jobId, state === 'completed' ? { ok: true, value: job.returnvalue } : { ok: false, reason: job.failedReason });
-    } else if (state === 'unknown') {
-      const entry = outstanding.get(jobId);
-      if (entry) await submit(jobId, entry.data);
+      if (job) settle(jobId, state === 'completed' ? { ok: true, value: job.returnvalue } : { ok: false, reason: job.failedReason });
+      return false;
     }
+    const entry = outstanding.get(jobId);
+    if (state !== 'unknown' || !entry) return false;
+    failover.waiting(entry);
+    await queue.remove(jobId);
+    await submit(jobId, entry.data);
+    return true;
   };
+
+  /** After an outage: every outstanding job is checked at once; resolves with how many were submitted again. */
+  const recheckAll = async (): Promise<number> => (await Promise.all([...outstanding.keys()].map(check))).filter(Boolean).length;
 
   // Only jobs outstanding for a whole interval are checked: a normal finish costs no extra query.
   const pollOutstanding = () => {
@@ -285,6 +347,23 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       else entry.seenByPoll = true;
     }
     watchForWorkers().catch(onError);
+  };
+
+  /** Failover: a look at the workers' heartbeats, while Redis answers. */
+  const watchWorkers = () => {
+    outage.giveUpIfTooLong();
+    if (!connections || outstanding.size === 0 || outage.down) return;
+    connections.then((c) => failover.tick(c.failover)).then(redisAnswered, onError);
+  };
+
+  const startTimers = () => {
+    if (timers.length > 0) return;
+    timers = [setInterval(pollOutstanding, pollMs), setInterval(watchWorkers, HEARTBEAT_MS)];
+    for (const timer of timers) timer.unref();
+  };
+  const stopTimers = () => {
+    for (const timer of timers) clearInterval(timer);
+    timers = [];
   };
 
   /** Warns when jobs wait and the queue has had no active job for noWorkerWarningMs. */
@@ -308,8 +387,8 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     );
   };
 
-  const jobIdOf = (data: MetricCallJobData, exampleJson: string, given: MetricCallIdentity | undefined): string => {
-    const key = `${candidateHash(data.candidate)}.${data.exampleId}.${shortHash(exampleJson)}.${data.captureTraces ? 1 : 0}`;
+  const callKey = (data: MetricCallJobData, hash: string, exampleJson: string, given: MetricCallIdentity | undefined): string => {
+    const key = `${hash}.${data.exampleId}.${shortHash(exampleJson)}.${data.captureTraces ? 1 : 0}`;
     // The evaluation service numbers occurrences across replays from a run log too; count here
     // only when called without it.
     const occurrence = given?.occurrence ?? occurrences.get(key) ?? 0;
@@ -322,16 +401,19 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     runId,
 
     async evaluate(candidate: Candidate, example: unknown, exampleId: number, ctx: EvalContext, call?: MetricCallIdentity): Promise<Evaluation> {
-      if (givenUp) throw givenUp;
+      if (outage.givenUp) throw outage.givenUp;
       if (closed) throw new Error('the bullmq executor is closed');
       const { signal } = ctx;
       if (signal.aborted) throw signal.reason;
       const exampleJson = JSON.stringify(example) ?? 'null';
       // The example as JSON would carry it: the worker sees exactly what travelled.
       const data: MetricCallJobData = { candidate, example: JSON.parse(exampleJson), exampleId, captureTraces: ctx.captureTraces };
-      const jobId = jobIdOf(data, exampleJson, call);
+      const hash = candidateHash(candidate);
+      const jobId = callKey(data, hash, exampleJson, call);
       const ready = connect();
-      const result = new Promise<Evaluation>((resolve, reject) => outstanding.set(jobId, { data, seenByPoll: false, resolve, reject }));
+      const result = new Promise<Evaluation>((resolve, reject) =>
+        outstanding.set(jobId, { data, logKey: `${hash}:${exampleId}:${ctx.captureTraces ? 1 : 0}`, seenByPoll: false, losses: 0, rerunForOverdue: false, resolve, reject }),
+      );
       // An abort may reject it before it is awaited below; that is not an unhandled rejection.
       result.catch(() => {});
       const onAbort = () => {
@@ -347,34 +429,41 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
         // Listening before submitting, so the finish event cannot slip past; while Redis cannot
         // be reached at all, this waits (an abort still ends the wait).
         await Promise.race([ready, result]);
-        if (givenUp) throw givenUp;
+        if (outage.givenUp) throw outage.givenUp;
         if (signal.aborted) return await result;
-        await submit(jobId, data, signal);
-        if (pollTimer === undefined) {
-          pollTimer = setInterval(pollOutstanding, pollMs);
-          pollTimer.unref();
-        }
+        startTimers();
+        // While Redis is down an add waits in ioredis's queue; giving up on Redis settles the call without it.
+        const submitted = submit(jobId, data, signal);
+        submitted.catch(() => {});
+        await Promise.race([submitted, result]);
         return await result;
       } catch (error) {
         outstanding.delete(jobId);
         throw error;
       } finally {
         signal.removeEventListener('abort', onAbort);
-        if (outstanding.size === 0 && pollTimer !== undefined) {
-          clearInterval(pollTimer);
-          pollTimer = undefined;
-        }
+        if (outstanding.size === 0) stopTimers();
       }
+    },
+
+    onCallsRerun(listener) {
+      rerunListeners.add(listener);
+      return () => rerunListeners.delete(listener);
     },
 
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
-      if (pollTimer !== undefined) clearInterval(pollTimer);
-      for (const [jobId] of outstanding) settle(jobId, { ok: false, reason: 'the bullmq executor was closed' });
+      stopTimers();
+      const unanswered = [...outstanding.keys()];
+      for (const jobId of unanswered) settle(jobId, { ok: false, reason: 'the bullmq executor was closed' });
       closing.abort(new Error('the bullmq executor was closed'));
       const shutDown = connections?.then(
-        ({ queue, events }) => Promise.allSettled([events.close(), queue.close()]),
+        async ({ queue, events, client }) => {
+          // A closed run leaves no work behind: jobs no worker has taken are withdrawn (active ones are locked and run out).
+          await Promise.allSettled([...unanswered.map((jobId) => queue.remove(jobId)), client.hdel(queue.toKey(FAIR_KEY), runId)]);
+          return Promise.allSettled([events.close(), queue.close()]);
+        },
         () => undefined,
       );
       // Normally at once; connections still being opened are shut when they open, without

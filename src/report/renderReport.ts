@@ -5,7 +5,7 @@
 // the valset, tokens and dollars per model, the runtime model's prediction against the measured
 // wall-clock, and the actor tree. Each panel is its own module; this one lays out the page.
 // Room report/: imported by the package entries and the command (src/cli/); it reads the rooms below.
-import { plural, signedPercent, stopText } from './runWording.js';
+import { plural, signedPercent, stopText, tooLongText } from './runWording.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatDuration, scheduleLabel, type ModelSchedule } from '../runtimeModel/index.js';
@@ -86,11 +86,21 @@ function stat(label: string, value: string, sub?: string): string {
   return `<div class="stat"><div class="label">${escapeHtml(label)}</div><div class="value">${escapeHtml(value)}</div>${sub ? `<div class="sub">${escapeHtml(sub)}</div>` : ''}</div>`;
 }
 
+/** With a holdout set: the best candidate's holdout score beside its valset score, or why the set was not scored. */
+function holdoutCard(r: ReportInput['result']): string[] {
+  const h = r.holdout;
+  if (!h) return [];
+  if (r.holdoutScore === undefined) return [stat('holdout score', 'not scored', h.skipped ?? 'no holdout evaluation completed')];
+  const others = h.candidates.map((c, i) => (c === r.bestIndex ? '' : `#${c} ${score(h.scores[i] ?? 0)}`)).filter((t) => t !== '');
+  return [stat('holdout score', score(r.holdoutScore), `candidate #${r.bestIndex} of the front's ${h.candidates.length} best scored${others.length > 0 ? `; ${others.join(', ')}` : ''}`)];
+}
+
 function summaryCards(input: ReportInput): string {
   const r = input.result;
   const staleness = summarizeStaleness(r.proposals);
   return [
-    stat('best valset score', score(r.bestScore), `candidate #${r.bestIndex}`),
+    stat('best valset score', score(r.bestScore), `candidate #${r.bestIndex}${r.holdoutScore !== undefined ? ', chosen on the holdout set' : ''}`),
+    ...holdoutCard(r),
     stat('seed valset score', score(r.valScores[0] ?? 0)),
     ...(input.facts ?? []).map((f) => stat(f.label, f.value, f.sub)),
     stat('metric calls', String(r.metricCalls), input.budget !== undefined ? `of a budget of ${input.budget}` : undefined),
@@ -101,6 +111,7 @@ function summaryCards(input: ReportInput): string {
     stat('cost', totalCostText(r.costUsd, input.modelUsage)),
     // Failed calls scored 0: a reader must see that the scores are not the model's own.
     ...(r.failures && r.failures.total > 0 ? [stat('failed calls', String(r.failures.total), formatFailureCounts(r.failures).replace(/^[^:]*: /, ''))] : []),
+    ...(r.tooLong ? [stat('too long', String(r.tooLong.textsSentBack), tooLongText(r.tooLong))] : []),
     ...(r.error !== undefined ? [stat('stopped by an error', r.stopReason, r.error)] : []),
   ].join('');
 }
@@ -217,7 +228,7 @@ export function renderReport(input: ReportInput): string {
 <title>${escapeHtml(input.title)}</title><style>${REPORT_CSS}</style></head>
 <body>
 <h1>${escapeHtml(input.title)}</h1>
-<div class="muted">gepa-actors run report: ${plural(r.candidates.length, 'candidate')}, ${escapeHtml(stopText(r.stopReason))}</div>
+<div class="muted">gepa-actors run report: ${plural(r.candidates.length, 'candidate')}, ${escapeHtml(stopText(r.stopReason, r.stoppedBy))}</div>
 <div class="cards">${summaryCards(input)}</div>
 <div class="row">
 <section id="over-time"><h2>Best valset score over wall-clock</h2>${overTime}</section>

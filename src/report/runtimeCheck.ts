@@ -72,11 +72,12 @@ export function measuredRebasing(proposals: readonly ProposalRecord[], minibatch
  * Whether the budget ended the run, so that the prediction is for the whole budget: the model
  * drains a budget as the run does (the last proposals narrow, the remainder that pays for no
  * proposal is left). 'maxMetricCalls' alone does not say so: `stoppers.maxMetricCalls(n)` stops
- * with that reason too, possibly far below the budget; the budget's own refusal leaves fewer calls
- * than a proposal's worst case (two minibatch evaluations and a valset evaluation).
+ * with that reason too, and the result then names it (`stoppedBy`). A result of a version before
+ * `stoppedBy` is read by the calls left: the budget's own refusal leaves fewer than a proposal's
+ * worst case (two minibatch evaluations and a valset evaluation).
  */
 function stoppedByBudget(result: OptimizeResult, budget: number | undefined, proposalWorstCase: number): boolean {
-  if (result.stopReason !== 'maxMetricCalls') return false;
+  if (result.stopReason !== 'maxMetricCalls' || result.stoppedBy !== undefined) return false;
   return budget === undefined || budget - result.metricCalls < proposalWorstCase;
 }
 
@@ -86,7 +87,8 @@ function workNote(result: OptimizeResult, budget: number | undefined, spentBudge
     return `the run's budget (it made ${result.metricCalls} calls; the ${budget - result.metricCalls} left could pay for no proposal, as the model assumes too)`;
   }
   const before = budget !== undefined ? ` before its budget of ${budget}` : '';
-  return `the calls the run made, since it stopped (${result.stopReason})${before}; a prediction for the full budget would describe work it never did`;
+  const why = result.stoppedBy !== undefined ? `${result.stopReason}, by the stopper ${result.stoppedBy}` : result.stopReason;
+  return `the calls the run made, since it stopped (${why})${before}; a prediction for the full budget would describe work it never did`;
 }
 
 export function checkRuntimeModel(input: RuntimeCheckInput): RuntimeCheck {

@@ -67,7 +67,7 @@ export function anythingRunParts<Example>(options: OptimizeAnythingOptions<strin
         ...(refinement ? { refinement } : {}),
         reflection: { ...prepared.reflection, context },
         // Seedless: the reflection model writes the seed first (the placeholder '' stands in until then).
-        ...(seedCandidate === undefined ? { seedless: { prompt: buildSeedPrompt(context, dataset ?? []), component: STRING_COMPONENT } } : {}),
+        ...(seedCandidate === undefined ? { seedless: { prompt: buildSeedPrompt(context, dataset ?? [], prepared.settings.maxCandidateLength), component: STRING_COMPONENT } } : {}),
       };
     },
   };
@@ -98,5 +98,5 @@ function refinementFor(refiner: RefinerOptions, prepared: PreparedRun, context: 
       throw new ConfigError('invalid optimizeAnything options: refiner.refinerLm: a dollar budget (maxCostUsd) needs a model with a known price, so that each call can be reserved before it is made');
     }
   }
-  return anythingRefinement(lm, maxRefinements, context);
+  return anythingRefinement(lm, maxRefinements, context, prepared.settings.maxCandidateLength);
 }

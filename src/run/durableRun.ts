@@ -5,12 +5,13 @@
 // calls it still never asks for were paid all the same, and the result counts them. Work in
 // flight at a crash is redone; a run whose log ends with its result returns that result at once.
 import { resolve } from 'node:path';
-import { checkRunDirUsable } from '../storage/runDirAccess.js';
+import { checkRunDir } from '../storage/runDirAccess.js';
 import { readRunDirectory, resumedSettings, RunSession } from '../storage/runDirectory.js';
 import { runConfigRecord, UNNAMED_FUNCTION } from '../storage/runConfigRecord.js';
 import { RunJournal } from '../storage/runJournal.js';
 import { ConfigError } from '../errors/configError.js';
 import type { PreparedRun } from './preparedRun.js';
+import { evaluationCachePolicy } from './prepareRun.js';
 import { finishedSnapshot, foldRunEvent, initialSnapshot, type RunSnapshot } from '../storage/runSnapshot.js';
 import { watchStopFile } from '../storage/stopRequests.js';
 import type { OptimizeResult } from '../gepa/core/optimizeResult.js';
@@ -27,7 +28,7 @@ export interface DurableRunOptions {
   stopPollMs?: number;
 }
 
-/** Turns the optimizer's events into log records and state.json checkpoints. */
+/** Turns the optimizer's events into log records (pool additions, failovers) and state.json checkpoints. */
 class RunRecorder {
   private snapshot: RunSnapshot;
   private pending: ReturnType<typeof setImmediate> | undefined;
@@ -41,6 +42,11 @@ class RunRecorder {
   }
 
   onEvent(event: RunEvent): void {
+    // Which calls may have run twice: the log says it, so nothing is paid twice unrecorded.
+    if (event.type === 'calls.rerun') {
+      const { type: _type, ...notice } = event;
+      this.session()?.append({ t: 'rerun', ...notice });
+    }
     if (event.type === 'candidate.accepted' && event.index >= this.loggedCandidates) {
       const { index, parents, valScore, candidate } = event;
       this.session()?.append({ t: 'candidate', index, parents, valScore, ...(candidate ? { candidate } : {}) });
@@ -80,11 +86,15 @@ function countingUnreplayed(result: OptimizeResult, journal: RunJournal): Optimi
 export async function runInDirectory(given: PreparedRun, launch: LaunchRun, options: DurableRunOptions = {}): Promise<OptimizeResult> {
   const { config } = given;
   if (config.runDir === undefined) throw new ConfigError('invalid optimize config: runDir: required for a durable run');
-  checkRunDirUsable(config.runDir);
+  // The command's rule too: an empty or new directory starts a run, one holding a run resumes it, any other is refused.
+  checkRunDir(config.runDir, 'continue');
   const dir = resolve(config.runDir);
   // A run resumed without a setting whose default changed since goes on with the one it started with.
   const startedWith = resumedSettings(dir, config, given.settings);
-  const prepared: PreparedRun = startedWith === given.settings ? given : { ...given, settings: startedWith };
+  // The evaluation cache as the run started with it (its mode and folder), when the config leaves it unset.
+  const cacheResumed = startedWith.cacheEvaluation !== given.settings.cacheEvaluation || startedWith.cacheDir !== given.settings.cacheDir;
+  const prepared: PreparedRun =
+    startedWith === given.settings ? given : { ...given, settings: startedWith, ...(cacheResumed ? { evaluationCache: evaluationCachePolicy(config, startedWith, given.table) } : {}) };
   if (prepared.journal) throw new ConfigError('invalid optimize config: journal: cannot be combined with runDir (the run directory is the journal)');
   const record = runConfigRecord(config, prepared.settings, prepared.datasetFingerprints);
   // Read once: a caller that checked the directory already (the CLI, before the endpoint) passes it on.

@@ -49,8 +49,10 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
   const adapter = config.adapter as Adapter<unknown>;
   const clock = config.clock ?? systemClock;
   const telemetry = config.telemetry === false ? undefined : createRunTelemetry(clock);
-  const table = buildExampleTable<unknown>(config.trainset, config.valset ?? config.trainset);
+  const table = buildExampleTable<unknown>(config.trainset, config.valset ?? config.trainset, config.holdout ?? []);
   const listeners = both(config.onEvent, telemetry?.onEvent);
+  // failFast: a failing callback stops the run as a failure, through the stop-signal actor.
+  const callbackFailure = config.callbacks?.length && settings.failFast ? new AbortController() : undefined;
   const callbacks = config.callbacks?.length
     ? createRunCallbacks(config.callbacks, {
         seedCandidate: config.seedCandidate,
@@ -60,6 +62,7 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
         maxMetricCalls: settings.maxMetricCalls,
         ...(config.runDir === undefined ? {} : { runDir: config.runDir }),
         report: (event) => onEvent?.(event),
+        ...(callbackFailure ? { fail: (message: string) => callbackFailure.abort(message) } : {}),
       })
     : undefined;
   // The user's listener and telemetry first, then the callbacks (a callback's failure reaches all of them).
@@ -73,15 +76,16 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
     config: config as OptimizeConfig<unknown>,
     settings,
     table,
-    evaluationCache: evaluationCachePolicy(config, settings.cacheEvaluation, table),
+    evaluationCache: evaluationCachePolicy(config, settings, table),
     executor: executorFor(config, adapter),
     reflectionLm: reflectionModel(config.reflectionLm as OptimizeConfig<unknown>['reflectionLm'], settings.maxCostUsd),
     buildDataset: (candidate, results, components) => buildReflectiveDataset(adapter, candidate, results, components),
-    reflection: runReflection(config),
+    reflection: runReflection(config, settings),
     ...(config.proposeNewTexts ? { proposeNewTexts: config.proposeNewTexts } : {}),
     clock,
     signal: config.signal,
     drainSignal: config.drainSignal,
+    ...(callbackFailure ? { failSignal: callbackFailure.signal } : {}),
     onSlotInterval: both(config.onSlotInterval, telemetry?.onSlotInterval),
     onEvent,
     ...(callbacks ? { callbacks } : {}),
@@ -94,17 +98,25 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
 }
 
 /** The reflection strategy the config selects (validated already) and the options every strategy reads. */
-function runReflection(config: OptimizeConfig<unknown>): RunReflection {
+function runReflection(config: OptimizeConfig<unknown>, settings: RunSettings): RunReflection {
   const strategy = chosenReflectionStrategy(config);
   if ('problem' in strategy) throw new ConfigError(`invalid optimize config: ${strategy.problem}`);
-  return { strategy, ...(config.reflectionPromptTemplate === undefined ? {} : { template: config.reflectionPromptTemplate }) };
+  return {
+    strategy,
+    ...(config.reflectionPromptTemplate === undefined ? {} : { template: config.reflectionPromptTemplate }),
+    ...(settings.maxCandidateLength === undefined ? {} : { maxCandidateLength: settings.maxCandidateLength }),
+  };
 }
 
-/** cacheEvaluation resolved (validated already): 'disk' keeps evaluations in cacheDir for runs of the same adapter identity. */
-function evaluationCachePolicy(config: OptimizeConfig<unknown>, mode: RunSettings['cacheEvaluation'], table: ExampleTable<unknown>): EvaluationCachePolicy {
-  if (mode !== 'disk' || config.cacheDir === undefined) return { reuse: mode !== false };
+/**
+ * cacheEvaluation resolved (validated already; or, resumed, as the run directory recorded it):
+ * 'disk' keeps evaluations in cacheDir for runs of the same adapter identity.
+ */
+export function evaluationCachePolicy(config: OptimizeConfig<unknown>, settings: Pick<RunSettings, 'cacheEvaluation' | 'cacheDir'>, table: ExampleTable<unknown>): EvaluationCachePolicy {
+  const { cacheEvaluation: mode, cacheDir } = settings;
+  if (mode !== 'disk' || cacheDir === undefined) return { reuse: mode !== false };
   const { reflectionLm: _lm, ...adapterIdentity } = config.runIdentity ?? {};
-  return { reuse: true, store: evaluationCacheDir(config.cacheDir, adapterIdentity, table.examples) };
+  return { reuse: true, store: evaluationCacheDir(cacheDir, adapterIdentity, table.examples) };
 }
 
 /** One listener that calls the user's, then telemetry's; either may be absent. */
@@ -130,6 +142,7 @@ function executorFor<Example>(config: OptimizeConfig<Example>, adapter: Adapter<
       backoffMs: executor.backoffMs,
       noWorkerWarningMs: executor.noWorkerWarningMs,
       maxRedisDownMs: executor.maxRedisDownMs,
+      workerLostMs: executor.workerLostMs,
       onWarning: (message) => config.onEvent?.({ type: 'warning', message }),
       // A resumed run re-attaches to the jobs its earlier process submitted.
       runId: config.runDir === undefined ? undefined : runIdForDirectory(config.runDir),

@@ -51,6 +51,8 @@ export interface PreparedRun {
   signal?: AbortSignal;
   /** Abort = start nothing new, let what is in flight finish, then stop with the result. */
   drainSignal?: AbortSignal;
+  /** Abort = the run failed (a failing callback under failFast): stop now with stopReason 'error', the reason its message. */
+  failSignal?: AbortSignal;
   onSlotInterval?: (interval: SlotInterval) => void;
   /** The run's event listener: proposers report their fine-grained events straight to it. */
   onEvent?: (event: RunEvent) => void;
@@ -60,6 +62,8 @@ export interface PreparedRun {
   callbacks?: RunCallbacks;
   /** Every metric and LM call that ran (telemetry spans); absent with `telemetry: false`. */
   onCall?: (call: CallRecord) => void;
+  /** Every failed call's error as it was thrown: optimize() keeps the first, a failed run's cause (RunFailedError). */
+  onFailedCall?: (error: unknown) => void;
   /** Durable runs: completed paid work is recorded here and replayed on resume. */
   journal?: WorkJournal;
   inspect?: (inspectionEvent: unknown) => void;

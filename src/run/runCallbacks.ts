@@ -1,8 +1,10 @@
 // The user's gepa callbacks (OptimizeConfig.callbacks) called from the run's events: a listener
 // beside onEvent that keeps what gepa's payloads name and no event carries alone (the pool so
 // far, each proposal's parent, minibatch and sums, the front before) and calls each method with
-// gepa's fields. A callback that throws, or whose promise rejects, is reported once per method as
-// an `error` run event; it never reaches the machines, so the run goes on exactly as without it.
+// gepa's fields. A callback that throws, or whose promise rejects, is reported once per callback
+// and method as a `warning` run event naming both (the CLI prints it on stderr); it never reaches
+// the machines, so the run goes on exactly as without it (gepa logs and goes on), unless failFast:
+// then the first one stops the run as a failure (`fail`, which the stop-signal actor turns into a stop).
 import { errorMessage } from '../errors/errorMessage.js';
 import type { ExampleTable } from '../gepa/core/exampleTable.js';
 import type { CallbackRunState, GepaCallbacks } from '../gepa/core/callbacks.js';
@@ -21,12 +23,16 @@ export interface RunCallbackContext {
   runDir?: string;
   /** Where a failing callback is reported (the run's listener, this one included). */
   report: (event: RunEvent) => void;
+  /** failFast: a failing callback fails the run; told its message once. */
+  fail?: (message: string) => void;
 }
 
 /** The callbacks as the run calls them: every event, then the result once. */
 export interface RunCallbacks {
   onEvent(event: RunEvent): void;
   finish(result: OptimizeResult): void;
+  /** failFast: what the first failing callback threw (the run's failure's cause); undefined while none has failed or without failFast. */
+  fatalError(): { message: string; error: unknown } | undefined;
 }
 
 type Method = keyof GepaCallbacks;
@@ -69,11 +75,18 @@ export function createRunCallbacks(callbacks: ReadonlyArray<Partial<GepaCallback
   const trainPosition = new Map(context.table.trainIds.map((id, i) => [id, i] as const));
   const state = (): CallbackRunState => ({ candidates: [...candidates], parents: parents.map((p) => [...p]), valScores: [...valScores], metricCalls });
 
+  let fatal: { message: string; error: unknown } | undefined;
+
   function failed(index: number, method: Method, error: unknown): void {
     const key = `${index}:${method}`;
     if (reported.has(key)) return;
     reported.add(key);
-    context.report({ type: 'error', message: `callbacks[${index}].${method} threw: ${errorMessage(error)}` });
+    const message = `callbacks[${index}].${method} threw: ${errorMessage(error)}`;
+    context.report({ type: 'warning', message });
+    if (context.fail && !fatal) {
+      fatal = { message: `failFast: ${message}`, error };
+      context.fail(fatal.message);
+    }
   }
 
   function call<M extends Method>(method: M, payload: Payload<M>): void {
@@ -258,5 +271,6 @@ export function createRunCallbacks(callbacks: ReadonlyArray<Partial<GepaCallback
     finish(result) {
       call('onOptimizationEnd', { bestCandidateIdx: result.bestIndex, totalIterations: iterationsStarted, totalMetricCalls: result.metricCalls, finalState: result });
     },
+    fatalError: () => fatal,
   };
 }

@@ -5,7 +5,7 @@
 // to another run, and mix its scores with the new ones.
 import { z } from 'zod';
 import { canonicalJson } from '../identity/canonicalJson.js';
-import { datasetFingerprints, type DatasetFingerprint, type DatasetFingerprints } from '../identity/contentHash.js';
+import { datasetFingerprint, datasetFingerprints, type DatasetFingerprint, type DatasetFingerprints } from '../identity/contentHash.js';
 import { ConfigError } from '../errors/configError.js';
 import type { RunSettings } from '../config/runSettings.js';
 import { REBASE_WAITS, STEP_MINIBATCHES, TIE_ORDERS } from '../settingValues.js';
@@ -89,7 +89,7 @@ export function runConfigRecord<Example>(config: OptimizeConfig<Example>, settin
   // failFast and maxConsecutiveFailures decide when a failing run stops, never what it computes:
   // not compared, so a run stopped by a failure can be resumed with other values.
   // The stoppers are functions: only their names are recorded (operational), never compared.
-  const { seedCandidate: _seed, seedHash, componentNames: _names, workers, slotPolicy, minibatchSize, maxMerges, failFast: _ff, maxConsecutiveFailures: _mcf, stopWhen, ...rest } = settings;
+  const { seedCandidate: _seed, seedHash, componentNames: _names, workers, slotPolicy, minibatchSize, maxMerges, failFast: _ff, maxConsecutiveFailures: _mcf, stopWhen, cacheDir, holdoutSize: _h, ...rest } = settings;
   const identity = identityFields(config.runIdentity);
   const compared = {
     ...rest,
@@ -98,6 +98,8 @@ export function runConfigRecord<Example>(config: OptimizeConfig<Example>, settin
     // A function cannot be compared; a named model can.
     reflectionLm: typeof config.reflectionLm === 'string' ? config.reflectionLm : (config.runIdentity?.reflectionLm ?? modelIdentityOf(config.reflectionLm) ?? UNNAMED_FUNCTION),
     identity,
+    // Its scores are logged by example: another holdout set would be served them.
+    ...(config.holdout !== undefined ? { holdout: datasetFingerprint(config.holdout) } : {}),
   };
   return {
     version: 1,
@@ -113,7 +115,7 @@ export function runConfigRecord<Example>(config: OptimizeConfig<Example>, settin
       slotPolicy,
       executor: config.executor?.kind ?? 'local',
       ...(stopWhen.length > 0 ? { stopWhen: stopWhen.map(stopperName) } : {}),
-      ...(config.cacheDir !== undefined ? { cacheDir: config.cacheDir } : {}),
+      ...(cacheDir !== undefined ? { cacheDir } : {}),
     },
   };
 }
@@ -169,6 +171,24 @@ export function settingsResumedFrom<S extends Record<(typeof DEFAULTS_THAT_CHANG
     if (VALID[key].includes(recorded) && recorded !== settings[key]) resumed = { ...resumed, [key]: recorded };
   }
   return resumed;
+}
+
+const CACHE_MODES: readonly unknown[] = [false, 'memory', 'disk'];
+
+/**
+ * The evaluation cache a resumed run goes on with: a config that leaves cacheEvaluation unset
+ * continues with the recorded mode (a 'disk' cache with its recorded folder unless the config
+ * names another), so a resume never changes the mode silently; a mode given is compared as any
+ * setting (a different one is refused, naming it).
+ */
+export function cacheResumedFrom<S extends Pick<RunSettings, 'cacheEvaluation' | 'cacheDir'>>(stored: RunConfigRecord, config: Pick<OptimizeConfig<unknown>, 'cacheEvaluation' | 'cacheDir'>, settings: S): S {
+  if (config.cacheEvaluation !== undefined) return settings;
+  const recorded = comparedFields(stored).cacheEvaluation ?? SETTINGS_ADDED_LATER.cacheEvaluation;
+  // A value this version does not know is left to the comparison, which names it.
+  if (!CACHE_MODES.includes(recorded) || recorded === settings.cacheEvaluation) return settings;
+  const cacheDir = recorded === 'disk' ? (config.cacheDir ?? stored.operational.cacheDir) : undefined;
+  const { cacheDir: _given, ...rest } = settings;
+  return { ...rest, cacheEvaluation: recorded as RunSettings['cacheEvaluation'], ...(cacheDir !== undefined ? { cacheDir } : {}) } as S;
 }
 
 /** Fields added to the async schedule later, with the value runs written before them behaved as. */

@@ -1,11 +1,15 @@
-// Can a run directory be used at all: checked before any request is made, so that a run whose
-// log could never be written is refused at once (naming runDir) instead of failing after paid
-// work. Pseudo file systems (/proc, /sys, ...) are refused without touching them (a recursive
-// mkdir under /proc never returns); elsewhere a real write, removed at once, is the only
-// test that holds for root and for read-only mounts alike.
-import { mkdirSync, rmdirSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
+// Can a run directory be used, and for what: checked before any request is made, so that a run
+// whose log could never be written is refused at once (naming runDir) instead of failing after
+// paid work, and the one rule of what a directory may hold, for the library's runDir and the
+// command's alike: a non-empty folder that holds no run is refused (its files are the user's);
+// a new run needs an empty or new folder, a resume one that holds a run. Pseudo file systems
+// (/proc, /sys, ...) are refused without touching them (a recursive mkdir under /proc never
+// returns); elsewhere a real write, removed at once, is the only test that holds for root and
+// for read-only mounts alike.
+import { mkdirSync, readdirSync, rmdirSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { RunDirectoryError } from './runDirectoryError.js';
+import { RUN_FILES } from './runDirectory.js';
 
 /** statfs magic numbers of Linux pseudo file systems: kernel views, not storage. */
 const PSEUDO_FILE_SYSTEMS: ReadonlyMap<number, string> = new Map([
@@ -72,4 +76,53 @@ export function checkRunDirUsable(given: string): void {
   } catch (error) {
     refuse(dir, `${existing.path === dir ? 'is not writable' : 'cannot be created'} (${codeOf(error) ?? String(error)} in ${existing.path})`);
   }
+}
+
+/**
+ * How a directory is to be used: 'continue' (optimize()'s runDir: the run it holds is resumed, an
+ * empty or new one starts a run), 'new' (the command without --resume), 'resume' (--resume).
+ */
+export type RunDirUse = 'continue' | 'new' | 'resume';
+
+const RUN_CONFIG_FILE = RUN_FILES.config;
+
+function entriesOf(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch (error) {
+    if (codeOf(error) === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+const entries = (n: number) => `${n} entr${n === 1 ? 'y' : 'ies'}`;
+
+/**
+ * The one rule of what a run directory may hold, before anything is written or paid for: throws
+ * RunDirectoryError (naming runDir) when `dir` cannot be used at all, holds files that are not a
+ * run, holds a run when a new one is asked for ('new'), or holds none to resume ('resume').
+ * Returns whether it holds a run.
+ */
+export function checkRunDir(given: string, use: RunDirUse): { holdsRun: boolean } {
+  checkRunDirUsable(given);
+  const dir = resolve(given);
+  const found = entriesOf(dir);
+  const holdsRun = found.includes(RUN_CONFIG_FILE);
+  if (found.length > 0 && !holdsRun) {
+    const notARun = `runDir: ${dir} already holds files that are not a run (${entries(found.length)})`;
+    throw new RunDirectoryError(
+      use === 'resume'
+        ? `runDir: ${dir} holds no run to resume (no ${RUN_CONFIG_FILE}); it was not made by gepa-actors: nothing was written to it. Choose the directory of the run to continue.`
+        : use === 'new'
+          ? `${notARun}. Choose an empty or new directory.`
+          : `${notARun}: nothing was written to it. Choose an empty or new directory, or the directory of a run to continue.`,
+    );
+  }
+  if (use === 'new' && holdsRun) {
+    throw new RunDirectoryError(`runDir: ${dir} already holds a run (${entries(found.length)}). Use --resume to continue it, or choose another directory.`);
+  }
+  if (use === 'resume' && !holdsRun) {
+    throw new RunDirectoryError(`runDir: ${dir} holds no run to resume (no ${RUN_CONFIG_FILE}); leave out --resume to start a new run there.`);
+  }
+  return { holdsRun };
 }

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomicFile.js';
-import { diffRunConfigs, recordBudgets, runConfigRecordSchema, scheduleResumedFrom, settingsResumedFrom, type RunConfigRecord } from './runConfigRecord.js';
+import { cacheResumedFrom, diffRunConfigs, recordBudgets, runConfigRecordSchema, scheduleResumedFrom, settingsResumedFrom, type RunConfigRecord } from './runConfigRecord.js';
 import { loggedBudgets, resumeBudgets, type ResumedBudgets } from './resumeBudgets.js';
 import { RunDirectoryError } from './runDirectoryError.js';
 import { LOCK_FILE, RunLock } from './runLock.js';
@@ -77,7 +77,8 @@ function readStoredConfig(path: string): RunConfigRecord {
 
 /**
  * The settings a run in `dir` goes on with: those whose default changed since and that `config`
- * leaves unset are taken from its config.json (settingsResumedFrom, scheduleResumedFrom). A directory without one, or
+ * leaves unset are taken from its config.json (settingsResumedFrom, scheduleResumedFrom), and so is
+ * the evaluation cache (cacheResumedFrom: its mode and folder). A directory without one, or
  * with one that cannot be read, changes nothing (readRunDirectory then reports it).
  */
 export function resumedSettings(dir: string, config: OptimizeConfig<unknown>, settings: RunSettings): RunSettings {
@@ -89,7 +90,7 @@ export function resumedSettings(dir: string, config: OptimizeConfig<unknown>, se
   } catch {
     return settings;
   }
-  return scheduleResumedFrom(stored, config, settingsResumedFrom(stored, config, settings));
+  return cacheResumedFrom(stored, config, scheduleResumedFrom(stored, config, settingsResumedFrom(stored, config, settings)));
 }
 
 /**

@@ -1,5 +1,5 @@
 // The run log (log.jsonl): one JSON line per completed unit of paid work (a metric call, a
-// reflection, an answer of the user's proposeNewTexts), per async decision, per pool addition and per result, appended and never rewritten. Each record is
+// reflection, an answer of the user's proposeNewTexts), per async decision, per pool addition, per failover and per result, appended and never rewritten. Each record is
 // one write(2) of a whole line, so kill -9 loses at most the line being written; a line torn at
 // the very end is dropped on reading, damage anywhere else is an error naming its line.
 import { closeSync, existsSync, fdatasyncSync, openSync, readFileSync, statSync, truncateSync, writeSync } from 'node:fs';
@@ -11,6 +11,7 @@ import type { Candidate, Evaluation } from '../gepa/core/adapter.js';
 import type { LmReply } from '../gepa/core/languageModel.js';
 import type { OptimizeResult } from '../gepa/core/optimizeResult.js';
 import type { ScheduleDecision } from '../gepa/core/workJournal.js';
+import type { RerunNotice } from '../gepa/core/runEvent.js';
 import { errorMessage } from '../errors/errorMessage.js';
 
 /** One line of log.jsonl, told apart by `t` (docs/durable-runs.md). */
@@ -72,6 +73,14 @@ export type RunLogRecord =
       /** The candidate's texts. */
       candidate?: Candidate;
     }
+  /**
+   * Metric calls a remote executor ran again (or failed) after their worker was lost or they
+   * hung: the calls that may have run twice, each counted once in metricCalls (for readers; replay skips it).
+   */
+  | ({
+      /** A failover. */
+      t: 'rerun';
+    } & RerunNotice)
   /** A resume raised the run's budgets (null: no limit) from here on; later resumes keep them. */
   | {
       /** A budget raised on resume. */
@@ -104,6 +113,15 @@ const recordSchema = z.discriminatedUnion('t', [
     candidate: candidateSchema.optional(),
   }),
   z.object({ t: z.literal('budget'), maxMetricCalls: z.number().int().positive().nullable(), maxCostUsd: z.number().positive().nullable() }),
+  z.object({
+    t: z.literal('rerun'),
+    reason: z.enum(['worker lost', 'call overdue', 'lost too often']),
+    calls: z.number().int().nonnegative(),
+    workers: z.array(z.string()),
+    waitedMs: z.number().nonnegative(),
+    keys: z.array(z.string()),
+    atMs: z.number(),
+  }),
   z.object({
     t: z.literal('result'),
     result: z.looseObject({

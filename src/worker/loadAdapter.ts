@@ -2,7 +2,7 @@
 // worker imports the ES module at a path and takes one of its exports (the run config's adapter
 // and optimizeAnything evaluator load the same way). Failures name the path
 // and the exports that do exist, since this is the first thing a user gets wrong.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Adapter } from '../gepa/core/adapter.js';
@@ -26,13 +26,29 @@ export function parseAdapterSpec(spec: string, field = '--adapter', defaultExpor
   return { adapterPath, exportName };
 }
 
+/** Each module's modification time when this process first imported it. */
+const importedAt = new Map<string, number>();
+
+/**
+ * The URL to import a module from: its own, or, once the file was edited since this process
+ * imported it (the user fixed their evaluator, then resumed in the same process), one keyed by its
+ * modification time, so the edit is what runs; an unchanged module comes from the import cache.
+ */
+function moduleUrl(file: string): string {
+  const href = pathToFileURL(file).href;
+  const mtime = statSync(file).mtimeMs;
+  const first = importedAt.get(file);
+  if (first === undefined) importedAt.set(file, mtime);
+  return first === undefined || first === mtime ? href : `${href}?mtime=${mtime}`;
+}
+
 /** The export `exportName` of the ES module at `modulePath`; `what` names the module in errors ("adapter", "evaluator"). */
 export async function loadModuleExport(modulePath: string, exportName: string, what: string): Promise<unknown> {
   const file = resolve(modulePath);
   if (!existsSync(file)) throw new AdapterLoadError(`${what} module not found: ${file}`);
   let module: Record<string, unknown>;
   try {
-    module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    module = (await import(moduleUrl(file))) as Record<string, unknown>;
   } catch (error) {
     throw new AdapterLoadError(`cannot import the ${what} module ${file}: ${errorMessage(error)}`);
   }

@@ -1,8 +1,10 @@
 // A worker process's job loop: a BullMQ Worker that serves metric-call jobs with the user's
-// adapter, `concurrency` at a time, and returns each Evaluation in JSON-safe form. A worker
-// that dies mid-job stops renewing its locks; another worker's stalled-job check then takes
-// the job again, after at most about lockDurationMs + stalledIntervalMs. bullmq is an optional
-// peer, imported when a worker starts.
+// adapter, `concurrency` at a time, and returns each Evaluation in JSON-safe form. It beats
+// every 250 ms (workerHeartbeat.ts): when it dies, freezes or loses the network, the runs'
+// executors notice within about a second and move its jobs to other workers; its late answers
+// are then refused (their lock is gone). BullMQ's own stalled-job check, after about
+// lockDurationMs + stalledIntervalMs, stays as the backstop. bullmq is an optional peer,
+// imported when a worker starts.
 // Room worker/: imported by the command and the entries.
 import { hostname } from 'node:os';
 import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, toJsonSafe, type MetricCallJobData } from '../executors/metricCallJob.js';
@@ -12,6 +14,7 @@ import type { Adapter, Evaluation } from '../gepa/core/adapter.js';
 import { loadAdapter } from './loadAdapter.js';
 import { errorMessage } from '../errors/errorMessage.js';
 import { BULLMQ_WORKER, importIntegration } from '../peers/optionalDependency.js';
+import { startHeartbeat, type BeatClient, type Heartbeat } from './workerHeartbeat.js';
 
 /** Options of runWorker (the `gepa-actors worker` command's flags). */
 export interface RunWorkerOptions {
@@ -45,9 +48,17 @@ export interface RunningWorker {
   readonly queueName: string;
   /** Jobs it runs at once. */
   readonly concurrency: number;
+  /** Its name in jobs' processedBy and in the heartbeats: `host:pid:n`. */
+  readonly name: string;
   /** Finishes the jobs in hand, then disconnects. */
   close(): Promise<void>;
 }
+
+// Several workers in one process (tests, benchmarks) need names of their own.
+let started = 0;
+
+/** A completion Redis refused because the run had moved the job to another worker (its lock was taken back). */
+const isTakenBack = (message: string) => /^(Missing lock|Lock mismatch|Missing key) for job /.test(message) || /is not in the active state/.test(message);
 
 
 function checkCount(value: number | undefined, fallback: number, field: string, min: number): number {
@@ -78,6 +89,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunningWorke
     adapter = await loadAdapter(options.adapterPath, options.exportName ?? 'adapter');
   }
   const serve = adapter;
+  const name = `${hostname()}:${process.pid}:${started++}`;
 
   const worker = new Worker<MetricCallJobData, Evaluation>(
     queueName,
@@ -100,22 +112,35 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunningWorke
       stalledInterval,
       maxStalledCount,
       autorun: true,
-      // Lands in each job's processedBy: which host and process ran it.
-      name: `${hostname()}:${process.pid}`,
+      // Lands in each job's processedBy: which host and process ran it, and the heartbeat it gives.
+      name,
       // After a lost connection, try again within a second (BullMQ waits 15 s), so a restarted
       // Redis is served at once.
       runRetryDelay: 1000,
     },
   );
   worker.on('failed', (job, error) => log(`job ${job?.id ?? '?'} failed (attempt ${job?.attemptsMade ?? '?'}): ${error.message}`));
-  worker.on('error', (error) => log(`worker error: ${errorMessage(error)}`));
+  // BullMQ tries to finish, then to retry, a job it no longer holds: one line per job, not two.
+  const dropped = new Set<string>();
+  worker.on('error', (error) => {
+    const text = errorMessage(error);
+    if (!isTakenBack(text)) return log(`worker error: ${text}`);
+    const jobId = / for job (\S+?)\.? /.exec(text)?.[1] ?? text;
+    if (dropped.has(jobId)) return;
+    if (dropped.size >= 1000) dropped.clear();
+    dropped.add(jobId);
+    log(`answer dropped, the run had moved the job to another worker (this one looked lost): ${text}`);
+  });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), connectTimeoutMs);
   });
+  let heartbeat: Heartbeat;
   try {
     const outcome = await Promise.race([worker.waitUntilReady(), timedOut]);
     if (outcome === 'timeout') throw new Error(`cannot reach Redis at ${connection.host}:${connection.port} within ${connectTimeoutMs} ms`);
+    const client = (await worker.getBackend().client) as unknown as BeatClient;
+    heartbeat = startHeartbeat(client, (key) => worker.toKey(key), name, (error) => log(`heartbeat: ${errorMessage(error)}`));
   } catch (error) {
     // A worker left behind would keep reconnecting forever.
     await worker.close(true).catch(() => {});
@@ -126,6 +151,11 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunningWorke
   return {
     queueName,
     concurrency,
-    close: () => worker.close(),
+    name,
+    close: async () => {
+      // Beats until its jobs are done: a worker finishing its jobs is not lost.
+      await worker.close();
+      await heartbeat.stop();
+    },
   };
 }

@@ -5,6 +5,8 @@
 import { parseArgs } from 'node:util';
 import { parseRedisConnection } from '../executors/redisConnection.js';
 import { checkQueueName, DEFAULT_QUEUE } from '../executors/metricCallJob.js';
+import { BULLMQ_EXECUTOR_DEFAULTS } from '../executors/bullmqExecutor.js';
+import { HEARTBEAT_MS } from '../executors/workerBeats.js';
 import { ConfigError } from '../errors/configError.js';
 import { AdapterLoadError, parseAdapterSpec } from './loadAdapter.js';
 import { runWorker } from './runWorker.js';
@@ -16,14 +18,22 @@ export const WORKER_USAGE = `Usage: gepa-actors worker --adapter PATH[#EXPORT] -
 Serve metric-call jobs of runs that use the bullmq executor. The adapter is the export EXPORT
 (default "adapter") of the ES module at PATH; examples arrive inside the jobs as JSON.
 
+Failover: the worker beats every ${HEARTBEAT_MS} ms through Redis. When it dies, freezes or loses the
+network, the runs notice within about a second (the executor's workerLostMs, default ${BULLMQ_EXECUTOR_DEFAULTS.workerLostMs}) and
+run its jobs on other workers; an answer it sends later is refused and it logs "answer
+dropped". Each call is paid once and the result is unchanged. Several runs may share a queue
+and its workers: each gets a fair share of the jobs served. Start as many workers as you like,
+on any host that reaches Redis; stop one with SIGINT or SIGTERM (it finishes its jobs first).
+
 Options:
   --adapter PATH[#EXPORT]   adapter module and export name (required)
-  --redis URL               redis://host:port of the queue (required)
+  --redis URL               redis://[:password@]host:port of the queue, rediss:// for TLS (required)
   --queue NAME              queue name, as in the run's executor config (default ${DEFAULT_QUEUE})
   --concurrency N           jobs this process runs at once (default 1)
-  --lock-duration MS        job lock duration; a dead worker's jobs move on after about this
+  --lock-duration MS        BullMQ's job lock, only a backstop now that runs fail over by
+                            heartbeat: a job a dead worker held is taken back after about this
                             plus the stalled interval (default 30000)
-  --stalled-interval MS     how often to look for jobs of dead workers (default 30000)
+  --stalled-interval MS     how often to look for such jobs (default 30000)
   --help                    show this text`;
 
 export interface WorkerCommandIo {

@@ -23,11 +23,11 @@ export const flakyAdapter: Adapter<DemoExample> = {
   },
 };
 
-/** The same answers, 100 ms later: a worker serving it holds each job long enough to be killed mid-job. */
+/** The same answers, 25 ms later: a worker serving it holds each job long enough to be killed mid-job. */
 export const slowAdapter: Adapter<DemoExample> = {
   ...demoTask.adapter,
   async evaluate(candidate, example, ctx) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 25));
     return demoTask.adapter.evaluate(candidate, example, ctx);
   },
 };

@@ -24,8 +24,7 @@ export function demoRunConfig(overrides: Partial<OptimizeConfig<DemoExample>> = 
 /** Everything but the timing figures. */
 export const essence = ({ elapsedMs: _e, workerUtilization: _u, discoveryElapsedMs: _d, ...rest }: OptimizeResult) => rest;
 
-/** Worker arguments with short locks, so a dead worker's jobs move on within about two seconds. */
+/** Worker arguments, default settings: a dead worker's jobs move on within about a second by failover, not by short locks. */
 export const workerArgs = (url: string, queue: string, adapterExport: string, concurrency: number): string[] => [
-  '--adapter', `test/support/demoAdapterModule.ts#${adapterExport}`, '--redis', url, '--queue', queue,
-  '--concurrency', String(concurrency), '--lock-duration', '2000', '--stalled-interval', '500',
+  '--adapter', `test/support/demoAdapterModule.ts#${adapterExport}`, '--redis', url, '--queue', queue, '--concurrency', String(concurrency),
 ];

@@ -1,5 +1,5 @@
 // The programs outside npm that some tests need (gepa 0.1.4 in Python, Chromium, redis-server,
-// the Gemma GGUF), where each is looked for, which tests use it and the command that sets it up.
+// iproute2, the Gemma GGUF), where each is looked for, which tests use it and the command that sets it up.
 // One place for both sides: scripts/testSetup.ts (run first by `npm test`) installs or reports
 // what is missing, and the tests skip on the same answer, or fail under CI=true, where a missing
 // program is a broken setup, not a reason to skip. Looks only at files: no process is started.
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 
-export type ProgramName = 'gepa' | 'chromium' | 'redis' | 'model';
+export type ProgramName = 'gepa' | 'chromium' | 'redis' | 'model' | 'iproute2';
 
 export interface TestProgram {
   name: ProgramName;
@@ -65,9 +65,16 @@ export const TEST_PROGRAMS: readonly TestProgram[] = [
   {
     name: 'redis',
     what: 'redis-server, for the BullMQ executor',
-    tests: ['test/bullmqExecutor.test.ts', 'test/bullmqResume.test.ts', 'test/bullmqStalls.test.ts', 'test/bullmqRedisRestart.test.ts', 'test/runConfigAdapter.test.ts'],
+    tests: ['test/bullmqExecutor.test.ts', 'test/bullmqResume.test.ts', 'test/bullmqStalls.test.ts', 'test/bullmqRedisRestart.test.ts', 'test/runConfigAdapter.test.ts', 'test/fleetShare.test.ts', 'test/queueRedis.test.ts'],
     setup: 'bash .ci/setup-redis.sh',
     missing: (env) => (env.GEPA_TEST_REDIS_URL || onPath('redis-server', env) ? null : 'no redis-server on PATH and GEPA_TEST_REDIS_URL is unset'),
+  },
+  {
+    name: 'iproute2',
+    what: 'iproute2 (`ip`), which puts Redis and workers in network namespaces of their own (as root)',
+    tests: ['test/fleetFaults.test.ts'],
+    setup: 'bash .ci/setup-iproute2.sh',
+    missing: (env) => (onPath('ip', env) ? null : 'no `ip` on PATH'),
   },
   {
     name: 'model',

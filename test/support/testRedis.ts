@@ -23,17 +23,25 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** PING until PONG or the deadline. */
-async function waitForRedis(port: number, timeoutMs: number): Promise<boolean> {
+/** PING (after AUTH, with a password) until PONG or the deadline. */
+async function waitForRedis(address: string, port: number, timeoutMs: number, password?: string): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
     const ok = await new Promise<boolean>((done) => {
-      const socket = connect({ host: '127.0.0.1', port }, () => socket.write('PING\r\n'));
-      socket.once('data', (d) => {
+      const socket = connect({ host: address, port }, () => socket.write(`${password === undefined ? '' : `AUTH ${password}\r\n`}PING\r\n`));
+      let answer = '';
+      socket.on('data', (d) => {
+        answer += d.toString();
+        if (password !== undefined && !answer.includes('\r\n', answer.indexOf('\r\n') + 2)) return;
         socket.destroy();
-        done(d.toString().startsWith('+PONG'));
+        done(answer.endsWith('+PONG\r\n'));
       });
       socket.once('error', () => done(false));
+      // An address across a link that is down would hang until TCP gives up.
+      socket.setTimeout(1000, () => {
+        socket.destroy();
+        done(false);
+      });
     });
     if (ok) return true;
     await new Promise((r) => setTimeout(r, 50));
@@ -48,23 +56,42 @@ export const hasRedisServer = (): boolean => {
   return false;
 };
 
+/** Where startRedisServer's server listens besides loopback, and with which password. */
+export interface RedisServerOptions {
+  /** Reachable from other network namespaces on every address (benchmarks); never in tests. */
+  bindAll?: boolean;
+  /** Also listen on this address (e.g. the bridge of test/support/netnsHosts.ts). */
+  alsoBind?: string;
+  /** Run inside this stand-in host (netnsHosts.ts), listening on its address only. */
+  host?: { address: string; wrapper: readonly string[] };
+  /** Required of clients (a Redis other hosts reach should have one). */
+  password?: string;
+}
+
 /** A redis-server of our own on a loopback port (no persistence); undefined if it does not answer. */
 export async function startRedisServer(
   port?: number,
-  options: { bindAll?: boolean } = {},
-): Promise<{ url: string; port: number; stop: () => Promise<void> } | undefined> {
+  options: RedisServerOptions = {},
+): Promise<{ url: string; port: number; stop: () => Promise<void>; child: ChildProcess } | undefined> {
+  // A free port here is free in a fresh namespace too.
   const chosen = port ?? (await freePort());
-  // bindAll: reachable from other network namespaces (benchmarks); never in tests.
-  const bind = options.bindAll ? ['--bind', '0.0.0.0', '--protected-mode', 'no'] : ['--bind', '127.0.0.1'];
-  const server = spawn('redis-server', ['--port', String(chosen), ...bind, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const address = options.host?.address ?? '127.0.0.1';
+  const bind = options.bindAll
+    ? ['--bind', '0.0.0.0', '--protected-mode', 'no']
+    : ['--bind', address, ...(options.alsoBind ? [options.alsoBind] : []), ...(address === '127.0.0.1' && !options.alsoBind ? [] : ['--protected-mode', 'no'])];
+  const auth = options.password === undefined ? [] : ['--requirepass', options.password];
+  const command = [...(options.host?.wrapper ?? []), 'redis-server', '--port', String(chosen), ...bind, ...auth, '--save', '', '--appendonly', 'no'];
+  const server = spawn(command[0]!, command.slice(1), { stdio: 'ignore' });
   const exited = new Promise<void>((r) => server.once('exit', () => r()));
-  if (!(await waitForRedis(chosen, 5000))) {
+  if (!(await waitForRedis(address, chosen, 5000, options.password))) {
     server.kill('SIGKILL');
     return undefined;
   }
+  const credentials = options.password === undefined ? '' : `:${encodeURIComponent(options.password)}@`;
   return {
-    url: `redis://127.0.0.1:${chosen}`,
+    url: `redis://${credentials}${address}:${chosen}`,
     port: chosen,
+    child: server,
     stop: async () => {
       server.kill('SIGKILL');
       await exited;
@@ -98,12 +125,13 @@ export interface WorkerProcess {
 
 /**
  * Spawns `src/worker/workerMain.ts` under tsx and resolves once it says it is ready. `wrapper`
- * runs it through another command, e.g. ['ip', 'netns', 'exec', 'gepa-h1'] for another "host".
+ * runs it through another command, e.g. ['ip', 'netns', 'exec', 'gepa-h1'] for another "host";
+ * `root`, another checkout's worker (benchmarks comparing versions).
  */
-export async function startWorkerProcess(args: string[], timeoutMs = 20_000, wrapper: string[] = []): Promise<WorkerProcess> {
+export async function startWorkerProcess(args: string[], timeoutMs = 20_000, wrapper: string[] = [], root = ROOT): Promise<WorkerProcess> {
   const command = [...wrapper, process.execPath, '--import', 'tsx', 'src/worker/workerMain.ts', ...args];
   const child = spawn(command[0]!, command.slice(1), {
-    cwd: ROOT,
+    cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';

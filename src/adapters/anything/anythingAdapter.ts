@@ -5,6 +5,7 @@
 // `scores`; keeps the best evaluations per example for `ctx.state`; and makes the reflection's
 // records from the side information.
 import { errorMessage } from '../../errors/errorMessage.js';
+import { caughtFailure } from '../../evaluation/failureTally.js';
 import type { Adapter, Candidate, EvalContext, EvaluatedExample, Evaluation, ReflectiveDataset } from '../../gepa/core/adapter.js';
 import type { SearchMode } from '../../settingValues.js';
 import { BEST_EVALUATIONS_KEPT, STRING_COMPONENT, type Evaluator, type PastEvaluation } from './anythingOptions.js';
@@ -47,7 +48,7 @@ export function createAnythingAdapter<Example>(options: AnythingAdapterOptions<E
         if (failFast || ctx.signal.aborted) throw outcome.error;
         const message = errorMessage(outcome.error);
         // A failed call keeps what the evaluator logged before it threw: the reflection reads why.
-        return { score: 0, output: withLog({ error: message }, lines), feedback: `The evaluator threw: ${message}`, failure: { kind: 'adapter', message } };
+        return caughtFailure({ score: 0, output: withLog({ error: message }, lines), feedback: `The evaluator threw: ${message}`, failure: { kind: 'adapter', message } }, outcome.error);
       }
       const read = readEvaluatorResult(outcome.value, lines);
       if (read.problem !== undefined) {

@@ -133,6 +133,9 @@ export function checkAnythingOptions(options: OptimizeAnythingOptions<string | C
     if ((data as unknown[]).length === 0) fail(field, `must not be empty (leave it out${field === 'dataset' ? ' for single-task search' : ''})`);
   }
   if (options.valset !== undefined && options.dataset === undefined) fail('valset', 'needs a dataset (a valset alone is no mode: give dataset, or dataset and valset)');
+  if (options.holdout !== undefined && options.dataset === undefined) {
+    fail('holdout', 'needs a dataset: single-task search calls the evaluator without an example, so no example can be held out');
+  }
   if (options.reflectionPromptTemplate !== undefined && !(blank(options.objective) && blank(options.background))) {
     fail('reflectionPromptTemplate', 'cannot be combined with objective or background, which the built-in prompt states (give one or the other)');
   }

@@ -1,12 +1,17 @@
 // optimizeAnything's refiner (gepa's RefinerConfig): the prompt that asks the refiner model for a
 // refined candidate from the attempts so far (each with its score and side information), the
-// candidate read from its JSON answer, and the evaluation kept: the better score, with the
-// original's side information and the attempts under `refinement`, which the reflection reads.
+// candidate read from its JSON answer, and the evaluation answered: the original's own, score
+// included (a score always describes its own candidate), with the attempts under `refinement`,
+// which the reflection reads, and the refined candidates that scored better in `refined`: where
+// the example is the whole valset they join the pool as candidates of their own (gepa keeps the
+// better score on the original's text instead, so its best score and best text can disagree).
 import { framingSections, type ReflectionContext } from '../../gepa/proposer/reflectionPrompt.js';
 import { imageMarker, isImagePart } from '../../gepa/proposer/promptImages.js';
+import { textLength } from '../../gepa/reflection/lengthLimit.js';
 import type { Refinement, RefinementAttempt } from '../../evaluation/refinement.js';
 import type { SlotAwareLanguageModel } from '../../lm/slotAwareModel.js';
-import type { Candidate, Evaluation } from '../../gepa/core/adapter.js';
+import type { Candidate, Evaluation, RefinedCandidate } from '../../gepa/core/adapter.js';
+import { candidateHash } from '../../gepa/core/candidateHash.js';
 import { sideInfoOf } from './anythingAdapter.js';
 
 /** The key of the side information that records a refined evaluation's attempts. */
@@ -54,20 +59,36 @@ export function readRefinedCandidate(reply: string, original: Candidate): Candid
   return { ...original, ...(parsed as Record<string, string>) };
 }
 
-/** The better of the original and its refinements (the original on a tie), the attempts recorded beside the original's side information. */
+/**
+ * The original's evaluation, its score its own, with the attempts recorded beside its side
+ * information, and the refinements that improved on the best before them (each refined from it:
+ * the refiner is asked about the best attempt so far) as `refined`, in order.
+ */
 export function keptEvaluation(attempts: readonly RefinementAttempt[]): Evaluation {
   const original = attempts[0]?.evaluation as Evaluation;
   if (attempts.length === 1) return original;
-  const best = attempts.reduce((kept, a) => (a.evaluation && a.evaluation.score > (kept.evaluation?.score ?? -Infinity) ? a : kept), attempts[0] as RefinementAttempt);
-  const evaluation = best.evaluation as Evaluation;
-  const refinement = { kept: best === attempts[0] ? 'original' : 'refined', attempts: attempts.slice(1).map(attemptRecord) };
-  // The kept evaluation's objective scores go with its score; the side information stays the original's.
-  const { objectives: _originalObjectives, ...rest } = original;
-  const { objectives } = evaluation;
-  return { ...rest, score: evaluation.score, output: { ...sideInfoOf(original), [REFINEMENT_KEY]: refinement }, ...(objectives ? { objectives } : {}) };
+  const refined: RefinedCandidate[] = [];
+  let best = original.score;
+  for (const a of attempts.slice(1)) {
+    if (!a.evaluation || !(a.evaluation.score > best)) continue;
+    best = a.evaluation.score;
+    refined.push({ candidate: a.candidate, hash: candidateHash(a.candidate), evaluation: a.evaluation });
+  }
+  const refinement = { improved: refined.length > 0, attempts: attempts.slice(1).map(attemptRecord) };
+  return { ...original, output: { ...sideInfoOf(original), [REFINEMENT_KEY]: refinement }, ...(refined.length > 0 ? { refined } : {}) };
 }
 
-/** The Refinement the evaluation service runs for optimizeAnything. */
-export function anythingRefinement(lm: SlotAwareLanguageModel, maxRefinements: number, context: ReflectionContext): Refinement {
-  return { lm, maxRefinements, prompt: (attempts) => refinerPrompt(context, attempts), read: readRefinedCandidate, combine: keptEvaluation };
+/**
+ * The Refinement the evaluation service runs for optimizeAnything. With maxCandidateLength
+ * (`maxLength`), a refined candidate with a text over it is a failed attempt, never evaluated (the
+ * next refinement reads why).
+ */
+export function anythingRefinement(lm: SlotAwareLanguageModel, maxRefinements: number, context: ReflectionContext, maxLength?: number): Refinement {
+  const read = (reply: string, original: Candidate): Candidate | { error: string } => {
+    const refined = readRefinedCandidate(reply, original);
+    if ('error' in refined || maxLength === undefined) return refined;
+    const over = Object.entries(refined).find(([, text]) => textLength(text) > maxLength);
+    return over ? { error: `the refined ${over[0]} is ${textLength(over[1])} characters, over maxCandidateLength (${maxLength})` } : refined;
+  };
+  return { lm, maxRefinements, prompt: (attempts) => refinerPrompt(context, attempts), read, combine: keptEvaluation };
 }

@@ -33,6 +33,23 @@ export interface Evaluation {
    * and is retried, not replayed, when a run is resumed.
    */
   failure?: CallFailure;
+  /**
+   * Set by the runtime with optimizeAnything's refiner: the refined candidates that scored better
+   * than this one on this example, each refined from the one before it (the first from this
+   * candidate), with their own evaluations. This evaluation's score stays its own candidate's;
+   * where the example is the whole valset, they join the pool as candidates of their own.
+   */
+  refined?: RefinedCandidate[];
+}
+
+/** A candidate the refiner made from an evaluated one, and its own evaluation (Evaluation.refined). */
+export interface RefinedCandidate {
+  /** The refined texts. */
+  candidate: Candidate;
+  /** Its content hash. */
+  hash: string;
+  /** Its evaluation on the same example (not refined again). */
+  evaluation: Evaluation;
 }
 
 /** Why a metric or LM call failed. */

@@ -7,9 +7,11 @@ export interface ExampleTable<Example> {
   trainIds: number[];
   /** valIds[j]: table id of valset[j]. */
   valIds: number[];
+  /** holdoutIds[k]: table id of holdout[k], the held-out selection set (empty without one). */
+  holdoutIds?: number[];
 }
 
-export function buildExampleTable<Example>(trainset: readonly Example[], valset: readonly Example[]): ExampleTable<Example> {
+export function buildExampleTable<Example>(trainset: readonly Example[], valset: readonly Example[], holdout: readonly Example[] = []): ExampleTable<Example> {
   const examples: Example[] = [];
   const ids = new Map<unknown, number>();
   const idOf = (example: Example): number => {
@@ -21,5 +23,7 @@ export function buildExampleTable<Example>(trainset: readonly Example[], valset:
     }
     return id;
   };
-  return { examples, trainIds: trainset.map(idOf), valIds: valset.map(idOf) };
+  const trainIds = trainset.map(idOf);
+  const valIds = valset.map(idOf);
+  return { examples, trainIds, valIds, ...(holdout.length > 0 ? { holdoutIds: holdout.map(idOf) } : {}) };
 }

@@ -56,6 +56,25 @@ export interface ProposalRecord {
   rebaseGateExamples?: number;
   /** Dollars its reflection calls cost (metric calls are shared through the cache, so not split per proposal). */
   reflectionCostUsd: number;
+  /** With maxCandidateLength, when a text of its reflection was over the limit: what the rule did. */
+  tooLong?: {
+    /** Texts sent back to the reflection model for being over the limit (one retry each). */
+    sentBack: number;
+    /** A text was still over the limit after its retry (or the retry failed): the proposal was refused, its child never evaluated. */
+    refused: boolean;
+  };
+}
+
+/** With `holdout`: the top candidates of the front scored on the held-out selection set. */
+export interface HoldoutResult {
+  /** Pool indices of the candidates scored, best valset mean first. */
+  candidates: number[];
+  /** Their mean holdout scores, in the same order. */
+  scores: number[];
+  /** Their score on each holdout example. */
+  subscores: number[][];
+  /** Why the holdout set was not scored (the run stopped by time, dollars, a request or a failure): bestIndex is then the valset's choice. */
+  skipped?: string;
 }
 
 /** What optimize() returns: the pool with its scores and lineage, the best, what was spent, why it stopped. */
@@ -68,12 +87,19 @@ export interface OptimizeResult {
   valScores: number[];
   /** valSubscores[i][j] = score of candidate i on valset example j. */
   valSubscores: number[][];
-  /** Index of the best candidate: the highest mean valset score (the earliest among equals). */
+  /**
+   * Index of the best candidate: the highest mean valset score (the earliest among equals); with
+   * `holdout`, the highest holdout score among the front's top candidates (see `holdout`).
+   */
   bestIndex: number;
   /** candidates[bestIndex]. */
   bestCandidate: Candidate;
-  /** valScores[bestIndex]. */
+  /** valScores[bestIndex]: the best candidate's valset mean (with `holdout`, its holdout score is `holdoutScore`). */
   bestScore: number;
+  /** With `holdout`: the best candidate's mean score on the held-out selection set (absent when it was not scored). */
+  holdoutScore?: number;
+  /** With `holdout`: the candidates scored on it and their scores, or why it was not scored. */
+  holdout?: HoldoutResult;
   /** adapter.evaluate calls actually made (cache hits excluded). */
   metricCalls: number;
   /** Reflection LM calls made (replayed ones included on resume; a custom proposeNewTexts is not counted). */
@@ -96,6 +122,11 @@ export interface OptimizeResult {
   stopReason: StopReason;
   /** With stopReason 'error': what failed, e.g. "HTTP 404 from ...: the model `x` does not exist". */
   error?: string;
+  /**
+   * The `stopWhen` stopper that stopped the run, by name (`'maxMetricCalls(200)'`, your function's
+   * name), when one did: `stopReason: 'maxMetricCalls'` with it is that stopper's, without it the budget's.
+   */
+  stoppedBy?: string;
   /** Failed metric and LM calls by kind (always set by optimize(); optional for results of older versions). */
   failures?: FailureCounts;
   /** Every proposal with its outcome and reason. */
@@ -106,4 +137,15 @@ export interface OptimizeResult {
   workerUtilization: number;
   /** With trackBestOutputs: per valset example (valset order), the best score and the outputs that reached it. */
   bestOutputs?: ValsetBestOutputs[];
+  /**
+   * With maxCandidateLength, once a proposed text was over it: texts sent back to the reflection
+   * model (summed over proposals), and proposals refused for a text still over it (none of their
+   * children was evaluated).
+   */
+  tooLong?: {
+    /** Texts sent back to the reflection model for being over the limit. */
+    textsSentBack: number;
+    /** Proposals refused for a text still over it after its retry. */
+    proposalsRefused: number;
+  };
 }

@@ -5,6 +5,7 @@
 import type { Reservation } from '../../budget/budgetLedger.js';
 import type { Objectives } from './paretoFront.js';
 import type { Candidate, Evaluation } from './adapter.js';
+import type { ProposalRecord } from './optimizeResult.js';
 
 /** The minibatch gate's answer: the proposal was skipped (with why), or its child was judged. */
 export interface AcceptanceVerdict {
@@ -31,15 +32,26 @@ export interface ValsetScores {
   objectives: Array<Objectives | null>;
   /** The outputs (kept in the pool only with trackBestOutputs). */
   outputs?: unknown[];
+  /**
+   * optimizeAnything's refiner on a valset of one example: the refined candidates that scored
+   * better, each refined from the one before (the first from this candidate), with their own
+   * whole-valset scores. They join the pool right after it, each its predecessor's child.
+   */
+  refined?: Array<{ candidate: Candidate; hash: string; valset: ValsetScores }>;
 }
 
 /** A whole-valset evaluation as ValsetScores, in valset order. */
-export const valsetScoresOf = (evaluations: readonly Evaluation[]): ValsetScores => ({
-  subscores: evaluations.map((e) => e.score),
-  // null, not undefined, where an example has none: the run's state is plain data (JSON keeps null in an array).
-  objectives: evaluations.map((e) => e.objectives ?? null),
-  outputs: evaluations.map((e) => e.output),
-});
+export const valsetScoresOf = (evaluations: readonly Evaluation[]): ValsetScores => {
+  // A refinement scored one example: a whole valset's evaluation only when the valset is that example.
+  const refined = evaluations.length === 1 ? evaluations[0]?.refined : undefined;
+  return {
+    subscores: evaluations.map((e) => e.score),
+    // null, not undefined, where an example has none: the run's state is plain data (JSON keeps null in an array).
+    objectives: evaluations.map((e) => e.objectives ?? null),
+    outputs: evaluations.map((e) => e.output),
+    ...(refined && refined.length > 0 ? { refined: refined.map((r) => ({ candidate: r.candidate, hash: r.hash, valset: valsetScoresOf([r.evaluation]) })) } : {}),
+  };
+};
 
 /** What one proposal paid for. */
 export interface ProposalSpend {
@@ -97,6 +109,8 @@ export interface Proposal {
   rebasedFrom?: number;
   /** With `rebasedFrom`: how many minibatch examples the rebase gate judged the rebased child on. */
   rebaseGateExamples?: number;
+  /** With maxCandidateLength, when a text of its reflection was over the limit: what the rule did. */
+  tooLong?: ProposalRecord['tooLong'];
   /**
    * Async, `rebaseWait: 'valsets-in-flight'`: the proposals whose valset evaluations were in
    * flight when its child passed its gate; its rebase is decided once they have all finished.

@@ -17,6 +17,8 @@ export interface ResultInput {
   failures?: FailureCounts;
   /** The systemic failure's cause, with stopReason 'error'. */
   error?: string;
+  /** The user's stopper that stopped the run, by name. */
+  stoppedBy?: string;
 }
 
 export function buildResult(input: ResultInput): OptimizeResult {
@@ -41,10 +43,24 @@ export function buildResult(input: ResultInput): OptimizeResult {
     discoveryElapsedMs: [...pool.discoveryElapsedMs],
     stopReason: input.stopReason,
     ...(input.error !== undefined ? { error: input.error } : {}),
+    ...(input.stoppedBy !== undefined ? { stoppedBy: input.stoppedBy } : {}),
     failures: input.failures ?? { total: 0, byKind: {} },
     proposals: input.proposals,
     elapsedMs: input.elapsedMs,
     workerUtilization: input.elapsedMs > 0 ? input.busySlotMs / (input.workers * input.elapsedMs) : 0,
     ...(pool.bestOutputs ? { bestOutputs: pool.bestOutputs } : {}),
+    ...tooLongCounts(input.proposals),
   };
+}
+
+/** maxCandidateLength's counts over the proposals, when any text was over it. */
+function tooLongCounts(proposals: readonly ProposalRecord[]): Pick<OptimizeResult, 'tooLong'> {
+  let textsSentBack = 0;
+  let proposalsRefused = 0;
+  for (const { tooLong } of proposals) {
+    if (!tooLong) continue;
+    textsSentBack += tooLong.sentBack;
+    if (tooLong.refused) proposalsRefused++;
+  }
+  return textsSentBack > 0 ? { tooLong: { textsSentBack, proposalsRefused } } : {};
 }

@@ -4,6 +4,29 @@ import type { Candidate, CallFailure, Evaluation, ReflectiveDataset, RetryNotice
 import type { ProposalRecord } from './optimizeResult.js';
 import type { StopReason } from './stopReason.js';
 
+/**
+ * Metric calls run again because the worker holding them was lost or the call hung (a remote
+ * executor's failover); each still counts once in the budget and its first answer is kept.
+ */
+export interface RerunNotice {
+  /**
+   * 'worker lost': its heartbeat stopped (killed, frozen, cut off the network); 'call overdue':
+   * running far longer than calls do, on a live worker; 'lost too often': not run again, failed
+   * (score 0), because its worker was lost more often than allowed (the call may be what kills them).
+   */
+  reason: 'worker lost' | 'call overdue' | 'lost too often';
+  /** How many calls. */
+  calls: number;
+  /** The workers they were on (BullMQ worker names, `host:pid:n`). */
+  workers: string[];
+  /** The longest the run had waited on one of them past its last sign of progress. */
+  waitedMs: number;
+  /** Their run-log keys (`candidateHash:exampleId:traces`): the calls that may have run twice. */
+  keys: string[];
+  /** When, in milliseconds since the epoch. */
+  atMs: number;
+}
+
 /** What a proposal evaluates: its parent and child on the minibatch, the child on the valset. */
 type EvaluationTarget = 'parent' | 'child' | 'valset';
 
@@ -168,6 +191,8 @@ export type RunEvent =
       task?: number;
       /** Its score on each valset example (valset order). */
       valSubscores?: number[];
+      /** optimizeAnything's refiner made it from its parent (no proposal did): set true. */
+      refined?: true;
     }
   | {
       /** A proposal's child did not join the pool. */
@@ -224,6 +249,10 @@ export type RunEvent =
       /** A model call will be retried after `delayMs` (a capped Retry-After says what was asked for). */
       type: 'retry.scheduled';
     } & RetryNotice)
+  | ({
+      /** Metric calls on remote workers run again elsewhere, or failed, because their worker was lost or they hung. */
+      type: 'calls.rerun';
+    } & RerunNotice)
   | {
       /** The run ended. */
       type: 'run.ended';

@@ -15,8 +15,8 @@ function shown(example: unknown): string {
   return json === undefined ? String(example) : json;
 }
 
-/** The seedless prompt: what the artifact is for, the domain, a few inputs it will be scored on, the answer's form. */
-export function buildSeedPrompt(context: ReflectionContext, examples: readonly unknown[]): string {
+/** The seedless prompt: what the artifact is for, the domain, a few inputs it will be scored on, the answer's form (and, with maxCandidateLength, its limit). */
+export function buildSeedPrompt(context: ReflectionContext, examples: readonly unknown[], maxLength?: number): string {
   const samples = examples.slice(0, SEED_PROMPT_EXAMPLES);
   return [
     'Write the first version of a text artifact that an evaluator will score (higher is better). An',
@@ -26,6 +26,7 @@ export function buildSeedPrompt(context: ReflectionContext, examples: readonly u
     ...framingSections(context),
     ...(samples.length > 0 ? ['## Inputs it will be scored on (a few of them)', ...samples.map((e, i) => `${i + 1}. ${shown(e)}`), ''] : []),
     'Reply with the complete artifact inside a single ``` fenced block, nothing else.',
+    ...(maxLength === undefined ? [] : [`The artifact must be at most ${maxLength} characters long.`]),
   ].join('\n');
 }
 

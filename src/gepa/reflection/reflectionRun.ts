@@ -2,13 +2,16 @@
 // the reflective dataset is built, each reply kept in its place, and once a round has every reply,
 // what it leads to (another round, or the new texts read into the child, or a skip with the
 // reason). Strategies answer with plain data; the proposer keeps this run in its context and asks
-// here at each step, so what a strategy returns is checked in one place, for every strategy.
+// here at each step, so what a strategy returns is checked in one place, for every strategy; and
+// maxCandidateLength's rule (lengthLimit.ts) applies to every strategy's texts here.
 import { errorMessage } from '../../errors/errorMessage.js';
 import type { Candidate, Evaluation, ReflectiveDataset } from '../core/adapter.js';
 import { scoresOf } from '../core/scores.js';
+import type { ProposalRecord } from '../core/optimizeResult.js';
 import type { ComponentReply, HashedChild } from '../proposer/childCandidate.js';
 import { afterReflection, type SkipOrGoOn } from '../proposer/proposalSkips.js';
 import { builtInPrompt } from './builtInPrompt.js';
+import { afterRetry, overLimit, retryAsks, type LengthRetry } from './lengthLimit.js';
 import type { NewTexts, ReflectionAsk, ReflectionEvidence, ReflectionInput, ReflectionOptions, ReflectionRead, ReflectionReply, ReflectionStrategy } from './reflectionStrategy.js';
 
 /** The run's reflection: its strategy (held by reference, beside the run's other functions) and the options every strategy reads. */
@@ -32,6 +35,10 @@ export interface ReflectionRun {
   state?: unknown;
   /** The first prompt sent for each component that a prompt named (gepa's on_proposal_end reports them). */
   prompts: Record<string, string>;
+  /** Set while the round is maxCandidateLength's retry: the strategy's texts, and the ones sent back. */
+  lengthRetry?: LengthRetry;
+  /** What the length rule did (set once a text was sent back): reported with the proposal. */
+  tooLong?: ProposalRecord['tooLong'];
 }
 
 /** What a proposal knows when it reflects, as the strategy reads it. */
@@ -100,8 +107,8 @@ export function withReply(run: ReflectionRun, index: number, reply: ReflectionRe
 /** Every request of the round has its reply. */
 export const roundAnswered = (run: ReflectionRun | undefined): boolean => run !== undefined && run.replies.every((r) => r !== undefined);
 
-/** Where a round led: another round to ask for, or the child made of the new texts, or a skip. */
-export type AfterRound = { kind: 'ask'; reflecting: ReflectionRun } | SkipOrGoOn<HashedChild>;
+/** Where a round led: another round to ask for, or the child made of the new texts, or a skip (with the run as it ends, when the length rule refused it). */
+export type AfterRound = { kind: 'ask'; reflecting: ReflectionRun } | ({ kind: 'go-on' } & HashedChild) | { kind: 'skip'; reason: string; reflecting?: ReflectionRun };
 
 /** Why new texts cannot be used, or null (a strategy written in JavaScript gets no type check). */
 function textsProblem(texts: unknown, components: readonly string[]): string | null {
@@ -123,6 +130,12 @@ function componentReplies(read: NewTexts, components: readonly string[]): Compon
 
 /** A round with every reply: the strategy reads it, and says what comes next. */
 export function afterRound(view: ReflectionView, run: ReflectionRun): AfterRound {
+  const limit = view.reflection?.maxCandidateLength;
+  if (run.lengthRetry && limit !== undefined) {
+    const after = afterRetry(run.lengthRetry, view.components, run.replies as ReflectionReply[], limit);
+    if ('refused' in after) return { kind: 'skip', reason: after.refused, reflecting: { ...run, tooLong: { sentBack: run.lengthRetry.sentBack.length, refused: true } } };
+    return afterReflection(view.parent, view.components, after.texts);
+  }
   const strategy = strategyOf(view);
   const input = reflectionInput(view);
   const replies = run.replies as ReflectionReply[];
@@ -136,7 +149,14 @@ export function afterRound(view: ReflectionView, run: ReflectionRun): AfterRound
   }
   const problem = textsProblem((read as Partial<NewTexts>).texts, view.components);
   if (problem !== null) return named(problem);
-  return afterReflection(view.parent, view.components, componentReplies(read, view.components));
+  const texts = componentReplies(read, view.components);
+  // maxCandidateLength: a text over it goes back to the reflection model once, before any evaluation.
+  const sentBack = overLimit(view.parent, view.components, texts, limit);
+  if (sentBack.length > 0 && limit !== undefined) {
+    const retry = round(run.round + 1, retryAsks(sentBack, view.components, texts, limit), undefined, run.prompts);
+    return { kind: 'ask', reflecting: { ...retry, lengthRetry: { texts, sentBack }, tooLong: { sentBack: sentBack.length, refused: false } } };
+  }
+  return afterReflection(view.parent, view.components, texts);
 }
 
 /** What a reflection produced, as gepa's `on_proposal_end` reports it: the texts that changed, and the prompt sent per component. */

@@ -6,6 +6,7 @@ import { builtInPrompt } from './builtInPrompt.js';
 import { promptTemplate } from './promptTemplate.js';
 import { proposeNewTexts } from './proposeNewTexts.js';
 import type { ReflectionStrategy } from './reflectionStrategy.js';
+import { notOneOf } from '../../errors/allowedValues.js';
 
 /** The strategies `reflectionStrategy` selects by name. */
 export const reflectionStrategies = {
@@ -45,9 +46,8 @@ export function chosenReflectionStrategy(choice: ReflectionChoice): ReflectionSt
   if (template !== undefined && propose !== undefined && !isStrategyObject(field)) return { problem: 'reflectionPromptTemplate: has no effect with proposeNewTexts, which replaces the reflection prompt' };
   if (field === undefined) return propose !== undefined ? reflectionStrategies['propose-new-texts'] : template !== undefined ? reflectionStrategies.template : reflectionStrategies['built-in'];
   if (isStrategyObject(field)) return field;
-  const names = REFLECTION_STRATEGY_NAMES.map((n) => `'${n}'`).join(', ');
   if (typeof field !== 'string' || !Object.hasOwn(reflectionStrategies, field)) {
-    return { problem: `reflectionStrategy: ${JSON.stringify(field) ?? String(field)} is not a strategy: use one of ${names}, or an object { name, ask, read }` };
+    return { problem: `reflectionStrategy: ${notOneOf([...REFLECTION_STRATEGY_NAMES, { shape: 'an object { name, ask, read }' }], field)}` };
   }
   const strategy = reflectionStrategies[field as ReflectionStrategyName];
   if (field === 'template' && template === undefined) return { problem: "reflectionStrategy: 'template' needs reflectionPromptTemplate" };

@@ -23,7 +23,7 @@ export function recordVerdict(p: Proposal, outcome: MinibatchOutcome, child: Can
 }
 
 /** The proposer's last report: what it spent, its last verdict (if it reached one), its valset scores. */
-export function recordFinish(p: Proposal, report: { spend: ProposalSpend } & Pick<Proposal, 'outcome' | 'child' | 'valset' | 'valsetStop' | 'rebaseGateExamples'>): Proposal {
+export function recordFinish(p: Proposal, report: { spend: ProposalSpend } & Pick<Proposal, 'outcome' | 'child' | 'valset' | 'valsetStop' | 'rebaseGateExamples' | 'tooLong'>): Proposal {
   const outcome = report.outcome ?? p.outcome ?? { task: p.task, status: 'skipped' as const, reason: UNFINISHED_OUTCOME_REASON };
   return {
     ...p,
@@ -32,6 +32,7 @@ export function recordFinish(p: Proposal, report: { spend: ProposalSpend } & Pic
     valset: report.valset,
     ...(report.valsetStop ? { valsetStop: report.valsetStop } : {}),
     ...(report.rebaseGateExamples === undefined ? {} : { rebaseGateExamples: report.rebaseGateExamples }),
+    ...(report.tooLong === undefined ? {} : { tooLong: report.tooLong }),
     spend: report.spend,
   };
 }

@@ -1,9 +1,10 @@
 // Folding finished proposals into the pool: selected children with a complete valset
 // evaluation join in the order given (task order in a batched step), each after the fronts of
-// the ones before; every other proposal becomes a record with its reason.
+// the ones before, each followed by the refined candidates its evaluation carries (optimizeAnything's
+// refiner); every other proposal becomes a record with its reason.
 import { decideAlone, rejectionReason } from '../strategies/proposalSelection.js';
-import { addCandidate, poolLookup, type CandidatePool } from '../core/candidatePool.js';
-import { outcomeOf, type Proposal } from '../core/proposal.js';
+import { addCandidate, indexOfHash, poolLookup, type CandidatePool, type NewCandidate } from '../core/candidatePool.js';
+import { outcomeOf, type Proposal, type ValsetScores } from '../core/proposal.js';
 import type { ProposalRecord } from '../core/optimizeResult.js';
 
 export interface FoldResult {
@@ -11,12 +12,48 @@ export interface FoldResult {
   records: ProposalRecord[];
   /** Indices of the candidates added. */
   added: number[];
+  /** Per child added, the refined candidates (optimizeAnything's refiner) that joined right after it. */
+  refinedAfter: Record<number, number[]>;
+}
+
+/**
+ * A candidate and the refined candidates its valset evaluation carries (ValsetScores.refined),
+ * added in order: each refined one is its predecessor's child, with its own scores; one already
+ * in the pool joins no second time, and the next names that one as its parent.
+ */
+export function addWithRefinements(pool: CandidatePool, entry: NewCandidate & { valset: ValsetScores }): { pool: CandidatePool; index: number; refined: number[] } {
+  const first = addCandidate(pool, entry);
+  let grown = first.pool;
+  let parent = first.index;
+  const refined: number[] = [];
+  for (const r of entry.valset.refined ?? []) {
+    const known = indexOfHash(grown, r.hash);
+    if (known >= 0) {
+      parent = known;
+      continue;
+    }
+    const next = addCandidate(grown, {
+      candidate: r.candidate,
+      hash: r.hash,
+      parents: [parent],
+      subscores: r.valset.subscores,
+      objectives: r.valset.objectives,
+      outputs: r.valset.outputs,
+      metricCallsAtDiscovery: entry.metricCallsAtDiscovery,
+      elapsedMsAtDiscovery: entry.elapsedMsAtDiscovery,
+    });
+    grown = next.pool;
+    parent = next.index;
+    refined.push(next.index);
+  }
+  return { pool: grown, index: first.index, refined };
 }
 
 export function foldProposals(pool: CandidatePool, finished: readonly Proposal[], metricCallsNow: number, elapsedMsNow = 0): FoldResult {
   const sizeBefore = pool.candidates.length;
   const records: ProposalRecord[] = [];
   const added: number[] = [];
+  const refinedAfter: Record<number, number[]> = {};
   for (const p of finished) {
     const outcome = outcomeOf(p);
     const base = {
@@ -28,6 +65,7 @@ export function foldProposals(pool: CandidatePool, finished: readonly Proposal[]
       reflectionCostUsd: p.spend?.reflectionCostUsd ?? 0,
       ...(p.rebasedFrom === undefined ? {} : { rebasedFrom: p.rebasedFrom }),
       ...(p.rebaseGateExamples === undefined ? {} : { rebaseGateExamples: p.rebaseGateExamples }),
+      ...(p.tooLong === undefined ? {} : { tooLong: p.tooLong }),
       ...(outcome.status === 'judged' ? { parentMinibatchSum: outcome.verdict.parentSum, childMinibatchSum: outcome.verdict.childSum } : {}),
     };
     // Without a decision (async, or a proposal that never reached its step's selection) a
@@ -48,7 +86,7 @@ export function foldProposals(pool: CandidatePool, finished: readonly Proposal[]
       records.push({ ...base, outcome: 'rejected', reason: rejected });
       continue;
     }
-    const next = addCandidate(pool, {
+    const next = addWithRefinements(pool, {
       candidate: p.child,
       hash: outcome.childHash,
       parents: p.parents,
@@ -57,10 +95,12 @@ export function foldProposals(pool: CandidatePool, finished: readonly Proposal[]
       outputs: p.valset.outputs,
       metricCallsAtDiscovery: metricCallsNow,
       elapsedMsAtDiscovery: elapsedMsNow,
+      valset: p.valset,
     });
     pool = next.pool;
-    added.push(next.index);
+    added.push(next.index, ...next.refined);
+    if (next.refined.length > 0) refinedAfter[next.index] = next.refined;
     records.push({ ...base, outcome: 'accepted', reason: 'accepted', candidateIndex: next.index });
   }
-  return { pool, records, added };
+  return { pool, records, added, refinedAfter };
 }

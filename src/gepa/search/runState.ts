@@ -29,6 +29,8 @@ import type { SearchProgress } from './searchProgress.js';
 import {
   cutShort,
   finish,
+  holdoutCutShort,
+  holdoutReplied,
   foldInto,
   foldSeed,
   foldStep,
@@ -36,6 +38,7 @@ import {
   reserveSeed,
   runResult,
   seedWritten,
+  startHoldout,
   stepFinished,
   type EvaluatorCounts,
   type RunSettingsView,
@@ -44,6 +47,9 @@ import {
 } from './searchRun.js';
 import type { SearchState } from './searchState.js';
 import { decideStop, type StopCause, type StopRules } from './stopDecision.js';
+import { judgeRun, type FailureFacts } from './failureRule.js';
+import type { HoldoutState } from './holdoutSelection.js';
+import type { FrontType, TieOrder } from '../../settingValues.js';
 
 /** A message for the proposer of proposal `id`. */
 export type ProposerMessage = { id: string; message: ChildMessage | GatePrefetch };
@@ -83,8 +89,11 @@ export class RunState implements SearchRun {
   stepIds!: string[];
   stopReason?: StopReason;
   error?: string;
+  stoppedBy?: string;
   seedReservation?: Reservation;
   writtenSeed?: WrittenSeed;
+  holdout?: HoldoutState;
+  seedRetry?: string;
   /**
    * Async runs with the built-in proposer: the optimizer asks for each reflective proposal's
    * parent evaluation itself and spawns a proposer only when the proposal goes on, so a proposal
@@ -117,8 +126,8 @@ export class RunState implements SearchRun {
   }
 
   /** A seedless run's first candidate, written by the reflection model (searchRun.seedWritten). */
-  seedWritten(component: string, reply: Parameters<typeof seedWritten>[2]): RunEvent[] {
-    const written = seedWritten(this, component, reply);
+  seedWritten(component: string, reply: Parameters<typeof seedWritten>[2], limit?: number): RunEvent[] {
+    const written = seedWritten(this, component, reply, limit);
     this.keep(written.update);
     return written.events;
   }
@@ -216,6 +225,32 @@ export class RunState implements SearchRun {
     return ids;
   }
 
+  /** The end of the run: the holdout evaluations to ask for, one per candidate (searchRun.startHoldout). */
+  startHoldout(settings: { frontType: FrontType; tieOrder: TieOrder }): ReturnType<typeof startHoldout>['asks'] {
+    const planned = startHoldout(this, settings);
+    this.keep(planned.update);
+    return planned.asks;
+  }
+
+  /** A holdout evaluation's reply folded in; true once none is awaited. */
+  holdoutReplied(at: number, reply: Parameters<typeof holdoutReplied>[2]): boolean {
+    const replied = holdoutReplied(this, at, reply);
+    this.keep(replied.update);
+    return replied.done;
+  }
+
+  /** An abort while the holdout set was scored: the valset's choice stands. */
+  holdoutCutShort(): void {
+    this.keep(holdoutCutShort(this));
+  }
+
+  /** The one failure rule, asked once as the run ends (failureRule.judgeRun): the events it announces. */
+  judgeRun(facts: FailureFacts): RunEvent[] {
+    const judged = judgeRun(this, facts);
+    this.keep(judged.update);
+    return judged.events;
+  }
+
   // ---- what guards and outputs read ----
 
   /** Nothing in flight: read after every event of an async run, so without listing the table's keys. */
@@ -255,7 +290,7 @@ export class RunState implements SearchRun {
 
   /** The whole state as plain values, its summary first (JSON of the machine's context or persisted snapshot). */
   toJSON(): RunStateData {
-    const { search, shape, progress, ledger, dollarsExhausted, spentUsd, proposals, stepIds, stopReason, error, seedReservation, writtenSeed, parentFirst, parentsAsked } = this;
+    const { search, shape, progress, ledger, dollarsExhausted, spentUsd, proposals, stepIds, stopReason, error, stoppedBy, seedReservation, writtenSeed, holdout, seedRetry, parentFirst, parentsAsked } = this;
     return {
       summary: this.summary(),
       search,
@@ -268,8 +303,11 @@ export class RunState implements SearchRun {
       stepIds,
       ...(stopReason === undefined ? {} : { stopReason }),
       ...(error === undefined ? {} : { error }),
+      ...(stoppedBy === undefined ? {} : { stoppedBy }),
       ...(seedReservation === undefined ? {} : { seedReservation }),
       ...(writtenSeed === undefined ? {} : { writtenSeed }),
+      ...(holdout === undefined ? {} : { holdout }),
+      ...(seedRetry === undefined ? {} : { seedRetry }),
       parentFirst,
       parentsAsked,
     };

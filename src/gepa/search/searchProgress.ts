@@ -3,9 +3,9 @@
 // or steps (batched) without a better one are kept, a merge becomes due when a candidate joins,
 // and every proposal leaves a record. Returns the run events each change makes.
 import { paretoFrontMembers } from '../strategies/parentSelection.js';
-import { addCandidate, bestIndex, poolFronts } from '../core/candidatePool.js';
+import { bestIndex, poolFronts, type CandidatePool } from '../core/candidatePool.js';
 import type { ValsetScores, Proposal } from '../core/proposal.js';
-import { foldProposals } from './proposalFold.js';
+import { addWithRefinements, foldProposals } from './proposalFold.js';
 import type { SearchState } from './searchState.js';
 import type { Candidate } from '../core/adapter.js';
 import type { FrontType, TieOrder } from '../../settingValues.js';
@@ -35,9 +35,18 @@ export interface SearchUpdate {
   events: RunEvent[];
 }
 
-/** The seed's valset evaluation: candidate 0 and the first best score. */
-export function addSeed(search: SearchState, progress: SearchProgress, seed: { candidate: Candidate; hash: string; valset: ValsetScores }, metricCallsNow: number): SearchUpdate {
-  const { pool } = addCandidate(search.pool, {
+/**
+ * The seed's valset evaluation: candidate 0 and the first best score; with optimizeAnything's
+ * refiner, the refined candidates it carries join after it (`fronts` reads the front they make).
+ */
+export function addSeed(
+  search: SearchState,
+  progress: SearchProgress,
+  seed: { candidate: Candidate; hash: string; valset: ValsetScores },
+  metricCallsNow: number,
+  fronts?: Pick<FoldOptions, 'frontType' | 'tieOrder'>,
+): SearchUpdate {
+  const { pool, refined } = addWithRefinements(search.pool, {
     candidate: seed.candidate,
     hash: seed.hash,
     parents: [],
@@ -45,13 +54,36 @@ export function addSeed(search: SearchState, progress: SearchProgress, seed: { c
     objectives: seed.valset.objectives,
     outputs: seed.valset.outputs,
     metricCallsAtDiscovery: metricCallsNow,
+    valset: seed.valset,
   });
-  const bestScore = pool.valScores[0] ?? 0;
-  const events: RunEvent[] = [
-    { type: 'seed.evaluated', valScore: bestScore, valSubscores: pool.valSubscores[0] ?? [] },
-    { type: 'front.updated', bestIndex: 0, bestScore, frontSize: 1, front: [0] },
-  ];
-  return { search: { ...search, pool }, progress: { ...progress, bestScore }, events };
+  const seedScore = pool.valScores[0] ?? 0;
+  const events: RunEvent[] = [{ type: 'seed.evaluated', valScore: seedScore, valSubscores: pool.valSubscores[0] ?? [] }];
+  if (refined.length === 0 || !fronts) {
+    events.push({ type: 'front.updated', bestIndex: 0, bestScore: seedScore, frontSize: 1, front: [0] });
+    return { search: { ...search, pool }, progress: { ...progress, bestScore: seedScore }, events };
+  }
+  events.push(...refinedEvents(pool, refined), frontEvent(pool, fronts));
+  return { search: { ...search, pool }, progress: { ...progress, bestScore: pool.valScores[bestIndex(pool)] ?? 0 }, events };
+}
+
+/** The candidates the refiner added (each its predecessor's child) as run events. */
+function refinedEvents(pool: CandidatePool, refined: readonly number[]): RunEvent[] {
+  return refined.map((index) => ({
+    type: 'candidate.accepted',
+    index,
+    parents: pool.parents[index] ?? [],
+    valScore: pool.valScores[index] ?? 0,
+    candidate: pool.candidates[index],
+    valSubscores: pool.valSubscores[index] ?? [],
+    refined: true,
+  }));
+}
+
+/** The front as it stands: its members, the best and its score. */
+function frontEvent(pool: CandidatePool, at: Pick<FoldOptions, 'frontType' | 'tieOrder'>): RunEvent {
+  const best = bestIndex(pool);
+  const front = paretoFrontMembers(poolFronts(pool, at.frontType), pool.valScores, at.tieOrder);
+  return { type: 'front.updated', bestIndex: best, bestScore: pool.valScores[best] ?? 0, frontSize: front.length, front };
 }
 
 /** What a fold needs besides the proposals: the moment it happens (calls spent, time elapsed) and how fronts are read. */
@@ -74,15 +106,13 @@ export function foldFinished(search: SearchState, progress: SearchProgress, fini
       const index = r.candidateIndex;
       const { valScores, candidates, valSubscores } = folded.pool;
       events.push({ type: 'candidate.accepted', index, parents: r.parents, valScore: valScores[index] ?? 0, candidate: candidates[index], step: r.step, task: r.task, valSubscores: valSubscores[index] ?? [] });
+      const refined = folded.refinedAfter[index];
+      if (refined) events.push(...refinedEvents(folded.pool, refined));
     } else if (r.outcome === 'rejected') {
       events.push({ type: 'candidate.rejected', step: r.step, task: r.task, reason: r.reason });
     }
   }
-  if (folded.added.length > 0) {
-    const fronts = poolFronts(folded.pool, at.frontType);
-    const front = paretoFrontMembers(fronts, folded.pool.valScores, at.tieOrder);
-    events.push({ type: 'front.updated', bestIndex: best, bestScore, frontSize: front.length, front });
-  }
+  if (folded.added.length > 0) events.push(frontEvent(folded.pool, at));
   for (const r of folded.records) progress.records.push(r);
   const spent = (key: 'reflectionCalls' | 'reflectionCostUsd') => finished.reduce((n, p) => n + (p.spend?.[key] ?? 0), 0);
   return {

@@ -9,6 +9,7 @@ import { recordFinish, recordVerdict } from './proposalDecisions.js';
 import { emptyRecords } from './recordsInFlight.js';
 import { buildResult } from '../core/result.js';
 import { seedFromReply } from '../proposer/seedPrompt.js';
+import { shortenPrompt, textLength } from '../reflection/lengthLimit.js';
 import { launchEvents, type Plan } from './proposalPlanner.js';
 import { addSeed, foldFinished, recordPlanFailures, recordStopped, startProgress, type SearchProgress } from './searchProgress.js';
 import { initialSearchState, type SearchSettings, type SearchState } from './searchState.js';
@@ -20,6 +21,7 @@ import type { Candidate, Evaluation } from '../core/adapter.js';
 import type { FailureCounts, OptimizeResult } from '../core/optimizeResult.js';
 import type { FrontType, TieOrder } from '../../settingValues.js';
 import type { RunEvent } from '../core/runEvent.js';
+import { foldHoldoutReply, holdHoldoutCalls, planHoldout, settleHoldout, withHoldout, type HoldoutState } from './holdoutSelection.js';
 
 export interface SearchRun {
   search: SearchState;
@@ -39,10 +41,16 @@ export interface SearchRun {
   stopReason?: StopReason;
   /** With stopReason 'error': what failed (a systemic failure as the evaluator named it, the hooks, a stopper). */
   error?: string;
+  /** The user's stopper that stopped the run, by name. */
+  stoppedBy?: string;
   /** The seed's valset evaluation's reservation, settled when it is folded. */
   seedReservation?: Reservation;
   /** Seedless: the first candidate the reflection model wrote (the settings' seed until then is a placeholder). */
   writtenSeed?: WrittenSeed;
+  /** With a holdout set: the calls held for its scoring from the start, and the scoring at the end. */
+  holdout?: HoldoutState;
+  /** Seedless with maxCandidateLength: the prompt that sent the written seed back for being over the limit (asked once). */
+  seedRetry?: string;
 }
 
 /** The first candidate a seedless run's reflection model wrote, and what the settings derive from it. */
@@ -60,12 +68,42 @@ export type RunSettingsView = AnswerSettings & StopRules & { frontType: FrontTyp
  * nothing in flight.
  */
 export function startRun(
-  settings: SearchSettings & { schedule: LaunchShape; maxMetricCalls?: number; metricCallsPerEvaluation?: number },
+  settings: SearchSettings & { schedule: LaunchShape; maxMetricCalls?: number; metricCallsPerEvaluation?: number; holdoutSize?: number },
   table: Pick<ExampleTable<unknown>, 'trainIds'>,
   spentBefore: number,
 ): SearchRun {
-  return { search: initialSearchState(settings, table), shape: launchShapeOf(settings.schedule), progress: startProgress(), ledger: openLedger(settings.maxMetricCalls, spentBefore, settings.metricCallsPerEvaluation), spentUsd: 0, dollarsExhausted: false, proposals: emptyRecords(), stepIds: [] };
+  const opened = openLedger(settings.maxMetricCalls, spentBefore, settings.metricCallsPerEvaluation);
+  // The holdout's calls are held from the start: the search stops that many calls earlier.
+  const held = settings.holdoutSize ? holdHoldoutCalls(opened, settings.holdoutSize) : undefined;
+  return {
+    search: initialSearchState(settings, table),
+    shape: launchShapeOf(settings.schedule),
+    progress: startProgress(),
+    ledger: held?.ledger ?? opened,
+    spentUsd: 0,
+    dollarsExhausted: false,
+    proposals: emptyRecords(),
+    stepIds: [],
+    ...(held ? { holdout: held.holdout } : {}),
+  };
 }
+
+/** The end of the run: the holdout evaluations to ask for, one per candidate (none without a holdout, or when the stop skips it). */
+export function startHoldout(run: SearchRun, settings: { frontType: FrontType; tieOrder: TieOrder }): { update: Partial<SearchRun>; asks: Array<{ candidate: Candidate; hash: string }> } {
+  if (!run.holdout) return { update: {}, asks: [] };
+  const planned = planHoldout(run.holdout, { pool: run.search.pool, stopReason: run.stopReason }, settings);
+  return { update: { holdout: planned.holdout }, asks: planned.asks };
+}
+
+/** A holdout evaluation's reply (`evaluations` absent: it could not complete); once none is awaited, its reservation is settled. */
+export function holdoutReplied(run: SearchRun, at: number, reply: { paidCalls: number; evaluations?: readonly Evaluation[] }): { update: Partial<SearchRun>; done: boolean } {
+  if (!run.holdout) return { update: {}, done: true };
+  const folded = foldHoldoutReply(run.holdout, at, reply);
+  return { update: { holdout: folded.holdout, ...(folded.done ? { ledger: settleHoldout(run.ledger, folded.holdout) } : {}) }, done: folded.done };
+}
+
+/** The holdout's scoring cut short (an abort while it ran): the valset's choice stands. */
+export const holdoutCutShort = (run: SearchRun): Partial<SearchRun> => (run.holdout ? { holdout: { ...run.holdout, pending: 0, skipped: 'the run was aborted while the holdout set was scored' } } : {});
 
 /** The run's budget as a run event. */
 export const budgetEvent = (run: Pick<SearchRun, 'ledger' | 'spentUsd'>): RunEvent => ({ type: 'budget.updated', metricCalls: run.ledger.spentCalls, reserved: run.ledger.reservedCalls, costUsd: run.spentUsd });
@@ -86,13 +124,13 @@ export function reserveSeed(run: Pick<SearchRun, 'ledger'>, valsetSize: number):
  */
 export function foldSeed(
   run: SearchRun,
-  settings: { seedCandidate: Candidate; seedHash: string } & StopRules,
+  settings: { seedCandidate: Candidate; seedHash: string; frontType: FrontType; tieOrder: TieOrder } & StopRules,
   reply: { evaluations: readonly Evaluation[]; paidCalls: number; costUsd: number; systemic?: string },
   moment: { elapsedMsNow: number },
 ): { update: Partial<SearchRun>; events: RunEvent[] } {
   if (!run.seedReservation) throw new Error('the seed was folded before it was reserved');
   const ledger = settle(run.ledger, run.seedReservation, reply.paidCalls);
-  const added = addSeed(run.search, run.progress, { candidate: settings.seedCandidate, hash: settings.seedHash, valset: valsetScoresOf(reply.evaluations) }, ledger.spentCalls);
+  const added = addSeed(run.search, run.progress, { candidate: settings.seedCandidate, hash: settings.seedHash, valset: valsetScoresOf(reply.evaluations) }, ledger.spentCalls, settings);
   const spentUsd = run.spentUsd + reply.costUsd;
   const folded = { ...run, ledger, search: added.search, progress: added.progress, spentUsd };
   const stop = reply.systemic === undefined
@@ -105,16 +143,25 @@ export function foldSeed(
  * A seedless run's first candidate, written by the reflection model: its dollars spent, and the
  * seed read from the reply (which the settings' placeholder then gives way to), announced; a failed
  * call or a reply with no text is the stop decision's ('error'), and the placeholder is evaluated
- * so that the result still has a candidate 0.
+ * so that the result still has a candidate 0. With maxCandidateLength (`limit`), a seed over it is
+ * sent back once (`seedRetry`: the optimizer asks again); still over it, the run stops with 'error'
+ * before the seed is evaluated.
  */
 export function seedWritten(
   run: SearchRun,
   component: string,
   reply: { ok: true; reply: { text: string }; costUsd: number } | { ok: false; error: string; costUsd: number },
+  limit?: number,
 ): { update: Partial<SearchRun>; events: RunEvent[] } {
   const spentUsd = run.spentUsd + reply.costUsd;
   const read = reply.ok ? seedFromReply(reply.reply.text, component) : { error: `the reflection model could not write the seed candidate: ${reply.error}` };
   if ('error' in read) return { update: { spentUsd, ...decideStop(run, { kind: 'seed', error: read.error, refusedByDollars: false }) }, events: [] };
+  const text = read.seedCandidate[component] ?? '';
+  if (limit !== undefined && textLength(text) > limit) {
+    if (run.seedRetry === undefined) return { update: { spentUsd, seedRetry: shortenPrompt(component, text, limit) }, events: [] };
+    const error = `the seed candidate the reflection model wrote is over maxCandidateLength (${limit} characters): ${textLength(text)} characters after one retry`;
+    return { update: { spentUsd, ...decideStop(run, { kind: 'seed', error, refusedByDollars: false }) }, events: [] };
+  }
   return { update: { spentUsd, writtenSeed: { ...read, componentNames: Object.keys(read.seedCandidate) } }, events: [{ type: 'seed.written', candidate: read.seedCandidate }] };
 }
 
@@ -191,7 +238,7 @@ export interface EvaluatorCounts {
 
 /** The OptimizeResult of a finished run. */
 export function runResult(run: SearchRun, counts: EvaluatorCounts | undefined, at: { elapsedMs: number; workers: number }): OptimizeResult {
-  return buildResult({
+  const result = buildResult({
     pool: run.search.pool,
     metricCalls: counts?.metricCalls ?? run.ledger.spentCalls,
     reflectionCalls: counts?.reflectionCalls ?? run.progress.reflectionCalls,
@@ -203,5 +250,7 @@ export function runResult(run: SearchRun, counts: EvaluatorCounts | undefined, a
     workers: at.workers,
     failures: counts?.failures,
     error: run.error,
+    ...(run.stoppedBy !== undefined && run.stopReason !== 'error' ? { stoppedBy: run.stoppedBy } : {}),
   });
+  return withHoldout(result, run.holdout);
 }

@@ -18,10 +18,12 @@ export interface StopRules extends ProgressGoals {
   stopWhen?: readonly Stopper[];
 }
 
-/** What the decision sets: the stop reason, and with 'error' what failed. */
+/** What the decision sets: the stop reason, with 'error' what failed, and the user's stopper that stopped the run. */
 export interface StopState {
   stopReason?: StopReason;
   error?: string;
+  /** The stopWhen member that stopped the run, by name (`maxMetricCalls(200)`, `quotaCheck`): its reason may be a budget's. */
+  stoppedBy?: string;
 }
 
 /** What a fold's view is read from. */
@@ -77,7 +79,7 @@ function askStoppers(view: StopView, rules: StopRules): StopState {
     } catch (error) {
       return { stopReason: 'error', error: `stopWhen[${index}] (${stopperName(stopper)}) threw: ${errorMessage(error)}` };
     }
-    if (reason !== null) return { stopReason: reason };
+    if (reason !== null) return { stopReason: reason, stoppedBy: stopperName(stopper) };
   }
   return {};
 }
@@ -88,8 +90,8 @@ function askStoppers(view: StopView, rules: StopRules): StopState {
  * cannot wait (an abort, the timeout, a systemic failure, a failed seed) takes the place of a drain's.
  */
 export function decideStop(run: ViewedRun & StopState, cause: StopCause, rules: StopRules = {}): StopState {
-  const { stopReason, error } = run;
-  const kept: StopState = { stopReason, error };
+  const { stopReason, error, stoppedBy } = run;
+  const kept: StopState = { stopReason, error, stoppedBy };
   switch (cause.kind) {
     case 'fold':
       if (stopReason !== undefined) return kept;

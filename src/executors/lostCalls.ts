@@ -1,0 +1,94 @@
+// Which metric calls in flight on BullMQ workers to run again elsewhere: those whose worker is
+// lost (its heartbeat older than the deadline: killed, frozen, cut off the network) and those
+// running far longer than calls do (a hung call on a live worker), judged from the workers'
+// beats (workerBeats.ts) and the latencies observed. Pure: the executor reads Redis, asks this,
+// and moves the chosen jobs back to the queue (bullmqExecutor.ts).
+import type { WorkerBeat } from './workerBeats.js';
+
+/** A call a worker has taken and not answered. */
+export interface CallInFlight {
+  jobId: string;
+  /** Since a worker took it, on the executor's clock. */
+  runningMs: number;
+  /** The worker that took it (its BullMQ name), once looked up. */
+  owner?: string;
+  /** Already run again for running too long: not again for that (a slow call is slow anywhere). */
+  rerunForOverdue: boolean;
+}
+
+/** When a worker counts as lost and a call as overdue. */
+export interface FailoverPolicy {
+  /** A worker whose last beat is older than this, or than GAP_FACTOR x its recent gap between beats, is lost. */
+  workerLostMs: number;
+  /** A call counts as overdue past max(overdueFloorMs, overdueFactor x the p99 of observed latencies). */
+  overdueFloorMs: number;
+  overdueFactor: number;
+}
+
+/** A worker whose event loop is often busy for a while beats with such gaps: wait three of them. */
+export const GAP_FACTOR = 3;
+
+/** Observed latencies needed before a p99 means something. */
+export const MIN_LATENCY_SAMPLES = 20;
+
+export type RerunReason = 'worker lost' | 'call overdue';
+
+/** A call to run again, and why. */
+export interface Rerun {
+  jobId: string;
+  reason: RerunReason;
+  /** The worker it ran on, when known. */
+  worker?: string;
+  /** How long the run waited on it past its last sign of progress (the lost worker's last beat; for an overdue call, the time past the p99). */
+  waitedMs: number;
+}
+
+export interface Verdict {
+  /** Calls whose worker must be looked up before they can be judged. */
+  needOwner: string[];
+  /** Calls to run again. */
+  rerun: Rerun[];
+  /** Workers found lost. */
+  lostWorkers: string[];
+}
+
+export function workerDeadlineMs(beat: WorkerBeat, policy: FailoverPolicy): number {
+  return Math.max(policy.workerLostMs, GAP_FACTOR * beat.gapMs);
+}
+
+export function overdueDeadlineMs(p99Ms: number | undefined, policy: FailoverPolicy): number | undefined {
+  return p99Ms === undefined ? undefined : Math.max(policy.overdueFloorMs, policy.overdueFactor * p99Ms);
+}
+
+/**
+ * Judges the calls in flight. A call whose worker is not known yet is looked up when some worker
+ * is lost, or when it has run longer than a worker may stay silent (it may sit on a worker that
+ * died before its first beat). A worker absent from the beats (it never beat, or its entry was
+ * dropped) holds a call lost once the call has run longer than `workerLostMs`.
+ */
+export function judgeCalls(calls: Iterable<CallInFlight>, workers: ReadonlyMap<string, WorkerBeat>, p99Ms: number | undefined, policy: FailoverPolicy): Verdict {
+  const lostWorkers = [...workers].filter(([, beat]) => beat.ageMs > workerDeadlineMs(beat, policy)).map(([name]) => name);
+  const overdue = overdueDeadlineMs(p99Ms, policy);
+  const needOwner: string[] = [];
+  const rerun: Rerun[] = [];
+  for (const call of calls) {
+    if (call.owner === undefined) {
+      if (lostWorkers.length > 0 || call.runningMs > Math.min(policy.workerLostMs, overdue ?? Infinity)) needOwner.push(call.jobId);
+      continue;
+    }
+    const beat = workers.get(call.owner);
+    if (beat === undefined ? call.runningMs > policy.workerLostMs : beat.ageMs > workerDeadlineMs(beat, policy)) {
+      rerun.push({ jobId: call.jobId, reason: 'worker lost', worker: call.owner, waitedMs: Math.min(call.runningMs, beat?.ageMs ?? call.runningMs) });
+    } else if (overdue !== undefined && !call.rerunForOverdue && call.runningMs > overdue) {
+      rerun.push({ jobId: call.jobId, reason: 'call overdue', worker: call.owner, waitedMs: call.runningMs - (p99Ms ?? 0) });
+    }
+  }
+  return { needOwner, rerun, lostWorkers };
+}
+
+/** The q-quantile (0..1) of the samples, nearest rank; undefined below MIN_LATENCY_SAMPLES. */
+export function latencyQuantile(samples: readonly number[], q: number): number | undefined {
+  if (samples.length < MIN_LATENCY_SAMPLES) return undefined;
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+}

@@ -1,0 +1,106 @@
+// Worker heartbeats through Redis, both sides of them: a worker process stamps its name in its
+// queue's beat set every HEARTBEAT_MS, with Redis's own clock (TIME inside the script, so no
+// host's clock is trusted), and says how long its recent gaps between beats were (an event loop
+// kept busy makes them); a run's executor reads every worker's age in one round trip. A worker
+// whose beat is old is lost (src/executors/lostCalls.ts decides); one stopped cleanly removes
+// its entry. Entries older than an hour are dropped by the readers.
+
+/** How often a worker beats. */
+export const HEARTBEAT_MS = 250;
+
+/** Key names under the queue's own prefix (`queue.toKey(name)`). */
+export const BEAT_KEYS = {
+  /** Sorted set: worker name -> Redis time (ms) of its last beat. */
+  beats: 'gepa-beats',
+  /** Hash: worker name -> its recent gap between beats (ms, GapWindow's). */
+  gaps: 'gepa-beat-gaps',
+} as const;
+
+/** KEYS: beats, gaps; ARGV: name, gapMs. Returns Redis's time in ms. */
+export const BEAT_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return now`;
+
+/** KEYS: beats, gaps; ARGV: name. A worker stopping cleanly is not lost. */
+export const FORGET_SCRIPT = `
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+return 1`;
+
+/** KEYS: beats, gaps. Returns [now, name, beatMs, gapMs, name, ...]; drops entries an hour old. */
+export const READ_BEATS_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local old = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - 3600000)
+for _, name in ipairs(old) do
+  redis.call('ZREM', KEYS[1], name)
+  redis.call('HDEL', KEYS[2], name)
+end
+local out = { tostring(now) }
+local beats = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+for i = 1, #beats, 2 do
+  out[#out + 1] = beats[i]
+  out[#out + 1] = beats[i + 1]
+  out[#out + 1] = redis.call('HGET', KEYS[2], beats[i]) or '0'
+end
+return out`;
+
+/** A worker's last sign of life as a reader sees it. */
+export interface WorkerBeat {
+  /** Since its last beat, on Redis's clock. */
+  ageMs: number;
+  /** Its recent gap between beats (GapWindow: the third longest of the last minute or two). */
+  gapMs: number;
+}
+
+/** What READ_BEATS_SCRIPT returned: Redis's time and each worker's beat. */
+export interface BeatReading {
+  nowMs: number;
+  workers: Map<string, WorkerBeat>;
+}
+
+export function parseBeats(reply: unknown): BeatReading {
+  const items = (Array.isArray(reply) ? reply : []).map(String);
+  const nowMs = Number(items[0] ?? 0);
+  const workers = new Map<string, WorkerBeat>();
+  for (let i = 1; i + 2 < items.length; i += 3) {
+    workers.set(items[i]!, { ageMs: Math.max(0, nowMs - Number(items[i + 1])), gapMs: Number(items[i + 2]) || 0 });
+  }
+  return { nowMs, workers };
+}
+
+/**
+ * The gap between beats to report: the third longest over the last minute or two (two one-minute
+ * windows). An event loop kept busy by the adapter stalls again and again and widens the
+ * deadline; one freeze (a paused VM, SIGSTOP) is a single gap and does not.
+ */
+export class GapWindow {
+  private current: number[] = [];
+  private previous: number[] = [];
+  private windowStart: number;
+  private last: number | undefined;
+
+  constructor(
+    now: number,
+    private readonly windowMs = 60_000,
+  ) {
+    this.windowStart = now;
+  }
+
+  /** Records a beat at `now`; returns the gap to report. */
+  beat(now: number): number {
+    if (now - this.windowStart >= this.windowMs) {
+      this.previous = this.current;
+      this.current = [];
+      this.windowStart = now;
+    }
+    if (this.last !== undefined) this.current = topThree([...this.current, now - this.last]);
+    this.last = now;
+    return topThree([...this.current, ...this.previous])[2] ?? 0;
+  }
+}
+
+const topThree = (gaps: number[]): number[] => gaps.sort((a, b) => b - a).slice(0, 3);
