@@ -3,7 +3,7 @@
 // the reflective dataset from the adapter's builder. Which evaluation, of what and on which
 // examples is the domain's answer (evaluationPlan.ts); these actions only address and send it.
 import type { ActorSystem } from 'xstate';
-import type { CallOrigin } from '../src/evaluation/evaluationService.js';
+import type { CallOrigin } from '../src/evaluation/callRecord.js';
 import { evaluationAsk, prefetchAsks, reflectionRequestId, type EvaluationName } from '../src/gepa/proposer/evaluationPlan.js';
 import { startRebaseGate } from '../src/gepa/proposer/rebaseGate.js';
 import { minibatchResults } from '../src/gepa/proposer/reflectiveDataset.js';

@@ -2,7 +2,8 @@
 // proposer (provided through optimizerMachine.provide({ actors })) knows exactly what it
 // receives and must send. See machines/README.md for who sends what to whom.
 import type { ActorRef, EventObject, Snapshot } from 'xstate';
-import type { CallOrigin, EvaluateReply, ProposeReply, ReflectReply } from '../src/evaluation/evaluationService.js';
+import type { CallOrigin } from '../src/evaluation/callRecord.js';
+import type { EvaluateReply, ProposeReply, ReflectReply } from '../src/evaluation/evaluationService.js';
 import type { WorkKind } from '../src/evaluation/workerSlots.js';
 import type { MinibatchOutcome, Proposal, ProposalSpend } from '../src/gepa/core/proposal.js';
 import type { ChildMessage } from '../src/gepa/search/childAnswers.js';

@@ -181,7 +181,7 @@ const PROSE: Record<string, { phrase: string; check: () => void }> = {
 const APPLIED_ELSEWHERE: Record<string, unknown> = {
   // src/run/preparedRun.ts: `config.telemetry === false ? undefined : createRunTelemetry(...)`.
   'OptimizeConfig.telemetry': true,
-  // src/evaluation/evaluationService.ts: `options.preRunCostUsd ?? 0`.
+  // src/evaluation/spending.ts: `options.preRunCostUsd ?? 0`.
   'OptimizeConfig.preRunCostUsd': 0,
 };
 

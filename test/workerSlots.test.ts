@@ -209,6 +209,24 @@ describe('WorkerSlots', () => {
     expect(slots.inFlight).toBe(0);
   });
 
+  it('a job holding 3 slots waits until 3 are free, and work queued behind it does not pass it', async () => {
+    const { clock, slots, intervals } = setup(3, 'fifo');
+    const task = (ms: number) => () => sleep(clock, ms);
+    await runOnSimulatedClock(clock, Promise.all([slots.run('child', task(10)), slots.runHolding('valset', 3, task(20)), slots.run('parent', task(5))]));
+    const sorted = [...intervals].sort((a, b) => a.start - b.start || a.slot - b.slot);
+    expect(sorted.map(({ kind, start, end }) => ({ kind, start, end }))).toEqual([
+      { kind: 'child', start: 0, end: 10 },
+      { kind: 'valset', start: 10, end: 30 },
+      { kind: 'valset', start: 10, end: 30 },
+      { kind: 'valset', start: 10, end: 30 },
+      { kind: 'parent', start: 30, end: 35 },
+    ]);
+    expect(new Set(sorted.filter((i) => i.kind === 'valset').map((i) => i.slot))).toEqual(new Set([0, 1, 2]));
+    expect(slots.maxInFlight).toBe(3);
+    expect(slots.busySlotMs()).toBe(10 + 60 + 5);
+    expect(() => slots.runHolding('valset', 4, task(1))).toThrow(RangeError);
+  });
+
   it('rejects a capacity that is not a positive integer', () => {
     const clock = new SimulatedClock();
     expect(() => new WorkerSlots({ capacity: 0, clock })).toThrow(RangeError);

@@ -22,7 +22,7 @@ export type { EvaluatorInput } from '../../machines/evaluator.actor.js';
 // What the failure rule reads of a custom evaluator's counts (EvaluatorStats.outcomes).
 export type { CallOutcomes } from '../gepa/search/failureRule.js';
 export type { GatePrefetch } from '../gepa/search/gatePrefetch.js';
-export type { MetricCallExecutor, MetricCallIdentity } from '../executors/metricCallExecutor.js';
+export type { BatchExample, BatchSlots, MetricCallExecutor, MetricCallIdentity } from '../executors/metricCallExecutor.js';
 export { systemClock } from '../clock.js';
 export { candidateHash } from '../gepa/core/candidateHash.js';
 export { extractInstruction } from '../gepa/proposer/extractInstruction.js';

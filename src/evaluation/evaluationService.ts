@@ -1,16 +1,20 @@
-// Runs the run's paid work under the one worker budget: metric calls (through an executor, with
-// an evaluation cache so a (candidate, example) pair is paid once, in-flight duplicates
-// included; traced runs are shared only while in flight; cacheEvaluation false turns it off, and
-// 'disk' serves evaluations earlier runs kept, free) and reflection calls. A thrown adapter
-// error or an invalid score becomes a recorded score-0 call marked as a failure; a failed
-// reflection becomes an error reply. Every failure is counted (failureTally.ts), announced, and
-// may declare the run's failure systemic; an executor that can reach no worker any more
-// (ExecutorUnavailableError) stops the run at once, its calls unlogged, so a resume makes them. Nothing here knows about actors.
+// Runs the run's paid work under the one worker budget: metric calls and reflection calls, by
+// concern. Reuse (evaluationReuse.ts): a (candidate, example) pair is paid once, in-flight
+// duplicates included; traced runs are shared only while in flight; cacheEvaluation false turns it
+// off, and 'disk' serves evaluations earlier runs kept, free; a resumed run replays its log. Spend
+// (spending.ts): dollars reserved before a call takes a slot and settled after, calls counted.
+// Execute (metricCallRunner.ts): the calls not reused go to the executor as batches (its
+// evaluateBatch), each call in a worker slot; a thrown adapter error or an invalid score becomes a
+// recorded score-0 call marked as a failure. Here: a request's calls looked up, made and refined,
+// reflections, the user's proposer. A failed reflection becomes an error reply. Every failure is
+// counted (failureTally.ts), announced, and may declare the run's failure systemic; an executor
+// that can reach no worker any more (ExecutorUnavailableError) stops the run at once, its calls
+// unlogged, so a resume makes them. Nothing here knows about actors.
 // Room evaluation/: imported by the machines and the rooms above it (config/, adapters/, telemetry/, storage/, run/, report/).
-import { NOTHING_RESERVED, type DollarGate, type DollarReservation } from '../budget/dollarGate.js';
+import { NOTHING_RESERVED, type DollarGate } from '../budget/dollarGate.js';
 import { errorMessage } from '../errors/errorMessage.js';
-import { caughtError, failureOf, FailureTally, invalidScoreFailure, type CallChannel } from './failureTally.js';
-import { ExecutorUnavailableError, type PricedExecutor } from '../executors/metricCallExecutor.js';
+import { failureOf, FailureTally, type CallChannel } from './failureTally.js';
+import type { PricedExecutor } from '../executors/metricCallExecutor.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { WorkerSlots, WorkKind } from './workerSlots.js';
 import type { EvaluationCachePolicy } from './evaluationStore.js';
@@ -21,28 +25,10 @@ import type { Clock } from '../clock.js';
 import type { LmReply, PromptPart } from '../gepa/core/languageModel.js';
 import type { ProposeNewTexts } from '../gepa/strategies/hookSignatures.js';
 import type { WorkJournal } from '../gepa/core/workJournal.js';
-
-/** Whose work a call is: a proposal's (its step and task), or the run's own (the seed) when absent. */
-export interface CallOrigin {
-  step: number;
-  task: number;
-}
-
-/** One call that ran (replays and cache hits did not), for telemetry: what, for whom, when on the run's clock. */
-export type CallRecord =
-  | { channel: 'metric'; kind: WorkKind; origin?: CallOrigin; startMs: number; endMs: number; exampleId: number; score: number; failed: boolean; costUsd: number }
-  | {
-      channel: 'lm';
-      kind: 'reflection' | 'propose';
-      origin?: CallOrigin;
-      startMs: number;
-      endMs: number;
-      model?: string;
-      usage?: LmReply['usage'];
-      costUsd: number;
-      /** Set when the call failed. */
-      error?: string;
-    };
+import { originOf, type CallOrigin, type CallRecord } from './callRecord.js';
+import { callKey, EvaluationReuse } from './evaluationReuse.js';
+import { MetricCallRunner } from './metricCallRunner.js';
+import { costOfError, Spending, type Paid } from './spending.js';
 
 export interface EvaluateRequest {
   candidate: Candidate;
@@ -115,22 +101,6 @@ export interface EvaluationServiceOptions<Example> {
   twinsShareOneCall?: boolean;
 }
 
-/** Dollars a failed call still cost (e.g. a reply with usage but no content). */
-function costOfError(error: unknown): number {
-  const cost = (error as { costUsd?: unknown } | null)?.costUsd;
-  return typeof cost === 'number' && cost > 0 ? cost : 0;
-}
-
-/** An evaluation the pool can hold: an invalid score becomes a failed call scoring 0. */
-function normalizeEvaluation(value: unknown): Evaluation {
-  const invalid = invalidScoreFailure(value);
-  if (!invalid) return value as Evaluation;
-  const cost = (value as { costUsd?: unknown } | null)?.costUsd;
-  return { score: 0, feedback: `The evaluation failed: ${invalid.message}`, failure: invalid, ...(typeof cost === 'number' && cost > 0 ? { costUsd: cost } : {}) };
-}
-
-const originOf = (request: { origin?: CallOrigin }): { origin?: CallOrigin } => (request.origin ? { origin: request.origin } : {});
-
 /** The model's name when it says (`openai:<model>` models do; a plain function's name is no model's). */
 function modelOf(lm: SlotAwareLanguageModel): { model?: string } {
   const named = (lm as { model?: unknown }).model;
@@ -144,28 +114,43 @@ export function normalizeLmReply(value: string | LmReply): LmReply {
 }
 
 export class EvaluationService<Example> {
-  private readonly cache = new Map<string, Promise<Evaluation>>();
-  /** Calls made so far per cache key, replayed ones included (see MetricCallIdentity). */
-  private readonly occurrences = new Map<string, number>();
-  metricCalls = 0;
-  reflectionCalls = 0;
-  costUsd = 0;
   readonly failures: FailureTally;
+  private readonly spending: Spending;
+  private readonly reuse: EvaluationReuse;
+  private readonly runner: MetricCallRunner<Example>;
   /** Set once the executor said it can run no call any more: the run is stopped once. */
   private executorGone = false;
 
   constructor(private readonly options: EvaluationServiceOptions<Example>) {
+    const { dollars, signal, journal, preRunCostUsd, cache, twinsShareOneCall, examples, executor, slots, onRetry, onCall } = options;
     this.failures = new FailureTally(options.maxConsecutiveFailures);
-    // Failed calls of earlier processes were paid; resuming pays for them again (see replay).
-    this.metricCalls = options.journal?.failedCalls?.() ?? 0;
-    // This process's pre-run spend is logged, so that a resumed run still counts it beside its own.
-    const now = options.preRunCostUsd ?? 0;
-    if (now > 0) options.journal?.recordPreRunCost?.(now);
-    const before = now + (options.journal?.earlierPreRunCostUsd?.() ?? 0);
-    if (before > 0) {
-      this.costUsd += before;
-      options.dollars?.settle(NOTHING_RESERVED, before);
-    }
+    this.spending = new Spending({ signal, ...(dollars ? { dollars } : {}), ...(journal ? { journal } : {}), ...(preRunCostUsd !== undefined ? { preRunCostUsd } : {}) });
+    this.reuse = new EvaluationReuse({ ...(journal ? { journal } : {}), ...(cache ? { cache } : {}), ...(twinsShareOneCall !== undefined ? { twinsShareOneCall } : {}) }, this.spending);
+    this.runner = new MetricCallRunner({
+      examples, executor, slots, signal, spending: this.spending, reuse: this.reuse,
+      tally: (failure, thrown, seed) => this.tally(failure, 'metric', thrown, seed),
+      onExecutorUnavailable: (error) => {
+        if (this.executorGone) return;
+        this.executorGone = true;
+        this.options.onSystemicFailure?.(errorMessage(error));
+      },
+      ...(onRetry ? { onRetry } : {}), ...(onCall ? { onCall } : {}),
+    });
+  }
+
+  /** Metric calls made (and replayed) so far, failed calls of earlier processes included. */
+  get metricCalls(): number {
+    return this.spending.metricCalls;
+  }
+
+  /** Reflection calls made (and replayed) so far. */
+  get reflectionCalls(): number {
+    return this.spending.reflectionCalls;
+  }
+
+  /** Dollars spent so far, before the run included. */
+  get costUsd(): number {
+    return this.spending.costUsd;
   }
 
   private get retryHook(): { onRetry?: (notice: RetryNotice) => void } {
@@ -184,41 +169,23 @@ export class EvaluationService<Example> {
   }
 
   /**
-   * Evaluates a candidate on examples. Rejects with EvaluationIncomplete (carrying what was paid)
-   * when a call could not be made: the run was aborted or the dollar budget refused it.
+   * Evaluates a candidate on examples: each looked up (reuse), the rest made as one batch (execute),
+   * each refined when the run has a refiner (cached or not, an evaluation is the same work). Rejects
+   * with EvaluationIncomplete (carrying what was paid) when a call could not be made: the run was
+   * aborted or the dollar budget refused it.
    */
   async evaluate(request: EvaluateRequest, refine = true): Promise<EvaluateReply> {
-    const paid = { calls: 0, usd: 0 };
-    const reuse = this.options.cache?.reuse ?? true;
+    const paid: Paid = { calls: 0, usd: 0 };
     const refinement = refine ? this.options.refinement : undefined;
-    const pending = request.exampleIds.map((id) => {
-      const key = `${request.hash}:${id}:${request.captureTraces ? 1 : 0}`;
-      // One metric call, refined when the run has a refiner: cached or not, an evaluation is the same work.
-      const evaluateOnce = (): Promise<Evaluation> => {
-        const original = this.runMetricCall(request, id, key, paid);
-        return refinement ? original.then((evaluation) => this.refine(refinement, request, id, evaluation, paid)) : original;
-      };
-      if (!reuse) return evaluateOnce();
-      let entry = this.cache.get(key);
-      // A logged call is reused before an in-flight traced one is shared: the process that logged
-      // it may have paid for both (resumed, the replayed twin finishes at once, the timing differs).
-      // Not in a batched run: a step's twins are asked for together, so the process that logged
-      // them shared one call, and so does its resumption (else it replays later steps' records).
-      const replayed = entry && request.captureTraces && !this.options.twinsShareOneCall ? this.replay(key, paid) : undefined;
-      if (replayed) return replayed;
-      if (!entry) {
-        // Only the request that creates an entry pays for it; cache hits are free.
-        entry = evaluateOnce();
-        this.cache.set(key, entry);
-        // Traced runs feed reflection: identical ones in flight share a call, but a later
-        // request gets a fresh run (a replay would make a failing loop free, and endless).
-        const forget = () => this.cache.delete(key);
-        if (request.captureTraces) entry.then(forget, forget);
-        // A refused or aborted call is not an answer: a later request may try again.
-        else entry.catch(forget);
-      }
-      return entry;
+    const calls = this.runner.batch(request, paid);
+    const pending = request.exampleIds.map((exampleId) => {
+      const call = callKey(request.hash, exampleId, request.captureTraces);
+      const found = this.reuse.lookup(call, paid);
+      if ('shared' in found) return found.shared;
+      const answer = 'earlier' in found ? Promise.resolve(found.earlier) : calls.add(call, found.fresh);
+      return this.reuse.share(call, refinement ? answer.then((evaluation) => this.refine(refinement, request, exampleId, evaluation, paid)) : answer);
     });
+    calls.start();
     const settled = await Promise.allSettled(pending);
     const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) throw new EvaluationIncomplete(errorMessage(failure.reason), paid.calls, paid.usd);
@@ -228,78 +195,12 @@ export class EvaluationService<Example> {
     return { evaluations, paidCalls: paid.calls, costUsd: paid.usd, ...(systemic !== undefined ? { systemic } : {}) };
   }
 
-  private runMetricCall(request: EvaluateRequest, exampleId: number, key: string, paid: { calls: number; usd: number }): Promise<Evaluation> {
-    const { executor, examples, slots, signal, journal } = this.options;
-    const example = examples[exampleId] as Example;
-    const replayed = this.replay(key, paid);
-    if (replayed) return replayed;
-    const occurrence = this.occurrences.get(key) ?? 0;
-    this.occurrences.set(key, occurrence + 1);
-    // Kept by an earlier run (cacheEvaluation 'disk'): no metric call, nothing paid.
-    const store = this.options.cache?.store;
-    const kept = store?.find(request.hash, exampleId, request.captureTraces, occurrence);
-    if (kept) return Promise.resolve(kept);
-    // Dollars first, then a slot: a call waiting for dollars holds no slot, so the calls in
-    // flight that will give dollars back can always finish. One the budget cannot pay is not made.
-    return this.acquireDollars(executor.estimateMaxCostUsd?.(request.candidate, example) ?? 0).then((reserved) => {
-      let started = false;
-      return slots.run(
-        request.kind,
-        async () => {
-          started = true;
-          const startMs = this.options.onCall?.clock.now() ?? 0;
-          this.metricCalls++;
-          paid.calls++;
-          let evaluation: Evaluation;
-          let thrown: unknown;
-          try {
-            evaluation = normalizeEvaluation(
-              await executor.evaluate(request.candidate, example, exampleId, { captureTraces: request.captureTraces, signal, ...this.retryHook }, { occurrence }),
-            );
-          } catch (error) {
-            // Aborted, or the executor can reach no worker any more: no answer and nothing logged,
-            // so a resumed run makes the call again (it counts as spent here: it may have run).
-            const unavailable = !signal.aborted && error instanceof ExecutorUnavailableError;
-            if (signal.aborted || unavailable) {
-              this.options.dollars?.settle(reserved, costOfError(error));
-              paid.usd += costOfError(error);
-              if (unavailable && !this.executorGone) {
-                this.executorGone = true;
-                this.options.onSystemicFailure?.(errorMessage(error));
-              }
-              throw error;
-            }
-            thrown = error;
-            // No cost on the error: the call is unpriced (as the report counts it), not priced at $0.
-            const costUsd = costOfError(error);
-            evaluation = { score: 0, feedback: `The evaluation failed with an error: ${errorMessage(error)}`, ...(costUsd > 0 ? { costUsd } : {}), failure: failureOf(error) };
-          }
-          this.tally(evaluation.failure, 'metric', thrown ?? caughtError(evaluation), request.kind === 'seed');
-          this.options.dollars?.settle(reserved, evaluation.costUsd ?? 0);
-          this.costUsd += evaluation.costUsd ?? 0;
-          paid.usd += evaluation.costUsd ?? 0;
-          journal?.recordEvaluation(key, evaluation);
-          if (!evaluation.failure) store?.keep(request.hash, exampleId, request.captureTraces, occurrence, evaluation);
-          this.recordCall((endMs) => ({
-            channel: 'metric', kind: request.kind, ...originOf(request), startMs, endMs, exampleId, score: evaluation.score, failed: evaluation.failure !== undefined, costUsd: evaluation.costUsd ?? 0,
-          }));
-          return evaluation;
-        },
-        signal,
-      ).catch((error: unknown) => {
-        // Aborted while waiting for a slot: the reservation was never used.
-        if (!started) this.options.dollars?.settle(reserved, 0);
-        throw error;
-      });
-    });
-  }
-
   /**
    * Refines one evaluation: the refiner model proposes a candidate from the attempts so far, it is
    * evaluated (unrefined), and refining goes on while it improves, up to maxRefinements. Each step
    * is ordinary work (a reflection call, a metric call), paid into `paid`; a resumed run replays them.
    */
-  private async refine(refinement: Refinement, request: EvaluateRequest, exampleId: number, original: Evaluation, paid: { calls: number; usd: number }): Promise<Evaluation> {
+  private async refine(refinement: Refinement, request: EvaluateRequest, exampleId: number, original: Evaluation, paid: Paid): Promise<Evaluation> {
     const attempts: RefinementAttempt[] = [{ candidate: request.candidate, evaluation: original }];
     let best = original.score;
     for (let i = 0; i < refinement.maxRefinements; i++) {
@@ -335,28 +236,6 @@ export class EvaluationService<Example> {
     return refinement.combine(attempts);
   }
 
-  /** A call an earlier process paid for, from the journal: counted, not run again. */
-  private replay(key: string, paid: { calls: number; usd: number }): Promise<Evaluation> | undefined {
-    let replayed = this.options.journal?.replayEvaluation(key);
-    // A logged failure is not an answer: resuming tries the call again. Its dollars were spent, and
-    // the call itself counts from the start (metricCalls, the ledger: WorkJournal.failedCalls).
-    while (replayed?.failure) {
-      this.costUsd += replayed.costUsd ?? 0;
-      paid.usd += replayed.costUsd ?? 0;
-      this.options.dollars?.settle(NOTHING_RESERVED, replayed.costUsd ?? 0);
-      replayed = this.options.journal?.replayEvaluation(key);
-    }
-    if (!replayed) return undefined;
-    this.occurrences.set(key, (this.occurrences.get(key) ?? 0) + 1);
-    this.metricCalls++;
-    this.costUsd += replayed.costUsd ?? 0;
-    paid.calls++;
-    paid.usd += replayed.costUsd ?? 0;
-    // Its dollars were spent too: the dollar budget must see them, as the first process did.
-    this.options.dollars?.settle(NOTHING_RESERVED, replayed.costUsd ?? 0);
-    return Promise.resolve(replayed);
-  }
-
   /** Tells the telemetry hook about a call that ran, ending now. */
   private recordCall(call: (endMs: number) => CallRecord): void {
     const onCall = this.options.onCall;
@@ -374,12 +253,10 @@ export class EvaluationService<Example> {
     const replayed = journal?.replayReflection(prompt);
     if (replayed) {
       this.failures.record(undefined, 'reflection');
-      this.reflectionCalls++;
-      this.costUsd += replayed.costUsd ?? 0;
-      this.options.dollars?.settle(NOTHING_RESERVED, replayed.costUsd ?? 0);
+      this.spending.reflectionCall();
+      this.spending.spentEarlier(replayed.costUsd ?? 0);
       return { ok: true, reply: replayed, costUsd: replayed.costUsd ?? 0 };
     }
-    const dollars = this.options.dollars;
     let reserved = NOTHING_RESERVED;
     let startMs: number | undefined;
     const lmCall = (endMs: number, outcome: { usage?: LmReply['usage']; costUsd: number; error?: string }): CallRecord => ({
@@ -387,7 +264,7 @@ export class EvaluationService<Example> {
     });
     const call = async () => {
       startMs ??= this.options.onCall?.clock.now();
-      this.reflectionCalls++;
+      this.spending.reflectionCall();
       return reflectionLm(prompt, {
         signal,
         ...(content ? { content } : {}),
@@ -398,12 +275,11 @@ export class EvaluationService<Example> {
     try {
       if (content && reflectionLm.acceptsImages !== true) throw new Error('the prompt holds images and this model cannot take them (it does not declare acceptsImages)');
       // Before the slot, as for metric calls (a model managing its own slots takes them per attempt).
-      reserved = await this.acquireDollars(reflectionLm.estimateMaxCostUsd?.(prompt, content) ?? 0);
+      reserved = await this.spending.reserve(reflectionLm.estimateMaxCostUsd?.(prompt, content) ?? 0);
       const raw = reflectionLm.managesSlots ? await call() : await slots.run('reflection', call, signal);
       const reply = normalizeLmReply(raw);
       const costUsd = reply.costUsd ?? 0;
-      dollars?.settle(reserved, costUsd);
-      this.costUsd += costUsd;
+      this.spending.settle(reserved, costUsd);
       journal?.recordReflection(prompt, reply);
       this.tally(undefined, 'reflection');
       this.recordCall((endMs) => lmCall(endMs, { ...(reply.usage ? { usage: reply.usage } : {}), costUsd }));
@@ -411,8 +287,7 @@ export class EvaluationService<Example> {
     } catch (error) {
       const costUsd = costOfError(error);
       // A refused call reserved nothing and cost nothing.
-      dollars?.settle(reserved, costUsd);
-      this.costUsd += costUsd;
+      this.spending.settle(reserved, costUsd);
       if (signal.aborted) throw error;
       this.tally(failureOf(error, 'other'), 'reflection', error);
       // A call the dollar budget refused never started: no span.
@@ -452,15 +327,6 @@ export class EvaluationService<Example> {
       if (startMs !== undefined) this.recordCall((endMs) => proposeCall(endMs, errorMessage(error)));
       return { ok: false, error: errorMessage(error) };
     }
-  }
-
-  /**
-   * Reserves a call's worst case, waiting while calls in flight hold the dollars it needs; rejects
-   * with DollarBudgetExhausted when even with nothing in flight it cannot be paid (the call is not made).
-   */
-  private acquireDollars(estimateUsd: number): Promise<DollarReservation> {
-    const dollars = this.options.dollars;
-    return dollars ? dollars.acquire(estimateUsd, this.options.signal) : Promise.resolve(NOTHING_RESERVED);
   }
 
   async close(): Promise<void> {

@@ -26,6 +26,11 @@ export class WorkHeap<T extends Ordered> {
     }
   }
 
+  /** The first item in (priority, seq) order, left in place; undefined when empty. */
+  peek(): T | undefined {
+    return this.items[0];
+  }
+
   /** The first item in (priority, seq) order, removed; undefined when empty. */
   pop(): T | undefined {
     const top = this.items[0];

@@ -1,7 +1,8 @@
 // The run's one capacity budget: W worker slots shared by every metric call and every LM call.
 // Work waits in a priority queue (lower priority value first, then arrival order: workHeap.ts)
-// and holds a slot only while it runs, so "never more than W in flight" holds by construction. The slot
-// pool also accounts busy slot-time on the injected clock and reports each slot's intervals.
+// and holds a slot only while it runs, so "never more than W in flight" holds by construction. A
+// job that runs many metric calls at once (a batch job: evaluateBatch) holds one slot per call.
+// The slot pool also accounts busy slot-time on the injected clock and reports each slot's intervals.
 import type { Clock } from '../clock.js';
 import type { SlotPolicy } from '../settingValues.js';
 import { WorkHeap, type Ordered } from './workHeap.js';
@@ -56,7 +57,9 @@ const PRIORITIES: Record<SlotPolicy, Record<WorkKind, number> | undefined> = {
 
 interface QueuedWork extends Ordered {
   kind: WorkKind;
-  run: (slot: number) => void;
+  /** Slots it holds while it runs (1, or a batch job's calls). */
+  width: number;
+  run: (slots: number[]) => void;
   signal?: AbortSignal;
   reject: (reason: unknown) => void;
 }
@@ -109,22 +112,33 @@ export class WorkerSlots {
 
   /** Runs `fn` in a slot once one is free and `kind` is next in line. */
   run<T>(kind: WorkKind, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return this.runHolding(kind, 1, fn, signal);
+  }
+
+  /**
+   * Runs `fn` holding `width` slots at once (a batch job of `width` metric calls), once that many
+   * are free and it is next in line. Queued work behind it waits meanwhile (no smaller work passes
+   * it), so a wide job is never starved; `width` is at most the capacity.
+   */
+  runHolding<T>(kind: WorkKind, width: number, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (!Number.isInteger(width) || width < 1 || width > this.capacity) throw new RangeError(`a job holds 1 to ${this.capacity} slots, not ${width}`);
     return new Promise<T>((resolve, reject) => {
       const priority = PRIORITIES[this.policy]?.[kind] ?? 0;
       this.queue.push({
         priority,
         seq: this.seq++,
         kind,
+        width,
         signal,
         reject,
-        run: (slot) => {
+        run: (held) => {
           let result: Promise<T>;
           try {
             result = fn();
           } catch (error) {
             result = Promise.reject(error);
           }
-          result.then(resolve, reject).finally(() => this.release(slot, kind));
+          result.then(resolve, reject).finally(() => this.release(held, kind));
         },
       });
       this.dispatch();
@@ -133,25 +147,34 @@ export class WorkerSlots {
 
   private dispatch(): void {
     while (this.freeSlots.length > 0 && this.queue.size > 0) {
+      const next = this.queue.peek() as QueuedWork;
+      if (next.width > this.freeSlots.length && !next.signal?.aborted) return;
       const work = this.queue.pop() as QueuedWork;
       if (work.signal?.aborted) {
         work.reject(work.signal.reason);
         continue;
       }
-      const slot = this.freeSlots.pop() as number;
-      this.busySince.set(slot, this.clock.now());
+      const now = this.clock.now();
+      const held: number[] = [];
+      for (let i = 0; i < work.width; i++) {
+        const slot = this.freeSlots.pop() as number;
+        this.busySince.set(slot, now);
+        held.push(slot);
+      }
       this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
-      work.run(slot);
+      work.run(held);
     }
   }
 
-  private release(slot: number, kind: WorkKind): void {
+  private release(held: readonly number[], kind: WorkKind): void {
     const now = this.clock.now();
-    const since = this.busySince.get(slot) ?? now;
-    this.busySince.delete(slot);
-    this.busyMs += now - since;
-    this.onInterval?.({ slot, kind, start: since, end: now });
-    this.freeSlots.push(slot);
+    for (const slot of held) {
+      const since = this.busySince.get(slot) ?? now;
+      this.busySince.delete(slot);
+      this.busyMs += now - since;
+      this.onInterval?.({ slot, kind, start: since, end: now });
+      this.freeSlots.push(slot);
+    }
     this.dispatch();
   }
 }

@@ -5,7 +5,7 @@
 import type { PricedExecutor } from '../executors/metricCallExecutor.js';
 import type { ExampleTable } from '../gepa/core/exampleTable.js';
 import type { RunReflection } from '../gepa/reflection/reflectionRun.js';
-import type { CallRecord } from '../evaluation/evaluationService.js';
+import type { CallRecord } from '../evaluation/callRecord.js';
 import type { Refinement } from '../evaluation/refinement.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
 import type { Candidate, EvaluatedExample, ReflectiveDataset } from '../gepa/core/adapter.js';

@@ -2,7 +2,7 @@
 // busy slot-time (its rate over time is the mean number of busy slots), recorded through
 // @opentelemetry/api's meter, a no-op until the application registers a MeterProvider.
 import type { Meter } from '@opentelemetry/api';
-import type { CallRecord } from '../evaluation/evaluationService.js';
+import type { CallRecord } from '../evaluation/callRecord.js';
 import type { RunEvent } from '../gepa/core/runEvent.js';
 import type { SlotInterval } from '../evaluation/workerSlots.js';
 

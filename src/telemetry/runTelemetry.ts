@@ -2,7 +2,7 @@
 // slot intervals. Uses the global providers of @opentelemetry/api, so an application that
 // registers an SDK sees the run; without one every span and instrument is a no-op.
 import { metrics, trace } from '@opentelemetry/api';
-import type { CallRecord } from '../evaluation/evaluationService.js';
+import type { CallRecord } from '../evaluation/callRecord.js';
 import type { Clock } from '../clock.js';
 import type { RunEvent } from '../gepa/core/runEvent.js';
 import type { SlotInterval } from '../evaluation/workerSlots.js';

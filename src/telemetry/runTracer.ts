@@ -4,7 +4,7 @@
 // span times are the run's injected clock, anchored to the wall time the run started at.
 // Room telemetry/: imported by run/ and the command.
 import { context, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
-import type { CallOrigin, CallRecord } from '../evaluation/evaluationService.js';
+import type { CallOrigin, CallRecord } from '../evaluation/callRecord.js';
 import type { Clock } from '../clock.js';
 import type { RunEvent } from '../gepa/core/runEvent.js';
 import { wallTimeOn } from './wallTime.js';

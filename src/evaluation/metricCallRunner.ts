@@ -1,0 +1,269 @@
+// Runs the metric calls a request could not reuse: each call's dollars reserved (spending.ts), the
+// calls handed to the executor as batches of at most W (its evaluateBatch, or a call each), each
+// call in a worker slot of its own or a batch job in one slot per call, and what comes back
+// recorded per call: a thrown error, an invalid score or a missing answer becomes a failed call
+// scoring 0, counted, logged and timed like any other. Nothing here decides what is reused.
+import { errorMessage } from '../errors/errorMessage.js';
+import { evaluateEachInSlot, ExecutorUnavailableError, type BatchExample, type BatchSlots, type PricedExecutor } from '../executors/metricCallExecutor.js';
+import { originOf, type CallOrigin, type CallRecord } from './callRecord.js';
+import { caughtError, failureOf, invalidScoreFailure } from './failureTally.js';
+import { costOfError, type Paid, type Spending } from './spending.js';
+import type { DollarReservation } from '../budget/dollarGate.js';
+import type { CallFailure, Candidate, EvalContext, Evaluation, RetryNotice } from '../gepa/core/adapter.js';
+import type { Clock } from '../clock.js';
+import type { CallKey, EvaluationReuse } from './evaluationReuse.js';
+import type { WorkerSlots, WorkKind } from './workerSlots.js';
+
+/** What a request's metric calls share: the candidate, whether traces are read, and whose work they are. */
+export interface MetricCallRequest {
+  candidate: Candidate;
+  captureTraces: boolean;
+  kind: WorkKind;
+  origin?: CallOrigin;
+}
+
+export interface MetricCallRunnerOptions<Example> {
+  examples: readonly Example[];
+  executor: PricedExecutor<Example>;
+  slots: WorkerSlots;
+  signal: AbortSignal;
+  spending: Spending;
+  reuse: EvaluationReuse;
+  /** Counts a call's outcome (the failure tally): what the executor threw (or the adapter caught), `seed` for the seed's calls. */
+  tally: (failure: CallFailure | undefined, thrown: unknown, seed: boolean) => void;
+  /** The executor can run no call any more (ExecutorUnavailableError): the run stops. */
+  onExecutorUnavailable: (error: unknown) => void;
+  /** Every wait before a model call's next attempt (models that retry report them). */
+  onRetry?: (notice: RetryNotice) => void;
+  /** Every call that ran, once it ended, timed on `clock` (telemetry spans). */
+  onCall?: { clock: Clock; record: (call: CallRecord) => void };
+}
+
+/** An evaluation the pool can hold: an invalid score becomes a failed call scoring 0. */
+function normalizeEvaluation(value: unknown): Evaluation {
+  const invalid = invalidScoreFailure(value);
+  if (!invalid) return value as Evaluation;
+  const cost = (value as { costUsd?: unknown } | null)?.costUsd;
+  return { score: 0, feedback: `The evaluation failed: ${invalid.message}`, failure: invalid, ...(typeof cost === 'number' && cost > 0 ? { costUsd: cost } : {}) };
+}
+
+/** A call that threw: score 0 with the error. No cost on the error: the call is unpriced (as the report counts it), not priced at $0. */
+function thrownEvaluation(error: unknown, costUsd: number): Evaluation {
+  return { score: 0, feedback: `The evaluation failed with an error: ${errorMessage(error)}`, ...(costUsd > 0 ? { costUsd } : {}), failure: failureOf(error) };
+}
+
+/** A batch job's answer, one evaluation per example: an answer that is not a list of as many is a failure of each. */
+function batchAnswers(answers: unknown, count: number): Evaluation[] {
+  if (Array.isArray(answers) && answers.length === count) return answers.map(normalizeEvaluation);
+  const got = Array.isArray(answers) ? `${answers.length} evaluation${answers.length === 1 ? '' : 's'}` : 'no list of evaluations';
+  const failure: CallFailure = { kind: 'adapter', message: `the batch job answered ${got} for ${count} example${count === 1 ? '' : 's'}` };
+  return Array.from({ length: count }, () => ({ score: 0, feedback: `The evaluation failed: ${failure.message}`, failure }));
+}
+
+type Runner = (reserved: DollarReservation) => Promise<Evaluation>;
+
+/** One call of a request to be made: its key and occurrence, its dollars, and how the executor asked to run it. */
+interface PendingCall<Example> {
+  call: CallKey;
+  occurrence: number;
+  example: Example;
+  reservation: Promise<DollarReservation>;
+  /** What `answer` resolves with: the call as recorded (or the refusal, the abort). */
+  answer: Promise<Evaluation>;
+  /** Set by the executor through the batch's slots (runOne, runAll). */
+  runner?: Runner;
+  /** Set while the reservation came through before the executor said how to run the call. */
+  awaitRunner?: (runner: Runner) => void;
+}
+
+export class MetricCallRunner<Example> {
+  constructor(private readonly options: MetricCallRunnerOptions<Example>) {}
+
+  /** Collects one request's calls to make (add), then hands them to the executor (start). */
+  batch(request: MetricCallRequest, paid: Paid): MetricCallBatch<Example> {
+    return new MetricCallBatch(this.options, request, paid);
+  }
+}
+
+export class MetricCallBatch<Example> {
+  private readonly pending: PendingCall<Example>[] = [];
+
+  constructor(
+    private readonly options: MetricCallRunnerOptions<Example>,
+    private readonly request: MetricCallRequest,
+    private readonly paid: Paid,
+  ) {}
+
+  /**
+   * A call to make, its dollars reserved now (dollars first, then a slot: a call waiting for
+   * dollars holds no slot, so the calls in flight that will give dollars back can always finish;
+   * one the budget cannot pay is not made). Answers the call's evaluation once it ran.
+   */
+  add(call: CallKey, occurrence: number): Promise<Evaluation> {
+    const example = this.options.examples[call.exampleId] as Example;
+    const reservation = this.options.spending.reserve(this.options.executor.estimateMaxCostUsd?.(this.request.candidate, example) ?? 0);
+    const pending: PendingCall<Example> = { call, occurrence, example, reservation, answer: undefined as unknown as Promise<Evaluation> };
+    pending.answer = reservation.then((reserved) => (pending.runner ? pending.runner(reserved) : new Promise<Runner>((resolve) => (pending.awaitRunner = resolve)).then((runner) => runner(reserved))));
+    this.pending.push(pending);
+    return pending.answer;
+  }
+
+  /** Hands the calls added to the executor, in batches of at most W (a batch job holds a slot per call). */
+  start(): void {
+    const width = this.options.slots.capacity;
+    for (let from = 0; from < this.pending.length; from += width) this.startBatch(from === 0 && this.pending.length <= width ? this.pending : this.pending.slice(from, from + width));
+  }
+
+  private startBatch(batch: readonly PendingCall<Example>[]): void {
+    const { executor, signal, onRetry } = this.options;
+    const { candidate, captureTraces } = this.request;
+    const examples: BatchExample<Example>[] = batch.map((p) => ({ example: p.example, exampleId: p.call.exampleId, call: { occurrence: p.occurrence } }));
+    const ctx: EvalContext = { captureTraces, signal, ...(onRetry ? { onRetry } : {}) };
+    const slots = this.slotsFor(batch);
+    let done: Promise<unknown>;
+    try {
+      done = Promise.resolve(executor.evaluateBatch ? executor.evaluateBatch(candidate, examples, ctx, slots) : evaluateEachInSlot(executor, candidate, examples, ctx, slots));
+    } catch (error) {
+      done = Promise.reject(error);
+    }
+    // A call the executor left out of its slots is a failed call, not a request that never ends.
+    const unrun = (outcome: unknown) => {
+      for (const p of batch) {
+        if (p.runner) continue;
+        const why = outcome instanceof Error ? `: ${errorMessage(outcome)}` : '';
+        this.register(p, (reserved) => this.inOwnSlot(p, reserved, () => Promise.reject(new Error(`the executor's evaluateBatch did not run example ${p.call.exampleId}${why}`))));
+      }
+    };
+    done.then(unrun, unrun);
+  }
+
+  private register(pending: PendingCall<Example>, runner: Runner): void {
+    pending.runner = runner;
+    pending.awaitRunner?.(runner);
+  }
+
+  /** The worker slots as this batch's executor sees them. */
+  private slotsFor(batch: readonly PendingCall<Example>[]): BatchSlots {
+    const twice = () => Promise.reject(new Error('each example of a batch goes through the slots once'));
+    return {
+      runOne: (index, call) => {
+        const pending = batch[index];
+        if (!pending) return Promise.reject(new RangeError(`the batch has no example ${index}`));
+        if (pending.runner) return twice();
+        this.register(pending, (reserved) => this.inOwnSlot(pending, reserved, call));
+        return pending.answer;
+      },
+      runAll: (job) => {
+        if (batch.some((p) => p.runner)) return twice();
+        const answers = this.inSlots(batch, job);
+        batch.forEach((pending, i) => this.register(pending, () => answers.then((evaluations) => evaluations[i] as Evaluation)));
+        return answers;
+      },
+    };
+  }
+
+  /** One call in a slot of its own. */
+  private inOwnSlot(pending: PendingCall<Example>, reserved: DollarReservation, call: () => Promise<Evaluation>): Promise<Evaluation> {
+    const { slots, signal, spending } = this.options;
+    let started = false;
+    return slots
+      .run(
+        this.request.kind,
+        async () => {
+          started = true;
+          const startMs = this.options.onCall?.clock.now() ?? 0;
+          spending.metricCall(this.paid);
+          let evaluation: Evaluation;
+          let thrown: unknown;
+          try {
+            evaluation = normalizeEvaluation(await call());
+          } catch (error) {
+            if (this.endsTheRun(error, () => spending.settle(reserved, costOfError(error), this.paid))) throw error;
+            thrown = error;
+            evaluation = thrownEvaluation(error, costOfError(error));
+          }
+          this.record(pending, reserved, evaluation, thrown ?? caughtError(evaluation), startMs);
+          return evaluation;
+        },
+        signal,
+      )
+      .catch((error: unknown) => {
+        // Aborted while waiting for a slot: the reservation was never used.
+        if (!started) spending.settle(reserved, 0);
+        throw error;
+      });
+  }
+
+  /** One job for the batch, holding a slot per call; every call's dollars are reserved first. */
+  private inSlots(batch: readonly PendingCall<Example>[], job: () => Promise<readonly unknown[]>): Promise<Evaluation[]> {
+    const { slots, signal, spending } = this.options;
+    return Promise.allSettled(batch.map((p) => p.reservation)).then((reservations) => {
+      const refused = reservations.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      const reserved = reservations.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      if (refused) {
+        // A job runs whole or not at all: what was reserved for it goes back.
+        for (const r of reserved) spending.settle(r, 0);
+        throw refused.reason;
+      }
+      let started = false;
+      return slots
+        .runHolding(
+          this.request.kind,
+          batch.length,
+          async () => {
+            started = true;
+            const startMs = this.options.onCall?.clock.now() ?? 0;
+            for (let i = 0; i < batch.length; i++) spending.metricCall(this.paid);
+            let evaluations: Evaluation[];
+            let thrown: unknown;
+            try {
+              evaluations = batchAnswers(await job(), batch.length);
+            } catch (error) {
+              // The job's cost, when its error says, is the first call's.
+              const cost = costOfError(error);
+              if (this.endsTheRun(error, () => reserved.forEach((r, i) => spending.settle(r, i === 0 ? cost : 0, this.paid)))) throw error;
+              thrown = error;
+              evaluations = batch.map((_, i) => thrownEvaluation(error, i === 0 ? cost : 0));
+            }
+            batch.forEach((pending, i) => {
+              const evaluation = evaluations[i] as Evaluation;
+              this.record(pending, reserved[i] as DollarReservation, evaluation, thrown ?? caughtError(evaluation), startMs);
+            });
+            return evaluations;
+          },
+          signal,
+        )
+        .catch((error: unknown) => {
+          if (!started) for (const r of reserved) spending.settle(r, 0);
+          throw error;
+        });
+    });
+  }
+
+  /**
+   * Aborted, or the executor can reach no worker any more (ExecutorUnavailableError: the run stops):
+   * no answer and nothing logged, so a resumed run makes the call again (it counts as spent here,
+   * `settle`: it may have run). False for a failed call, which is recorded.
+   */
+  private endsTheRun(error: unknown, settle: () => void): boolean {
+    const unavailable = !this.options.signal.aborted && error instanceof ExecutorUnavailableError;
+    if (!this.options.signal.aborted && !unavailable) return false;
+    settle();
+    if (unavailable) this.options.onExecutorUnavailable(error);
+    return true;
+  }
+
+  /** A call that ran, as the run records it: its outcome counted, its dollars settled, kept in the log (and store), timed. */
+  private record(pending: PendingCall<Example>, reserved: DollarReservation, evaluation: Evaluation, thrown: unknown, startMs: number): void {
+    const { spending, reuse, onCall } = this.options;
+    this.options.tally(evaluation.failure, thrown, this.request.kind === 'seed');
+    spending.settle(reserved, evaluation.costUsd ?? 0, this.paid);
+    reuse.keep(pending.call, pending.occurrence, evaluation);
+    if (onCall) {
+      const { kind } = this.request;
+      onCall.record({
+        channel: 'metric', kind, ...originOf(this.request), startMs, endMs: onCall.clock.now(), exampleId: pending.call.exampleId, score: evaluation.score, failed: evaluation.failure !== undefined, costUsd: evaluation.costUsd ?? 0,
+      });
+    }
+  }
+}
