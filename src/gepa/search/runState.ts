@@ -11,21 +11,19 @@
 // plain data: `toJSON()` is the whole state as plain values, so a persisted snapshot of the machine
 // (JSON of `actor.getPersistedSnapshot()`) holds it and `RunState.fromJSON` reads it back; its first
 // field is `summary()`, the short view an inspector shows.
-import type { BudgetLedger, Reservation, SpendingLimits } from '../../budget/budgetLedger.js';
+import type { SpendingLimits } from '../../budget/budgetLedger.js';
 import type { Candidate } from '../core/adapter.js';
 import type { OptimizeResult } from '../core/optimizeResult.js';
-import type { MinibatchOutcome, Proposal } from '../core/proposal.js';
+import type { MinibatchOutcome } from '../core/proposal.js';
 import type { RunEvent } from '../core/runEvent.js';
 import type { StopReason } from '../core/stopReason.js';
 import { bestIndex } from '../core/candidatePool.js';
 import { answerReleased, type AnswerSettings, type ChildMessage } from './childAnswers.js';
 import { gatePrefetches, type GatePrefetch } from './gatePrefetch.js';
 import { nextLaunches, type LaunchMoment, type LaunchStart } from './launchRules.js';
-import type { LaunchShape } from './launchShape.js';
 import { releasedFromWait } from './proposalDecisions.js';
 import { recordsFrom } from './recordsInFlight.js';
 import { rebaseExtraCalls, type Launch, type PlannerSettings } from './proposalPlanner.js';
-import type { SearchProgress } from './searchProgress.js';
 import {
   cutShort,
   finish,
@@ -43,12 +41,9 @@ import {
   type EvaluatorCounts,
   type RunSettingsView,
   type SearchRun,
-  type WrittenSeed,
 } from './searchRun.js';
-import type { SearchState } from './searchState.js';
 import { decideStop, type StopCause, type StopRules } from './stopDecision.js';
 import { judgeRun, type FailureFacts } from './failureRule.js';
-import type { HoldoutState } from './holdoutSelection.js';
 import type { FrontType, TieOrder } from '../../settingValues.js';
 
 /** A message for the proposer of proposal `id`. */
@@ -78,22 +73,10 @@ export interface RunSummary {
   stopReason: StopReason | null;
 }
 
-export class RunState implements SearchRun {
-  search!: SearchState;
-  shape!: LaunchShape;
-  progress!: SearchProgress;
-  ledger!: BudgetLedger;
-  dollarsExhausted!: boolean;
-  spentUsd!: number;
-  proposals!: Record<string, Proposal>;
-  stepIds!: string[];
-  stopReason?: StopReason;
-  error?: string;
-  stoppedBy?: string;
-  seedReservation?: Reservation;
-  writtenSeed?: WrittenSeed;
-  holdout?: HoldoutState;
-  seedRetry?: string;
+/** The run's fields are SearchRun's (declared once, there), set from `start` by the constructor. */
+export interface RunState extends SearchRun {}
+
+export class RunState {
   /**
    * Async runs with the built-in proposer: the optimizer asks for each reflective proposal's
    * parent evaluation itself and spawns a proposer only when the proposal goes on, so a proposal
