@@ -12,6 +12,7 @@ const { options } = require('./.dependency-cruiser.cjs');
  */
 const FLOORS = [
   ['cli'],
+  ['workbench'],
   ['machines', 'report'],
   ['run'],
   ['storage'],

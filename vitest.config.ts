@@ -15,7 +15,7 @@ const INTEGRATION = [
   // Redis and workers in network namespaces of their own (root); two runs on one fleet; failover's moves
   'fleetFaults', 'fleetShare', 'queueRedis',
   // Chromium
-  'report', 'reportLayout',
+  'report', 'reportLayout', 'workbench',
   // the real model
   'localLanguageModel', 'localModelRun',
   // a hang and Ctrl-C in real time

@@ -9,6 +9,7 @@ import { measuredRebasing } from '../src/report/runtimeCheck.js';
 import { summarizeStaleness } from '../src/report/stalenessSummary.js';
 import { sampledOnRepeat } from '../src/demo/repeatedPromptSampling.js';
 import type { Candidate } from '../src/gepa/core/adapter.js';
+import type { LanguageModel } from '../src/gepa/core/languageModel.js';
 import type { OptimizeConfig } from '../src/config/optimizeConfig.js';
 import type { ProposalRecord } from '../src/gepa/core/optimizeResult.js';
 import type { Schedule, SlotPolicy, StepMinibatches, TieOrder } from '../src/settingValues.js';
@@ -18,7 +19,9 @@ export interface BenchSetting {
   label: string;
   schedule: Schedule;
   /** Further options of the run (a mechanism under test: valsetPolicy, ...). */
-  options?: Pick<OptimizeConfig<unknown>, 'spendLastCalls' | 'valsetPolicy' | 'parentSelection' | 'reflectionMinibatchSize' | 'maxMetricCalls' | 'stepMinibatches' | 'tieOrder' | 'onEvent' | 'merge' | 'sampleMinibatch'>;
+  /** Wraps the task's reflection model (a reflection strategy prototyped as a model that rewrites its prompt). */
+  wrapReflection?: (lm: LanguageModel) => LanguageModel;
+  options?: Pick<OptimizeConfig<unknown>, 'spendLastCalls' | 'valsetPolicy' | 'parentSelection' | 'reflectionMinibatchSize' | 'maxMetricCalls' | 'stepMinibatches' | 'tieOrder' | 'onEvent' | 'merge' | 'sampleMinibatch' | 'reflectionStrategy'>;
 }
 
 export const SETTINGS: BenchSetting[] = [
@@ -95,7 +98,7 @@ export async function benchRun(setting: BenchSetting, seed: number, w: Workload)
     trainset: task.trainset,
     valset: task.valset,
     adapter: task.adapter,
-    reflectionLm: w.reflectionSampling ? sampledOnRepeat(task.reflectionLm) : task.reflectionLm,
+    reflectionLm: (setting.wrapReflection ?? ((lm: LanguageModel) => lm))(w.reflectionSampling ? sampledOnRepeat(task.reflectionLm) : task.reflectionLm),
     schedule: setting.schedule,
     workers: w.workers,
     maxMetricCalls: w.budget,
@@ -120,10 +123,13 @@ async function figures(result: OptimizeResult, setting: BenchSetting, w: Workloa
   const skipped = result.proposals.filter((p) => p.outcome === 'skipped').length;
   const acceptanceRate = judged.length === 0 ? 0 : accepted / judged.length;
   const skipRate = result.proposals.length === 0 ? 0 : skipped / result.proposals.length;
+  // auto: predicted at the last in-flight count it chose.
   const schedule =
     setting.schedule.kind === 'async'
       ? setting.schedule
-      : { kind: 'batched' as const, parents: setting.schedule.parents ?? 1, perParent: setting.schedule.perParent ?? 1 };
+      : setting.schedule.kind === 'auto'
+        ? { kind: 'async' as const, inFlight: result.scheduleDecisions?.at(-1)?.shape.inFlight ?? 1 }
+        : { kind: 'batched' as const, parents: setting.schedule.parents ?? 1, perParent: setting.schedule.perParent ?? 1 };
   const prediction = predictWallClock({
     schedule,
     metricCallMs: w.metricCallMs,

@@ -2,6 +2,7 @@
 // conclusion about a schedule or a mechanism must hold on more than one task's shape.
 import { createDemoTask, type DemoTaskOptions } from '../src/demo/demoTask.js';
 import { createHotelTask } from '../src/demo/hotel/hotelTask.js';
+import { createBookkeepingTask } from '../src/demo/bookkeeping/bookkeepingTask.js';
 import { createMultistepTask } from '../src/demo/multistep/multistepTask.js';
 import type { Adapter, Candidate } from '../src/gepa/core/adapter.js';
 import type { LanguageModel } from '../src/gepa/core/languageModel.js';
@@ -25,6 +26,8 @@ export const BENCH_TASKS: Record<string, BenchTaskFactory> = {
   multistep: (options) => createMultistepTask(options) as unknown as BenchTask,
   /** One prompt that must accumulate many independent facts (two a message, some far more asked about), and pays for listing too many. */
   hotel: (options) => createHotelTask(options) as unknown as BenchTask,
+  /** Invoices that each need four of 24 house rules; its reflection fixes more rules the more failure kinds it is shown (up to four), and takes longer the longer its prompt. */
+  bookkeeping: (options) => createBookkeepingTask(options) as unknown as BenchTask,
   /** Spam or ham on the SpamAssassin corpus with Gemma 3 270M run locally (bench/spamTask.ts; real time). */
   spam: (options) => createSpamBenchTask(options),
 };

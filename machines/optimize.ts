@@ -43,8 +43,8 @@ export async function optimize<Example>(config: OptimizeConfig<Example> | Prepar
   return throwIfFailed(judged, () => fatal?.error ?? firstError);
 }
 
-/** Creates the actor; the returned function starts it. */
-function launchOptimizer(prepared: PreparedRun): () => Promise<OptimizeResult> {
+/** Creates the actor; the returned function starts it (runInDirectory's launch). */
+export function launchOptimizer(prepared: PreparedRun): () => Promise<OptimizeResult> {
   const actor = createActor(preparedRunOptimizer, {
     input: prepared,
     clock: prepared.clock,

@@ -11,6 +11,9 @@ import type { Candidate } from '../src/gepa/core/adapter.js';
 import { addSpend, NOTHING_SPENT, type MinibatchOutcome } from '../src/gepa/core/proposal.js';
 import { afterParentEvaluation } from '../src/gepa/proposer/proposalSkips.js';
 import { parentSkippedEvent, taskErrorEvent } from '../src/gepa/proposer/taskEvents.js';
+import { keepEvidence } from '../src/gepa/reflection/evidenceHistory.js';
+import { watchEnd, watchLaunch, watchParent, watchSeed, watchVerdict } from '../src/runtimeModel/autoWatch.js';
+import { autoStep, observe } from './optimizer.auto.js';
 import type { ProposalUpdate } from './protocol.js';
 import { preparedOf, settingsOf } from './runWiring.js';
 import { elapsedMs, spendingLimits, proposerInput, askParent, optimizerSetup } from './optimizer.setup.js';
@@ -28,6 +31,7 @@ function judgeStep({ context, enqueue }: StepArgs, report: { id: string; outcome
   if (!messages) return;
   // The walk of the logged path one further; off the path, the decision is logged (logDecision).
   const logged = context.walk.take({ kind: 'judged', id: report.id });
+  observe(context, (w) => watchVerdict(w, report.id, elapsedMs(context)));
   if (logged) enqueue({ type: 'logDecision', params: logged });
   for (const m of messages) enqueue.sendTo(m.id, m.message);
 }
@@ -37,6 +41,12 @@ function finishStep({ context, enqueue, self }: StepArgs, report: ProposalFinish
   const messages = context.run.finish(report, settingsOf(context), spendingLimits(context));
   if (!messages) return;
   const logged = context.walk.take({ kind: 'finished', id: report.id });
+  // A strategy that reads other proposals' results: this one's parent records join the history (in launch order).
+  const keep = preparedOf(context).reflection?.strategy.evidence ?? 0;
+  if (report.evidence && keep > 0) context.seen.evidence = keepEvidence(context.seen.evidence, report.evidence, keep);
+  // auto: a child judged here (rejected) times its reflection; a valset evaluation means it went on to the pool.
+  const outcome = report.outcome?.status === 'skipped' ? 'skipped' : report.valset !== undefined ? 'accepted' : report.outcome ? 'rejected' : undefined;
+  observe(context, (w) => watchEnd(outcome === 'rejected' ? watchVerdict(w, report.id, elapsedMs(context)) : w, report.id, outcome, report.spend.paidCalls));
   if (logged) enqueue({ type: 'logDecision', params: logged });
   for (const m of messages) enqueue.sendTo(m.id, m.message);
   // A finished proposer stays among the children until stopped; thousands would slow every step.
@@ -62,8 +72,14 @@ function prefetchGatesStep({ context, enqueue }: StepArgs): void {
 
 /** Start what the launch rules answer (src/gepa/search/launchRules.ts): a batched step, or async proposals until the shape's K are in flight. */
 function launchStep({ context, event, enqueue, self }: StepArgs): void {
+  // Schedule 'auto': the shape decided (or taken from the logged path) before anything starts.
+  const step = autoStep(context);
+  if (step?.event) enqueue.emit(step.event);
+  if (step?.logged) enqueue({ type: 'logDecision', params: step.logged });
   const next = context.run.launch({ settings: settingsOf(context), table: preparedOf(context).table, limits: spendingLimits(context), afterVerdict: event.type === 'proposal.judged' });
   if (!next) return;
+  const now = elapsedMs(context);
+  observe(context, (w) => next.starts.reduce((acc, s) => watchLaunch(acc, s.launch.proposal.id, now), w));
   for (const e of next.events) enqueue.emit(e);
   for (const { launch, optimizerAsksParent } of next.starts) {
     if (!optimizerAsksParent) {
@@ -116,11 +132,16 @@ export const optimizerActions = {
   /** An abort while the holdout set was scored: its scoring cut short, the valset's choice stands. */
   holdoutCutShort: optimizerSetup.enqueueActions(({ context }) => context.run.holdoutCutShort()),
   /** The seed's valset evaluation reserved before it is asked for. */
-  reserveSeed: optimizerSetup.enqueueActions(({ context }) => context.run.reserveSeed(preparedOf(context).table.valIds.length)),
+  reserveSeed: optimizerSetup.enqueueActions(({ context }) => {
+    context.run.reserveSeed(preparedOf(context).table.valIds.length);
+    observe(context, (w) => ({ ...w, seedAskedAt: elapsedMs(context) }));
+  }),
   /** The seed's evaluation folded in: the first fold, which asks the stop decision. */
   foldSeed: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
     if (event.type !== 'evaluated') return;
-    for (const e of context.run.foldSeed(settingsOf(context), event, { elapsedMsNow: elapsedMs(context) })) enqueue.emit(e);
+    const events = context.run.foldSeed(settingsOf(context), event, { elapsedMsNow: elapsedMs(context) });
+    observe(context, (w) => watchSeed(w, elapsedMs(context), preparedOf(context).table.valIds.length, settingsOf(context).workers));
+    for (const e of events) enqueue.emit(e);
   }),
   /** The seed (or the call that would write it) failed: the budget when the dollars refused it, else 'error'. */
   seedFailed: optimizerSetup.enqueueActions(({ context, event }) => {
@@ -169,6 +190,7 @@ export const optimizerActions = {
     if (event.type !== 'evaluated' && event.type !== 'evaluator.failed') return;
     const launch = context.run.parentAnswered(event.requestId);
     if (!launch) return;
+    observe(context, (w) => watchParent(w, launch.proposal.id, elapsedMs(context)));
     const { id, step, task } = launch.proposal;
     const spend = addSpend(NOTHING_SPENT, event);
     // The run events a proposer would have told its listener are the optimizer's here: emitted

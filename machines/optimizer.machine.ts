@@ -161,5 +161,8 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
     },
     done: { type: 'final' },
   },
-  output: ({ context }) => context.run.result(context.stats, { elapsedMs: elapsedMs(context), workers: settingsOf(context).workers }),
+  output: ({ context }) => ({
+    ...context.run.result(context.stats, { elapsedMs: elapsedMs(context), workers: settingsOf(context).workers }),
+    ...(context.seen.auto ? { scheduleDecisions: context.seen.auto.decisions } : {}),
+  }),
 });

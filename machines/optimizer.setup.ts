@@ -12,6 +12,8 @@ import type { Launch } from '../src/gepa/search/proposalPlanner.js';
 import { startRun } from '../src/gepa/search/searchRun.js';
 import { RunState } from '../src/gepa/search/runState.js';
 import { PathWalk, startResume, type LoggedDecision } from '../src/storage/resumeOrder.js';
+import type { ReflectionEvidence } from '../src/gepa/reflection/reflectionStrategy.js';
+import { startAutoWatch, type AutoWatch } from '../src/runtimeModel/autoWatch.js';
 import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import type { StopReason } from '../src/gepa/core/stopReason.js';
@@ -38,6 +40,14 @@ export interface OptimizerContext {
   walk: PathWalk<ProposalUpdate>;
   startedAt: number;
   stats?: EvaluatorStats;
+  /**
+   * What the run has seen of its proposals besides its state, held by reference like it and
+   * changed in place by the same named actions through domain functions: a strategy that reads
+   * other proposals' results (its `evidence`) gets the recent ones, newest first in launch order
+   * (evidenceHistory.ts); schedule 'auto' folds what it observes into its watch and decides the
+   * shape from it (runtimeModel/autoWatch.ts; absent otherwise).
+   */
+  seen: { evidence: ReflectionEvidence[]; auto?: AutoWatch };
 }
 
 export type OptimizerEvent =
@@ -70,6 +80,7 @@ export const spendingLimits = (context: OptimizerContext) => ({ heldCalls: heldC
 export function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput {
   const { settings, table, buildDataset, reflection, onEvent } = preparedOf(context);
   const { proposal } = launch;
+  const readsEvidence = (reflection?.strategy.evidence ?? 0) > 0;
   const parent = memberOf(context.run.search.pool, launch.parent);
   return {
     id: proposal.id,
@@ -87,6 +98,7 @@ export function proposerInput(context: OptimizerContext, launch: Launch): Propos
     buildDataset,
     reflection,
     onEvent,
+    ...(readsEvidence ? { shareEvidence: true, evidence: context.seen.evidence } : {}),
     ...(launch.merge ? { merge: launch.merge } : {}),
   };
 }
@@ -120,6 +132,7 @@ export function initialContext(wiring: OptimizerContext['wiring'], builtInPropos
     run: new RunState(startRun(settings, table, journal?.failedCalls?.() ?? 0), builtInProposer && async),
     walk: new PathWalk<ProposalUpdate>(startResume(journal?.loggedPath?.(), async)),
     startedAt: clock.now(),
+    seen: { evidence: [], ...(async && settings.schedule.kind === 'async' && settings.schedule.auto ? { auto: startAutoWatch() } : {}) },
   };
 }
 

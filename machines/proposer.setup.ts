@@ -8,6 +8,7 @@ import { hashedChild } from '../src/gepa/proposer/childCandidate.js';
 import { isPrefetchRequestId } from '../src/gepa/proposer/evaluationPlan.js';
 import type { SkipOrGoOn } from '../src/gepa/proposer/proposalSkips.js';
 import type { RebaseGateRun } from '../src/gepa/proposer/rebaseGate.js';
+import { parentEvidence } from '../src/gepa/reflection/evidenceHistory.js';
 import { roundAnswered, type ReflectionRun } from '../src/gepa/reflection/reflectionRun.js';
 import type { ValsetRaceRun } from '../src/gepa/proposer/valsetRaceRun.js';
 import type { Evaluation, ReflectiveDataset } from '../src/gepa/core/adapter.js';
@@ -112,12 +113,17 @@ export const proposerSetup = setup({
     /** A prefetched gate's reply: paid for, and counted off. */
     prefetchReplied: keep(({ context, event }) => ({ ...paid(context, event), prefetching: (context.prefetching ?? 1) - 1 })),
     pay: keep(({ context, event }) => paid(context, event)),
-    finish: sendParent(({ context: { id, spend, outcome, child, valset, valsetStop, rebase, reflecting } }): ProposalUpdate => ({
-      type: 'proposal.finished', id, spend, outcome, child, valset,
-      ...(valsetStop ? { valsetStop } : {}),
-      ...(rebase ? { rebaseGateExamples: rebase.exampleIds.length } : {}),
-      ...(reflecting?.tooLong ? { tooLong: reflecting.tooLong } : {}),
-    })),
+    finish: sendParent(({ context }): ProposalUpdate => {
+      const { id, spend, outcome, child, valset, valsetStop, rebase, reflecting } = context;
+      const evidence = context.shareEvidence ? parentEvidence(context) : undefined;
+      return {
+        type: 'proposal.finished', id, spend, outcome, child, valset,
+        ...(valsetStop ? { valsetStop } : {}),
+        ...(rebase ? { rebaseGateExamples: rebase.exampleIds.length } : {}),
+        ...(reflecting?.tooLong ? { tooLong: reflecting.tooLong } : {}),
+        ...(evidence ? { evidence } : {}),
+      };
+    }),
     /** Only an accepted child needs the optimizer's answer; every other verdict travels in 'finish'. */
     sendJudged: enqueueActions(({ context, enqueue }) => {
       if (!isAccepted(context.outcome)) return;

@@ -199,9 +199,11 @@ export interface ProposerInput {
   reflection?: RunReflection;
   /**
    * Other recent results the strategy may read beside the parent's (ReflectionInput.evidence),
-   * newest first; the optimizer keeps that history (none today: the built-in strategies read only the parent's).
+   * newest first; the optimizer keeps that history for a strategy that reads it (its `evidence`).
    */
   evidence?: ReflectionEvidence[];
+  /** The run keeps a history of results (the strategy reads evidence): the proposal reports its parent's records with its end. */
+  shareEvidence?: boolean;
   /** The run's listener: receives this task's fine-grained run events (evaluation started, ended, skipped; errors). */
   onEvent?: (event: RunEvent) => void;
   /**
@@ -249,6 +251,8 @@ export type ProposalUpdate =
       id: string;
       /** What it spent. */
       spend: ProposalSpend;
+      /** With ProposerInput.shareEvidence: its parent's records and scores, for later proposals' strategies. */
+      evidence?: ReflectionEvidence;
     } & Pick<Proposal, 'outcome' | 'child' | 'valset' | 'valsetStop' | 'rebaseGateExamples' | 'tooLong'>);
 
 /** @deprecated The old name of ProposalUpdate ("report" also named the HTML report and the evaluator's stats request). */

@@ -107,6 +107,11 @@ export async function runOnSimulatedClock<T>(clock: SteppingClock, work: Promise
       if (settled) return tracked;
       throw new Error('runOnSimulatedClock: the work is waiting, but no timer is pending (deadlock)');
     }
-    clock.set(Math.max(next, clock.now()));
+    const at = Math.max(next, clock.now());
+    clock.set(at);
+    // XState's SimulatedClock fires a timer once now - start >= timeout, and with latencies that
+    // are not short binary fractions (start + timeout) - start can round one ulp below timeout:
+    // the timer due now would never fire. Step one ulp on when a timer due at `at` is still pending.
+    if (clock.nextDue() <= at) clock.set(at + Math.max(Number.MIN_VALUE, Math.abs(at) * Number.EPSILON));
   }
 }

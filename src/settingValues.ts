@@ -180,6 +180,16 @@ export type Schedule =
       heldSlot?: HeldSlot;
       /** Work done ahead of a held child's verdict. Default 'none'. */
       speculate?: Speculation;
+    }
+  /**
+   * The runtime chooses the shape and adapts it as the run goes: an async schedule whose in-flight
+   * count and held-slot rule follow src/runtimeModel/autoSchedule.ts from the worker slots, the
+   * budget, the valset and the latencies it observes (docs/schedules.md, "auto"). Every choice is a
+   * `schedule.decided` run event and a line of the report.
+   */
+  | {
+      /** The runtime chooses. */
+      kind: 'auto';
     };
 
 /** Which of a step's accepted proposals go on to the valset. */
@@ -223,7 +233,7 @@ export const SEARCH_MODES = ['single-task', 'multi-task', 'generalization'] as c
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
 /** Every Schedule kind, in one list: the config schema refuses another naming them. */
-export const SCHEDULE_KINDS = ['batched', 'async'] as const satisfies ReadonlyArray<Schedule['kind']>;
+export const SCHEDULE_KINDS = ['batched', 'async', 'auto'] as const satisfies ReadonlyArray<Schedule['kind']>;
 
 /** Where metric calls may run (OptimizeConfig.executor's kind), in one list: the config schema refuses another naming them. */
 export const EXECUTOR_KINDS = ['local', 'bullmq'] as const;

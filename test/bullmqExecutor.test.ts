@@ -37,7 +37,8 @@ describe.skipIf(redis.url === undefined)('bullmq executor with worker processes'
       Promise.all([0, 1].map(() => startWorkerProcess(workerArgs(flakyQueue, 'flakyAdapter', 4)))),
       optimize(demoRunConfig()),
     ]);
-  }, 30_000);
+    // Five worker processes starting at once beside another test file: a margin, not a speed check.
+  }, 60_000);
 
   afterAll(async () => {
     await Promise.all([...demoWorkers, ...flakyWorkers].map((w) => w.stop()));

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
-import { optimize, type OptimizeResult } from '../src/index.js';
+import { optimize, RunFailedError, type OptimizeResult } from '../src/index.js';
 import { bullmqConnection } from '../src/executors/redisConnection.js';
 import { runIdForDirectory } from '../src/executors/bullmqExecutor.js';
 import type { OptimizeConfig } from '../src/config/optimizeConfig.js';
@@ -34,8 +34,8 @@ const FAULT_AT = 50;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A run that ended in an error may reject with its partial result (RunFailedError) or resolve with it. */
-const outcome = (run: Promise<OptimizeResult>) => run.catch((error: { result?: OptimizeResult }) => (error?.result ? error.result : Promise.reject(error)));
+/** A failed run rejects with RunFailedError: its partial result, to check like a finished run's. */
+const outcome = (run: Promise<OptimizeResult>) => run.catch((error: unknown) => (error instanceof RunFailedError ? error.result : Promise.reject(error)));
 
 describe.skipIf(!canRun)('workers on other hosts: faults cost seconds and never change the result', () => {
   const password = `fleet-${process.pid}`;
@@ -52,7 +52,7 @@ describe.skipIf(!canRun)('workers on other hosts: faults cost seconds and never 
   let local: OptimizeResult;
   const dirs: string[] = [];
 
-  const startWorker = (adapter: string, host: NetnsHost) => startWorkerProcess(workerArgs(`redis://:${password}@${redisHost.address}:${port}`, queueName, adapter, 4), 30_000, [...host.wrapper]);
+  const startWorker = (adapter: string, host: NetnsHost) => startWorkerProcess(workerArgs(`redis://:${password}@${redisHost.address}:${port}`, queueName, adapter, 4), undefined, [...host.wrapper]);
   const startRedis = async (at?: number) => {
     redis = await startRedisServer(at, { host: redisHost, password });
     if (!redis) throw new Error('redis-server did not start in its namespace');

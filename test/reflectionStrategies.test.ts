@@ -132,7 +132,7 @@ describe('one field selects the strategy', () => {
   const propose = () => ({});
 
   test('by name, or selected by the hook given (as before the field existed)', () => {
-    expect(REFLECTION_STRATEGY_NAMES).toEqual(['built-in', 'template', 'propose-new-texts']);
+    expect(REFLECTION_STRATEGY_NAMES).toEqual(['built-in', 'template', 'propose-new-texts', 'combined']);
     for (const name of REFLECTION_STRATEGY_NAMES) expect(reflectionStrategies[name].name).toBe(name);
     expect(chosenReflectionStrategy({})).toBe(builtInPrompt);
     expect(chosenReflectionStrategy({ reflectionPromptTemplate: template })).toBe(promptTemplate);
@@ -142,7 +142,7 @@ describe('one field selects the strategy', () => {
 
   test('a wrong value is refused with the allowed values; a strategy without what it needs, or a hook it would ignore, too', async ({ toyRun }) => {
     await expect(toyRun({ reflectionStrategy: 'combee' as never })).rejects.toThrow(
-      new ConfigError(`invalid optimize config: reflectionStrategy: must be one of "built-in", "template", "propose-new-texts" or an object { name, ask, read } (got "combee")`),
+      new ConfigError(`invalid optimize config: reflectionStrategy: must be one of "built-in", "template", "propose-new-texts", "combined" or an object { name, ask, read } (got "combee")`),
     );
     await expect(toyRun({ reflectionStrategy: { name: 'half', ask: () => [] } as never })).rejects.toThrow(/reflectionStrategy: must be one of .* \(got \{"name":"half"\}\)/);
     await expect(toyRun({ reflectionStrategy: 'template' })).rejects.toThrow("reflectionStrategy: 'template' needs reflectionPromptTemplate");

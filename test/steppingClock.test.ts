@@ -32,6 +32,17 @@ describe('steppingClock and runOnSimulatedClock', () => {
     expect(order).toEqual(['a second at 1000', 'an hour at 3600000']);
   });
 
+  it('fires a timer whose start + timeout rounds so that now - start falls an ulp short of timeout', async () => {
+    // 618.896... + 83.119... = 702.015...; XState then computes 702.015... - 618.896... < 83.119...
+    const clock = steppingClock(new SimulatedClock());
+    const work = (async () => {
+      await sleep(clock, 618.896237490959);
+      await sleep(clock, 83.1194802738644);
+      return clock.now();
+    })();
+    expect(await runOnSimulatedClock(clock, work)).toBeCloseTo(702.0157177648234, 9);
+  });
+
   it('says how to wrap a bare SimulatedClock instead of failing obscurely', async () => {
     const bare = new SimulatedClock() as unknown as SteppingClock;
     await expect(runOnSimulatedClock(bare, Promise.resolve(1))).rejects.toThrow(/steppingClock\(new SimulatedClock\(\)\)/);

@@ -1,7 +1,8 @@
-// The report's seed -> best diff: exact parts for small hand-checked cases, and the identity
-// that dropping insertions gives the old text and dropping deletions the new one.
+// The report's and the workbench's diffs (jsdiff's Myers word diff): exact parts for small
+// hand-checked cases, the identity that dropping insertions gives the old text and dropping
+// deletions the new one, and the bounded fallbacks for texts that share almost nothing.
 import { describe, expect, it } from 'vitest';
-import { diffTokens, wordDiff } from '../src/report/wordDiff.js';
+import { MAX_EDITS, tokenDiff, wordDiff } from '../src/report/wordDiff.js';
 
 const side = (parts: ReturnType<typeof wordDiff>, op: 'insert' | 'delete') =>
   parts.filter((p) => p.op !== op).map((p) => p.text).join('');
@@ -45,10 +46,24 @@ describe('wordDiff', () => {
     expect(wordDiff('', '')).toEqual([]);
   });
 
-  it('gives up on the word table past its size limit, so the caller can fall back to lines', () => {
+  it('gives up on words past MAX_EDITS edits, so lines are diffed instead, and stays exact', () => {
     const many = (n: number, w: string) => Array.from({ length: n }, (_, i) => `${w}${i}`);
-    expect(diffTokens(many(2100, 'a'), many(2100, 'b'))).toBeUndefined();
-    const parts = wordDiff(many(2100, 'a').join(' '), many(2100, 'b').join(' '));
-    expect(side(parts, 'insert')).toBe(many(2100, 'a').join(' '));
+    const a = many(2100, 'a').join(' ');
+    const b = many(2100, 'b').join(' ');
+    expect(2 * 2100).toBeGreaterThan(MAX_EDITS);
+    expect(tokenDiff(a, b, 'words')).toBeUndefined();
+    expect(tokenDiff(a, b, 'lines')).toEqual([
+      { op: 'delete', text: a },
+      { op: 'insert', text: b },
+    ]);
+    const parts = wordDiff(a, b);
+    expect(side(parts, 'insert')).toBe(a);
+    expect(side(parts, 'delete')).toBe(b);
+  });
+
+  it('diffs a small edit of a long text as that edit (Myers: cost grows with the edit, not the length)', () => {
+    const long = Array.from({ length: 20_000 }, (_, i) => `w${i}`).join(' ');
+    const edited = long.replace('w10000 ', 'w10000 inserted ');
+    expect(wordDiff(long, edited).filter((p) => p.op !== 'same')).toEqual([{ op: 'insert', text: 'inserted ' }]);
   });
 });

@@ -16,7 +16,7 @@ describe('the worker budget', () => {
       const { result, task } = await toyRun({ valsetSize: 10, evalMs: [1, 50], reflectMs: [20, 200], schedule, workers, maxMetricCalls: 300 });
       expect(task.maxInFlight).toBeLessThanOrEqual(workers);
       // Work was waiting for slots: the cap was reached, not merely respected.
-      const wide = schedule.kind === 'async' ? schedule.inFlight * 3 : (schedule.parents ?? 1) * (schedule.perParent ?? 1) * 3;
+      const wide = schedule.kind === 'async' ? schedule.inFlight * 3 : schedule.kind === 'batched' ? (schedule.parents ?? 1) * (schedule.perParent ?? 1) * 3 : 0;
       if (wide > workers) expect(task.maxInFlight).toBe(workers);
       expect(result.workerUtilization).toBeGreaterThan(0);
       expect(result.workerUtilization).toBeLessThanOrEqual(1);

@@ -13,7 +13,11 @@ import type { CliIo } from './cliIo.js';
 import { UsageError } from './exitCodes.js';
 import { claimFreshRunDir } from './freshRunDir.js';
 import { checkRunDir, resumeNotice } from './runDirCheck.js';
-import { runSpending, writeRunReport } from './runReport.js';
+import { runReportInput, runSpending, serveFinishedRun, writeRunReport } from './runReport.js';
+import { scheduleOptionText } from './scheduleOption.js';
+import type { UiSettings } from './workbenchListen.js';
+import type { RunInvocation } from '../storage/runInvocation.js';
+import { readSeedCandidate } from './seedCandidateFile.js';
 import { prepareSession } from './runSession.js';
 import { printOutcome } from './runSummary.js';
 
@@ -32,6 +36,10 @@ export interface DemoOptions {
   /** Simulated mean latencies; 0 = instant. */
   metricCallMs: number;
   reflectionMs: number;
+  /** --seed-candidate: a JSON file of named texts to start from instead of the demo's seed prompt (a branch's). */
+  seedCandidate?: string;
+  /** --ui: serve the workbench beside the run. */
+  ui?: UiSettings;
 }
 
 export const DEMO_DEFAULTS = {
@@ -61,12 +69,29 @@ async function demoRunDir(options: DemoOptions, io: CliIo): Promise<string | und
   return claimFreshRunDir(resolve(io.cwd, 'runs'), 'demo', io.today ? io.today() : new Date());
 }
 
+/** The flags that start this demo again (invocation.json): everything but the run directory, --resume, --json and --ui. */
+function demoArgs(options: DemoOptions, seedFile: string | undefined): string[] {
+  return [
+    '--schedule', scheduleOptionText(options.schedule),
+    '--workers', String(options.workers),
+    '--budget', String(options.budget),
+    '--seed', String(options.seed),
+    '--metric-call-ms', String(options.metricCallMs),
+    '--reflection-ms', String(options.reflectionMs),
+    ...(options.inspect ? ['--inspect'] : []),
+    ...(options.report ? [] : ['--no-report']),
+    ...(seedFile !== undefined ? ['--seed-candidate', seedFile] : []),
+  ];
+}
+
 export async function demoCommand(options: DemoOptions, io: CliIo): Promise<number> {
   // Refused before anything is created.
   if (options.resume && options.runDir === undefined) throw new UsageError('--resume continues the run in a run directory: add --run-dir DIR');
   const task = createDemoTask({ seed: options.seed, metricCallMs: options.metricCallMs, reflectionMs: options.reflectionMs });
+  const seedFile = options.seedCandidate === undefined ? undefined : resolve(io.cwd, options.seedCandidate);
+  const seedCandidate = seedFile === undefined ? task.seedCandidate : await readSeedCandidate(seedFile, Object.keys(task.seedCandidate));
   const base: OptimizeConfig<DemoExample> = {
-    seedCandidate: task.seedCandidate,
+    seedCandidate,
     trainset: task.trainset,
     valset: task.valset,
     adapter: task.adapter,
@@ -79,15 +104,21 @@ export async function demoCommand(options: DemoOptions, io: CliIo): Promise<numb
     runIdentity: { reflectionLm: 'demo', adapter: 'demo' },
   };
   const given = options.runDir === undefined ? undefined : resolve(io.cwd, options.runDir);
+  const models = { task: 'demo task model (simulated)', reflection: 'demo reflection model (simulated)' };
+  // Its title is known once the schedule is resolved, before the run starts (when it is written).
+  const invocation: RunInvocation = { version: 1, command: 'demo', args: demoArgs(options, seedFile), cwd: io.cwd, title: '', models };
   // Validated once: flags that parse but cannot run (a budget below the valset size) fail here,
   // before any write; the run directory's check and the run itself take this prepared run.
   const session = prepareSession({
     config: given === undefined ? base : { ...base, runDir: given },
     io,
     inspect: options.inspect,
-    models: { task: 'demo task model (simulated)', reflection: 'demo reflection model (simulated)' },
+    models,
+    ...(options.ui ? { ui: options.ui } : {}),
+    invocation,
   });
   const label = scheduleLabel(session.prepared.settings.schedule);
+  invocation.title = `GEPA demo: ${label} on ${options.workers} workers`;
   const resumed = given !== undefined ? await checkRunDir(given, options.resume, session.prepared) : undefined;
   const runDir = await demoRunDir(options, io);
   // A resumed run spends up to the budgets it was last given; a fresh directory for the report is chosen only now.
@@ -102,15 +133,16 @@ export async function demoCommand(options: DemoOptions, io: CliIo): Promise<numb
   // The held-out testset is scored without simulated latency: answers depend only on the prompt.
   const scorer = createDemoTask({ seed: options.seed }).adapter;
   const testset: readonly DemoExample[] = task.testset;
-  const [bestTest, seedTest] = await Promise.all([meanScore(scorer, result.bestCandidate, testset), meanScore(scorer, task.seedCandidate, testset)]);
+  const [bestTest, seedTest] = await Promise.all([meanScore(scorer, result.bestCandidate, testset), meanScore(scorer, seedCandidate, testset)]);
   const testLine = `held-out test score ${bestTest.toFixed(3)} (seed ${seedTest.toFixed(3)}) on ${testset.length} examples`;
 
-  const reportPath = runDir && options.report
-    ? await writeRunReport(runDir, outcome, {
-        title: `GEPA demo: ${label} on ${options.workers} workers`,
-        facts: [{ label: 'held-out test score', value: bestTest.toFixed(3), sub: `seed ${seedTest.toFixed(3)}, ${testset.length} examples` }],
-      })
-    : undefined;
+  const details = {
+    title: invocation.title,
+    facts: [{ label: 'held-out test score', value: bestTest.toFixed(3), sub: `seed ${seedTest.toFixed(3)}, ${testset.length} examples` }],
+  };
+  const reportPath = runDir && options.report ? await writeRunReport(runDir, outcome, details) : undefined;
 
-  return printOutcome(io, options.json, { heading, result, budget: run.config.maxMetricCalls ?? options.budget, extra: [testLine], ...(reportPath ? { reportPath } : {}), ...runSpending(runDir, outcome), ...(outcome.failure ? { failure: outcome.failure } : {}), ...(given !== undefined ? { runDir: given } : {}) });
+  const code = printOutcome(io, options.json, { heading, result, budget: run.config.maxMetricCalls ?? options.budget, extra: [testLine], ...(reportPath ? { reportPath } : {}), ...runSpending(runDir, outcome), ...(outcome.failure ? { failure: outcome.failure } : {}), ...(given !== undefined ? { runDir: given } : {}) });
+  if (outcome.workbench) await serveFinishedRun(io, outcome, runReportInput(runDir, outcome, details));
+  return code;
 }

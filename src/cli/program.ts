@@ -17,6 +17,9 @@ import { parseInteger, parseNonNegative, parsePositiveInt, parseScheduleOption, 
 import { errorMessage } from '../errors/errorMessage.js';
 import { terminalSafe } from './terminalText.js';
 import { startOtlpExport, type OtlpExport } from '../telemetry/otlpExport.js';
+import { addUiOptions, addWorkbenchCommands, uiSettings } from './workbenchOptions.js';
+import type { UiSettings } from './workbenchListen.js';
+import { readSeedTexts } from './seedCandidateFile.js';
 
 interface DemoFlags {
   schedule: ReturnType<typeof parseScheduleOption>;
@@ -30,6 +33,7 @@ interface DemoFlags {
   report: boolean;
   metricCallMs: number;
   reflectionMs: number;
+  seedCandidate?: string;
 }
 
 interface RunFlags {
@@ -39,6 +43,9 @@ interface RunFlags {
   budget?: number;
   seed?: number;
   runDir?: string;
+  schedule?: ReturnType<typeof parseScheduleOption>;
+  reflectionModel?: string;
+  seedCandidate?: string;
 }
 
 function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
@@ -50,11 +57,11 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .showHelpAfterError('(add --help for usage)')
     .version(packageVersion(), '-V, --version', 'print the version');
 
-  program
+  const demo = program
     .command('demo')
     .description('optimize the built-in offline demo task (simulated models, no network, no key)')
     .addOption(
-      new Option('--schedule <schedule>', 'batched, batched:PxN or async:K')
+      new Option('--schedule <schedule>', 'batched, batched:PxN, async:K, or auto (the runtime chooses K: async 8 at 16 slots, 12 at 128 or 512, for 1,500 calls)')
         .argParser(parseScheduleOption)
         .default(DEMO_DEFAULTS.schedule, scheduleOptionText(DEMO_DEFAULTS.schedule)),
     )
@@ -65,10 +72,11 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option('--run-dir <DIR>', 'write report.html (and inspect.jsonl with --inspect) here (default a fresh runs/demo-<date>-<time>/)')
     .option('--no-report', 'write no report.html (and, without --run-dir, no run directory)')
     .option('--resume', 'continue the run in --run-dir instead of refusing a non-empty directory (needs --run-dir)')
-    .option('--inspect', 'record XState inspection events to inspect.jsonl in the run directory')
+    .option('--inspect', 'record XState inspection events to inspect.jsonl in the run directory, and the worker slots and proposals in flight to activity.jsonl (for gepa-actors watch)')
     .option('--metric-call-ms <MS>', 'simulated mean latency of a metric call', parseNonNegative, DEMO_DEFAULTS.metricCallMs)
     .option('--reflection-ms <MS>', 'simulated mean latency of a reflection call', parseNonNegative, DEMO_DEFAULTS.reflectionMs)
-    .action(async (flags: DemoFlags) => {
+    .option('--seed-candidate <F>', 'start from this JSON object of named texts instead of the demo\'s seed prompt');
+  addUiOptions(demo).action(async (flags: DemoFlags & UiFlags) => {
       setExitCode(
         await demoCommand(
           {
@@ -83,30 +91,42 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
             ...(flags.runDir !== undefined ? { runDir: flags.runDir } : {}),
             metricCallMs: flags.metricCallMs,
             reflectionMs: flags.reflectionMs,
+            ...(flags.seedCandidate !== undefined ? { seedCandidate: flags.seedCandidate } : {}),
+            ...withUi(flags),
           },
           io,
         ),
       );
     });
 
-  program
+  const run = program
     .command('run')
     .description('an optimization from CONFIG.json: models on an OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY) or "local:<path to a .gguf>" run in this process, the chat task, your own adapter module, or an optimizeAnything evaluator module ("evaluator")')
     .argument('<config>', 'CONFIG.json; its paths are relative to it')
     .option('--resume', 'continue the run in the config\'s runDir instead of refusing a non-empty directory')
     .option('--json', 'print the OptimizeResult as JSON on the last line of stdout')
-    .option('--inspect', 'record XState inspection events to inspect.jsonl in the run directory')
+    .option('--inspect', 'record XState inspection events to inspect.jsonl in the run directory, and the worker slots and proposals in flight to activity.jsonl (for gepa-actors watch)')
     .option('--budget <B>', 'maximum metric calls (the config\'s maxMetricCalls)', parsePositiveInt)
     .option('--seed <S>', 'the optimizer\'s seed (the config\'s seed)', parseInteger)
     .option('--run-dir <DIR>', 'the run directory, relative to the current directory (the config\'s runDir)')
-    .action(async (config: string, flags: RunFlags) => {
-      const overrides = {
-        ...(flags.budget !== undefined ? { maxMetricCalls: flags.budget } : {}),
-        ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
-        ...(flags.runDir !== undefined ? { runDir: resolve(io.cwd, flags.runDir) } : {}),
-      };
-      setExitCode(await runCommand(config, { resume: flags.resume === true, json: flags.json === true, inspect: flags.inspect === true, overrides }, io));
-    });
+    .addOption(new Option('--schedule <schedule>', 'batched, batched:PxN or async:K (the config\'s schedule)').argParser(parseScheduleOption))
+    .option('--reflection-model <MODEL>', 'the reflection model (the config\'s reflectionModel)')
+    .option('--seed-candidate <F>', 'start from this JSON object of named texts (the config\'s seedCandidate)');
+  addUiOptions(run).action(async (config: string, flags: RunFlags & UiFlags) => {
+    const seedCandidateFile = flags.seedCandidate !== undefined ? resolve(io.cwd, flags.seedCandidate) : undefined;
+    const overrides = {
+      ...(flags.budget !== undefined ? { maxMetricCalls: flags.budget } : {}),
+      ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+      ...(flags.runDir !== undefined ? { runDir: resolve(io.cwd, flags.runDir) } : {}),
+      ...(flags.schedule !== undefined ? { schedule: flags.schedule } : {}),
+      ...(flags.reflectionModel !== undefined ? { reflectionModel: flags.reflectionModel } : {}),
+      ...(seedCandidateFile !== undefined ? { seedCandidate: await readSeedTexts(seedCandidateFile) } : {}),
+    };
+    const options = { resume: flags.resume === true, json: flags.json === true, inspect: flags.inspect === true, overrides, ...(seedCandidateFile ? { seedCandidateFile } : {}), ...withUi(flags) };
+    setExitCode(await runCommand(config, options, io));
+  });
+
+  addWorkbenchCommands(program, io, setExitCode);
 
   program
     .command('worker')
@@ -126,7 +146,20 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       );
     });
 
+  /** The --ui flags as the commands take them (checked: a remote host needs --allow-remote). */
+  function withUi(flags: UiFlags): { ui?: UiSettings } {
+    const ui = uiSettings(flags, io);
+    return ui ? { ui } : {};
+  }
+
   return program;
+}
+
+interface UiFlags {
+  ui?: boolean;
+  uiPort?: number;
+  uiHost?: string;
+  allowRemote?: boolean;
 }
 
 /** Runs the CLI on `argv` (without node and the script) and returns the exit code. */

@@ -20,7 +20,10 @@ import type { CliIo } from './cliIo.js';
 import { EXIT_FAILURE, UsageError } from './exitCodes.js';
 import { loadRunConfig, optimizerSettings, type LoadedRunConfig, type RunConfigOverrides } from './runConfig.js';
 import { checkRunDir, resumeNotice } from './runDirCheck.js';
-import { rerunLine, runSpending, writeRunReport } from './runReport.js';
+import { rerunLine, runReportInput, runSpending, serveFinishedRun, writeRunReport } from './runReport.js';
+import { scheduleOptionText } from './scheduleOption.js';
+import type { UiSettings } from './workbenchListen.js';
+import type { RunInvocation } from '../storage/runInvocation.js';
 import { prepareSession } from './runSession.js';
 import { printOutcome } from './runSummary.js';
 import { terminalSafe } from './terminalText.js';
@@ -30,8 +33,26 @@ export interface RunOptions {
   resume: boolean;
   json: boolean;
   inspect: boolean;
-  /** --budget, --seed, --run-dir: they take the place of the file's fields. */
+  /** --budget, --seed, --run-dir, --schedule, --reflection-model, --seed-candidate: they take the place of the file's fields. */
   overrides?: RunConfigOverrides;
+  /** The --seed-candidate file the override was read from (recorded in invocation.json). */
+  seedCandidateFile?: string;
+  /** --ui: serve the workbench beside the run. */
+  ui?: UiSettings;
+}
+
+/** The flags that start this run again (invocation.json): the config and the overrides, without the run directory, --resume, --json or --ui. */
+function runArgs(configPath: string, options: RunOptions): string[] {
+  const o = options.overrides ?? {};
+  return [
+    configPath,
+    ...(options.inspect ? ['--inspect'] : []),
+    ...(o.maxMetricCalls !== undefined ? ['--budget', String(o.maxMetricCalls)] : []),
+    ...(o.seed !== undefined ? ['--seed', String(o.seed)] : []),
+    ...(o.schedule !== undefined ? ['--schedule', scheduleOptionText(o.schedule)] : []),
+    ...(o.reflectionModel !== undefined ? ['--reflection-model', o.reflectionModel] : []),
+    ...(options.seedCandidateFile !== undefined ? ['--seed-candidate', options.seedCandidateFile] : []),
+  ];
 }
 
 function endpointFrom(io: CliIo): EndpointOptions {
@@ -150,9 +171,12 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
   // Validated once (throws ConfigError naming the field), its inputs hashed once: the run
   // directory's check and the run itself take this prepared run.
   const parts = buildRunParts(loaded, endpoint);
-  const session = prepareSession({ config: parts.config, io, inspect: options.inspect });
+  // Its title and the models' names are known once the session is prepared, before the run starts (when it is written).
+  const invocation: RunInvocation = { version: 1, command: 'run', args: runArgs(loaded.path, options), cwd: io.cwd, title: '', models: { task: '', reflection: '' } };
+  const session = prepareSession({ config: parts.config, io, inspect: options.inspect, invocation, ...(options.ui ? { ui: options.ui } : {}) });
   const prepared = parts.amend(session.prepared);
   const { settings } = prepared;
+  invocation.models = session.models;
   const resumed = loaded.runDir ? await checkRunDir(loaded.runDir, options.resume, prepared) : undefined;
 
   // Before any paid work: is the endpoint there, and does it take the key? Do local models load?
@@ -193,6 +217,7 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
   const taskName = task.kind === 'chat' ? task.taskModel : `${task.kind} ${task.spec}`;
   const where = file.executor?.kind === 'bullmq' ? `, metric calls on BullMQ queue "${file.executor.queue ?? DEFAULT_QUEUE}"` : '';
   const heading = `GEPA run ${loaded.path}: ${taskName} (task), ${file.reflectionModel} (reflection), schedule ${label}, ${settings.workers} workers${where}`;
+  invocation.title = `GEPA run: ${taskName} / ${file.reflectionModel}, ${label} on ${settings.workers} workers`;
   io.stderr.write(`${heading}\n`);
   if (resumed) io.stderr.write(`${resumeNotice(resumed)}\n`);
   let outcome;
@@ -203,11 +228,10 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
     await disposeLocalModels();
   }
   const { result } = outcome;
-  const reportPath = loaded.runDir
-    ? await writeRunReport(loaded.runDir, outcome, { title: `GEPA run: ${taskName} / ${file.reflectionModel}, ${label} on ${settings.workers} workers` })
-    : undefined;
+  const details = { title: invocation.title };
+  const reportPath = loaded.runDir ? await writeRunReport(loaded.runDir, outcome, details) : undefined;
   const failover = rerunLine(loaded.runDir, outcome);
-  return printOutcome(io, options.json, {
+  const code = printOutcome(io, options.json, {
     heading,
     result,
     ...(failover ? { extra: [`failover: ${failover}`] } : {}),
@@ -218,4 +242,6 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
     ...(loaded.runDir ? { runDir: loaded.runDir } : {}),
     ...(parts.stringCandidate ? { jsonResult: inSeedForm(result, true) } : {}),
   });
+  if (outcome.workbench) await serveFinishedRun(io, outcome, runReportInput(loaded.runDir, outcome, details));
+  return code;
 }

@@ -15,6 +15,8 @@ import type { GepaCallbacks } from '../gepa/core/callbacks.js';
 import { readStoppers } from './configStoppers.js';
 import type { Evaluator } from '../adapters/anything/anythingOptions.js';
 import type { Adapter, Candidate } from '../gepa/core/adapter.js';
+import type { Schedule } from '../settingValues.js';
+import { STRING_COMPONENT } from '../adapters/anything/anythingOptions.js';
 import { closestName } from '../config/closestName.js';
 import { oneOf } from '../config/allowedValues.js';
 import { UsageError } from './exitCodes.js';
@@ -116,12 +118,16 @@ export interface LoadedRunConfig {
   callbacks?: Array<Partial<GepaCallbacks>>;
 }
 
-/** Command-line flags that take the place of the file's fields (`--budget`, `--seed`, `--run-dir`). */
+/** Command-line flags that take the place of the file's fields (`--budget`, `--seed`, `--run-dir`, `--schedule`, `--reflection-model`, `--seed-candidate`). */
 export interface RunConfigOverrides {
   maxMetricCalls?: number;
   seed?: number;
   /** Absolute (a flag's path is relative to where the command runs, not to the config). */
   runDir?: string;
+  schedule?: Schedule;
+  reflectionModel?: string;
+  /** Named texts (or, for an evaluator with a string seed, the text): a branch starts from one of its origin's candidates. */
+  seedCandidate?: Candidate | string;
 }
 
 /** optimize()'s own fields of a config, as optimize() takes them (the loader resolves runDir). */
@@ -298,7 +304,15 @@ export async function loadRunConfig(path: string, overrides: RunConfigOverrides 
   }
   // The flags are validated as the fields they replace (an absolute runDir resolves to itself).
   const given = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined));
-  if (typeof json === 'object' && json !== null && !Array.isArray(json)) json = { ...json, ...given };
+  if (typeof json === 'object' && json !== null && !Array.isArray(json)) {
+    // A seed given on the command line takes the place of the file's, whichever field held it.
+    const { seedFile: _seedFile, ...rest } = json as Record<string, unknown>;
+    // A string seed's candidates are recorded as named texts of one component: such a seed given back stays a string.
+    const seed = overrides.seedCandidate;
+    const stringSeed = typeof rest.seedCandidate === 'string' || _seedFile !== undefined;
+    if (stringSeed && typeof seed === 'object' && Object.keys(seed).length === 1 && typeof seed[STRING_COMPONENT] === 'string') given.seedCandidate = seed[STRING_COMPONENT];
+    json = { ...(seed !== undefined ? rest : json), ...given };
+  }
   const parsed = runConfigSchema.safeParse(json);
   if (!parsed.success) throw new UsageError(`invalid config ${path}:\n  ${configIssues(parsed.error).join('\n  ')}`);
   const file = parsed.data;

@@ -4,6 +4,7 @@
 import { dirname } from 'node:path';
 import { formatDuration } from '../runtimeModel/index.js';
 import { formatStaleness, summarizeStaleness } from '../report/stalenessSummary.js';
+import { formatScheduleDecision } from '../report/scheduleDecisions.js';
 import { formatFailureCounts } from '../evaluation/failureTally.js';
 import { plural, stopText, tooLongText } from '../report/runWording.js';
 import type { ModelUsage } from '../report/modelUsage.js';
@@ -58,6 +59,7 @@ export function formatSummary({ heading, result: r, budget, extra = [], reportPa
     `metric calls ${r.metricCalls}${budget !== undefined ? `/${budget}` : ''}, reflections ${r.reflectionCalls}, ` +
       `${plural(r.candidates.length, 'candidate')} from ${plural(r.proposals.length, 'proposal')}`,
     `wall-clock ${formatDuration(r.elapsedMs)}, workers ${Math.round(r.workerUtilization * 100)}% busy, cost ${costText ?? formatUsd(r.costUsd)}, ${stopText(r.stopReason, r.stoppedBy)}`,
+    ...(r.scheduleDecisions ?? []).map(formatScheduleDecision),
     ...modelUsage.map(usageLine),
     // A failed run's message says what failed and how many calls did; the summary does not say it twice.
     ...(r.error !== undefined && !failure ? [`error: ${r.error}`] : []),

@@ -1,5 +1,5 @@
 // Parses the --schedule flag: `batched` (1x1), `batched:PxN` (the paper's P parents x N
-// children per step) or `async:K` (K proposals always in flight).
+// children per step), `async:K` (K proposals always in flight) or `auto` (the runtime chooses).
 import { InvalidArgumentError } from 'commander';
 import type { Schedule } from '../settingValues.js';
 
@@ -8,17 +8,19 @@ const POSITIVE = /^[1-9]\d*$/;
 export function parseScheduleOption(text: string): Schedule {
   const value = text.trim().toLowerCase();
   if (value === 'batched') return { kind: 'batched', parents: 1, perParent: 1 };
+  if (value === 'auto') return { kind: 'auto' };
   const batched = /^batched:(\d+)x(\d+)$/.exec(value);
   if (batched && POSITIVE.test(batched[1] as string) && POSITIVE.test(batched[2] as string)) {
     return { kind: 'batched', parents: Number(batched[1]), perParent: Number(batched[2]) };
   }
   const async = /^async:(\d+)$/.exec(value);
   if (async && POSITIVE.test(async[1] as string)) return { kind: 'async', inFlight: Number(async[1]) };
-  throw new InvalidArgumentError('expected batched, batched:PxN (e.g. batched:2x2) or async:K (e.g. async:8), with positive integers');
+  throw new InvalidArgumentError('expected batched, batched:PxN (e.g. batched:2x2), async:K (e.g. async:8), with positive integers, or auto');
 }
 
 /** A schedule as the --schedule flag spells it (the inverse of parseScheduleOption). */
 export function scheduleOptionText(schedule: Schedule): string {
+  if (schedule.kind === 'auto') return 'auto';
   return schedule.kind === 'batched' ? `batched:${schedule.parents}x${schedule.perParent}` : `async:${schedule.inFlight}`;
 }
 

@@ -11,13 +11,15 @@ import { chosenReflectionStrategy } from '../gepa/reflection/reflectionStrategie
 import type { PlanningHooks } from '../gepa/strategies/strategyHooks.js';
 import type { Stopper } from '../gepa/strategies/stoppers.js';
 import { closestName } from './closestName.js';
+import { autoDecision } from '../runtimeModel/autoSchedule.js';
+import { autoViewOf, startAutoWatch } from '../runtimeModel/autoWatch.js';
 import { oneOf, refusingKinds, refusingValues } from './allowedValues.js';
 import { ConfigError, formatZodError } from '../errors/configError.js';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES } from '../evaluation/failureTally.js';
 import { HOLDOUT_CANDIDATES, holdoutCalls } from '../gepa/search/holdoutSelection.js';
 import type { Adapter, Candidate } from '../gepa/core/adapter.js';
 import type { OptimizeConfig } from './optimizeConfig.js';
-import type { ProposalSelection, ValsetPolicy } from '../settingValues.js';
+import type { ProposalSelection, Schedule, ValsetPolicy } from '../settingValues.js';
 import {
   ACCEPTANCE_RULES,
   CACHE_EVALUATIONS,
@@ -66,6 +68,7 @@ export const scheduleSchema = z.discriminatedUnion(
   [
   z.object({ kind: z.literal('batched'), parents: positiveInt.optional(), perParent: positiveInt.optional() }).strict(),
   z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: oneOf(REBASE_POLICIES).optional(), parentWeighting: oneOf(PARENT_WEIGHTINGS).optional(), rebaseGate: oneOf(REBASE_GATES).optional(), rebaseWait: oneOf(REBASE_WAITS).optional(), heldSlot: oneOf(HELD_SLOTS).optional(), speculate: oneOf(SPECULATIONS).optional() }).strict(),
+  z.object({ kind: z.literal('auto') }).strict(),
   ],
   refusingKinds(SCHEDULE_KINDS),
 );
@@ -222,7 +225,8 @@ export interface RunSettings {
   timeoutMs?: number;
   targetScore?: number;
   maxStepsWithoutImprovement?: number;
-  schedule: { kind: 'batched'; parents: number; perParent: number } | { kind: 'async'; inFlight: number; rebase: RebasePolicy; parentWeighting: ParentWeighting; rebaseGate: RebaseGate; rebaseWait: RebaseWait; heldSlot: HeldSlot; speculate: Speculation };
+  /** Schedule 'auto' resolves to async with `auto: true`: its first shape from the rule's priors, changed as the run observes (src/runtimeModel/autoSchedule.ts). */
+  schedule: { kind: 'batched'; parents: number; perParent: number } | { kind: 'async'; inFlight: number; rebase: RebasePolicy; parentWeighting: ParentWeighting; rebaseGate: RebaseGate; rebaseWait: RebaseWait; heldSlot: HeldSlot; speculate: Speculation; auto?: true };
   workers: number;
   minibatchSize: number;
   seed: number;
@@ -312,6 +316,30 @@ function checkHooks<Example>(config: OptimizeConfig<Example>): PlanningHooks {
   return { ...(selectCandidate ? { selectCandidate } : {}), ...(selectComponents ? { selectComponents } : {}), ...(sampleMinibatch ? { sampleMinibatch } : {}) };
 }
 
+/**
+ * The schedule with its defaults. 'auto' is an async schedule at the async defaults whose first
+ * shape is the rule's choice before anything is observed (autoDecision from the slots, the budget
+ * and the valset; the run changes it as it observes).
+ */
+export function resolveSchedule(schedule: Schedule, run: { workers: number; budget?: number; valsetSize: number; minibatchSize: number }): RunSettings['schedule'] {
+  if (schedule.kind === 'batched') return { kind: 'batched', parents: schedule.parents ?? 1, perParent: schedule.perParent ?? 1 };
+  const asyncDefaults = { rebase: DEFAULT_REBASE, parentWeighting: DEFAULT_PARENT_WEIGHTING, rebaseGate: DEFAULT_REBASE_GATE, rebaseWait: DEFAULT_REBASE_WAIT, heldSlot: DEFAULT_HELD_SLOT, speculate: DEFAULT_SPECULATION };
+  if (schedule.kind === 'auto') {
+    const { shape } = autoDecision(autoViewOf(startAutoWatch(), run));
+    return { kind: 'async', ...asyncDefaults, inFlight: shape.inFlight, heldSlot: shape.heldSlot, auto: true };
+  }
+  return {
+    kind: 'async',
+    inFlight: schedule.inFlight,
+    rebase: schedule.rebase ?? asyncDefaults.rebase,
+    parentWeighting: schedule.parentWeighting ?? asyncDefaults.parentWeighting,
+    rebaseGate: schedule.rebaseGate ?? asyncDefaults.rebaseGate,
+    rebaseWait: schedule.rebaseWait ?? asyncDefaults.rebaseWait,
+    heldSlot: schedule.heldSlot ?? asyncDefaults.heldSlot,
+    speculate: schedule.speculate ?? asyncDefaults.speculate,
+  };
+}
+
 /** `seedHash`: candidateHash(config.seedCandidate) when the caller has it already. */
 export function resolveSettings<Example>(config: OptimizeConfig<Example>, seedHash?: string): RunSettings {
   checkKnownFields(config);
@@ -328,6 +356,8 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>, seedHa
   checkCache(c.cacheEvaluation, c.cacheDir, config.runIdentity);
   const schedule = c.schedule ?? { kind: 'batched' as const };
   const valsetSize = (config.valset ?? config.trainset).length;
+  const workers = c.workers ?? 8;
+  const minibatchSize = c.reflectionMinibatchSize ?? 3;
   if (c.maxMetricCalls !== undefined && c.maxMetricCalls < valsetSize) {
     throw new ConfigError(`invalid optimize config: maxMetricCalls: ${c.maxMetricCalls} cannot pay for evaluating the seed on the valset (${valsetSize} examples)`);
   }
@@ -346,16 +376,13 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>, seedHa
     timeoutMs: c.timeoutMs,
     targetScore: c.targetScore,
     maxStepsWithoutImprovement: c.maxStepsWithoutImprovement,
-    schedule:
-      schedule.kind === 'async'
-        ? { kind: 'async', inFlight: schedule.inFlight, rebase: schedule.rebase ?? DEFAULT_REBASE, parentWeighting: schedule.parentWeighting ?? DEFAULT_PARENT_WEIGHTING, rebaseGate: schedule.rebaseGate ?? DEFAULT_REBASE_GATE, rebaseWait: schedule.rebaseWait ?? DEFAULT_REBASE_WAIT, heldSlot: schedule.heldSlot ?? DEFAULT_HELD_SLOT, speculate: schedule.speculate ?? DEFAULT_SPECULATION }
-        : { kind: 'batched', parents: schedule.parents ?? 1, perParent: schedule.perParent ?? 1 },
-    workers: c.workers ?? 8,
-    minibatchSize: c.reflectionMinibatchSize ?? 3,
+    schedule: resolveSchedule(schedule, { workers, budget: c.maxMetricCalls, valsetSize, minibatchSize }),
+    workers,
+    minibatchSize,
     seed: c.seed ?? 0,
     frontType: c.frontType ?? 'instance',
-    tieOrder: c.tieOrder ?? defaultTieOrder(schedule.kind),
-    stepMinibatches: c.stepMinibatches ?? defaultStepMinibatches(schedule.kind),
+    tieOrder: c.tieOrder ?? defaultTieOrder(schedule.kind === 'auto' ? 'async' : schedule.kind),
+    stepMinibatches: c.stepMinibatches ?? defaultStepMinibatches(schedule.kind === 'auto' ? 'async' : schedule.kind),
     parentSelection: c.parentSelection ?? 'pareto',
     componentSelection: c.componentSelection ?? 'round-robin',
     acceptance: c.acceptance ?? 'strict-improvement',

@@ -39,60 +39,76 @@ export interface ActorTree {
  */
 const UNKNOWN_SENDER = '(no sender recorded)';
 
-export function buildActorTree(records: readonly InspectionRecord[]): ActorTree {
-  const nodes = new Map<string, ActorNode>();
-  const parents = new Map<string, string>();
-  const node = (session: string): ActorNode => {
-    let n = nodes.get(session);
+/**
+ * The actor tree folded record by record (the workbench adds records as a run makes them);
+ * `tree()` draws it as it stands. buildActorTree folds a whole log at once.
+ */
+export class ActorTreeBuilder {
+  private readonly nodes = new Map<string, ActorNode>();
+  private readonly parents = new Map<string, string>();
+  private readonly counts = new Map<string, MessageCount>();
+
+  private node(session: string): ActorNode {
+    let n = this.nodes.get(session);
     if (!n) {
       n = { session, id: session, logic: 'actor', children: [], received: 0 };
-      nodes.set(session, n);
+      this.nodes.set(session, n);
     }
     return n;
-  };
-  const counts = new Map<string, MessageCount>();
-  // One row for all 'xstate.done.actor.<id>' events, not one per child.
-  const eventName = (type: string) => type.replace(/^(xstate\.(?:done|error)\.actor)\..*$/, '$1.*');
-  for (const r of records) {
-    const n = node(r.actor);
+  }
+
+  add(r: InspectionRecord): void {
+    const n = this.node(r.actor);
     if (r.kind === 'actor') {
       n.id = r.id;
       n.logic = r.logic ?? r.id;
       if (r.systemId) n.systemId = r.systemId;
-      if (r.parent) parents.set(r.actor, r.parent);
+      if (r.parent) this.parents.set(r.actor, r.parent);
     } else if (r.kind === 'event') {
       n.received++;
       const from = r.source ? r.source : UNKNOWN_SENDER;
-      const event = eventName(r.event);
+      // One row for all 'xstate.done.actor.<id>' events, not one per child.
+      const event = r.event.replace(/^(xstate\.(?:done|error)\.actor)\..*$/, '$1.*');
       const key = JSON.stringify([from, r.actor, event]);
-      const c = counts.get(key) ?? { from, to: r.actor, event, count: 0 };
+      const c = this.counts.get(key) ?? { from, to: r.actor, event, count: 0 };
       c.count++;
-      counts.set(key, c);
+      this.counts.set(key, c);
     } else {
       if (r.value !== undefined) n.lastValue = r.value;
       if (r.status) n.lastStatus = r.status;
     }
   }
-  const roots: ActorNode[] = [];
-  for (const n of nodes.values()) {
-    const parent = parents.get(n.session);
-    const p = parent ? nodes.get(parent) : undefined;
-    if (p) p.children.push(n);
-    else roots.push(n);
+
+  /** The tree as it stands: fresh nodes (the builder's are not shared), message counts by kind of actor. */
+  tree(): ActorTree {
+    const copies = new Map<string, ActorNode>([...this.nodes].map(([session, n]) => [session, { ...n, children: [] }]));
+    const roots: ActorNode[] = [];
+    for (const n of copies.values()) {
+      const parent = this.parents.get(n.session);
+      const p = parent ? copies.get(parent) : undefined;
+      if (p) p.children.push(n);
+      else roots.push(n);
+    }
+    // Message counts are by kind of actor, not by instance: 40 proposers send the same messages.
+    const logicOf = (session: string) => this.nodes.get(session)?.logic ?? session;
+    const byKind = new Map<string, MessageCount>();
+    for (const c of this.counts.values()) {
+      const from = c.from === UNKNOWN_SENDER ? c.from : logicOf(c.from);
+      const to = logicOf(c.to);
+      const key = JSON.stringify([from, to, c.event]);
+      const k = byKind.get(key) ?? { from, to, event: c.event, count: 0 };
+      k.count += c.count;
+      byKind.set(key, k);
+    }
+    const messages = [...byKind.values()].sort((a, b) => a.from.localeCompare(b.from) || a.to.localeCompare(b.to) || b.count - a.count);
+    return { roots, actors: copies.size, messages };
   }
-  // Message counts are by kind of actor, not by instance: 40 proposers send the same messages.
-  const logicOf = (session: string) => nodes.get(session)?.logic ?? session;
-  const byKind = new Map<string, MessageCount>();
-  for (const c of counts.values()) {
-    const from = c.from === UNKNOWN_SENDER ? c.from : logicOf(c.from);
-    const to = logicOf(c.to);
-    const key = JSON.stringify([from, to, c.event]);
-    const k = byKind.get(key) ?? { from, to, event: c.event, count: 0 };
-    k.count += c.count;
-    byKind.set(key, k);
-  }
-  const messages = [...byKind.values()].sort((a, b) => a.from.localeCompare(b.from) || a.to.localeCompare(b.to) || b.count - a.count);
-  return { roots, actors: nodes.size, messages };
+}
+
+export function buildActorTree(records: readonly InspectionRecord[]): ActorTree {
+  const builder = new ActorTreeBuilder();
+  for (const r of records) builder.add(r);
+  return builder.tree();
 }
 
 export function formatStateValue(value: StateValue | undefined): string {

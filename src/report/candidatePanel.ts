@@ -26,7 +26,8 @@ function origin(parents: readonly number[]): string {
   return `child of #${parents[0]}`;
 }
 
-function detail(input: CandidatePanelInput, i: number): string {
+/** Candidate `i`'s title (score, origin) and each component's full text beside its diff from its first parent. */
+export function renderCandidateDetail(input: CandidatePanelInput, i: number): string {
   const candidate = input.candidates[i] ?? {};
   const parentIndex = input.parents[i]?.[0];
   const parent = parentIndex !== undefined ? input.candidates[parentIndex] : undefined;
@@ -39,10 +40,11 @@ function detail(input: CandidatePanelInput, i: number): string {
   });
   const score = (input.valScores[i] ?? 0).toFixed(3);
   const best = i === input.bestIndex ? ', the best' : '';
-  return (
-    `<article class="candidate-detail" data-index="${i}"${i === input.bestIndex ? '' : ' hidden'}>` +
-    `<h3 class="candidate-title">Candidate #${i}: valset ${score}${best}; ${escapeHtml(origin(input.parents[i] ?? []))}</h3>${components.join('')}</article>`
-  );
+  return `<h3 class="candidate-title">Candidate #${i}: valset ${score}${best}; ${escapeHtml(origin(input.parents[i] ?? []))}</h3>${components.join('')}`;
+}
+
+function detail(input: CandidatePanelInput, i: number): string {
+  return `<article class="candidate-detail" data-index="${i}"${i === input.bestIndex ? '' : ' hidden'}>${renderCandidateDetail(input, i)}</article>`;
 }
 
 export function renderCandidatePanel(input: CandidatePanelInput): string {

@@ -2,8 +2,7 @@
 // id, logic), which event type went from whom to whom, and each machine's state value when it
 // changes. Never whole events or contexts: those hold candidates, examples and actor refs.
 // Records are kept in memory for the report and, when a path is given, appended to a JSONL file.
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { once } from 'node:events';
+import { createJsonLinesFile } from './jsonLinesFile.js';
 import type { Clock } from '../clock.js';
 
 /** One line of inspect.jsonl: an actor started, an event was received, or a machine's state changed. */
@@ -159,26 +158,16 @@ export function createInspectionSerializer(clock: Clock): (event: unknown) => In
 export function createInspectionLog(options: { clock: Clock; path?: string }): InspectionLog {
   const serialize = createInspectionSerializer(options.clock);
   const records: InspectionRecord[] = [];
-  const file: WriteStream | undefined = options.path ? createWriteStream(options.path, { flags: 'w' }) : undefined;
-  let failure: unknown;
-  file?.on('error', (error) => {
-    failure = error;
-  });
+  const file = options.path ? createJsonLinesFile(options.path) : undefined;
   return {
     records,
     inspect(event) {
       const record = serialize(event);
       if (!record) return;
       records.push(record);
-      if (file && failure === undefined) file.write(`${JSON.stringify(record)}\n`);
+      file?.write(record);
     },
-    async close() {
-      if (file && !file.closed) {
-        file.end();
-        if (failure === undefined) await once(file, 'close');
-      }
-      if (failure !== undefined) throw failure;
-    },
+    close: async () => file?.close(),
   };
 }
 

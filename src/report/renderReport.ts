@@ -10,6 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatDuration, scheduleLabel, type ModelSchedule } from '../runtimeModel/index.js';
 import { formatStaleness, summarizeStaleness } from './stalenessSummary.js';
+import { formatScheduleDecision } from './scheduleDecisions.js';
 import type { Candidate } from '../gepa/core/adapter.js';
 import type { OptimizeResult } from '../gepa/core/optimizeResult.js';
 import type { SlotInterval } from '../evaluation/workerSlots.js';
@@ -107,6 +108,8 @@ function summaryCards(input: ReportInput): string {
     stat('candidates', String(r.candidates.length), `${r.proposals.length} proposals, ${r.reflectionCalls} reflections`),
     stat('wall-clock', formatDuration(r.elapsedMs), `stop: ${r.stopReason}`),
     stat('worker utilization', percent(r.workerUtilization), `${input.workers} slots, ${scheduleLabel(input.schedule)}`),
+    // Schedule 'auto': each shape it chose, with why.
+    ...(r.scheduleDecisions ?? []).map((d, i) => stat(i === 0 ? 'schedule auto chose' : 'schedule auto changed to', `async ${d.shape.inFlight}`, formatScheduleDecision(d))),
     ...(staleness.max > 0 ? [stat('staleness', `median ${staleness.median}`, `candidates that joined while a proposal ran: ${formatStaleness(staleness)}`)] : []),
     stat('cost', totalCostText(r.costUsd, input.modelUsage)),
     // Failed calls scored 0: a reader must see that the scores are not the model's own.
@@ -193,64 +196,89 @@ const LINEAGE_SCRIPT = `
 /** JSON inside <script>: "<" escaped so no text can close the element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
+/** The report's panels, each one section's inner HTML; the workbench (src/workbench/) shows the same ones. */
+export const REPORT_PANELS = ['cards', 'overTime', 'overCalls', 'lineage', 'pareto', 'timeline', 'bestCandidate', 'candidates', 'proposals', 'valsetAnswers', 'modelUsage', 'runtimeModel', 'actors'] as const;
+export type ReportPanel = (typeof REPORT_PANELS)[number];
+
+/**
+ * The panels' HTML for `input` (only those in `only`): every figure of report.html is computed
+ * here, for the report and the workbench alike, so the two cannot disagree. Throws ConfigError
+ * naming the field when `input` is not a ReportInput (unless `checked`: the caller built it). `actors`
+ * is empty without inspection records.
+ */
+export function renderReportPanels(input: ReportInput, only: ReadonlySet<ReportPanel> = new Set(REPORT_PANELS), checked = false): Partial<Record<ReportPanel, string>> {
+  // `checked`: the caller built the input itself (the workbench, several times a second); a user's is checked.
+  if (!checked) checkReportInput(input);
+  const { r, artifact } = withNamedTexts(input.result);
+  let front: Set<number> | undefined;
+  const frontOf = () => (front ??= perExampleFront(r.valSubscores).front);
+  const panels: { [K in ReportPanel]: () => string } = {
+    cards: () => summaryCards(input),
+    overTime: () =>
+      renderScoreChart({ id: 'score-over-time', points: discoveryPoints(r, (i) => r.discoveryElapsedMs[i] ?? 0), xEnd: r.elapsedMs, xLabel: 'wall-clock', formatX: formatDuration }),
+    overCalls: () =>
+      renderScoreChart({ id: 'score-over-calls', points: discoveryPoints(r, (i) => r.discoveryMetricCalls[i] ?? 0), xEnd: r.metricCalls, xLabel: 'metric calls', formatX: (x) => String(Math.round(x)) }),
+    lineage: () => renderLineageTree({ parents: r.parents, valScores: r.valScores, bestIndex: r.bestIndex, front: frontOf() }),
+    pareto: () => `${renderParetoLegend()}<div class="scroll">${renderParetoGrid(r.valSubscores, r.valScores, r.bestIndex)}</div>`,
+    timeline: () => renderSlotTimeline({ intervals: input.slotIntervals, workers: input.workers, startedAt: input.runStartedAt, elapsedMs: r.elapsedMs, formatTime: formatDuration }),
+    bestCandidate: () => candidateSection(r, artifact),
+    candidates: () => renderCandidatePanel(r),
+    proposals: () => renderProposalTable(r.proposals, input.schedule.kind === 'async'),
+    valsetAnswers: () => renderValsetAnswers(input.valsetAnswers, r.bestIndex, input.observedFrom),
+    modelUsage: () => renderUsageTable(input.modelUsage, input.observedFrom),
+    runtimeModel: () =>
+      runtimeSection(
+        checkRuntimeModel({
+          result: r,
+          intervals: input.slotIntervals,
+          workers: input.workers,
+          schedule: input.schedule,
+          minibatchSize: input.minibatchSize,
+          ...(input.budget !== undefined ? { budget: input.budget } : {}),
+        }),
+        input.schedule,
+      ),
+    actors: () => (input.inspection ? renderActorTree(buildActorTree(input.inspection)) : ''),
+  };
+  return Object.fromEntries(REPORT_PANELS.filter((id) => only.has(id)).map((id) => [id, panels[id]()]));
+}
+
 /** The page; throws ConfigError naming the field when `input` is not a ReportInput (e.g. a mistyped result). */
 export function renderReport(input: ReportInput): string {
-  checkReportInput(input);
-  const { r, artifact } = withNamedTexts(input.result);
-  const { front } = perExampleFront(r.valSubscores);
-  const overTime = renderScoreChart({
-    id: 'score-over-time',
-    points: discoveryPoints(r, (i) => r.discoveryElapsedMs[i] ?? 0),
-    xEnd: r.elapsedMs,
-    xLabel: 'wall-clock',
-    formatX: formatDuration,
-  });
-  const overCalls = renderScoreChart({
-    id: 'score-over-calls',
-    points: discoveryPoints(r, (i) => r.discoveryMetricCalls[i] ?? 0),
-    xEnd: r.metricCalls,
-    xLabel: 'metric calls',
-    formatX: (x) => String(Math.round(x)),
-  });
-  const check = checkRuntimeModel({
-    result: r,
-    intervals: input.slotIntervals,
-    workers: input.workers,
-    schedule: input.schedule,
-    minibatchSize: input.minibatchSize,
-    ...(input.budget !== undefined ? { budget: input.budget } : {}),
-  });
-  const actorSection = input.inspection
-    ? `<section id="actors"><h2>Actor tree (from the XState inspection events)</h2>${renderActorTree(buildActorTree(input.inspection))}</section>`
-    : '';
+  const p = renderReportPanels(input) as Record<ReportPanel, string>;
+  const { r } = withNamedTexts(input.result);
+  const actorSection = input.inspection ? `<section id="actors"><h2>Actor tree (from the XState inspection events)</h2>${p.actors}</section>` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(input.title)}</title><style>${REPORT_CSS}</style></head>
 <body>
 <h1>${escapeHtml(input.title)}</h1>
 <div class="muted">gepa-actors run report: ${plural(r.candidates.length, 'candidate')}, ${escapeHtml(stopText(r.stopReason, r.stoppedBy))}</div>
-<div class="cards">${summaryCards(input)}</div>
+<div class="cards">${p.cards}</div>
 <div class="row">
-<section id="over-time"><h2>Best valset score over wall-clock</h2>${overTime}</section>
-<section id="over-calls"><h2>Best valset score over metric calls</h2>${overCalls}</section>
+<section id="over-time"><h2>Best valset score over wall-clock</h2>${p.overTime}</section>
+<section id="over-calls"><h2>Best valset score over metric calls</h2>${p.overCalls}</section>
 </div>
 <div class="row">
-<section id="lineage"><h2>Candidate lineage</h2><p class="muted">Each candidate under its parent, coloured by valset score (red: this run's lowest, green: its highest); ◆ on the Pareto front, ★ best, dashed: a merge's second parent.</p><div class="scroll">${renderLineageTree({ parents: r.parents, valScores: r.valScores, bestIndex: r.bestIndex, front })}</div></section>
-<section id="pareto"><h2>Per-example Pareto front</h2><p class="muted">Rows: candidates; columns: valset examples.</p>${renderParetoLegend()}<div class="scroll">${renderParetoGrid(r.valSubscores, r.valScores, r.bestIndex)}</div></section>
+<section id="lineage"><h2>Candidate lineage</h2><p class="muted">${LINEAGE_CAPTION}</p><div class="scroll">${p.lineage}</div></section>
+<section id="pareto"><h2>Per-example Pareto front</h2><p class="muted">Rows: candidates; columns: valset examples.</p>${p.pareto}</section>
 </div>
-<section id="timeline"><h2>Worker slots</h2>${renderSlotTimeline({ intervals: input.slotIntervals, workers: input.workers, startedAt: input.runStartedAt, elapsedMs: r.elapsedMs, formatTime: formatDuration })}</section>
-<section id="best-candidate"><h2>Best candidate</h2>${candidateSection(r, artifact)}</section>
-<section id="candidate"><h2>Any candidate: its text and its diff from its parent</h2>${renderCandidatePanel(r)}</section>
-<section id="proposals"><h2>Proposals</h2>${renderProposalTable(r.proposals, input.schedule.kind === 'async')}</section>
-<section id="valset-answers"><h2>The best candidate on the valset</h2>${renderValsetAnswers(input.valsetAnswers, r.bestIndex, input.observedFrom)}</section>
-<section id="model-usage"><h2>Tokens and cost per model</h2>${renderUsageTable(input.modelUsage, input.observedFrom)}</section>
-<section id="runtime-model"><h2>Runtime model: predicted vs measured</h2>${runtimeSection(check, input.schedule)}</section>
+<section id="timeline"><h2>Worker slots</h2>${p.timeline}</section>
+<section id="best-candidate"><h2>Best candidate</h2>${p.bestCandidate}</section>
+<section id="candidate"><h2>Any candidate: its text and its diff from its parent</h2>${p.candidates}</section>
+<section id="proposals"><h2>Proposals</h2>${p.proposals}</section>
+<section id="valset-answers"><h2>The best candidate on the valset</h2>${p.valsetAnswers}</section>
+<section id="model-usage"><h2>Tokens and cost per model</h2>${p.modelUsage}</section>
+<section id="runtime-model"><h2>Runtime model: predicted vs measured</h2>${p.runtimeModel}</section>
 ${actorSection}
 <script type="application/json" id="lineage-parents">${scriptJson(r.parents)}</script>
 <script>${LINEAGE_SCRIPT}${CANDIDATE_PANEL_SCRIPT}</script>
 </body></html>
 `;
 }
+
+/** What the lineage tree's marks mean (the report and the workbench say it the same way). */
+export const LINEAGE_CAPTION = "Each candidate under its parent, coloured by valset score (red: this run's lowest, green: its highest); ◆ on the Pareto front, ★ best, dashed: a merge's second parent.";
 
 /** Writes report.html into `dir` (created if needed) and returns its path. */
 export async function writeReport(dir: string, input: ReportInput): Promise<string> {

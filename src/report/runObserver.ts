@@ -28,6 +28,8 @@ export type ObservationSource = 'this process' | 'the run log';
 export interface RunObservation {
   /** Where the figures come from. */
   readonly source: ObservationSource;
+  /** How the tokens-per-model rows name the task and reflection models. */
+  readonly names: Required<ModelNames>;
   /** Tokens, calls and dollars per model (task and reflection). */
   usage(): ModelUsage[];
   /** `candidate`'s evaluation on each valset example, in valset order. */
@@ -133,6 +135,7 @@ export function observeRun<Example>(
     }
     return {
       source: 'the run log',
+      names: { task: taskName, reflection: reflectionName },
       usage: () => logged.rows(),
       valsetAnswers: (candidate) => {
         const hash = candidateHash(candidate);
@@ -150,6 +153,7 @@ export function observeRun<Example>(
     config: { ...config, adapter: observed, reflectionLm },
     observation: {
       source: 'this process',
+      names: { task: taskName, reflection: reflectionName },
       usage: () => tally.rows(),
       valsetAnswers: (candidate) => {
         const byExample = answers.get(candidateHash(candidate));

@@ -1,71 +1,59 @@
-// A small LCS diff for the report: how the best candidate's text differs from the seed's, word
-// by word (whitespace kept as tokens so the text reads as written). Long texts fall back to a
-// line diff, and very long ones to "all deleted, all inserted", to bound the quadratic table.
+// How one text differs from another, word by word (whitespace kept as tokens so the text reads as
+// written), for the report and the workbench: jsdiff's Myers diff (its cost grows with the edit,
+// not the length, so a small edit of a long prompt is cheap), bounded by an edit count; past it, a
+// line diff, and past that "all deleted, all inserted". The parts are then grouped into change
+// blocks a reader can follow.
+import { Diff, diffLines, type ChangeObject } from 'diff';
 
 export interface DiffPart {
   op: 'same' | 'insert' | 'delete';
   text: string;
 }
 
-/** Above this many table cells the word diff is too slow or too big; lines are tried instead. */
-const MAX_TABLE_CELLS = 4_000_000;
+/**
+ * Above this many inserted plus deleted tokens a word diff stops reading as one, and jsdiff's cost
+ * grows about with its square (500: under 0.1 s to give up on two unrelated 2,000-word texts):
+ * lines are tried instead. Deterministic, unlike jsdiff's wall-clock timeout.
+ */
+export const MAX_EDITS = 500;
 
-const words = (text: string): string[] => text.match(/\s+|[^\s]+/g) ?? [];
-const lines = (text: string): string[] => text.match(/[^\n]*\n|[^\n]+/g) ?? [];
+/** Words (runs of non-space, punctuation kept on its word: "question." is one token) and runs of whitespace, or whole lines. */
+export type DiffGranularity = 'words' | 'lines';
+
+/**
+ * jsdiff's engine on our tokens: its own word diffs split punctuation off ("question" "."), which
+ * strands a lone matched "." between a deletion and an insertion.
+ */
+class WordsAndSpaces extends Diff<string, string> {
+  override tokenize(value: string): string[] {
+    return value.match(/\s+|[^\s]+/g) ?? [];
+  }
+  override join(tokens: string[]): string {
+    return tokens.join('');
+  }
+}
+const wordsAndSpaces = new WordsAndSpaces();
+
+/** The raw diff at `granularity`; undefined when it would take more than MAX_EDITS edits. */
+export function tokenDiff(before: string, after: string, granularity: DiffGranularity): DiffPart[] | undefined {
+  const options = { maxEditLength: MAX_EDITS };
+  const changes: ChangeObject<string>[] | undefined = granularity === 'words' ? wordsAndSpaces.diff(before, after, options) : diffLines(before, after, options);
+  return changes?.map((c) => ({ op: c.added ? 'insert' : c.removed ? 'delete' : 'same', text: c.value }));
+}
 
 /**
  * Word diff of `before` -> `after`, in change blocks a reader can follow: whitespace kept in
  * common between two changes is folded into them, and each block reads deletions then insertions.
  */
 export function wordDiff(before: string, after: string): DiffPart[] {
-  for (const tokenize of [words, lines]) {
-    const parts = diffTokens(tokenize(before), tokenize(after));
+  for (const granularity of ['words', 'lines'] as const) {
+    const parts = tokenDiff(before, after, granularity);
     if (parts) return groupChanges(foldWhitespaceMatches(mergeParts(parts)));
   }
   return mergeParts([
     { op: 'delete', text: before },
     { op: 'insert', text: after },
   ]);
-}
-
-/** Token-level LCS diff; undefined when the table would exceed MAX_TABLE_CELLS. */
-export function diffTokens(a: readonly string[], b: readonly string[]): DiffPart[] | undefined {
-  // A common prefix and suffix cost nothing to match and shrink the table (a rewrite usually
-  // keeps the seed's opening sentence).
-  let prefix = 0;
-  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
-  let suffix = 0;
-  while (suffix < a.length - prefix && suffix < b.length - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
-  const midA = a.slice(prefix, a.length - suffix);
-  const midB = b.slice(prefix, b.length - suffix);
-  const n = midA.length;
-  const m = midB.length;
-  if ((n + 1) * (m + 1) > MAX_TABLE_CELLS) return undefined;
-
-  // lcs[i * (m + 1) + j] = LCS length of midA[i..] and midB[j..].
-  const width = m + 1;
-  const lcs = new Uint32Array((n + 1) * width);
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      lcs[i * width + j] =
-        midA[i] === midB[j] ? (lcs[(i + 1) * width + j + 1] ?? 0) + 1 : Math.max(lcs[(i + 1) * width + j] ?? 0, lcs[i * width + j + 1] ?? 0);
-    }
-  }
-  const parts: DiffPart[] = a.slice(0, prefix).map((text) => ({ op: 'same', text }));
-  let i = 0;
-  let j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && midA[i] === midB[j]) {
-      parts.push({ op: 'same', text: midA[i++] as string });
-      j++;
-    } else if (j < m && (i === n || (lcs[i * width + j + 1] ?? 0) >= (lcs[(i + 1) * width + j] ?? 0))) {
-      parts.push({ op: 'insert', text: midB[j++] as string });
-    } else {
-      parts.push({ op: 'delete', text: midA[i++] as string });
-    }
-  }
-  for (const text of a.slice(a.length - suffix)) parts.push({ op: 'same', text });
-  return parts;
 }
 
 function mergeParts(parts: readonly DiffPart[]): DiffPart[] {

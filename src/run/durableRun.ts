@@ -13,7 +13,7 @@ import { ConfigError } from '../errors/configError.js';
 import type { PreparedRun } from './preparedRun.js';
 import { evaluationCachePolicy } from './prepareRun.js';
 import { finishedSnapshot, foldRunEvent, initialSnapshot, type RunSnapshot } from '../storage/runSnapshot.js';
-import { watchStopFile } from '../storage/stopRequests.js';
+import { STOP_NOW_GRACE_MS, watchStopRequests } from '../storage/stopRequests.js';
 import type { OptimizeResult } from '../gepa/core/optimizeResult.js';
 import type { RunEvent } from '../gepa/core/runEvent.js';
 
@@ -26,17 +26,26 @@ export type LaunchRun = (prepared: PreparedRun) => () => Promise<OptimizeResult>
 export interface DurableRunOptions {
   /** How often the STOP file is looked for, real milliseconds. Default 1000. */
   stopPollMs?: number;
+  /** A STOP file reading `now`: the calls in flight get this long (on the run's clock) before they are aborted. Default STOP_NOW_GRACE_MS. */
+  stopNowGraceMs?: number;
 }
 
-/** Turns the optimizer's events into log records (pool additions, failovers) and state.json checkpoints. */
+/**
+ * Turns the optimizer's events into log records (pool additions, failovers) and state.json checkpoints. Pool additions are
+ * logged with what a reader of the directory (`gepa-actors watch`) draws: per-example scores, when
+ * they were found, and the reflection prompts that wrote them (kept per proposal until it ends).
+ */
 class RunRecorder {
   private snapshot: RunSnapshot;
   private pending: ReturnType<typeof setImmediate> | undefined;
+  /** `${step}:${task}` -> the prompts of that proposal's reflection, until it ends. */
+  private readonly prompts = new Map<string, Record<string, string>>();
 
   constructor(
     private readonly session: () => RunSession | undefined,
     seedSnapshot: RunSnapshot,
     private loggedCandidates: number,
+    private seedLogged: boolean,
   ) {
     this.snapshot = seedSnapshot;
   }
@@ -47,9 +56,25 @@ class RunRecorder {
       const { type: _type, ...notice } = event;
       this.session()?.append({ t: 'rerun', ...notice });
     }
-    if (event.type === 'candidate.accepted' && event.index >= this.loggedCandidates) {
-      const { index, parents, valScore, candidate } = event;
-      this.session()?.append({ t: 'candidate', index, parents, valScore, ...(candidate ? { candidate } : {}) });
+    if (event.type === 'reflection.ended' && event.prompts) this.prompts.set(`${event.step}:${event.task}`, event.prompts);
+    // An accepted proposal's end comes just before its candidate, which takes the prompts.
+    else if (event.type === 'proposal.ended' && event.outcome !== 'accepted') this.prompts.delete(`${event.step}:${event.task}`);
+    else if (event.type === 'seed.evaluated' && !this.seedLogged) {
+      this.session()?.append({ t: 'seed', valScore: event.valScore, valSubscores: event.valSubscores, metricCalls: event.metricCalls ?? 0, ...(event.candidate ? { candidate: event.candidate } : {}) });
+      this.seedLogged = true;
+    } else if (event.type === 'candidate.accepted' && event.index >= this.loggedCandidates) {
+      const { index, parents, valScore, candidate, valSubscores, metricCalls, elapsedMs } = event;
+      const key = `${event.step}:${event.task}`;
+      const prompts = this.prompts.get(key);
+      this.prompts.delete(key);
+      this.session()?.append({
+        t: 'candidate', index, parents, valScore,
+        ...(candidate ? { candidate } : {}),
+        ...(valSubscores ? { valSubscores } : {}),
+        ...(metricCalls !== undefined ? { metricCalls } : {}),
+        ...(elapsedMs !== undefined ? { elapsedMs } : {}),
+        ...(prompts ? { prompts } : {}),
+      });
       this.loggedCandidates = index + 1;
     }
     this.snapshot = foldRunEvent(this.snapshot, event);
@@ -112,7 +137,7 @@ export async function runInDirectory(given: PreparedRun, launch: LaunchRun, opti
   const settings = resumed ? { ...prepared.settings, maxMetricCalls: resumed.maxMetricCalls, maxCostUsd: resumed.maxCostUsd } : prepared.settings;
 
   let session: RunSession | undefined;
-  const recorder = new RunRecorder(() => session, initialSnapshot(settings.seedCandidate), existing.loggedCandidates);
+  const recorder = new RunRecorder(() => session, initialSnapshot(settings.seedCandidate), existing.loggedCandidates, existing.log.records.some((r) => r.t === 'seed'));
   // A batched run whose budget was ever raised holds its logged work against the budget from the
   // start; an async one retakes its logged path under the budgets it was taken with (RunJournal.heldWork).
   const raisedEver = existing.budgets?.raised !== undefined || existing.log.records.some((r) => r.t === 'budget');
@@ -128,12 +153,14 @@ export async function runInDirectory(given: PreparedRun, launch: LaunchRun, opti
     );
   }
   const stopFile = new AbortController();
+  const stopNow = new AbortController();
   const onEvent = prepared.onEvent;
   const start = launch({
     ...prepared,
     settings,
     journal,
     drainSignal: prepared.drainSignal ? AbortSignal.any([prepared.drainSignal, stopFile.signal]) : stopFile.signal,
+    signal: prepared.signal ? AbortSignal.any([prepared.signal, stopNow.signal]) : stopNow.signal,
     onEvent: (event) => {
       recorder.onEvent(event);
       onEvent?.(event);
@@ -141,13 +168,24 @@ export async function runInDirectory(given: PreparedRun, launch: LaunchRun, opti
   });
   // The run is startable: only now is anything written.
   session = RunSession.open(existing, record);
-  const unwatch = watchStopFile(existing.dir, () => stopFile.abort(new Error('STOP file')), options.stopPollMs);
+  let grace: unknown;
+  const unwatch = watchStopRequests(
+    existing.dir,
+    {
+      onDrain: () => stopFile.abort(new Error('STOP file')),
+      onNow: () => {
+        grace = prepared.clock.setTimeout(() => stopNow.abort(new Error('STOP file: now')), options.stopNowGraceMs ?? STOP_NOW_GRACE_MS);
+      },
+    },
+    options.stopPollMs,
+  );
   try {
     const result = countingUnreplayed(await start(), journal);
     recorder.finish(result);
-    if (result.stopReason === 'stopped' && stopFile.signal.aborted) session.consumeStopFile();
+    if ((result.stopReason === 'stopped' || result.stopReason === 'aborted') && stopFile.signal.aborted) session.consumeStopFile();
     return result;
   } finally {
+    if (grace !== undefined) prepared.clock.clearTimeout(grace);
     unwatch();
     recorder.cancel();
     session.close();

@@ -98,7 +98,7 @@ export class RunJournal implements WorkJournal {
         // A later process that left the path at n rewrote it from there.
         this.path.length = Math.min(this.path.length, r.n);
         this.pathBudgets.length = this.path.length;
-        this.path.push({ kind: r.kind, id: r.id });
+        this.path.push({ kind: r.kind, id: r.id, ...(r.reason !== undefined ? { reason: r.reason } : {}) });
         this.pathBudgets.push(inForce);
       }
     }

@@ -109,6 +109,13 @@ function removeStale(fs: LockFs, path: string, stale: Partial<LockRecord>): void
   fs.rmSync(aside, { force: true });
 }
 
+/** Whether a live process holds `dir`'s LOCK: one left by a dead process on this host does not count (an unreadable one does). */
+export function isRunLockHeld(dir: string, fs: LockFs = nodeFs): boolean {
+  const holder = readRecord(fs, join(dir, LOCK_FILE));
+  if (holder === 'missing') return false;
+  return holder === 'unreadable' || !isStale(holder, dir);
+}
+
 export class RunLock {
   private released = false;
 

@@ -1,5 +1,5 @@
 // The run log (log.jsonl): one JSON line per completed unit of paid work (a metric call, a
-// reflection, an answer of the user's proposeNewTexts), per async decision, per pool addition, per failover and per result, appended and never rewritten. Each record is
+// reflection, an answer of the user's proposeNewTexts), per async decision, per pool addition (the seed's too), per failover and per result, appended and never rewritten. Each record is
 // one write(2) of a whole line, so kill -9 loses at most the line being written; a line torn at
 // the very end is dropped on reading, damage anywhere else is an error naming its line.
 import { closeSync, existsSync, fdatasyncSync, openSync, readFileSync, statSync, truncateSync, writeSync } from 'node:fs';
@@ -60,7 +60,7 @@ export type RunLogRecord =
       /** Its number on the run's path, from 0. */
       n: number;
     } & ScheduleDecision)
-  /** A candidate joined the pool (for readers of the log; replay does not need it). */
+  /** A candidate joined the pool (for readers of the log, e.g. `gepa-actors watch`; replay does not need it). */
   | {
       /** A pool addition. */
       t: 'candidate';
@@ -71,6 +71,27 @@ export type RunLogRecord =
       /** Its mean valset score. */
       valScore: number;
       /** The candidate's texts. */
+      candidate?: Candidate;
+      /** Its score on each valset example, in valset order. */
+      valSubscores?: number[];
+      /** Metric calls spent when it joined (the result's discoveryMetricCalls). */
+      metricCalls?: number;
+      /** Run time when it joined, ms (the result's discoveryElapsedMs; a resumed process counts from its own start). */
+      elapsedMs?: number;
+      /** The reflection prompt that wrote each changed component (its reply is the `reflect` record of the prompt's SHA-256). */
+      prompts?: Record<string, string>;
+    }
+  /** The seed candidate's valset evaluation (for readers of the log; replay does not need it). */
+  | {
+      /** The seed's valset scores. */
+      t: 'seed';
+      /** Its mean valset score. */
+      valScore: number;
+      /** Its score on each valset example, in valset order. */
+      valSubscores: number[];
+      /** Metric calls spent when it joined the pool. */
+      metricCalls: number;
+      /** Its texts. */
       candidate?: Candidate;
     }
   /**
@@ -104,14 +125,19 @@ const recordSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('reflect'), promptHash: z.string(), reply: z.looseObject({ text: z.string() }) }),
   z.object({ t: z.literal('propose'), inputHash: z.string(), texts: z.unknown() }),
   z.object({ t: z.literal('prerun'), costUsd: z.number().nonnegative() }),
-  z.object({ t: z.literal('decision'), n: z.number().int().nonnegative(), kind: z.enum(SCHEDULE_DECISION_KINDS), id: z.string() }),
+  z.object({ t: z.literal('decision'), n: z.number().int().nonnegative(), kind: z.enum(SCHEDULE_DECISION_KINDS), id: z.string(), reason: z.string().optional() }),
   z.object({
     t: z.literal('candidate'),
     index: z.number().int().nonnegative(),
     parents: z.array(z.number().int()),
     valScore: z.number(),
     candidate: candidateSchema.optional(),
+    valSubscores: z.array(z.number()).optional(),
+    metricCalls: z.number().optional(),
+    elapsedMs: z.number().optional(),
+    prompts: candidateSchema.optional(),
   }),
+  z.object({ t: z.literal('seed'), valScore: z.number(), valSubscores: z.array(z.number()), metricCalls: z.number(), candidate: candidateSchema.optional() }),
   z.object({ t: z.literal('budget'), maxMetricCalls: z.number().int().positive().nullable(), maxCostUsd: z.number().positive().nullable() }),
   z.object({
     t: z.literal('rerun'),

@@ -2,8 +2,9 @@
 // and the stopper that waits for a file of the user's choosing (stoppers.file).
 // The first request drains (nothing new starts, work in flight finishes, the result and the log
 // are complete), for at most abandonAfterMs; a second signal aborts what is in flight; a third
-// gets Node's default (exit).
-import { existsSync } from 'node:fs';
+// gets Node's default (exit). A STOP file that reads `now` stops within STOP_NOW_GRACE_MS: it
+// drains, and aborts what is still in flight after the grace (as a first Ctrl-C in the CLI does).
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock } from '../clock.js';
 import type { Clock } from '../clock.js';
@@ -11,6 +12,53 @@ import { namedStopper, type Stopper } from '../gepa/strategies/stoppers.js';
 
 /** The file whose presence in a run directory asks the run to stop gracefully (then it is removed). */
 export const STOP_FILE = 'STOP';
+
+/** What the STOP file holds to ask for a stop within STOP_NOW_GRACE_MS instead of a drain. */
+export const STOP_NOW = 'now';
+
+/** How long a STOP file reading `now` lets the calls in flight finish before they are aborted (the CLI's first Ctrl-C gives as long). */
+export const STOP_NOW_GRACE_MS = 5_000;
+
+/** What `dir`'s STOP file asks: nothing (no file), a drain (any other content), or a stop within the grace (`now`). */
+export function readStopRequest(dir: string): 'drain' | 'now' | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, STOP_FILE), 'utf8');
+  } catch {
+    return undefined;
+  }
+  return text.trim() === STOP_NOW ? 'now' : 'drain';
+}
+
+/**
+ * Calls `onDrain` once when `dir/STOP` exists and `onNow` once when it reads `now` (after
+ * `onDrain`), looked for at once and then every `intervalMs` on a real, unref()'d timer.
+ * Returns a function that stops watching.
+ */
+export function watchStopRequests(dir: string, handlers: { onDrain: () => void; onNow: () => void }, intervalMs = 1000): () => void {
+  let seen: 'drain' | 'now' | undefined;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const stopWatching = () => {
+    if (timer !== undefined) clearInterval(timer);
+    timer = undefined;
+  };
+  const check = () => {
+    const request = readStopRequest(dir);
+    if (request === undefined || request === seen) return;
+    if (seen === undefined) handlers.onDrain();
+    seen = request;
+    if (request === 'now') {
+      stopWatching();
+      handlers.onNow();
+    }
+  };
+  check();
+  if (seen !== 'now') {
+    timer = setInterval(check, intervalMs);
+    timer.unref();
+  }
+  return stopWatching;
+}
 
 /**
  * gepa's FileStopper: stops the run once a file exists at `path` (reason 'file'), looked for at

@@ -124,11 +124,13 @@ export interface WorkerProcess {
 }
 
 /**
- * Spawns `src/worker/workerMain.ts` under tsx and resolves once it says it is ready. `wrapper`
- * runs it through another command, e.g. ['ip', 'netns', 'exec', 'gepa-h1'] for another "host";
- * `root`, another checkout's worker (benchmarks comparing versions).
+ * Spawns `src/worker/workerMain.ts` under tsx and resolves once it says it is ready (the timeout
+ * guards against a start that hangs, it is no speed check: beside another test file on a loaded
+ * machine a start has taken over 20 s). `wrapper` runs it through another command, e.g. ['ip',
+ * 'netns', 'exec', 'gepa-h1'] for another "host"; `root`, another checkout's worker (benchmarks
+ * comparing versions).
  */
-export async function startWorkerProcess(args: string[], timeoutMs = 20_000, wrapper: string[] = [], root = ROOT): Promise<WorkerProcess> {
+export async function startWorkerProcess(args: string[], timeoutMs = 45_000, wrapper: string[] = [], root = ROOT): Promise<WorkerProcess> {
   const command = [...wrapper, process.execPath, '--import', 'tsx', 'src/worker/workerMain.ts', ...args];
   const child = spawn(command[0]!, command.slice(1), {
     cwd: root,

@@ -3,6 +3,7 @@
 // one); the root entry re-exports them.
 import type { Candidate } from './adapter.js';
 import type { StopReason } from './stopReason.js';
+import type { HeldSlot } from '../../settingValues.js';
 
 /** Failed calls of a run, by kind (HTTP ones as `http 404`, ...). */
 export interface FailureCounts {
@@ -148,4 +149,23 @@ export interface OptimizeResult {
     /** Proposals refused for a text still over it after its retry. */
     proposalsRefused: number;
   };
+  /** Schedule 'auto': every shape it chose (docs/schedules.md), in order, with its reason and when. */
+  scheduleDecisions?: Array<{
+    /** The shape: K in flight and the launch order's held-slot rule. */
+    shape: {
+      /** K, proposals in flight. */
+      inFlight: number;
+      /** The held-slot rule. */
+      heldSlot: HeldSlot;
+    };
+    /** Why, in a sentence. */
+    reason: string;
+    /** Metric calls spent when it was decided. */
+    atMetricCalls: number;
+    /** Milliseconds since the run started (injected clock). */
+    atElapsedMs: number;
+  }>;
 }
+
+/** One choice of schedule 'auto' (a line of OptimizeResult.scheduleDecisions). */
+export type ScheduleDecisionRecord = NonNullable<OptimizeResult['scheduleDecisions']>[number];

@@ -1,6 +1,7 @@
 // The events a run reports while it runs (gepa-ai/gepa's callbacks, as data): what onEvent
 // receives. Types only; the root entry re-exports them.
 import type { Candidate, CallFailure, Evaluation, ReflectiveDataset, RetryNotice } from './adapter.js';
+import type { HeldSlot } from '../../settingValues.js';
 import type { ProposalRecord } from './optimizeResult.js';
 import type { StopReason } from './stopReason.js';
 
@@ -159,6 +160,12 @@ export type RunEvent =
       valScore: number;
       /** Its score on each valset example (valset order). */
       valSubscores: number[];
+      /** The seed candidate (candidate 0). */
+      candidate?: Candidate;
+      /** Metric calls spent when it joined the pool (OptimizeResult.discoveryMetricCalls[0]). */
+      metricCalls?: number;
+      /** Elapsed ms when it joined (OptimizeResult.discoveryElapsedMs[0]). */
+      elapsedMs?: number;
     }
   | {
       /** A proposal ended, with its outcome (ProposalRecord's). */
@@ -191,6 +198,10 @@ export type RunEvent =
       task?: number;
       /** Its score on each valset example (valset order). */
       valSubscores?: number[];
+      /** Metric calls spent when it joined the pool (OptimizeResult.discoveryMetricCalls[index]). */
+      metricCalls?: number;
+      /** Elapsed ms when it joined (OptimizeResult.discoveryElapsedMs[index]). */
+      elapsedMs?: number;
       /** optimizeAnything's refiner made it from its parent (no proposal did): set true. */
       refined?: true;
     }
@@ -244,6 +255,21 @@ export type RunEvent =
       type: 'warning';
       /** What to know, readable. */
       message: string;
+    }
+  | {
+      /**
+       * Schedule 'auto' chose the run's shape, or changed it (docs/schedules.md): the in-flight
+       * count and the held-slot rule from now on, and why.
+       */
+      type: 'schedule.decided';
+      /** K, proposals in flight from now on. */
+      inFlight: number;
+      /** The launch order's held-slot rule from now on. */
+      heldSlot: HeldSlot;
+      /** Why, in a sentence. */
+      reason: string;
+      /** Metric calls spent when it was decided. */
+      metricCalls: number;
     }
   | ({
       /** A model call will be retried after `delayMs` (a capped Retry-After says what was asked for). */

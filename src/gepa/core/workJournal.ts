@@ -67,8 +67,11 @@ export interface WorkJournal {
   recordProposal?(candidate: Candidate, dataset: ReflectiveDataset, components: readonly string[], texts: unknown): void;
 }
 
-/** An async proposal's two decisions: its child judged (a verdict), the proposal finished (a fold). */
-export const SCHEDULE_DECISION_KINDS = ['judged', 'finished'] as const;
+/**
+ * An async run's decisions: a proposal's child judged (a verdict), a proposal finished (a fold),
+ * and schedule 'auto' choosing the shape ('shape', its id `async:<K>:<heldSlot>`).
+ */
+export const SCHEDULE_DECISION_KINDS = ['judged', 'finished', 'shape'] as const;
 
 /** How far a resumed async run has walked its logged path (a batched run: not past it, none taken). */
 export interface ResumeWalk {
@@ -80,8 +83,10 @@ export interface ResumeWalk {
 
 /** One decision of the async schedule, in the order the optimizer took it. */
 export interface ScheduleDecision {
-  /** A child judged ('judged') or a proposal folded ('finished'). */
+  /** A child judged ('judged'), a proposal folded ('finished'), or auto's shape chosen ('shape'). */
   kind: (typeof SCHEDULE_DECISION_KINDS)[number];
-  /** The proposal's id (`p<step>-<task>`, `merge-<step>`): launches are a function of the decisions before them. */
+  /** The proposal's id (`p<step>-<task>`, `merge-<step>`), or the shape's (`async:<K>:<heldSlot>`): launches are a function of the decisions before them. */
   id: string;
+  /** A shape's reason, for readers of the log (a resumed run follows the shape, not the reason). */
+  reason?: string;
 }

@@ -3,6 +3,7 @@
 // object of its own (its `name` is then its own). Which one a config selects, and why a config
 // cannot have the one it names, is said once here for validation and assembly alike.
 import { builtInPrompt } from './builtInPrompt.js';
+import { combinedFailures } from './combinedFailures.js';
 import { promptTemplate } from './promptTemplate.js';
 import { proposeNewTexts } from './proposeNewTexts.js';
 import type { ReflectionStrategy } from './reflectionStrategy.js';
@@ -16,6 +17,8 @@ export const reflectionStrategies = {
   template: promptTemplate,
   /** One call of proposeNewTexts for all the components. */
   'propose-new-texts': proposeNewTexts,
+  /** One prompt per component over the parent's records and other recent proposals' failures, capped (issue 47). */
+  combined: combinedFailures,
 } as const satisfies Readonly<Record<string, ReflectionStrategy>>;
 
 /** The names `reflectionStrategy` accepts. */

@@ -151,6 +151,11 @@ export interface ReflectionRound {
 export interface ReflectionStrategy {
   /** Its name: what `reflectionStrategy` selects it by, and what errors and records call it. */
   readonly name: string;
+  /**
+   * How many recent results of other proposals it reads (ReflectionInput.evidence): the run keeps
+   * that many, newest first, and hands them over. Absent or 0: none (the optimizer keeps no history).
+   */
+  readonly evidence?: number;
   /** The first round's requests (at least one), or why the proposal cannot go on. */
   ask(input: ReflectionInput): readonly ReflectionAsk[] | FailedReflection;
   /** A round's replies (in the order asked): the new texts, another round, or a failure. */

@@ -21,6 +21,7 @@ import { bestIndex } from '../core/candidatePool.js';
 import { answerReleased, type AnswerSettings, type ChildMessage } from './childAnswers.js';
 import { gatePrefetches, type GatePrefetch } from './gatePrefetch.js';
 import { nextLaunches, type LaunchMoment, type LaunchStart } from './launchRules.js';
+import type { LaunchShape } from './launchShape.js';
 import { releasedFromWait } from './proposalDecisions.js';
 import { recordsFrom } from './recordsInFlight.js';
 import { rebaseExtraCalls, type Launch, type PlannerSettings } from './proposalPlanner.js';
@@ -189,6 +190,11 @@ export class RunState {
     const launch = this.parentsAsked.find((l) => l.proposal.step === requestId);
     if (launch) this.keep({ parentsAsked: this.parentsAsked.filter((l) => l !== launch) });
     return launch;
+  }
+
+  /** Schedule 'auto': the shape the launch rules fill from now on (the kind stays the run's). */
+  reshape(shape: LaunchShape): void {
+    this.keep({ shape });
   }
 
   /** The stop decision told of `cause` (stopDecision.ts); `rules` are read at a fold only. */

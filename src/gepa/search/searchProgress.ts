@@ -57,7 +57,9 @@ export function addSeed(
     valset: seed.valset,
   });
   const seedScore = pool.valScores[0] ?? 0;
-  const events: RunEvent[] = [{ type: 'seed.evaluated', valScore: seedScore, valSubscores: pool.valSubscores[0] ?? [] }];
+  const events: RunEvent[] = [
+    { type: 'seed.evaluated', valScore: seedScore, valSubscores: pool.valSubscores[0] ?? [], candidate: seed.candidate, metricCalls: pool.discoveryMetricCalls[0] ?? 0, elapsedMs: pool.discoveryElapsedMs[0] ?? 0 },
+  ];
   if (refined.length === 0 || !fronts) {
     events.push({ type: 'front.updated', bestIndex: 0, bestScore: seedScore, frontSize: 1, front: [0] });
     return { search: { ...search, pool }, progress: { ...progress, bestScore: seedScore }, events };
@@ -75,6 +77,8 @@ function refinedEvents(pool: CandidatePool, refined: readonly number[]): RunEven
     valScore: pool.valScores[index] ?? 0,
     candidate: pool.candidates[index],
     valSubscores: pool.valSubscores[index] ?? [],
+    metricCalls: pool.discoveryMetricCalls[index] ?? 0,
+    elapsedMs: pool.discoveryElapsedMs[index] ?? 0,
     refined: true,
   }));
 }
@@ -104,8 +108,11 @@ export function foldFinished(search: SearchState, progress: SearchProgress, fini
     events.push({ type: 'proposal.ended', step: r.step, task: r.task, outcome: r.outcome, reason: r.reason, staleness: r.staleness });
     if (r.outcome === 'accepted' && r.candidateIndex !== undefined) {
       const index = r.candidateIndex;
-      const { valScores, candidates, valSubscores } = folded.pool;
-      events.push({ type: 'candidate.accepted', index, parents: r.parents, valScore: valScores[index] ?? 0, candidate: candidates[index], step: r.step, task: r.task, valSubscores: valSubscores[index] ?? [] });
+      const { valScores, candidates, valSubscores, discoveryMetricCalls, discoveryElapsedMs } = folded.pool;
+      events.push({
+        type: 'candidate.accepted', index, parents: r.parents, valScore: valScores[index] ?? 0, candidate: candidates[index], step: r.step, task: r.task, valSubscores: valSubscores[index] ?? [],
+        metricCalls: discoveryMetricCalls[index] ?? 0, elapsedMs: discoveryElapsedMs[index] ?? 0,
+      });
       const refined = folded.refinedAfter[index];
       if (refined) events.push(...refinedEvents(folded.pool, refined));
     } else if (r.outcome === 'rejected') {

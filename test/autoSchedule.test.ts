@@ -1,0 +1,93 @@
+// Schedule 'auto' (src/runtimeModel/autoSchedule.ts, machines/optimizer.auto.ts): the table of
+// docs/schedules.md is the rule's, a run never passes its budget and says every choice (run
+// event, result, log), it is a function of its seed in simulated time, and a run cut short and
+// resumed takes the logged shapes again.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect } from 'vitest';
+import { SimulatedClock } from 'xstate';
+import { parseScheduleOption, scheduleOptionText } from '../src/cli/scheduleOption.js';
+import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
+import type { RunEvent } from '../src/gepa/core/runEvent.js';
+import { AUTO_MAX_IN_FLIGHT, autoDecision, budgetAllows } from '../src/runtimeModel/autoSchedule.js';
+import { autoViewOf, startAutoWatch } from '../src/runtimeModel/autoWatch.js';
+import { optimize } from '../src/index.js';
+import { readRunLog } from '../src/storage/runLog.js';
+import { test } from './support/toyRun.js';
+import { toyRunConfig } from './support/toyRun.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'gepa-auto-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('the rule', () => {
+  test("docs/schedules.md's table is what the rule chooses", () => {
+    const doc = readFileSync(new URL('../docs/schedules.md', import.meta.url), 'utf8');
+    const table = doc.slice(doc.indexOf('<!-- auto-table -->'), doc.indexOf('<!-- /auto-table -->'));
+    const rows = table.split('\n').filter((l) => /^\| \d/.test(l));
+    expect(rows.length).toBeGreaterThanOrEqual(6);
+    const k = (cell: string | undefined) => Number(/^async (\d+)$/.exec(cell ?? '')?.[1]);
+    for (const row of rows) {
+      const cells = row.split('|').map((c) => c.trim()).slice(1, -1);
+      const [workers, budget, valsetSize] = cells.slice(0, 3).map((c) => Number(c.replaceAll(',', ''))) as [number, number, number];
+      const run = { workers, budget, valsetSize, minibatchSize: 3 };
+      const seen = (reflectionMs: number) => autoDecision({ ...run, roundMs: 25, reflectionMs, ended: 0, skipped: 0, accepted: 0, proposalCalls: 0 }).shape.inFlight;
+      expect([autoDecision(autoViewOf(startAutoWatch(), run)).shape.inFlight, seen(100), seen(1000)], row).toEqual(cells.slice(3).map(k));
+    }
+  });
+
+  test('never wider than AUTO_MAX_IN_FLIGHT or the slots; narrower for a small budget; it says why', () => {
+    for (const workers of [1, 2, 16, 128, 1024]) {
+      const d = autoDecision({ workers, budget: 100_000, valsetSize: 30, minibatchSize: 3, roundMs: 20, reflectionMs: 5000, ended: 0, skipped: 0, accepted: 0, proposalCalls: 0 });
+      expect(d.shape.inFlight).toBeLessThanOrEqual(Math.min(AUTO_MAX_IN_FLIGHT, Math.max(workers, 1)));
+      expect(d.reason).toMatch(new RegExp(`^async ${d.shape.inFlight}: `));
+    }
+    expect(budgetAllows(10)).toBe(1);
+    // 48 proposals at K 16 are 24 generations of width 2 (K / 8).
+    expect(budgetAllows(48)).toBe(16);
+  });
+
+  test("--schedule auto parses to { kind: 'auto' } and prints back", () => {
+    expect(parseScheduleOption('auto')).toEqual({ kind: 'auto' });
+    expect(scheduleOptionText({ kind: 'auto' })).toBe('auto');
+  });
+});
+
+describe('a run', () => {
+  for (const [workers, budget] of [[4, 120], [16, 300], [128, 400], [128, 61]] as const) {
+    test(`${workers} slots, ${budget} calls: within the budget, every choice an event and a result line`, async ({ toyRun }) => {
+      const events: RunEvent[] = [];
+      const { result } = await toyRun({ schedule: { kind: 'auto' }, workers, maxMetricCalls: budget, valsetSize: 6, onEvent: (e) => void events.push(e) });
+      expect(result.metricCalls).toBeLessThanOrEqual(budget);
+      const decided = events.filter((e) => e.type === 'schedule.decided');
+      expect(decided.length).toBeGreaterThanOrEqual(1);
+      expect(result.scheduleDecisions?.map((d) => ({ type: 'schedule.decided', ...d.shape, reason: d.reason, metricCalls: d.atMetricCalls }))).toEqual(decided);
+      for (const d of result.scheduleDecisions ?? []) expect(d.shape.inFlight).toBeLessThanOrEqual(Math.min(workers, AUTO_MAX_IN_FLIGHT));
+    });
+  }
+
+  test('the same seed gives the same run', async ({ toyRun }) => {
+    const [a, b] = [await toyRun({ schedule: { kind: 'auto' }, workers: 32, maxMetricCalls: 200 }), await toyRun({ schedule: { kind: 'auto' }, workers: 32, maxMetricCalls: 200 })];
+    expect(b.result.scheduleDecisions).toEqual(a.result.scheduleDecisions);
+    expect(b.result.proposals).toEqual(a.result.proposals);
+  });
+
+  test('cut short and resumed: the log holds each shape with its reason, the resumed run takes them again, within the budget', async () => {
+    const runDir = join(scratch, 'resumed');
+    const go = async (abortAtMs?: number) => {
+      const clock = steppingClock(new SimulatedClock());
+      const abort = new AbortController();
+      if (abortAtMs !== undefined) clock.setTimeout(() => abort.abort(new Error('killed')), abortAtMs);
+      const { config } = toyRunConfig({ clock, schedule: { kind: 'auto' }, workers: 64, maxMetricCalls: 300 });
+      return runOnSimulatedClock(clock, optimize({ ...config, runDir, runIdentity: { reflectionLm: 'toy' }, signal: abort.signal }));
+    };
+    const first = await go(1500);
+    expect(first.stopReason).toBe('aborted');
+    const logged = readRunLog(join(runDir, 'log.jsonl')).records.flatMap((r) => (r.t === 'decision' && r.kind === 'shape' ? [r] : []));
+    expect(logged.length).toBeGreaterThanOrEqual(1);
+    expect(logged.map((r) => r.reason)).toEqual(first.scheduleDecisions?.map((d) => d.reason));
+    const resumed = await go();
+    expect(resumed.metricCalls).toBeLessThanOrEqual(300);
+    expect(resumed.scheduleDecisions?.slice(0, logged.length).map((d) => d.reason)).toEqual(logged.map((r) => r.reason));
+  });
+});
