@@ -7,6 +7,7 @@
 // imported when a worker starts.
 // Room worker/: imported by the command and the entries.
 import { hostname } from 'node:os';
+import { validEvaluation } from '../evaluation/failureTally.js';
 import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, toJsonSafe, type MetricCallJobData } from '../executors/metricCallJob.js';
 import { bullmqConnection, type RedisConnectionSpec } from '../executors/redisConnection.js';
 import { ConfigError } from '../errors/configError.js';
@@ -103,7 +104,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunningWorke
         // BullMQ keeps error.message as the failure reason the optimizer records.
         throw error instanceof Error ? error : new Error(String(error));
       }
-      return toJsonSafe(evaluation);
+      // Checked here: as JSON, a NaN score would reach the optimizer as null.
+      return toJsonSafe(validEvaluation(evaluation));
     },
     {
       connection,
