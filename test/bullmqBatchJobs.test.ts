@@ -1,0 +1,131 @@
+// The bullmq executor's batchJobs: a minibatch (or valset slice) travels as ONE job, and the run is
+// exactly the run with a job per example: the same result, metric calls, failures (an example
+// whose adapter throws is a failed call of that example, tried as often), events, call records and
+// log records. The same small optimize() runs twice on a real Redis, once per mode, each on its own
+// queue served by in-process workers, and the jobs in Redis are counted: one per batch the
+// evaluation service handed to the executor. Needs Redis (see test/support/testRedis.ts).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Queue } from 'bullmq';
+import { optimize } from '../src/index.js';
+import { prepareRun } from '../src/run/prepareRun.js';
+import { readRunLog } from '../src/storage/runLog.js';
+import { runWorker, type RunningWorker } from '../src/worker/runWorker.js';
+import { bullmqConnection } from '../src/executors/redisConnection.js';
+import { METRIC_BATCH_JOB, METRIC_CALL_JOB } from '../src/executors/metricCallJob.js';
+import type { MetricCallExecutor } from '../src/executors/metricCallExecutor.js';
+import type { RunEvent } from '../src/gepa/core/runEvent.js';
+import type { CallRecord } from '../src/evaluation/callRecord.js';
+import { flakyAdapter } from './support/demoAdapterModule.js';
+import { demoRunConfig, essence } from './support/demoRun.js';
+import { testRedis } from './support/testRedis.js';
+
+const redis = await testRedis();
+
+/** Sorted JSON texts: the same things, whatever order real concurrency finished them in. */
+const asSet = (items: readonly unknown[]): string[] => items.map((item) => JSON.stringify(item)).sort();
+
+describe.skipIf(redis.url === undefined)('bullmq executor: a job per minibatch (batchJobs)', () => {
+  const url = redis.url as string;
+  const queues = { perExample: `gepa-test-percall-${process.pid}`, batch: `gepa-test-batch-${process.pid}` };
+  let workers: RunningWorker[] = [];
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gepa-batchjobs-'));
+    // Two in-process workers per queue; the adapter throws on about one example in ten.
+    workers = await Promise.all([queues.perExample, queues.perExample, queues.batch, queues.batch].map((queue) => runWorker({ adapter: flakyAdapter as never, redis: url, queue, concurrency: 8 })));
+  }, 30_000);
+
+  afterAll(async () => {
+    await Promise.all(workers.map((w) => w.close()));
+    for (const name of Object.values(queues)) {
+      const queue = new Queue(name, { connection: bullmqConnection(url) });
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }
+    await rm(dir, { recursive: true, force: true });
+    if (redis.url !== undefined) await redis.stop();
+  }, 20_000);
+
+  async function run(mode: keyof typeof queues) {
+    const events: RunEvent[] = [];
+    const records: CallRecord[] = [];
+    const runDir = join(dir, mode);
+    const prepared = prepareRun(
+      demoRunConfig({
+        maxMetricCalls: 120,
+        runDir,
+        onEvent: (event) => events.push(event),
+        // A failing example is tried twice, 1 ms apart, in either mode.
+        executor: { kind: 'bullmq', connection: url, queue: queues[mode], attempts: 2, backoffMs: 1, batchJobs: mode === 'batch' },
+      }),
+    );
+    const inner = prepared.executor as MetricCallExecutor<unknown>;
+    const batches: number[][] = [];
+    const executor: MetricCallExecutor<unknown> = {
+      ...inner,
+      ...(inner.evaluateBatch
+        ? {
+            evaluateBatch: (candidate, examples, ctx, slots) => {
+              batches.push(examples.map((e) => e.exampleId));
+              return inner.evaluateBatch!(candidate, examples, ctx, slots);
+            },
+          }
+        : {}),
+    };
+    const result = await optimize({ ...prepared, executor, onCall: (call) => records.push(call) });
+    const queue = new Queue(queues[mode], { connection: bullmqConnection(url) });
+    const jobs = await queue.getJobs(['completed', 'failed'], 0, -1);
+    await queue.close();
+    const logged = readRunLog(join(runDir, 'log.jsonl')).records.filter((r) => r.t === 'eval');
+    return { result, events, records, batches, jobs, logged };
+  }
+
+  it('gives the per-example run exactly: result, metric calls, failures, events, call records, log; one job per batch', async () => {
+    const perExample = await run('perExample');
+    const batch = await run('batch');
+    const { result } = batch;
+
+    // The per-example run: a job per metric call, some of them failed calls.
+    expect(perExample.batches).toEqual([]);
+    expect(perExample.jobs.every((job) => job.name === METRIC_CALL_JOB)).toBe(true);
+    expect(perExample.jobs).toHaveLength(perExample.result.metricCalls);
+    expect(perExample.result.failures?.total).toBeGreaterThan(0);
+
+    // The same run.
+    expect(essence(result)).toEqual(essence(perExample.result));
+    expect(result.metricCalls).toBe(perExample.result.metricCalls);
+    expect(result.failures).toEqual(perExample.result.failures);
+    expect(asSet(batch.logged)).toEqual(asSet(perExample.logged));
+    expect(batch.logged).toHaveLength(result.metricCalls);
+    const callFacts = (records: CallRecord[]) => records.filter((r) => r.channel === 'metric').map(({ startMs: _s, endMs: _e, ...facts }) => facts);
+    expect(asSet(callFacts(batch.records))).toEqual(asSet(callFacts(perExample.records)));
+    // The events that carry evaluations and verdicts, without their wall-clock times.
+    const ended = (events: RunEvent[]) =>
+      events
+        .filter((e) => e.type === 'evaluation.ended' || e.type === 'seed.evaluated' || e.type === 'candidate.accepted' || e.type === 'candidate.rejected')
+        .map((e) => ({ ...e, elapsedMs: undefined }));
+    expect(ended(batch.events).length).toBeGreaterThan(0);
+    expect(asSet(ended(batch.events))).toEqual(asSet(ended(perExample.events)));
+
+    // A failed example is a failed call of that example, with the adapter's error, as with a job per example.
+    const failed = batch.logged.filter((r) => r.evaluation.failure !== undefined);
+    expect(failed.length).toBe(result.failures?.total);
+    expect(failed[0]?.evaluation.feedback).toMatch(/^The evaluation failed with an error: simulated adapter failure on /);
+
+    // One job per batch (a minibatch, or a valset slice of at most W = 8), each answering all its examples.
+    expect(batch.jobs.every((job) => job.name === METRIC_BATCH_JOB && job.finishedOn !== undefined && job.failedReason === undefined)).toBe(true);
+    expect(batch.jobs).toHaveLength(batch.batches.length);
+    expect(asSet(batch.jobs.map((job) => (job.data as { exampleIds: number[] }).exampleIds))).toEqual(asSet(batch.batches));
+    const sizes = batch.batches.map((b) => b.length);
+    expect(sizes).toContain(3);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(8);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(result.metricCalls);
+    expect(batch.jobs.length).toBeLessThan(result.metricCalls / 2);
+    // The failing examples were among them, tried twice each in their job.
+    expect(batch.jobs.some((job) => (job.returnvalue as Array<{ ok: boolean }>).some((answer) => !answer.ok))).toBe(true);
+  }, 30_000);
+});
