@@ -3,7 +3,8 @@
 // whose adapter throws is a failed call of that example, tried as often), events, call records and
 // log records. The same small optimize() runs twice on a real Redis, once per mode, each on its own
 // queue served by in-process workers, and the jobs in Redis are counted: one per batch the
-// evaluation service handed to the executor. Needs Redis (see test/support/testRedis.ts).
+// evaluation service handed to the executor; a resumed run's executor asking a batch again finds
+// its job (the id is made of the examples' call ids) and pays nothing twice. Needs Redis (see test/support/testRedis.ts).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,8 +15,10 @@ import { prepareRun } from '../src/run/prepareRun.js';
 import { readRunLog } from '../src/storage/runLog.js';
 import { runWorker, type RunningWorker } from '../src/worker/runWorker.js';
 import { bullmqConnection } from '../src/executors/redisConnection.js';
-import { METRIC_BATCH_JOB, METRIC_CALL_JOB } from '../src/executors/metricCallJob.js';
-import type { MetricCallExecutor } from '../src/executors/metricCallExecutor.js';
+import { METRIC_BATCH_JOB, METRIC_CALL_JOB, type BatchExampleAnswer, type MetricBatchJobData } from '../src/executors/metricCallJob.js';
+import type { BatchSlots, MetricCallExecutor } from '../src/executors/metricCallExecutor.js';
+import { createBullmqExecutor, runIdForDirectory } from '../src/executors/bullmqExecutor.js';
+import type { Evaluation } from '../src/gepa/core/adapter.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import type { CallRecord } from '../src/evaluation/callRecord.js';
 import { flakyAdapter } from './support/demoAdapterModule.js';
@@ -127,5 +130,23 @@ describe.skipIf(redis.url === undefined)('bullmq executor: a job per minibatch (
     expect(batch.jobs.length).toBeLessThan(result.metricCalls / 2);
     // The failing examples were among them, tried twice each in their job.
     expect(batch.jobs.some((job) => (job.returnvalue as Array<{ ok: boolean }>).some((answer) => !answer.ok))).toBe(true);
+
+    // A resumed run (same directory, so the same run id) asking the same batch finds the same job:
+    // the seed's first valset slice, untraced, occurrence 0. No job is added; its answer comes back.
+    const seedJob = batch.jobs.find((job) => JSON.stringify(job.data.candidate) === JSON.stringify(demoRunConfig().seedCandidate) && !job.data.captureTraces);
+    expect(seedJob).toBeDefined();
+    const data = seedJob!.data as unknown as MetricBatchJobData;
+    const resumed = createBullmqExecutor({ connection: url, queue: queues.batch, runId: runIdForDirectory(join(dir, 'batch')), batchJobs: true });
+    try {
+      const slots: BatchSlots = { runOne: () => Promise.reject(new Error('a batch job, not a call each')), runAll: async (job) => (await job()) as Evaluation[] };
+      const examples = data.examples.map((example, i) => ({ example, exampleId: data.exampleIds[i] as number, call: { occurrence: 0 } }));
+      const answers = await resumed.evaluateBatch!(data.candidate, examples, { captureTraces: false, signal: new AbortController().signal }, slots);
+      expect(answers).toEqual((seedJob!.returnvalue as BatchExampleAnswer[]).map((a) => (a.ok ? a.evaluation : new Error(a.error))));
+    } finally {
+      await resumed.close();
+    }
+    const queue = new Queue(queues.batch, { connection: bullmqConnection(url) });
+    expect(await queue.getJobs(['completed', 'failed', 'waiting', 'active'], 0, -1)).toHaveLength(batch.jobs.length);
+    await queue.close();
   }, 30_000);
 });
