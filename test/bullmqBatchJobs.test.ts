@@ -4,7 +4,8 @@
 // log records. The same small optimize() runs twice on a real Redis, once per mode, each on its own
 // queue served by in-process workers, and the jobs in Redis are counted: one per batch the
 // evaluation service handed to the executor; a resumed run's executor asking a batch again finds
-// its job (the id is made of the examples' call ids) and pays nothing twice. Needs Redis (see test/support/testRedis.ts).
+// its job (the id is made of the examples' call ids) and pays nothing twice; a worker killed -9
+// holding batch jobs loses them to another worker as whole jobs, each counted as all its calls. Needs Redis (see test/support/testRedis.ts).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,11 +20,11 @@ import { METRIC_BATCH_JOB, METRIC_CALL_JOB, type BatchExampleAnswer, type Metric
 import type { BatchSlots, MetricCallExecutor } from '../src/executors/metricCallExecutor.js';
 import { createBullmqExecutor, runIdForDirectory } from '../src/executors/bullmqExecutor.js';
 import type { Evaluation } from '../src/gepa/core/adapter.js';
-import type { RunEvent } from '../src/gepa/core/runEvent.js';
+import type { RerunNotice, RunEvent } from '../src/gepa/core/runEvent.js';
 import type { CallRecord } from '../src/evaluation/callRecord.js';
-import { flakyAdapter } from './support/demoAdapterModule.js';
-import { demoRunConfig, essence } from './support/demoRun.js';
-import { testRedis } from './support/testRedis.js';
+import { flakyAdapter, slowAdapter } from './support/demoAdapterModule.js';
+import { demoRunConfig, essence, workerArgs } from './support/demoRun.js';
+import { startWorkerProcess, testRedis } from './support/testRedis.js';
 
 const redis = await testRedis();
 
@@ -32,9 +33,10 @@ const asSet = (items: readonly unknown[]): string[] => items.map((item) => JSON.
 
 describe.skipIf(redis.url === undefined)('bullmq executor: a job per minibatch (batchJobs)', () => {
   const url = redis.url as string;
-  const queues = { perExample: `gepa-test-percall-${process.pid}`, batch: `gepa-test-batch-${process.pid}` };
+  const queues = { perExample: `gepa-test-percall-${process.pid}`, batch: `gepa-test-batch-${process.pid}`, failover: `gepa-test-batchfail-${process.pid}` };
   let workers: RunningWorker[] = [];
   let dir: string;
+
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'gepa-batchjobs-'));
@@ -53,7 +55,7 @@ describe.skipIf(redis.url === undefined)('bullmq executor: a job per minibatch (
     if (redis.url !== undefined) await redis.stop();
   }, 20_000);
 
-  async function run(mode: keyof typeof queues) {
+  async function run(mode: 'perExample' | 'batch') {
     const events: RunEvent[] = [];
     const records: CallRecord[] = [];
     const runDir = join(dir, mode);
@@ -149,4 +151,53 @@ describe.skipIf(redis.url === undefined)('bullmq executor: a job per minibatch (
     expect(await queue.getJobs(['completed', 'failed', 'waiting', 'active'], 0, -1)).toHaveLength(batch.jobs.length);
     await queue.close();
   }, 30_000);
+
+  it('a worker SIGKILLed holding batch jobs: each moves to another worker as one, the notice counts all its calls, the result is unchanged', async () => {
+    const local = await optimize(demoRunConfig({ maxMetricCalls: 120 }));
+    // A worker process to kill (slow, so that it dies with jobs in hand) and an in-process one that stays.
+    const victim = await startWorkerProcess(workerArgs(url, queues.failover, 'slowAdapter', 4));
+    workers.push(await runWorker({ adapter: slowAdapter as never, redis: url, queue: queues.failover, concurrency: 4 }));
+    const victimName = `:${victim.child.pid}:`;
+    const queue = new Queue(queues.failover, { connection: bullmqConnection(url) });
+    const reruns: RerunNotice[] = [];
+    let killing: Promise<void> | undefined;
+    let runEnded = false;
+    const killWhenBusy = async () => {
+      while (!runEnded) {
+        const active = await queue.getJobs(['active'], 0, -1);
+        if (active.some((job) => job.processedBy?.includes(victimName))) {
+          victim.child.kill('SIGKILL');
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    };
+    try {
+      const remote = await optimize(
+        demoRunConfig({
+          maxMetricCalls: 120,
+          executor: { kind: 'bullmq', connection: url, queue: queues.failover, batchJobs: true },
+          onEvent: (event) => {
+            if (event.type === 'budget.updated' && event.metricCalls >= 30) killing ??= killWhenBusy();
+            if (event.type === 'calls.rerun') reruns.push(event);
+          },
+        }),
+      );
+      runEnded = true;
+      await killing;
+      expect(victim.child.signalCode).toBe('SIGKILL');
+      expect(reruns.map((r) => [r.reason, r.workers])).toEqual([['worker lost', [expect.stringContaining(victimName)]]]);
+      // Every job is a batch of at least 3 examples (a minibatch, or a valset slice), each counted.
+      expect(reruns[0]!.calls).toBeGreaterThanOrEqual(3);
+      expect(reruns[0]!.keys).toHaveLength(reruns[0]!.calls);
+      expect(essence(remote)).toEqual(essence(local));
+      const jobs = await queue.getJobs(['completed', 'failed'], 0, -1);
+      expect(jobs.every((job) => job.name === METRIC_BATCH_JOB && job.failedReason === undefined)).toBe(true);
+    } finally {
+      runEnded = true;
+      await killing;
+      await victim.stop();
+      await queue.close();
+    }
+  }, 60_000);
 });
