@@ -4,6 +4,7 @@
 // budgets and run directory. The built-in reflection prompt states the objective and background;
 // a string seed gives string candidates back.
 import { STRING_COMPONENT, type OptimizeAnythingOptions } from '../src/adapters/anything/anythingOptions.js';
+import { installStdioCapture } from '../src/adapters/anything/stdioCapture.js';
 import { anythingRunParts } from '../src/run/anythingRun.js';
 import { prepareRun } from '../src/run/prepareRun.js';
 import { RunFailedError } from '../src/run/runFailedError.js';
@@ -33,11 +34,15 @@ export async function optimizeAnything<Example>(
 ): Promise<OptimizeAnythingResult<string | Candidate>> {
   // One form inside: the evaluator takes whichever form the seed has.
   const parts = anythingRunParts(given as unknown as OptimizeAnythingOptions<string | Candidate, Example>);
+  // captureStdio: console and the streams are patched for this run only, restored however it ends.
+  const releaseStdio = given.captureStdio === true ? installStdioCapture() : undefined;
   try {
     return inSeedForm(await optimize(parts.amend(prepareRun(parts.config))), parts.stringCandidate);
   } catch (error) {
     // A failed run's partial result, in the seed's form too.
     throw error instanceof RunFailedError ? error.withResult(inSeedForm(error.result, parts.stringCandidate)) : error;
+  } finally {
+    releaseStdio?.();
   }
 }
 

@@ -34,7 +34,7 @@ describe('side information', () => {
   it('reads a number, { score, sideInfo }, and refuses anything else', () => {
     expect(readEvaluatorResult(0.25, ['a'])).toEqual({ score: 0.25, sideInfo: { log: 'a' } });
     expect(readEvaluatorResult({ score: 1, sideInfo: { log: 'mine' } }, ['a', 'b'])).toEqual({ score: 1, sideInfo: { log: 'mine', _gepa_log: 'a\nb' } });
-    expect(readEvaluatorResult('0.5', []).problem).toBe('the evaluator returned "0.5", not a finite number or { score, sideInfo }');
+    expect(readEvaluatorResult('0.5', []).problem).toBe('the evaluator returned a string ("0.5"), not a finite number or { score, sideInfo }');
     expect(readEvaluatorResult({ score: Number.NaN }, []).problem).toContain('not a finite number');
     expect(readEvaluatorResult({ score: 1, sideInfo: [1] }, []).problem).toBe('sideInfo must be a record, got [1]');
   });

@@ -157,7 +157,7 @@ describe('the stop decision', () => {
       throw new Error('no budget file');
     }
     expect(decideStop(run, fold, { stopWhen: [() => false, budgetWatch] })).toEqual({ stopReason: 'error', error: 'stopWhen[1] (budgetWatch) threw: no budget file' });
-    expect(decideStop(run, fold, { stopWhen: [(() => 3) as unknown as Stopper] })).toEqual({ stopReason: 'error', error: 'stopWhen[0] (anonymous) threw: returned 3, not a boolean or a string' });
+    expect(decideStop(run, fold, { stopWhen: [(() => 3) as unknown as Stopper] })).toEqual({ stopReason: 'error', error: 'stopWhen[0] (anonymous) returned 3, not a boolean or a string' });
   });
 
   it('a drain keeps a reason already set; an abort takes its place', () => {

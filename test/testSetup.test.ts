@@ -48,7 +48,7 @@ describe("npm test's setup step", () => {
     expect(installed).toEqual([]);
     expect(lines).toEqual([
       `skipped test/referenceGepa.test.ts: gepa 0.1.4 (Python), the reference the differential tests run is missing (python3 is not on PATH); set it up with: bash .ci/setup-gepa.sh`,
-      `skipped test/report.test.ts, test/reportLayout.test.ts, test/workbench.test.ts: Chromium, which renders report.html is missing (no ${env.GEPA_TEST_CHROMIUM}); set it up with: bash .ci/setup-chromium.sh`,
+      `skipped test/report.test.ts, test/reportLayout.test.ts, test/workbench.test.ts: Chromium, which renders report.html and the workbench is missing (no ${env.GEPA_TEST_CHROMIUM}); set it up with: bash .ci/setup-chromium.sh`,
       'skipped test/bullmqExecutor.test.ts, test/bullmqResume.test.ts, test/bullmqStalls.test.ts, test/bullmqRedisRestart.test.ts, test/runConfigAdapter.test.ts, test/fleetShare.test.ts, test/queueRedis.test.ts: redis-server, for the BullMQ executor is missing (no redis-server on PATH and GEPA_TEST_REDIS_URL is unset); set it up with: bash .ci/setup-redis.sh',
       'skipped test/fleetFaults.test.ts: iproute2 (`ip`), which puts Redis and workers in network namespaces of their own (as root) is missing (no `ip` on PATH); set it up with: bash .ci/setup-iproute2.sh',
       `skipped test/localLanguageModel.test.ts, test/localModelRun.test.ts: Gemma 3 270M (GGUF), the real model is missing (no ${env.GEPA_TEST_GGUF}); set it up with: bash .ci/setup-gemma.sh`,
@@ -95,7 +95,7 @@ describe("npm test's setup step", () => {
   it('a test file asking for a missing program skips outside CI and fails under CI=true', () => {
     const { env } = bareMachine();
     expect(haveProgram('chromium', env)).toBe(false);
-    expect(() => haveProgram('chromium', { ...env, CI: 'true' })).toThrow(`CI=true but Chromium, which renders report.html is missing (no ${env.GEPA_TEST_CHROMIUM}): bash .ci/setup-chromium.sh sets it up`);
+    expect(() => haveProgram('chromium', { ...env, CI: 'true' })).toThrow(`CI=true but Chromium, which renders report.html and the workbench is missing (no ${env.GEPA_TEST_CHROMIUM}): bash .ci/setup-chromium.sh sets it up`);
     expect(haveProgram('chromium', { ...env, CI: 'false' })).toBe(false);
   });
 

@@ -4,6 +4,7 @@
 // it spend its whole budget scoring 0. The evaluation service feeds it; the machines only relay
 // its verdict.
 import { errorMessage } from '../errors/errorMessage.js';
+import { describeValue } from '../errors/describeValue.js';
 import { FAILURE_KINDS as KINDS } from '../gepa/core/adapter.js';
 import { everyCallFailed } from '../gepa/core/scores.js';
 import type { CallFailure, Evaluation, FailureKind } from '../gepa/core/adapter.js';
@@ -46,8 +47,20 @@ export const caughtError = (evaluation: Evaluation): unknown => caughtErrors.get
 export function invalidScoreFailure(value: unknown): CallFailure | undefined {
   const score = (value as { score?: unknown } | null | undefined)?.score;
   if (typeof score === 'number' && Number.isFinite(score)) return undefined;
-  const shown = typeof score === 'number' ? String(score) : JSON.stringify(value)?.slice(0, 200);
+  // NaN is named NaN, not JSON's null; a returned string is said to be one.
+  const shown = typeof score === 'number' ? String(score) : describeValue(value, 200);
   return { kind: 'invalid-score', message: `the adapter returned an invalid evaluation (the score must be a finite number): ${shown}` };
+}
+
+/**
+ * An evaluation the pool can hold: an invalid score becomes a failed call scoring 0. A worker
+ * applies it before its answer becomes JSON, which would turn a NaN score into null.
+ */
+export function validEvaluation(value: unknown): Evaluation {
+  const invalid = invalidScoreFailure(value);
+  if (!invalid) return value as Evaluation;
+  const cost = (value as { costUsd?: unknown } | null)?.costUsd;
+  return { score: 0, feedback: `The evaluation failed: ${invalid.message}`, failure: invalid, ...(typeof cost === 'number' && cost > 0 ? { costUsd: cost } : {}) };
 }
 
 /** What two failures must share to count as the same cause: kind, status, and for adapter errors the message. */

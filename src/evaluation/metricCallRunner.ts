@@ -4,9 +4,9 @@
 // recorded per call: a thrown error, an invalid score or a missing answer becomes a failed call
 // scoring 0, counted, logged and timed like any other. Nothing here decides what is reused.
 import { errorMessage } from '../errors/errorMessage.js';
-import { evaluateEachInSlot, ExecutorUnavailableError, type BatchExample, type BatchSlots, type PricedExecutor } from '../executors/metricCallExecutor.js';
+import { ExecutorUnavailableError, type BatchExample, type BatchSlots, type PricedExecutor } from '../executors/metricCallExecutor.js';
 import { originOf, type CallOrigin, type CallRecord } from './callRecord.js';
-import { caughtError, failureOf, invalidScoreFailure } from './failureTally.js';
+import { caughtError, failureOf, validEvaluation } from './failureTally.js';
 import { costOfError, type Paid, type Spending } from './spending.js';
 import type { DollarReservation } from '../budget/dollarGate.js';
 import type { CallFailure, Candidate, EvalContext, Evaluation, RetryNotice } from '../gepa/core/adapter.js';
@@ -39,14 +39,6 @@ export interface MetricCallRunnerOptions<Example> {
   onCall?: { clock: Clock; record: (call: CallRecord) => void };
 }
 
-/** An evaluation the pool can hold: an invalid score becomes a failed call scoring 0. */
-function normalizeEvaluation(value: unknown): Evaluation {
-  const invalid = invalidScoreFailure(value);
-  if (!invalid) return value as Evaluation;
-  const cost = (value as { costUsd?: unknown } | null)?.costUsd;
-  return { score: 0, feedback: `The evaluation failed: ${invalid.message}`, failure: invalid, ...(typeof cost === 'number' && cost > 0 ? { costUsd: cost } : {}) };
-}
-
 /** A call that threw: score 0 with the error. No cost on the error: the call is unpriced (as the report counts it), not priced at $0. */
 function thrownEvaluation(error: unknown, costUsd: number): Evaluation {
   return { score: 0, feedback: `The evaluation failed with an error: ${errorMessage(error)}`, ...(costUsd > 0 ? { costUsd } : {}), failure: failureOf(error) };
@@ -58,7 +50,7 @@ function thrownEvaluation(error: unknown, costUsd: number): Evaluation {
  */
 function batchAnswers(answers: unknown, count: number): Array<{ evaluation: Evaluation; thrown?: unknown }> {
   if (Array.isArray(answers) && answers.length === count) {
-    return answers.map((answer: unknown) => (answer instanceof Error ? { evaluation: thrownEvaluation(answer, costOfError(answer)), thrown: answer } : { evaluation: normalizeEvaluation(answer) }));
+    return answers.map((answer: unknown) => (answer instanceof Error ? { evaluation: thrownEvaluation(answer, costOfError(answer)), thrown: answer } : { evaluation: validEvaluation(answer) }));
   }
   const got = Array.isArray(answers) ? `${answers.length} evaluation${answers.length === 1 ? '' : 's'}` : 'no list of evaluations';
   const failure: CallFailure = { kind: 'adapter', message: `the batch job answered ${got} for ${count} example${count === 1 ? '' : 's'}` };
@@ -91,7 +83,9 @@ export class MetricCallRunner<Example> {
 }
 
 export class MetricCallBatch<Example> {
+  /** The calls for the executor's evaluateBatch (an executor without it runs each call as it is added). */
   private readonly pending: PendingCall<Example>[] = [];
+  private context: EvalContext | undefined;
 
   constructor(
     private readonly options: MetricCallRunnerOptions<Example>,
@@ -108,26 +102,37 @@ export class MetricCallBatch<Example> {
     const example = this.options.examples[call.exampleId] as Example;
     const reservation = this.options.spending.reserve(this.options.executor.estimateMaxCostUsd?.(this.request.candidate, example) ?? 0);
     const pending: PendingCall<Example> = { call, occurrence, example, reservation, answer: undefined as unknown as Promise<Evaluation> };
+    const { executor } = this.options;
+    if (!executor.evaluateBatch) {
+      // A call each, in a slot of its own (the fan-out), as soon as its dollars are reserved.
+      const run = () => executor.evaluate(this.request.candidate, example, call.exampleId, this.ctx, { occurrence });
+      pending.answer = reservation.then((reserved) => this.inOwnSlot(pending, reserved, run));
+      return pending.answer;
+    }
     pending.answer = reservation.then((reserved) => (pending.runner ? pending.runner(reserved) : new Promise<Runner>((resolve) => (pending.awaitRunner = resolve)).then((runner) => runner(reserved))));
     this.pending.push(pending);
     return pending.answer;
   }
 
-  /** Hands the calls added to the executor, in batches of at most W (a batch job holds a slot per call). */
+  /** What every call of the request is given: traces or not, the run's signal, the retry hook. */
+  private get ctx(): EvalContext {
+    const { signal, onRetry } = this.options;
+    return (this.context ??= { captureTraces: this.request.captureTraces, signal, ...(onRetry ? { onRetry } : {}) });
+  }
+
+  /** Hands the calls added to an executor with evaluateBatch, in batches of at most W (a batch job holds a slot per call). */
   start(): void {
     const width = this.options.slots.capacity;
     for (let from = 0; from < this.pending.length; from += width) this.startBatch(from === 0 && this.pending.length <= width ? this.pending : this.pending.slice(from, from + width));
   }
 
   private startBatch(batch: readonly PendingCall<Example>[]): void {
-    const { executor, signal, onRetry } = this.options;
-    const { candidate, captureTraces } = this.request;
+    const evaluateBatch = this.options.executor.evaluateBatch?.bind(this.options.executor);
+    if (!evaluateBatch) return;
     const examples: BatchExample<Example>[] = batch.map((p) => ({ example: p.example, exampleId: p.call.exampleId, call: { occurrence: p.occurrence } }));
-    const ctx: EvalContext = { captureTraces, signal, ...(onRetry ? { onRetry } : {}) };
-    const slots = this.slotsFor(batch);
     let done: Promise<unknown>;
     try {
-      done = Promise.resolve(executor.evaluateBatch ? executor.evaluateBatch(candidate, examples, ctx, slots) : evaluateEachInSlot(executor, candidate, examples, ctx, slots));
+      done = Promise.resolve(evaluateBatch(this.request.candidate, examples, this.ctx, this.slotsFor(batch)));
     } catch (error) {
       done = Promise.reject(error);
     }
@@ -181,7 +186,7 @@ export class MetricCallBatch<Example> {
           let evaluation: Evaluation;
           let thrown: unknown;
           try {
-            evaluation = normalizeEvaluation(await call());
+            evaluation = validEvaluation(await call());
           } catch (error) {
             if (this.endsTheRun(error, () => spending.settle(reserved, costOfError(error), this.paid))) throw error;
             thrown = error;

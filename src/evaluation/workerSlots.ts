@@ -59,7 +59,8 @@ interface QueuedWork extends Ordered {
   kind: WorkKind;
   /** Slots it holds while it runs (1, or a batch job's calls). */
   width: number;
-  run: (slots: number[]) => void;
+  /** Starts it in `slot`, and `more` slots when it holds several. */
+  run: (slot: number, more?: readonly number[]) => void;
   signal?: AbortSignal;
   reject: (reason: unknown) => void;
 }
@@ -112,7 +113,7 @@ export class WorkerSlots {
 
   /** Runs `fn` in a slot once one is free and `kind` is next in line. */
   run<T>(kind: WorkKind, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    return this.runHolding(kind, 1, fn, signal);
+    return this.enqueue(kind, 1, fn, signal);
   }
 
   /**
@@ -122,6 +123,10 @@ export class WorkerSlots {
    */
   runHolding<T>(kind: WorkKind, width: number, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (!Number.isInteger(width) || width < 1 || width > this.capacity) throw new RangeError(`a job holds 1 to ${this.capacity} slots, not ${width}`);
+    return this.enqueue(kind, width, fn, signal);
+  }
+
+  private enqueue<T>(kind: WorkKind, width: number, fn: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const priority = PRIORITIES[this.policy]?.[kind] ?? 0;
       this.queue.push({
@@ -131,14 +136,19 @@ export class WorkerSlots {
         width,
         signal,
         reject,
-        run: (held) => {
+        run: (slot, more) => {
           let result: Promise<T>;
           try {
             result = fn();
           } catch (error) {
             result = Promise.reject(error);
           }
-          result.then(resolve, reject).finally(() => this.release(held, kind));
+          result.then(resolve, reject).finally(() => {
+            const now = this.clock.now();
+            this.free(slot, kind, now);
+            if (more) for (const other of more) this.free(other, kind, now);
+            this.dispatch();
+          });
         },
       });
       this.dispatch();
@@ -155,26 +165,25 @@ export class WorkerSlots {
         continue;
       }
       const now = this.clock.now();
-      const held: number[] = [];
-      for (let i = 0; i < work.width; i++) {
-        const slot = this.freeSlots.pop() as number;
-        this.busySince.set(slot, now);
-        held.push(slot);
-      }
+      const slot = this.take(now);
+      let more: number[] | undefined;
+      for (let i = 1; i < work.width; i++) (more ??= []).push(this.take(now));
       this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
-      work.run(held);
+      work.run(slot, more);
     }
   }
 
-  private release(held: readonly number[], kind: WorkKind): void {
-    const now = this.clock.now();
-    for (const slot of held) {
-      const since = this.busySince.get(slot) ?? now;
-      this.busySince.delete(slot);
-      this.busyMs += now - since;
-      this.onInterval?.({ slot, kind, start: since, end: now });
-      this.freeSlots.push(slot);
-    }
-    this.dispatch();
+  private take(now: number): number {
+    const slot = this.freeSlots.pop() as number;
+    this.busySince.set(slot, now);
+    return slot;
+  }
+
+  private free(slot: number, kind: WorkKind, now: number): void {
+    const since = this.busySince.get(slot) ?? now;
+    this.busySince.delete(slot);
+    this.busyMs += now - since;
+    this.onInterval?.({ slot, kind, start: since, end: now });
+    this.freeSlots.push(slot);
   }
 }

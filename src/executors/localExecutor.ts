@@ -1,12 +1,9 @@
-// Metric calls in this process: the adapter's evaluate, as it is; a batch fans out, each example's
-// call in a worker slot of its own.
+// Metric calls in this process: the adapter's evaluate, as it is. A batch fans out (no
+// evaluateBatch: the evaluation service runs each example's call in a worker slot of its own,
+// the fast path that asks nothing more of it).
 import type { Adapter } from '../gepa/core/adapter.js';
-import { evaluateEachInSlot, type MetricCallExecutor } from './metricCallExecutor.js';
+import type { MetricCallExecutor } from './metricCallExecutor.js';
 
 export function localExecutor<Example>(adapter: Adapter<Example>): MetricCallExecutor<Example> {
-  const executor: MetricCallExecutor<Example> = {
-    evaluate: (candidate, example, _id, ctx) => adapter.evaluate(candidate, example, ctx),
-    evaluateBatch: (candidate, examples, ctx, slots) => evaluateEachInSlot(executor, candidate, examples, ctx, slots),
-  };
-  return executor;
+  return { evaluate: (candidate, example, _id, ctx) => adapter.evaluate(candidate, example, ctx) };
 }

@@ -61,7 +61,7 @@ export interface MetricCallExecutor<Example> {
    * (`slots.runOne`). A batch never has more examples than the run has worker slots; every
    * example must go through `slots` once (one that does not is a failed call). Resolves with the
    * evaluations `slots` answered, in order. Without it, each example is `evaluate`d in a slot of
-   * its own (evaluateEachInSlot).
+   * its own (the fan-out: the local executor's way).
    */
   evaluateBatch?(candidate: Candidate, examples: readonly BatchExample<Example>[], ctx: EvalContext, slots: BatchSlots): Promise<Evaluation[]>;
   /** Releases connections when the run ends. */
@@ -82,15 +82,4 @@ export class ExecutorUnavailableError extends Error {
 /** An executor whose calls have a worst-case price (e.g. a priced task model), for dollar reservations. */
 export interface PricedExecutor<Example> extends MetricCallExecutor<Example> {
   estimateMaxCostUsd?: (candidate: Candidate, example: Example) => number;
-}
-
-/** A batch as a call each: every example's `evaluate` in a worker slot of its own (the default evaluateBatch). */
-export function evaluateEachInSlot<Example>(
-  executor: Pick<MetricCallExecutor<Example>, 'evaluate'>,
-  candidate: Candidate,
-  examples: readonly BatchExample<Example>[],
-  ctx: EvalContext,
-  slots: BatchSlots,
-): Promise<Evaluation[]> {
-  return Promise.all(examples.map(({ example, exampleId, call }, i) => slots.runOne(i, () => executor.evaluate(candidate, example, exampleId, ctx, call))));
 }

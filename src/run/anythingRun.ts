@@ -29,7 +29,7 @@ export interface AnythingRunParts<Example> {
 /** Checks the options (a ConfigError naming the field, before any call) and builds the run's parts. */
 export function anythingRunParts<Example>(options: OptimizeAnythingOptions<string | Candidate, Example>): AnythingRunParts<Example> {
   checkAnythingOptions(options as OptimizeAnythingOptions<string | Candidate, unknown>);
-  const { seedCandidate, evaluator, dataset, valset, objective, background, refiner, images, ...shared } = options;
+  const { seedCandidate, evaluator, dataset, valset, objective, background, refiner, images, captureStdio, ...shared } = options;
   const mode = searchModeOf(options);
   const stringCandidate = typeof seedCandidate !== 'object';
   const adapter = createAnythingAdapter<Example>({
@@ -37,6 +37,7 @@ export function anythingRunParts<Example>(options: OptimizeAnythingOptions<strin
     mode,
     stringCandidate,
     failFast: shared.failFast ?? false,
+    captureStdio: captureStdio === true,
   });
   const context = reflectionContextOf({ ...(objective ? { objective } : {}), ...(background ? { background } : {}) });
   const config: OptimizeConfig<Example | undefined> = {

@@ -10,6 +10,7 @@
 // imported when a worker starts.
 // Room worker/: imported by the command and the entries.
 import { hostname } from 'node:os';
+import { validEvaluation } from '../evaluation/failureTally.js';
 import { checkQueueName, DEFAULT_QUEUE, METRIC_BATCH_JOB, METRIC_CALL_JOB, toJsonSafe, type BatchExampleAnswer, type MetricBatchJobData, type MetricCallJobData } from '../executors/metricCallJob.js';
 import { bullmqConnection, type RedisConnectionSpec } from '../executors/redisConnection.js';
 import { ConfigError } from '../errors/configError.js';
@@ -103,7 +104,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunningWorke
     for (let attempt = 1; ; attempt++) {
       try {
         const evaluation = await serve.evaluate(data.candidate, data.examples[index], { captureTraces: data.captureTraces, signal });
-        return { ok: true, evaluation: toJsonSafe(evaluation) };
+        // As a per-example job's: checked before JSON would turn a NaN score into null.
+        return { ok: true, evaluation: toJsonSafe(validEvaluation(evaluation)) };
       } catch (error) {
         const message = errorMessage(error);
         log(`job ${jobId ?? '?'} example ${data.exampleIds[index] ?? index} failed (attempt ${attempt}): ${message}`);
@@ -132,7 +134,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunningWorke
         // BullMQ keeps error.message as the failure reason the optimizer records.
         throw error instanceof Error ? error : new Error(String(error));
       }
-      return toJsonSafe(evaluation);
+      // Checked here: as JSON, a NaN score would reach the optimizer as null.
+      return toJsonSafe(validEvaluation(evaluation));
     },
     {
       connection,

@@ -57,7 +57,7 @@ export const TEST_PROGRAMS: readonly TestProgram[] = [
   },
   {
     name: 'chromium',
-    what: 'Chromium, which renders report.html',
+    what: 'Chromium, which renders report.html and the workbench',
     tests: ['test/report.test.ts', 'test/reportLayout.test.ts', 'test/workbench.test.ts'],
     setup: 'bash .ci/setup-chromium.sh',
     missing: (env) => (executable(chromiumPath(env)) ? null : `no ${chromiumPath(env)}`),

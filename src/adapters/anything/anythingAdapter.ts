@@ -5,11 +5,13 @@
 // `scores`; keeps the best evaluations per example for `ctx.state`; and makes the reflection's
 // records from the side information.
 import { errorMessage } from '../../errors/errorMessage.js';
+import { describeThrown } from '../../errors/describeValue.js';
 import { caughtFailure } from '../../evaluation/failureTally.js';
 import type { Adapter, Candidate, EvalContext, EvaluatedExample, Evaluation, ReflectiveDataset } from '../../gepa/core/adapter.js';
 import type { SearchMode } from '../../settingValues.js';
 import { BEST_EVALUATIONS_KEPT, STRING_COMPONENT, type Evaluator, type PastEvaluation } from './anythingOptions.js';
 import { withEvaluatorLog } from './evaluatorLog.js';
+import { withCapturedStdio, withPrinted } from './stdioCapture.js';
 import { objectiveScores, readEvaluatorResult, reflectionRecord, withLog, type SideInfo } from './sideInfo.js';
 
 export interface AnythingAdapterOptions<Example> {
@@ -19,6 +21,8 @@ export interface AnythingAdapterOptions<Example> {
   stringCandidate: boolean;
   /** Raise the evaluator's error (optimize()'s failFast) instead of recording a failed call. */
   failFast: boolean;
+  /** What the evaluator prints joins the call's side information (stdioCapture.ts; the run installs the capture). */
+  captureStdio?: boolean;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -30,7 +34,7 @@ export function sideInfoOf(evaluation: Evaluation): SideInfo {
 }
 
 export function createAnythingAdapter<Example>(options: AnythingAdapterOptions<Example>): Adapter<Example | undefined> {
-  const { evaluator, mode, stringCandidate, failFast } = options;
+  const { evaluator, mode, stringCandidate, failFast, captureStdio = false } = options;
   // Per example (by identity, as the example table), the best evaluations so far, best first.
   const best = new Map<unknown, PastEvaluation[]>();
   const remember = (example: unknown, past: PastEvaluation) => {
@@ -43,14 +47,19 @@ export function createAnythingAdapter<Example>(options: AnythingAdapterOptions<E
       const given = stringCandidate ? (candidate[STRING_COMPONENT] ?? '') : candidate;
       const state = { bestEvaluations: [...(best.get(example) ?? [])] };
       const shown = mode === 'single-task' ? undefined : example;
-      const { lines, outcome } = await withEvaluatorLog(() => evaluator(given, shown, { signal: ctx.signal, state }));
+      const call = () => withEvaluatorLog(() => evaluator(given, shown, { signal: ctx.signal, state }));
+      const { value: logged, printed } = captureStdio ? await withCapturedStdio(call) : { value: await call(), printed: undefined };
+      const { outcome } = logged;
+      // The log() lines, and what the call printed when the run captures it.
+      const withDiagnostics = (sideInfo: SideInfo) => withPrinted(withLog(sideInfo, logged.lines), printed);
       if (!outcome.ok) {
         if (failFast || ctx.signal.aborted) throw outcome.error;
         const message = errorMessage(outcome.error);
         // A failed call keeps what the evaluator logged before it threw: the reflection reads why.
-        return caughtFailure({ score: 0, output: withLog({ error: message }, lines), feedback: `The evaluator threw: ${message}`, failure: { kind: 'adapter', message } }, outcome.error);
+        return caughtFailure({ score: 0, output: withDiagnostics({ error: message }), feedback: `The evaluator threw ${describeThrown(outcome.error)}`, failure: { kind: 'adapter', message } }, outcome.error);
       }
-      const read = readEvaluatorResult(outcome.value, lines);
+      const read = readEvaluatorResult(outcome.value, logged.lines);
+      read.sideInfo = withPrinted(read.sideInfo, printed);
       if (read.problem !== undefined) {
         return { score: 0, output: { ...read.sideInfo, error: read.problem }, feedback: read.problem, failure: { kind: 'invalid-score', message: read.problem } };
       }

@@ -91,6 +91,14 @@ export interface OptimizeAnythingOptions<C extends string | Candidate, Example =
    * not). Without it, a prompt with images sent to a model that cannot take them is a failed call.
    */
   images?: boolean;
+  /**
+   * gepa's capture_stdio: what the evaluator prints during one call (console.log, info, debug,
+   * warn, error; process.stdout.write, process.stderr.write) becomes that call's side
+   * information, under `stdout` and `stderr` (`_gepa_stdout`, `_gepa_stderr` when it has those
+   * keys), never mixed between calls in flight, and is not printed. Console and the streams are
+   * patched while the run goes on and restored when it ends, also when it fails. Default false.
+   */
+  captureStdio?: boolean;
 }
 
 
@@ -122,6 +130,7 @@ export function checkAnythingOptions(options: OptimizeAnythingOptions<string | C
     if (bad) fail(`seedCandidate.${bad[0]}`, 'must be a string');
   }
   if (options.images !== undefined && typeof options.images !== 'boolean') fail('images', 'must be true or false');
+  if (options.captureStdio !== undefined && typeof options.captureStdio !== 'boolean') fail('captureStdio', 'must be true or false');
   for (const field of ['objective', 'background'] as const) {
     if (options[field] !== undefined && typeof options[field] !== 'string') fail(field, 'must be a string');
   }

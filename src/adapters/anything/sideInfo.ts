@@ -3,6 +3,7 @@
 // record with its log() lines; pulls objective scores out of it (`scores`, and
 // `<component>_specific_info.scores` as `<component>::<name>`, as gepa does); and turns it into the
 // records the reflection reads for one component.
+import { describeValue } from '../../errors/describeValue.js';
 
 /** Any JSON-able record: diagnostics, expected vs actual, errors, images (see `image`). */
 export type SideInfo = Record<string, unknown>;
@@ -49,8 +50,7 @@ export function readEvaluatorResult(value: unknown, lines: readonly string[]): R
 
 function describe(value: unknown): string {
   if (value instanceof Promise) return 'a Promise inside its answer';
-  const text = JSON.stringify(value);
-  return text === undefined ? String(value) : text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  return describeValue(value);
 }
 
 /** The log lines under `log`, or under `_gepa_log` when the evaluator's side information has a `log` of its own (kept as it is). */

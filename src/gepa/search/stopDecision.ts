@@ -73,11 +73,18 @@ function askStoppers(view: StopView, rules: StopRules): StopState {
   }
   const user = rules.stopWhen ?? [];
   for (const [index, stopper] of user.entries()) {
-    let reason: StopReason | null;
+    let answer: unknown;
     try {
-      reason = answerReason(stopper(view));
+      answer = stopper(view);
     } catch (error) {
       return { stopReason: 'error', error: `stopWhen[${index}] (${stopperName(stopper)}) threw: ${errorMessage(error)}` };
+    }
+    let reason: StopReason | null;
+    try {
+      reason = answerReason(answer);
+    } catch (error) {
+      // A bad answer was returned, not thrown: "returned 3, not a boolean or a string".
+      return { stopReason: 'error', error: `stopWhen[${index}] (${stopperName(stopper)}) ${errorMessage(error)}` };
     }
     if (reason !== null) return { stopReason: reason, stoppedBy: stopperName(stopper) };
   }

@@ -3,6 +3,7 @@
 // only the view live here (timeout, scores, counts, an AbortSignal, the composites), and so do the
 // rules today's options make (targetScore, perfectScore, maxStepsWithoutImprovement); the stop file
 // reads the disk, so it is built in src/storage/. The decision that asks them: search/stopDecision.ts.
+import { describeValue } from '../../errors/describeValue.js';
 import type { StopReason } from '../core/stopReason.js';
 
 /**
@@ -51,7 +52,7 @@ export function answerReason(answer: unknown): StopReason | null {
   if (answer === true) return 'stopWhen';
   if (answer === false || answer === '') return null;
   if (typeof answer === 'string') return answer;
-  throw new TypeError(`returned ${typeof answer === 'object' ? JSON.stringify(answer) : String(answer)}, not a boolean or a string`);
+  throw new TypeError(`returned ${describeValue(answer)}, not a boolean or a string`);
 }
 
 /** How a stopper is named in errors and records: its function name (a built-in's says what it is), or 'anonymous'. */
