@@ -24,7 +24,7 @@ import type { RerunNotice, RunEvent } from '../src/gepa/core/runEvent.js';
 import type { CallRecord } from '../src/evaluation/callRecord.js';
 import { flakyAdapter, slowAdapter } from './support/demoAdapterModule.js';
 import { demoRunConfig, essence, workerArgs } from './support/demoRun.js';
-import { startWorkerProcess, testRedis } from './support/testRedis.js';
+import { killWhenBusy, startWorkerProcess, testRedis } from './support/testRedis.js';
 
 const redis = await testRedis();
 
@@ -162,23 +162,13 @@ describe.skipIf(redis.url === undefined)('bullmq executor: a job per minibatch (
     const reruns: RerunNotice[] = [];
     let killing: Promise<void> | undefined;
     let runEnded = false;
-    const killWhenBusy = async () => {
-      while (!runEnded) {
-        const active = await queue.getJobs(['active'], 0, -1);
-        if (active.some((job) => job.processedBy?.includes(victimName))) {
-          victim.child.kill('SIGKILL');
-          return;
-        }
-        await new Promise((r) => setTimeout(r, 2));
-      }
-    };
     try {
       const remote = await optimize(
         demoRunConfig({
           maxMetricCalls: 120,
           executor: { kind: 'bullmq', connection: url, queue: queues.failover, batchJobs: true },
           onEvent: (event) => {
-            if (event.type === 'budget.updated' && event.metricCalls >= 30) killing ??= killWhenBusy();
+            if (event.type === 'budget.updated' && event.metricCalls >= 30) killing ??= killWhenBusy(queue, victim, () => runEnded);
             if (event.type === 'calls.rerun') reruns.push(event);
           },
         }),
