@@ -11,7 +11,7 @@ const INTEGRATION = [
   // child processes
   'anythingKillResume', 'bullmqResume', 'cli', 'cliAnythingProgram', 'consumer', 'durableRun', 'evaluationCacheSharing', 'examples', 'otel', 'productionInstall', 'referenceGepa', 'runLock',
   // Redis (started on loopback by the test or .ci/run)
-  'bullmqExecutor', 'bullmqRedisRestart', 'bullmqStalls', 'runConfigAdapter',
+  'bullmqBatchJobs', 'bullmqExecutor', 'bullmqRedisRestart', 'bullmqStalls', 'runConfigAdapter',
   // Redis and workers in network namespaces of their own (root); two runs on one fleet; failover's moves
   'fleetFaults', 'fleetShare', 'queueRedis',
   // Chromium

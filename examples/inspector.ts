@@ -19,11 +19,12 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { AnyEventObject, InspectionEvent, MachineContext, Observer } from 'xstate';
+import type { InspectionEvent, Observer } from 'xstate';
 import { optimize } from '../src/index.js';
 import { createInspectionLog } from '../src/entries/report.js';
 import { systemClock } from '../src/entries/embedding.js';
 import { createDemoTask } from '../src/entries/demo.js';
+import { sanitizeContext, sanitizeEvent } from './inspectorView.js';
 
 const { values } = parseArgs({
   options: {
@@ -35,20 +36,6 @@ const { values } = parseArgs({
     'wait-ms': { type: 'string', default: '8000' },
   },
 });
-
-// Contexts hold every example, candidate and function, and events carry actor refs: send the
-// inspector their scalar fields only (numbers, short strings), plus the length of each array.
-const scalars = (value: Record<string, unknown>) =>
-  Object.fromEntries(
-    Object.entries(value).flatMap(([k, v]): Array<[string, unknown]> => {
-      if (Array.isArray(v)) return [[k, `[${v.length} items]`]];
-      if (typeof v === 'string') return [[k, v.length > 80 ? `${v.slice(0, 80)}...` : v]];
-      return v === null || typeof v === 'number' || typeof v === 'boolean' ? [[k, v]] : [];
-    }),
-  );
-// Callback and promise actors have no context.
-const sanitizeContext = (context: MachineContext): MachineContext => (context ? scalars(context) : context);
-const sanitizeEvent = (event: AnyEventObject): AnyEventObject => scalars(event) as AnyEventObject;
 
 /** Imported only by the live modes; a missing package says how to install it. */
 async function statelyInspect<T>(load: () => Promise<T>): Promise<T> {

@@ -4,7 +4,8 @@
 // requester; it tells the optimizer, its parent, once the dollars left cannot pay for another
 // call. The work is a callback actor, because it is a queue of promises, not a set of states
 // (one actor per metric call would cost more than the call); a one-state machine in front of it
-// sends its replies with `sendTo`, the public way XState records who sent a message.
+// hands it each request (through a port the service sets as it starts, not as an event of its
+// own) and sends its replies with `sendTo`, the public way XState records who sent a message.
 import { setMaxListeners } from 'node:events';
 import { fromCallback, sendParent, sendTo, setup, type CallbackActorLogic } from 'xstate';
 import { DollarGate } from '../src/budget/dollarGate.js';
@@ -78,7 +79,17 @@ type Outgoing =
   | { type: 'evaluator.reply'; replyTo: ReplyTo<EvaluatorReply>; reply: EvaluatorReply }
   | { type: 'evaluator.stats.reply'; replyTo: ReplyTo<EvaluatorStats>; reply: EvaluatorStats };
 
-const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput>(({ input, receive, sendBack }) => {
+/**
+ * Where the machine in front hands requests to the service: the service's handler, set as it
+ * starts. A request is served inside the machine's own step instead of being sent on as an event
+ * of its own (one XState event, its mailbox and its snapshot fewer per request; the requester is
+ * still recorded as its sender, and the replies still come back through the machine, sent by it).
+ */
+interface ServicePort {
+  serve?: (request: EvaluatorRequest) => void;
+}
+
+const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput & { port: ServicePort }>(({ input, sendBack }) => {
   // A callback actor sends with a recorded sender only to its parent: the replies go there.
   function reply(replyTo: ReplyTo<EvaluatorReply>, event: EvaluatorReply): void;
   function reply(replyTo: ReplyTo<EvaluatorStats>, event: EvaluatorStats): void;
@@ -127,7 +138,7 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput>(({ inpu
     const paid = error instanceof EvaluationIncomplete ? error : { paidCalls: 0, costUsd: 0 };
     reply(replyTo, { type: 'evaluator.failed', requestId, error: errorMessage(error), paidCalls: paid.paidCalls, costUsd: paid.costUsd });
   };
-  receive((request) => {
+  function serve(request: EvaluatorRequest): void {
     switch (request.type) {
       case 'evaluate': {
         const { requestId, replyTo } = request;
@@ -164,7 +175,8 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput>(({ inpu
         return;
       }
     }
-  });
+  }
+  input.port.serve = serve;
   // A remote executor's failover (calls run again after their worker was lost), as run events.
   const stopWatching = input.executor.onCallsRerun?.((notice) => input.onEvent?.({ type: 'calls.rerun', ...notice }));
   return () => {
@@ -174,25 +186,32 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput>(({ inpu
 });
 
 /**
- * The evaluator as the run sees it: requests go to the service, replies to their `replyTo` and
- * the budget and failure notices to the optimizer, each sent by this machine, so inspection
- * records the evaluator as their sender.
+ * The evaluator as the run sees it: requests are served by the service (through its port),
+ * replies go to their `replyTo` and the budget and failure notices to the optimizer, each sent by
+ * this machine, so inspection records the evaluator as their sender.
  */
 const evaluatorMachine = setup({
   types: {
     input: {} as EvaluatorInput,
-    context: {} as { input: EvaluatorInput },
+    context: {} as { input: EvaluatorInput; port: ServicePort },
     events: {} as EvaluatorRequest | Outgoing | DollarsExhausted | SystemicFailure,
   },
   actors: { service: evaluationService },
+  actions: {
+    /** A request served by the service; it is running from the machine's start, before any request can come. */
+    serve: ({ context, event }) => {
+      if (!context.port.serve) throw new Error('evaluator: a request came before its service started');
+      context.port.serve(event as EvaluatorRequest);
+    },
+  },
 }).createMachine({
-  context: ({ input }) => ({ input }),
-  invoke: { id: 'service', src: 'service', input: ({ context }) => context.input },
+  context: ({ input }) => ({ input, port: {} }),
+  invoke: { id: 'service', src: 'service', input: ({ context }) => ({ ...context.input, port: context.port }) },
   on: {
-    evaluate: { actions: sendTo('service', ({ event }) => event) },
-    reflect: { actions: sendTo('service', ({ event }) => event) },
-    propose: { actions: sendTo('service', ({ event }) => event) },
-    stats: { actions: sendTo('service', ({ event }) => event) },
+    evaluate: { actions: 'serve' },
+    reflect: { actions: 'serve' },
+    propose: { actions: 'serve' },
+    stats: { actions: 'serve' },
     'evaluator.reply': { actions: sendTo(({ event }) => event.replyTo, ({ event }) => event.reply) },
     'evaluator.stats.reply': { actions: sendTo(({ event }) => event.replyTo, ({ event }) => event.reply) },
     'dollars.exhausted': { actions: sendParent(({ event }) => event) },

@@ -1,144 +1,211 @@
-// The optimizer's actions that enqueue others: a verdict, a proposal's end, an async fold, the
-// release of children held by the launch-order wait, gates evaluated ahead, a launch, and a parent
-// evaluation the optimizer asked for itself. Each asks one domain function (src/gepa/) and
-// assigns, emits and sends what it answers; optimizer.machine.ts names them in its states.
-import { answerReleased } from '../src/gepa/search/childAnswers.js';
-import { addSpend, NOTHING_SPENT } from '../src/gepa/core/proposal.js';
+// The optimizer's named actions: every change to the run's state (context.run, a RunState held by
+// reference: src/gepa/search/runState.ts; and context.walk, the walk of a resumed run's logged
+// path) happens here, each step calling one of their methods (a moment of the run, decided by the
+// domain in src/gepa/) and emitting, sending, spawning or raising what it answers.
+// optimizer.machine.ts names them in its states. A proposal's end runs its steps (settle and
+// decide, fold, release the held, prefetch, launch, look at the deferred) as one action, and so
+// does a parent evaluation that ends its proposal (skipped or failed) at once, where it had raised
+// its end as an event of its own: the same steps in the same order, without a microstep, an
+// action list and their garbage each (machines/README.md, "Decisions").
+import type { Candidate } from '../src/gepa/core/adapter.js';
+import { addSpend, NOTHING_SPENT, type MinibatchOutcome } from '../src/gepa/core/proposal.js';
 import { afterParentEvaluation } from '../src/gepa/proposer/proposalSkips.js';
 import { parentSkippedEvent, taskErrorEvent } from '../src/gepa/proposer/taskEvents.js';
-import { releasedFromWait } from '../src/gepa/search/proposalDecisions.js';
-import { gatePrefetches } from '../src/gepa/search/gatePrefetch.js';
-import { nextLaunches } from '../src/gepa/search/launchRules.js';
-import { rebaseExtraCalls } from '../src/gepa/search/proposalPlanner.js';
-import { finish, foldInto, judge } from '../src/gepa/search/searchRun.js';
 import { keepEvidence } from '../src/gepa/reflection/evidenceHistory.js';
-import { watchEnd, watchLaunch, watchParent, watchVerdict } from '../src/runtimeModel/autoWatch.js';
-import { autoStep, observed } from './optimizer.auto.js';
-import { takeDecision } from '../src/storage/resumeOrder.js';
+import { watchEnd, watchLaunch, watchParent, watchSeed, watchVerdict } from '../src/runtimeModel/autoWatch.js';
+import { autoStep, observe } from './optimizer.auto.js';
+import type { ProposalUpdate } from './protocol.js';
 import { preparedOf, settingsOf } from './runWiring.js';
 import { elapsedMs, spendingLimits, proposerInput, askParent, optimizerSetup } from './optimizer.setup.js';
 
+/** A proposal's end, as its proposer reports it (or the optimizer, for a proposal that ended on its parent's evaluation). */
+type ProposalFinished = Extract<ProposalUpdate, { type: 'proposal.finished' }>;
+
+/** What an action's steps get: XState's arguments to an enqueueActions. */
+type StepArgs = Parameters<Parameters<typeof optimizerSetup.enqueueActions>[0]>[0];
+
+/** A verdict recorded, and whichever children of its group can be answered now, answered. */
+function judgeStep({ context, enqueue }: StepArgs, report: { id: string; outcome: MinibatchOutcome; child?: Candidate }): void {
+  // null: not in flight (a late update from a proposal the run already let go).
+  const messages = context.run.judge(report, settingsOf(context), spendingLimits(context));
+  if (!messages) return;
+  // The walk of the logged path one further; off the path, the decision is logged (logDecision).
+  const logged = context.walk.take({ kind: 'judged', id: report.id });
+  observe(context, (w) => watchVerdict(w, report.id, elapsedMs(context)));
+  if (logged) enqueue({ type: 'logDecision', params: logged });
+  for (const m of messages) enqueue.sendTo(m.id, m.message);
+}
+
+/** A proposal's end: its reservation settled, its update recorded, its proposer stopped, its group decided. */
+function finishStep({ context, enqueue, self }: StepArgs, report: ProposalFinished): void {
+  const messages = context.run.finish(report, settingsOf(context), spendingLimits(context));
+  if (!messages) return;
+  const logged = context.walk.take({ kind: 'finished', id: report.id });
+  // A strategy that reads other proposals' results: this one's parent records join the history (in launch order).
+  const keep = preparedOf(context).reflection?.strategy.evidence ?? 0;
+  if (report.evidence && keep > 0) context.seen.evidence = keepEvidence(context.seen.evidence, report.evidence, keep);
+  // auto: a child judged here (rejected) times its reflection; a valset evaluation means it went on to the pool.
+  const outcome = report.outcome?.status === 'skipped' ? 'skipped' : report.valset !== undefined ? 'accepted' : report.outcome ? 'rejected' : undefined;
+  observe(context, (w) => watchEnd(outcome === 'rejected' ? watchVerdict(w, report.id, elapsedMs(context)) : w, report.id, outcome, report.spend.paidCalls));
+  if (logged) enqueue({ type: 'logDecision', params: logged });
+  for (const m of messages) enqueue.sendTo(m.id, m.message);
+  // A finished proposer stays among the children until stopped; thousands would slow every step.
+  // A proposal skipped on the parent evaluation the optimizer asked for has none (XState clones
+  // the snapshot even to stop a child it does not have: most async proposals late in a run).
+  if (self.getSnapshot().children[report.id] !== undefined) enqueue.stopChild(report.id);
+}
+
+/** Async: a finished proposal joins the pool the moment it finishes. */
+function foldOneStep({ context, enqueue }: StepArgs, id: string): void {
+  for (const e of context.run.foldOne(id, { elapsedMsNow: elapsedMs(context) }, settingsOf(context))) enqueue.emit(e);
+}
+
+/** Async, rebaseWait: children that waited for the valset evaluations just folded are decided now, against the pool with them in it. */
+function releaseHeldStep({ context, enqueue }: StepArgs): void {
+  for (const m of context.run.releaseHeld(settingsOf(context), spendingLimits(context))) enqueue.sendTo(m.id, m.message);
+}
+
+/** Async, speculate 'rebase-gate': held children waiting on one valset evaluation evaluate their possible rebase gates ahead. */
+function prefetchGatesStep({ context, enqueue }: StepArgs): void {
+  for (const m of context.run.prefetchGates(settingsOf(context))) enqueue.sendTo(m.id, m.message);
+}
+
+/** Start what the launch rules answer (src/gepa/search/launchRules.ts): a batched step, or async proposals until the shape's K are in flight. */
+function launchStep({ context, event, enqueue, self }: StepArgs): void {
+  // Schedule 'auto': the shape decided (or taken from the logged path) before anything starts.
+  const step = autoStep(context);
+  if (step?.event) enqueue.emit(step.event);
+  if (step?.logged) enqueue({ type: 'logDecision', params: step.logged });
+  const next = context.run.launch({ settings: settingsOf(context), table: preparedOf(context).table, limits: spendingLimits(context), afterVerdict: event.type === 'proposal.judged' });
+  if (!next) return;
+  const now = elapsedMs(context);
+  observe(context, (w) => next.starts.reduce((acc, s) => watchLaunch(acc, s.launch.proposal.id, now), w));
+  for (const e of next.events) enqueue.emit(e);
+  for (const { launch, optimizerAsksParent } of next.starts) {
+    if (!optimizerAsksParent) {
+      enqueue.spawnChild('proposer', { id: launch.proposal.id, input: proposerInput(context, launch) });
+      continue;
+    }
+    // Where the proposer would have started (its start is deferred like these sends): its
+    // run event, then its request.
+    const { started, request } = askParent(launch, proposerInput(context, launch), self);
+    enqueue.emit(started);
+    enqueue.sendTo('evaluator', request);
+  }
+  if (next.budget) enqueue.emit(next.budget);
+}
+
+/** After a decision, the updates that came before their turn are looked at again (one of them may be next). */
+function releaseDeferredStep({ context, enqueue }: StepArgs): void {
+  for (const update of context.walk.takeDeferred()) enqueue.raise(update);
+}
+
+/** Async: a proposal's end and what follows it, in order; kept for its turn when a resumed run's logged path has another proposal first. */
+function proposalEndedSteps(args: StepArgs, report: ProposalFinished): void {
+  const { context } = args;
+  if (context.walk.outOfTurn(context.run.proposals, report.id)) {
+    context.walk.defer(report);
+    return;
+  }
+  finishStep(args, report);
+  foldOneStep(args, report.id);
+  releaseHeldStep(args);
+  prefetchGatesStep(args);
+  // Draining (a stop reason is set), the launch rules start nothing.
+  launchStep(args);
+  releaseDeferredStep(args);
+}
+
 export const optimizerActions = {
-  /** After a decision, the waiting updates are looked at again (one of them may be next). */
-  releaseDeferred: optimizerSetup.enqueueActions(({ context, enqueue }) => {
-    if (context.deferred.length === 0) return;
-    enqueue.assign({ deferred: [] });
-    for (const update of context.deferred) enqueue.raise(update);
+  /** A stop asked for (the caller's signal, the timeout, a drain, a systemic failure): the stop decision told. */
+  stopRequested: optimizerSetup.enqueueActions(({ context, event }) => {
+    if (event.type !== 'stop') return;
+    context.run.decideStop(event.graceful === true ? { kind: 'request', reason: event.reason, graceful: true } : { kind: 'request', reason: event.reason, graceful: false, error: event.error });
   }),
-  /** A verdict: record it and answer whichever children of its group can be answered now. */
-  judge: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
-    if (event.type !== 'proposal.judged') return;
-    // null: not in flight (a late update from a proposal the run already let go).
-    const answered = judge(context, event, settingsOf(context), spendingLimits(context));
-    if (!answered) return;
-    // The walk of the logged path one further; off the path, the decision is logged (logDecision).
-    const taken = takeDecision(context.resume, { kind: 'judged', id: event.id });
-    const { messages, ...update } = answered;
-    enqueue.assign({ ...update, resume: taken.resume, ...observed(context, (w) => watchVerdict(w, event.id, elapsedMs(context))) });
-    if (taken.logged) enqueue({ type: 'logDecision', params: taken.logged });
-    for (const m of messages) enqueue.sendTo(m.id, m.message);
+  /** The evaluator said the dollars left cannot pay for another call: nothing more is planned. */
+  dollarsRanOut: optimizerSetup.enqueueActions(({ context }) => context.run.dollarsRanOut()),
+  /** Seedless: the reflection model's answer read as the first candidate (or a retry for its length, or the stop decision's, when it wrote none). */
+  seedWritten: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
+    if (event.type !== 'reflected') return;
+    for (const e of context.run.seedWritten(preparedOf(context).seedless?.component ?? '', event, settingsOf(context).maxCandidateLength)) enqueue.emit(e);
   }),
-  /** A proposal's end: settle its reservation, record its update, stop its proposer, decide its group. */
-  finish: optimizerSetup.enqueueActions(({ context, event, enqueue, self }) => {
-    if (event.type !== 'proposal.finished') return;
-    const answered = finish(context, event, settingsOf(context), spendingLimits(context));
-    if (!answered) return;
-    const taken = takeDecision(context.resume, { kind: 'finished', id: event.id });
-    const { messages, ...update } = answered;
-    // A strategy that reads other proposals' results: this one's parent records join the history (in launch order).
-    const keep = preparedOf(context).reflection?.strategy.evidence ?? 0;
-    const evidence = event.evidence && keep > 0 ? { evidence: keepEvidence(context.evidence, event.evidence, keep) } : {};
-    // auto: a child judged here (rejected) times its reflection; a valset evaluation means it went on to the pool.
-    const outcome = event.outcome?.status === 'skipped' ? 'skipped' : event.valset !== undefined ? 'accepted' : event.outcome ? 'rejected' : undefined;
-    const watched = observed(context, (w) => watchEnd(outcome === 'rejected' ? watchVerdict(w, event.id, elapsedMs(context)) : w, event.id, outcome, event.spend.paidCalls));
-    enqueue.assign({ ...update, ...evidence, ...watched, resume: taken.resume });
-    if (taken.logged) enqueue({ type: 'logDecision', params: taken.logged });
-    for (const m of messages) enqueue.sendTo(m.id, m.message);
-    // A finished proposer stays among the children until stopped; thousands would slow every step.
-    // A proposal skipped on the parent evaluation the optimizer asked for has none (XState clones
-    // the snapshot even to stop a child it does not have: most async proposals late in a run).
-    if (self.getSnapshot().children[event.id] !== undefined) enqueue.stopChild(event.id);
+  /** An abort while the holdout set was scored: its scoring cut short, the valset's choice stands. */
+  holdoutCutShort: optimizerSetup.enqueueActions(({ context }) => context.run.holdoutCutShort()),
+  /** The seed's valset evaluation reserved before it is asked for. */
+  reserveSeed: optimizerSetup.enqueueActions(({ context }) => {
+    context.run.reserveSeed(preparedOf(context).table.valIds.length);
+    observe(context, (w) => ({ ...w, seedAskedAt: elapsedMs(context) }));
   }),
-  /** Async: a finished proposal joins the pool the moment it finishes. */
-  foldOne: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
-    const p = event.type === 'proposal.finished' ? context.proposals[event.id] : undefined;
-    if (!p) return;
-    const folded = foldInto(context, [p], { elapsedMsNow: elapsedMs(context) }, settingsOf(context));
-    enqueue.assign(folded.update);
-    for (const e of folded.events) enqueue.emit(e);
+  /** The seed's evaluation folded in: the first fold, which asks the stop decision. */
+  foldSeed: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
+    if (event.type !== 'evaluated') return;
+    const events = context.run.foldSeed(settingsOf(context), event, { elapsedMsNow: elapsedMs(context) });
+    observe(context, (w) => watchSeed(w, elapsedMs(context), preparedOf(context).table.valIds.length, settingsOf(context).workers));
+    for (const e of events) enqueue.emit(e);
   }),
-  /** Async, rebaseWait: children that waited for the valset evaluations just folded are decided now, against the pool with them in it. */
-  releaseHeld: optimizerSetup.enqueueActions(({ context, enqueue }) => {
-    const released = releasedFromWait(context.proposals);
-    if (released.length === 0) return;
-    const { messages, ...update } = answerReleased({ ...context, pool: context.search.pool, limits: spendingLimits(context) }, released, settingsOf(context));
-    for (const m of messages) enqueue.sendTo(m.id, m.message);
-    enqueue.assign(update);
+  /** The seed (or the call that would write it) failed: the budget when the dollars refused it, else 'error'. */
+  seedFailed: optimizerSetup.enqueueActions(({ context, event }) => {
+    if (event.type !== 'evaluator.failed') return;
+    context.run.decideStop({ kind: 'seed', error: event.error, refusedByDollars: context.run.dollarsExhausted });
   }),
-  /** Async, speculate 'rebase-gate': held children waiting on one valset evaluation evaluate their possible rebase gates ahead. */
-  prefetchGates: optimizerSetup.enqueueActions(({ context, enqueue }) => {
-    const settings = settingsOf(context);
-    const { schedule } = settings;
-    if (schedule.kind !== 'async' || schedule.speculate !== 'rebase-gate' || schedule.rebase === 'off') return;
-    const prefetched = gatePrefetches({ proposals: context.proposals, pool: context.search.pool, ledger: context.ledger }, { extraCalls: rebaseExtraCalls(settings), gate: schedule.rebaseGate, policy: schedule.rebase });
-    if (prefetched.messages.length === 0) return;
-    enqueue.assign({ proposals: prefetched.proposals, ledger: prefetched.ledger });
-    for (const m of prefetched.messages) enqueue.sendTo(m.id, m.message);
+  /** Async: nothing in flight and nothing could start. */
+  idleStop: optimizerSetup.enqueueActions(({ context }) => context.run.decideStop({ kind: 'idle' })),
+  /** Stop now: the proposers stopped, the proposals in flight recorded as cut short. */
+  cutShort: optimizerSetup.enqueueActions(({ context, enqueue }) => {
+    for (const id of context.run.cutShort()) enqueue.stopChild(id);
   }),
-  /** Start what the launch rules answer (src/gepa/search/launchRules.ts): a batched step, or async proposals until the shape's K are in flight. */
-  launch: optimizerSetup.enqueueActions(({ context, event, enqueue, self }) => {
-    // Schedule 'auto': the shape decided (or taken from the logged path) before anything starts.
-    const step = autoStep(context);
-    const run = step ? { ...context, ...step.update } : context;
-    if (step) {
-      enqueue.assign(step.update);
-      if (step.event) enqueue.emit(step.event);
-      if (step.logged) enqueue({ type: 'logDecision', params: step.logged });
-    }
-    const next = nextLaunches(run, run.shape, { settings: settingsOf(context), table: preparedOf(context).table, limits: spendingLimits(context), afterVerdict: event.type === 'proposal.judged' });
-    if (!next) return;
-    const now = elapsedMs(context);
-    enqueue.assign({ ...next.update, ...observed(run, (w) => next.starts.reduce((acc, s) => watchLaunch(acc, s.launch.proposal.id, now), w)) });
-    for (const e of next.events) enqueue.emit(e);
-    for (const { launch, optimizerAsksParent } of next.starts) {
-      if (!optimizerAsksParent) {
-        enqueue.spawnChild('proposer', { id: launch.proposal.id, input: proposerInput(context, launch) });
-        continue;
-      }
-      // Where the proposer would have started (its start is deferred like these sends): its
-      // run event, then its request.
-      const { started, request } = askParent(launch, proposerInput(context, launch), self);
-      enqueue.emit(started);
-      enqueue.sendTo('evaluator', request);
-    }
-    if (next.budget) enqueue.emit(next.budget);
+  /** Batched: the step folded in task order, once every proposal in it has finished. */
+  foldStep: optimizerSetup.enqueueActions(({ context, enqueue }) => {
+    for (const e of context.run.foldStep({ elapsedMsNow: elapsedMs(context) }, settingsOf(context))) enqueue.emit(e);
   }),
+  /** A verdict (batched: its step's group decided when it can be). */
+  judge: optimizerSetup.enqueueActions((args) => {
+    if (args.event.type === 'proposal.judged') judgeStep(args, args.event);
+  }),
+  /** Async: a verdict, then what may follow it (a freed place's launch, prefetched gates, the deferred). */
+  proposalJudged: optimizerSetup.enqueueActions((args) => {
+    if (args.event.type !== 'proposal.judged') return;
+    judgeStep(args, args.event);
+    launchStep(args);
+    prefetchGatesStep(args);
+    releaseDeferredStep(args);
+  }),
+  /** Batched: a proposal's end (its step is folded once all have ended). */
+  finish: optimizerSetup.enqueueActions((args) => {
+    if (args.event.type === 'proposal.finished') finishStep(args, args.event);
+  }),
+  /** Async: a proposal's end and what follows it (proposalEndedSteps). */
+  proposalEnded: optimizerSetup.enqueueActions((args) => {
+    if (args.event.type === 'proposal.finished') proposalEndedSteps(args, args.event);
+  }),
+  /** Batched: start the next step. */
+  launch: optimizerSetup.enqueueActions((args) => launchStep(args)),
   /**
    * A parent evaluation the optimizer asked for: skipped on it (or failed), the proposal ends
-   * here as a proposer would have ended it (its 'proposal.finished', raised); else its proposer
-   * is spawned with the evaluation (ProposerInput.parentEvaluated).
+   * here as a proposer would have ended it (the steps of its 'proposal.finished'); else its
+   * proposer is spawned with the evaluation (ProposerInput.parentEvaluated).
    */
-  parentEvaluated: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
+  parentEvaluated: optimizerSetup.enqueueActions((args) => {
+    const { context, event, enqueue } = args;
     if (event.type !== 'evaluated' && event.type !== 'evaluator.failed') return;
-    const launch = context.parentsAsked.find((l) => l.proposal.step === event.requestId);
+    const launch = context.run.parentAnswered(event.requestId);
     if (!launch) return;
-    enqueue.assign({ parentsAsked: context.parentsAsked.filter((l) => l !== launch), ...observed(context, (w) => watchParent(w, launch.proposal.id, elapsedMs(context))) });
-    const input = proposerInput(context, launch);
+    observe(context, (w) => watchParent(w, launch.proposal.id, elapsedMs(context)));
     const { id, step, task } = launch.proposal;
     const spend = addSpend(NOTHING_SPENT, event);
     // The run events a proposer would have told its listener are the optimizer's here: emitted
     // (optimize() hands both to onEvent), in the order the proposer's would have come.
     if (event.type === 'evaluator.failed') {
       enqueue.emit(taskErrorEvent({ step, task }, event.error));
-      enqueue.raise({ type: 'proposal.finished', id, spend, outcome: undefined, child: undefined, valset: undefined });
+      proposalEndedSteps(args, { type: 'proposal.finished', id, spend, outcome: undefined, child: undefined, valset: undefined });
       return;
     }
-    const next = afterParentEvaluation(event.evaluations, input);
+    const next = afterParentEvaluation(event.evaluations, settingsOf(context));
     if (next.kind === 'skip') {
       enqueue.emit(parentSkippedEvent(next.reason, event.evaluations, { step, task }));
-      enqueue.raise({ type: 'proposal.finished', id, spend, outcome: { task, status: 'skipped', reason: next.reason }, child: undefined, valset: undefined });
+      proposalEndedSteps(args, { type: 'proposal.finished', id, spend, outcome: { task, status: 'skipped', reason: next.reason }, child: undefined, valset: undefined });
       return;
     }
-    enqueue.spawnChild('proposer', { id, input: { ...input, parentEvaluated: { evaluations: event.evaluations, spend, sum: next.parentSum } } });
+    enqueue.spawnChild('proposer', { id, input: { ...proposerInput(context, launch), parentEvaluated: { evaluations: event.evaluations, spend, sum: next.parentSum } } });
   }),
 };

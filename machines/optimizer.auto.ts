@@ -6,55 +6,56 @@
 // latencies, replayed from the log, say nothing), so it asks for the calls the log holds.
 import { autoDecision, autoShapeId, autoShapeOfId, type AutoShape } from '../src/runtimeModel/autoSchedule.js';
 import { autoMilestone, autoViewOf, sameShape, type AutoWatch } from '../src/runtimeModel/autoWatch.js';
-import { expectedDecision, pastLoggedPath, takeDecision, type LoggedDecision } from '../src/storage/resumeOrder.js';
+import { expectedDecision, pastLoggedPath, type LoggedDecision } from '../src/storage/resumeOrder.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import type { ScheduleDecisionRecord } from '../src/gepa/core/optimizeResult.js';
 import { preparedOf, settingsOf } from './runWiring.js';
 import { elapsedMs, type OptimizerContext } from './optimizer.setup.js';
 
-/** The watch, changed by `f`, as a context patch; nothing when the run is not 'auto'. */
-export function observed(context: OptimizerContext, f: (watch: AutoWatch) => AutoWatch): Pick<OptimizerContext, 'auto'> | Record<string, never> {
-  return context.auto ? { auto: f(context.auto) } : {};
+/** The watch changed by `f` (a domain function of runtimeModel/autoWatch.ts), in place; nothing when the run is not 'auto'. Named actions only. */
+export function observe(context: OptimizerContext, f: (watch: AutoWatch) => AutoWatch): void {
+  if (context.seen.auto) context.seen.auto = f(context.seen.auto);
 }
 
-/** A shape decided: the patch that takes it, its run event, and the record to log when it is not the logged path's. */
+/** A shape decided and taken: its run event, and the record to log when it is not the logged path's. */
 export interface AutoStep {
-  update: Partial<OptimizerContext>;
   event?: RunEvent;
   logged?: LoggedDecision;
 }
 
 function taken(context: OptimizerContext, watch: AutoWatch, shape: AutoShape, reason: string): AutoStep {
-  const { resume, logged } = takeDecision(context.resume, { kind: 'shape', id: autoShapeId(shape), reason });
-  const metricCalls = context.ledger.spentCalls;
+  const logged = context.walk.take({ kind: 'shape', id: autoShapeId(shape), reason });
+  const metricCalls = context.run.ledger.spentCalls;
   const record: ScheduleDecisionRecord = { shape, reason, atMetricCalls: metricCalls, atElapsedMs: elapsedMs(context) };
-  return {
-    update: { shape: { kind: 'async', ...shape }, resume, auto: { ...watch, decisions: [...watch.decisions, record] } },
-    event: { type: 'schedule.decided', ...shape, reason, metricCalls },
-    ...(logged ? { logged } : {}),
-  };
+  context.run.reshape({ kind: 'async', ...shape });
+  context.seen.auto = { ...watch, decisions: [...watch.decisions, record] };
+  return { event: { type: 'schedule.decided', ...shape, reason, metricCalls }, ...(logged ? { logged } : {}) };
 }
 
 /**
- * Before a launch: the logged shape when the resumed run's path holds one next; else, past the
- * logged path and at a new milestone, auto's decision (taken even when it keeps the shape the
- * first time, so every run records its first choice). Null when nothing is decided.
+ * Before a launch (the launch action only): the logged shape when the resumed run's path holds
+ * one next; else, past the logged path and at a new milestone, auto's decision (taken even when it
+ * keeps the shape the first time, so every run records its first choice), kept in the run's
+ * shape, the walk and the watch. Null when nothing is decided.
  */
 export function autoStep(context: OptimizerContext): AutoStep | null {
-  const watch = context.auto;
+  const watch = context.seen.auto;
   if (!watch) return null;
-  const expected = expectedDecision(context.resume);
+  const expected = expectedDecision(context.walk.position);
   if (expected?.kind === 'shape') {
     const shape = autoShapeOfId(expected.id);
     if (shape) return taken(context, { ...watch, decidedAt: autoMilestone(watch) }, shape, expected.reason ?? 'as the logged run decided');
   }
-  if (!pastLoggedPath(context.resume)) return null;
+  if (!pastLoggedPath(context.walk.position)) return null;
   const milestone = autoMilestone(watch);
   if (milestone <= watch.decidedAt) return null;
   const { settings, table } = preparedOf(context);
   const decision = autoDecision(autoViewOf(watch, { workers: settings.workers, budget: settings.maxMetricCalls, valsetSize: table.valIds.length, minibatchSize: settings.minibatchSize }));
   const next = { ...watch, decidedAt: milestone };
-  if (watch.decisions.length > 0 && sameShape(decision.shape, context.shape as AutoShape)) return { update: { auto: next } };
+  if (watch.decisions.length > 0 && sameShape(decision.shape, context.run.shape as AutoShape)) {
+    context.seen.auto = next;
+    return {};
+  }
   return taken(context, next, decision.shape, decision.reason);
 }
 

@@ -6,25 +6,21 @@
 // through the domain, and stops on a budget, a stop condition, the timeout or the caller's signal.
 // Its output is the OptimizeResult; its context is plain data, its wiring in the 'run' actor
 // (runWiring.ts). Every GEPA rule it applies lives in src/gepa/.
-import { assign, emit, enqueueActions, sendTo } from 'xstate';
-import { cutShort, foldSeed, foldStep, holdoutCutShort, reserveSeed, runResult, seedWritten, startHoldout } from '../src/gepa/search/searchRun.js';
-import { decideStop, finalStopReason } from '../src/gepa/search/stopDecision.js';
-import { judgeRun } from '../src/gepa/search/failureRule.js';
-import { resumeWalk } from '../src/storage/resumeOrder.js';
+import { emit, enqueueActions, sendTo } from 'xstate';
+import { seedWritten } from '../src/gepa/search/searchRun.js';
+import { finalStopReason } from '../src/gepa/search/stopDecision.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import type { EvaluatorRequest } from './protocol.js';
 import { evaluatorInput, stopSignalsInput } from './runInputs.js';
 import { preparedOf, settingsOf, wiringOf } from './runWiring.js';
 import { SEED_REQUEST, elapsedMs, builtInProposer, holdoutRequestId, initialContext, optimizerSetup, type OptimizerContext, type OptimizerEvent } from './optimizer.setup.js';
 import { optimizerActions } from './optimizer.actions.js';
-import { observed } from './optimizer.auto.js';
-import { watchSeed } from '../src/runtimeModel/autoWatch.js';
 
 export type { OptimizerContext, OptimizerEvent } from './optimizer.setup.js';
 
 /** A seedless run's reflection reply read by the domain: the seed, a retry for its length, or the stop. */
 const writtenSeedOf = (context: OptimizerContext, event: Extract<OptimizerEvent, { type: 'reflected' }>) =>
-  seedWritten(context, preparedOf(context).seedless?.component ?? '', event, settingsOf(context).maxCandidateLength);
+  seedWritten(context.run, preparedOf(context).seedless?.component ?? '', event, settingsOf(context).maxCandidateLength);
 
 // The enqueueing actions (optimizer.actions.ts) are typed against the setup's named ones, which they enqueue.
 export const optimizerMachine = optimizerSetup.extend({ actions: optimizerActions }).createMachine({
@@ -36,20 +32,14 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
       systemId: 'evaluator',
       src: 'evaluator',
       // The dollar gate holds logged work back once the run is past its logged path: it reads the optimizer's state.
-      input: ({ context, self }) => evaluatorInput(preparedOf(context), wiringOf(context).abort.signal, () => resumeWalk(self.getSnapshot().context.resume)),
+      input: ({ context }) => evaluatorInput(preparedOf(context), wiringOf(context).abort.signal, () => context.walk.walk()),
     },
     { src: 'stopSignals', input: ({ context }) => stopSignalsInput(preparedOf(context)) },
   ],
   on: {
     // The stop decision takes a drain's reason unless one is set, and an abort's in any case.
-    stop: [
-      { guard: ({ event }) => event.graceful === true, actions: assign(({ context, event }) => decideStop(context, { kind: 'request', reason: event.reason, graceful: true })) },
-      {
-        target: '.stopping',
-        actions: assign(({ context, event }) => decideStop(context, { kind: 'request', reason: event.reason, graceful: false, error: event.error })),
-      },
-    ],
-    'dollars.exhausted': { actions: assign({ dollarsExhausted: true }) },
+    stop: [{ guard: ({ event }) => event.graceful === true, actions: 'stopRequested' }, { target: '.stopping', actions: 'stopRequested' }],
+    'dollars.exhausted': { actions: 'dollarsRanOut' },
   },
   initial: 'starting',
   states: {
@@ -60,36 +50,21 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
     // counted, paid, logged; a resumed run replays it from its log instead of asking again).
     writingSeed: {
       // The seedless prompt, or (maxCandidateLength) the one that sends a seed over the limit back, once.
-      entry: sendTo('evaluator', ({ context, self }): EvaluatorRequest => ({ type: 'reflect', requestId: SEED_REQUEST, replyTo: self, prompt: context.seedRetry ?? preparedOf(context).seedless?.prompt ?? '' })),
+      entry: sendTo('evaluator', ({ context, self }): EvaluatorRequest => ({ type: 'reflect', requestId: SEED_REQUEST, replyTo: self, prompt: context.run.seedRetry ?? preparedOf(context).seedless?.prompt ?? '' })),
       on: {
         // No seed written (the call failed, no text, over maxCandidateLength after its retry): the
         // run stops with 'error' after evaluating the placeholder, so that its result still has a candidate 0.
         reflected: [
           // Over maxCandidateLength the first time: sent back (writingSeed's entry asks with the retry prompt).
-          {
-            guard: ({ context, event }) => context.seedRetry === undefined && writtenSeedOf(context, event).update.seedRetry !== undefined,
-            target: 'writingSeed',
-            reenter: true,
-            actions: assign(({ context, event }) => writtenSeedOf(context, event).update),
-          },
-          {
-            target: 'seeding',
-            actions: enqueueActions(({ context, event, enqueue }) => {
-              const written = writtenSeedOf(context, event);
-              enqueue.assign(written.update);
-              for (const e of written.events) enqueue.emit(e);
-            }),
-          },
+          { guard: ({ context, event }) => context.run.seedRetry === undefined && writtenSeedOf(context, event).update.seedRetry !== undefined, target: 'writingSeed', reenter: true, actions: 'seedWritten' },
+          { target: 'seeding', actions: 'seedWritten' },
         ],
-        'evaluator.failed': {
-          target: 'stopping',
-          actions: assign(({ context, event }) => decideStop(context, { kind: 'seed', error: event.error, refusedByDollars: context.dollarsExhausted })),
-        },
+        'evaluator.failed': { target: 'stopping', actions: 'seedFailed' },
       },
     },
     seeding: {
       entry: [
-        assign(({ context }) => ({ ...reserveSeed(context, preparedOf(context).table.valIds.length), ...observed(context, (w) => ({ ...w, seedAskedAt: elapsedMs(context) })) })),
+        'reserveSeed',
         emit(({ context }): RunEvent => ({ type: 'run.started', workers: settingsOf(context).workers, valsetSize: preparedOf(context).table.valIds.length })),
         sendTo('evaluator', ({ context, self }): EvaluatorRequest => ({
           type: 'evaluate',
@@ -104,20 +79,9 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
       ],
       on: {
         // The first fold: foldSeed asks the stop decision (every seed call failed: 'error'), which 'deciding' follows.
-        evaluated: {
-          target: 'deciding',
-          actions: enqueueActions(({ context, event, enqueue }) => {
-            const folded = foldSeed(context, settingsOf(context), event, { elapsedMsNow: elapsedMs(context) });
-            const { workers } = settingsOf(context);
-            enqueue.assign({ ...folded.update, ...observed(context, (w) => watchSeed(w, elapsedMs(context), preparedOf(context).table.valIds.length, workers)) });
-            for (const e of folded.events) enqueue.emit(e);
-          }),
-        },
+        evaluated: { target: 'deciding', actions: 'foldSeed' },
         // A seed call the dollar budget could not pay even with nothing else in flight: the budget ends the run.
-        'evaluator.failed': {
-          target: 'stopping',
-          actions: assign(({ context, event }) => decideStop(context, { kind: 'seed', error: event.error, refusedByDollars: context.dollarsExhausted })),
-        },
+        'evaluator.failed': { target: 'stopping', actions: 'seedFailed' },
       },
     },
     // The fold just made asked the stop decision; this follows its answer.
@@ -134,15 +98,7 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
         'proposal.judged': { actions: 'judge' },
         'proposal.finished': { actions: 'finish' },
       },
-      always: {
-        guard: 'stepFinished',
-        target: 'deciding',
-        actions: enqueueActions(({ context, enqueue }) => {
-          const folded = foldStep(context, { elapsedMsNow: elapsedMs(context) }, settingsOf(context));
-          enqueue.assign(folded.update);
-          for (const e of folded.events) enqueue.emit(e);
-        }),
-      },
+      always: { guard: 'stepFinished', target: 'deciding', actions: 'foldStep' },
     },
     // Async schedule: K proposals always in flight; each is folded the moment it finishes.
     flowing: {
@@ -150,12 +106,12 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
       on: {
         evaluated: { actions: 'parentEvaluated' },
         'evaluator.failed': { actions: 'parentEvaluated' },
-        'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', 'launch', 'prefetchGates', 'releaseDeferred'] }],
-        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseHeld', 'prefetchGates', 'launch', 'releaseDeferred'] }],
+        'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: 'proposalJudged' }],
+        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: 'proposalEnded' }],
       },
       always: [
         { guard: 'hasStopReason', target: 'draining' },
-        { guard: 'idle', target: 'finishing', actions: assign(({ context }) => decideStop(context, { kind: 'idle' })) },
+        { guard: 'idle', target: 'finishing', actions: 'idleStop' },
       ],
     },
     // Nothing new starts; proposals in flight finish and are folded.
@@ -163,39 +119,32 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
       on: {
         evaluated: { actions: 'parentEvaluated' },
         'evaluator.failed': { actions: 'parentEvaluated' },
-        'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['judge', 'prefetchGates', 'releaseDeferred'] }],
-        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: ['finish', 'foldOne', 'releaseHeld', 'prefetchGates', 'releaseDeferred'] }],
+        'proposal.judged': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: 'proposalJudged' }],
+        'proposal.finished': [{ guard: 'outOfTurn', actions: 'defer' }, { actions: 'proposalEnded' }],
       },
       always: { guard: 'idle', target: 'finishing' },
     },
     // Stop now: abort every call in flight and stop the proposers; their work is not folded.
     stopping: {
-      entry: [
-        'abortCalls',
-        enqueueActions(({ context, enqueue }) => {
-          for (const id of Object.keys(context.proposals)) enqueue.stopChild(id);
-          enqueue.assign(cutShort(context));
-        }),
-      ],
+      entry: ['abortCalls', 'cutShort'],
       on: { stop: {} },
       always: 'finishing',
     },
     // With a holdout set, its scoring first (the top candidates of the front, on calls held from the start); then the evaluator's counts.
     finishing: {
       entry: enqueueActions(({ context, self, enqueue }) => {
-        const holdout = startHoldout(context, settingsOf(context));
-        enqueue.assign(holdout.update);
+        const asks = context.run.startHoldout(settingsOf(context));
         const exampleIds = preparedOf(context).table.holdoutIds ?? [];
-        holdout.asks.forEach((ask, i) =>
+        asks.forEach((ask, i) =>
           enqueue.sendTo('evaluator', { type: 'evaluate', requestId: holdoutRequestId(i), replyTo: self, ...ask, exampleIds, captureTraces: false, kind: 'valset', refine: false } satisfies EvaluatorRequest),
         );
-        if (holdout.asks.length === 0) enqueue.sendTo('evaluator', { type: 'stats', replyTo: self } satisfies EvaluatorRequest);
+        if (asks.length === 0) enqueue.sendTo('evaluator', { type: 'stats', replyTo: self } satisfies EvaluatorRequest);
       }),
       on: {
         // Too late to stop the run: the result is being assembled; an abort cuts the holdout's scoring short.
         stop: {
-          guard: ({ context, event }) => event.graceful !== true && (context.holdout?.pending ?? 0) > 0,
-          actions: ['abortCalls', assign(({ context }) => holdoutCutShort(context)), sendTo('evaluator', ({ self }): EvaluatorRequest => ({ type: 'stats', replyTo: self }))],
+          guard: ({ context, event }) => event.graceful !== true && (context.run.holdout?.pending ?? 0) > 0,
+          actions: ['abortCalls', 'holdoutCutShort', sendTo('evaluator', ({ self }): EvaluatorRequest => ({ type: 'stats', replyTo: self }))],
         },
         evaluated: { guard: 'holdoutReply', actions: 'holdoutReplied' },
         'evaluator.failed': { guard: 'holdoutReply', actions: 'holdoutReplied' },
@@ -203,10 +152,9 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
         'evaluator.stats': {
           target: 'done',
           actions: enqueueActions(({ context, event, enqueue }) => {
-            const judged = judgeRun(context, { failures: event.failures, outcomes: event.outcomes, failFast: settingsOf(context).failFast });
-            enqueue.assign({ stats: event, ...judged.update });
-            for (const e of judged.events) enqueue.emit(e);
-            enqueue.emit({ type: 'run.ended', stopReason: finalStopReason(judged.update) });
+            enqueue.assign({ stats: event });
+            for (const e of context.run.judgeRun({ failures: event.failures, outcomes: event.outcomes, failFast: settingsOf(context).failFast })) enqueue.emit(e);
+            enqueue.emit({ type: 'run.ended', stopReason: finalStopReason(context.run) });
           }),
         },
       },
@@ -214,7 +162,7 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
     done: { type: 'final' },
   },
   output: ({ context }) => ({
-    ...runResult(context, context.stats, { elapsedMs: elapsedMs(context), workers: settingsOf(context).workers }),
-    ...(context.auto ? { scheduleDecisions: context.auto.decisions } : {}),
+    ...context.run.result(context.stats, { elapsedMs: elapsedMs(context), workers: settingsOf(context).workers }),
+    ...(context.seen.auto ? { scheduleDecisions: context.seen.auto.decisions } : {}),
   }),
 });

@@ -2,17 +2,18 @@
 // walk of a resumed run's logged path, the launches whose parent evaluation it asked for), its
 // events and children, what it hands each proposer, and the setup (actors, guards, the plain
 // named actions) that optimizer.actions.ts and optimizer.machine.ts build on.
-import { assign, enqueueActions, setup, type CallbackActorLogic } from 'xstate';
+import { enqueueActions, setup, type CallbackActorLogic } from 'xstate';
 import { heldCalls } from '../src/budget/heldCalls.js';
 import { memberOf } from '../src/gepa/core/candidatePool.js';
 import type { ProposalId } from '../src/gepa/core/proposal.js';
 import { evaluationAsk } from '../src/gepa/proposer/evaluationPlan.js';
 import { evaluationStartedEvent } from '../src/gepa/proposer/taskEvents.js';
 import type { Launch } from '../src/gepa/search/proposalPlanner.js';
+import { startRun } from '../src/gepa/search/searchRun.js';
+import { RunState } from '../src/gepa/search/runState.js';
+import { PathWalk, startResume, type LoggedDecision } from '../src/storage/resumeOrder.js';
 import type { ReflectionEvidence } from '../src/gepa/reflection/reflectionStrategy.js';
 import { startAutoWatch, type AutoWatch } from '../src/runtimeModel/autoWatch.js';
-import { holdoutReplied, startRun, stepFinished, type SearchRun } from '../src/gepa/search/searchRun.js';
-import { outOfTurn, resumeWalk, startResume, type LoggedDecision, type ResumePosition } from '../src/storage/resumeOrder.js';
 import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import type { StopReason } from '../src/gepa/core/stopReason.js';
@@ -22,31 +23,31 @@ import { proposerMachine, type ProposerInput } from './proposer.machine.js';
 import { stopSignals } from './stopSignals.actor.js';
 import { preparedOf, preparedOnly, runWiringActor, settingsOf, wiringOf, type OptimizerInput, type RunWiringRef } from './runWiring.js';
 
-export interface OptimizerContext extends SearchRun {
+export interface OptimizerContext {
   /** The actor holding the run's wiring (`RunWiring`): a reference, so the context stays plain data (JSON gives its id). */
   wiring: RunWiringRef;
-  /** Async schedule: how far the run has walked the path its journal logged (undefined: batched). */
-  resume?: ResumePosition;
-  /** Async resume: proposers' updates that came before their turn on the logged path. */
-  deferred: ProposalUpdate[];
+  /**
+   * The run's state (src/gepa/search/runState.ts), held by reference for the whole run: only the
+   * named actions change it, each through one of its methods; guards read it. JSON gives its
+   * plain values, its summary first.
+   */
+  run: RunState;
+  /**
+   * Async schedule: how far the run has walked the path its journal logged, and the proposers'
+   * updates that came before their turn on it, held by reference like the run's state
+   * (src/storage/resumeOrder.ts; a batched run follows no path).
+   */
+  walk: PathWalk<ProposalUpdate>;
   startedAt: number;
   stats?: EvaluatorStats;
   /**
-   * Async runs with the built-in proposer: the optimizer asks for each reflective proposal's
-   * parent evaluation itself and spawns a proposer only when the proposal goes on, so a proposal
-   * skipped on its parent (most of them once the pool is good) costs no actor. False when the
-   * proposer was replaced (`provide`): a replacement gets every proposal, as its contract says.
+   * What the run has seen of its proposals besides its state, held by reference like it and
+   * changed in place by the same named actions through domain functions: a strategy that reads
+   * other proposals' results (its `evidence`) gets the recent ones, newest first in launch order
+   * (evidenceHistory.ts); schedule 'auto' folds what it observes into its watch and decides the
+   * shape from it (runtimeModel/autoWatch.ts; absent otherwise).
    */
-  parentFirst: boolean;
-  /**
-   * The launches whose parent evaluation is asked for (the request id is the proposal's step): a
-   * short list (at most K), cheaper to copy than a table keyed by ids never seen before.
-   */
-  parentsAsked: Launch[];
-  /** A strategy that reads other proposals' results (its `evidence`): the recent ones, newest first in launch order (evidenceHistory.ts). */
-  evidence: ReflectionEvidence[];
-  /** Schedule 'auto': what it has observed and decided (runtimeModel/autoWatch.ts); absent otherwise. */
-  auto?: AutoWatch;
+  seen: { evidence: ReflectionEvidence[]; auto?: AutoWatch };
 }
 
 export type OptimizerEvent =
@@ -67,12 +68,6 @@ const holdoutIndexOf = (requestId: number): number => SEED_REQUEST - 1 - request
 /** Typed as the contract a replacement proposer meets (`provide`): it takes ProposerInput and answers; its snapshot is never read. */
 export const proposerActor = proposerMachine as unknown as CallbackActorLogic<ProposerDecision, ProposerInput>;
 
-/** Nothing in flight: read after every event of an async run (its eventless 'idle' check), so without listing the table's keys. */
-function nothingInFlight(context: OptimizerContext): boolean {
-  for (const _ in context.proposals) return false;
-  return true;
-}
-
 export const elapsedMs = (context: OptimizerContext): number => preparedOf(context).clock.now() - context.startedAt;
 
 export const isAsync = (context: OptimizerContext): boolean => settingsOf(context).schedule.kind === 'async';
@@ -80,13 +75,13 @@ export const isAsync = (context: OptimizerContext): boolean => settingsOf(contex
 export const isUpdate = (event: OptimizerEvent): event is ProposalUpdate => event.type === 'proposal.judged' || event.type === 'proposal.finished';
 
 /** Room a resumed run keeps for logged work (RunJournal.heldWork): launches and rebases alike leave it. */
-export const spendingLimits = (context: OptimizerContext) => ({ heldCalls: heldCalls(preparedOf(context).journal, resumeWalk(context.resume)) });
+export const spendingLimits = (context: OptimizerContext) => ({ heldCalls: heldCalls(preparedOf(context).journal, context.walk.walk()) });
 
 export function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput {
   const { settings, table, buildDataset, reflection, onEvent } = preparedOf(context);
   const { proposal } = launch;
   const readsEvidence = (reflection?.strategy.evidence ?? 0) > 0;
-  const parent = memberOf(context.search.pool, launch.parent);
+  const parent = memberOf(context.run.search.pool, launch.parent);
   return {
     id: proposal.id,
     step: proposal.step,
@@ -103,7 +98,7 @@ export function proposerInput(context: OptimizerContext, launch: Launch): Propos
     buildDataset,
     reflection,
     onEvent,
-    ...(readsEvidence ? { shareEvidence: true, evidence: context.evidence } : {}),
+    ...(readsEvidence ? { shareEvidence: true, evidence: context.seen.evidence } : {}),
     ...(launch.merge ? { merge: launch.merge } : {}),
   };
 }
@@ -124,23 +119,20 @@ export function askParent(launch: Launch, input: ProposerInput, self: ReplyTo<Ev
   };
 }
 
-/** The run's state before the seed is evaluated, all plain data: the search from the settings, the walk of the logged path at its start. */
-export function initialContext(wiring: OptimizerContext['wiring'], parentFirst: boolean): OptimizerContext {
+/** The run's state before the seed is evaluated: the search from the settings, the walk of the logged path at its start. */
+export function initialContext(wiring: OptimizerContext['wiring'], builtInProposer: boolean): OptimizerContext {
   const snapshot = wiring.getSnapshot();
   // The input could not be prepared (a ConfigError): the run fails as it is made.
   if (snapshot.status === 'error') throw snapshot.error;
   const { settings, table, journal, clock } = snapshot.context.prepared;
+  const async = settings.schedule.kind === 'async';
   return {
     wiring,
     // An earlier process's failed calls were paid and will be paid again: they count from the start.
-    ...startRun(settings, table, journal?.failedCalls?.() ?? 0),
-    resume: startResume(journal?.loggedPath?.(), settings.schedule.kind === 'async'),
-    deferred: [],
+    run: new RunState(startRun(settings, table, journal?.failedCalls?.() ?? 0), builtInProposer && async),
+    walk: new PathWalk<ProposalUpdate>(startResume(journal?.loggedPath?.(), async)),
     startedAt: clock.now(),
-    parentFirst: parentFirst && settings.schedule.kind === 'async',
-    parentsAsked: [],
-    evidence: [],
-    ...(settings.schedule.kind === 'async' && settings.schedule.auto ? { auto: startAutoWatch() } : {}),
+    seen: { evidence: [], ...(async && settings.schedule.kind === 'async' && settings.schedule.auto ? { auto: startAutoWatch() } : {}) },
   };
 }
 
@@ -163,28 +155,29 @@ export const optimizerSetup = setup({
   guards: {
     isAsync: ({ context }) => isAsync(context),
     seedless: ({ context }) => preparedOf(context).seedless !== undefined,
-    stepFinished: ({ context }) => stepFinished(context),
-    idle: ({ context }) => nothingInFlight(context),
-    hasStopReason: ({ context }) => context.stopReason !== undefined,
+    stepFinished: ({ context }) => context.run.stepFinished(),
+    idle: ({ context }) => context.run.nothingInFlight(),
+    hasStopReason: ({ context }) => context.run.stopReason !== undefined,
     /** A reply to one of the holdout's evaluations (finishing). */
-    holdoutReply: ({ context, event }) => (event.type === 'evaluated' || event.type === 'evaluator.failed') && event.requestId < SEED_REQUEST && (context.holdout?.pending ?? 0) > 0,
+    holdoutReply: ({ context, event }) => (event.type === 'evaluated' || event.type === 'evaluator.failed') && event.requestId < SEED_REQUEST && (context.run.holdout?.pending ?? 0) > 0,
     /** A read of the run's state: the walk of the logged path is in the context, not in the journal. */
-    outOfTurn: ({ context, event }) => isUpdate(event) && outOfTurn(context.resume, context.proposals, event.id),
+    outOfTurn: ({ context, event }) => isUpdate(event) && context.walk.outOfTurn(context.run.proposals, event.id),
   },
   actions: {
     /** Async resume: keep an update until its turn on the logged path. */
-    defer: assign({ deferred: ({ context, event }) => (isUpdate(event) ? [...context.deferred, event] : context.deferred) }),
+    defer: enqueueActions(({ context, event }) => {
+      if (isUpdate(event)) context.walk.defer(event);
+    }),
     /** The one write to the log of decisions: a decision taken off the logged path (takeDecision said so). */
     logDecision: ({ context }, decision: LoggedDecision) => preparedOf(context).journal?.recordDecision?.(decision),
     /** A holdout evaluation folded in; once none is awaited, the evaluator is asked for its counts. */
     holdoutReplied: enqueueActions(({ context, event, self, enqueue }) => {
       if (event.type !== 'evaluated' && event.type !== 'evaluator.failed') return;
-      const replied = holdoutReplied(context, holdoutIndexOf(event.requestId), event.type === 'evaluated' ? event : { paidCalls: event.paidCalls });
-      enqueue.assign(replied.update);
-      if (replied.done) enqueue.sendTo('evaluator', { type: 'stats', replyTo: self } satisfies EvaluatorRequest);
+      const done = context.run.holdoutReplied(holdoutIndexOf(event.requestId), event.type === 'evaluated' ? event : { paidCalls: event.paidCalls });
+      if (done) enqueue.sendTo('evaluator', { type: 'stats', replyTo: self } satisfies EvaluatorRequest);
     }),
     /** Stop now: every call in flight is aborted through the run's signal. */
-    abortCalls: ({ context }) => wiringOf(context).abort.abort(new Error(`run stopped: ${context.stopReason}`)),
+    abortCalls: ({ context }) => wiringOf(context).abort.abort(new Error(`run stopped: ${context.run.stopReason}`)),
   },
 });
 

@@ -4,10 +4,10 @@
 // same minibatch, report the verdict, and, when the
 // optimizer grants it, evaluate the child on the valset. A merge proposal is a proposer too: it
 // starts from a ready child and shares the tail (verdict, grant, valset). It holds no randomness
-// and no rule: each stage asks the domain (src/gepa/proposer/, src/gepa/reflection/) and assigns its answer. This file
+// and no rule: each stage asks the domain (src/gepa/proposer/, src/gepa/reflection/) and keeps its answer. This file
 // is the state chart; its types and plain actions are in proposer.setup.ts, what it asks for in
 // proposer.requests.ts, the run events it tells in proposer.runEvents.ts.
-import { assign, not } from 'xstate';
+import { not } from 'xstate';
 import { valsetScoresOf } from '../src/gepa/core/proposal.js';
 import { judgeChildOutcome } from '../src/gepa/proposer/childCandidate.js';
 import { askOfReply, madeChild, rebaseSideOf } from '../src/gepa/proposer/evaluationPlan.js';
@@ -18,7 +18,10 @@ import { raceAfterChunk, raceResult, startRace } from '../src/gepa/proposer/vals
 import type { ProposerInput } from './protocol.js';
 import { askForReflections, buildDataset, evaluate, evaluateParentUnlessDone, prefetchRebaseGate } from './proposer.requests.js';
 import { childJudged, evaluationStarted, parentEnded, parentSkipped, proposeFailed, reflectionEnded, reflectionFailed, reflectionStarted, requestFailed, valsetStarted } from './proposer.runEvents.js';
-import { endUnreported, FAILED_REQUEST, goOnOrSkip, paid, PREFETCH_REPLY, proposerSetup, startingContext } from './proposer.setup.js';
+import { endUnreported, FAILED_REQUEST, goOnOrSkip, keep, paid, PREFETCH_REPLY, proposerSetup, startingContext } from './proposer.setup.js';
+
+/** The end is reported ('finish' sent). */
+const REPORTED = keep(() => ({ reported: true }));
 
 export type { ProposerInput };
 export type { ProposerContext, ProposerEvent } from './proposer.setup.js';
@@ -51,14 +54,14 @@ export const proposerMachine = proposerSetup.createMachine({
             guard: ({ context, event }) => afterParentEvaluation(event.evaluations, context).kind === 'skip',
             target: 'finished',
             actions: [
-              assign(({ context, event }) => ({ ...paid(context, event), parentEvaluations: event.evaluations, ...goOnOrSkip(context, afterParentEvaluation(event.evaluations, context)) })),
+              keep(({ context, event }) => ({ ...paid(context, event), parentEvaluations: event.evaluations, ...goOnOrSkip(context, afterParentEvaluation(event.evaluations, context)) })),
               parentSkipped,
             ],
           },
           {
             target: 'buildingDataset',
             actions: [
-              assign(({ context, event }) => ({ ...paid(context, event), parentEvaluations: event.evaluations, ...goOnOrSkip(context, afterParentEvaluation(event.evaluations, context)) })),
+              keep(({ context, event }) => ({ ...paid(context, event), parentEvaluations: event.evaluations, ...goOnOrSkip(context, afterParentEvaluation(event.evaluations, context)) })),
               parentEnded,
             ],
           },
@@ -71,8 +74,8 @@ export const proposerMachine = proposerSetup.createMachine({
       entry: buildDataset,
       on: {
         'dataset.*': [
-          { guard: ({ event }) => event.next.kind === 'skip', target: 'finished', actions: assign(({ context, event }) => goOnOrSkip(context, event.next)) },
-          { target: 'reflecting', actions: assign(({ context, event }) => goOnOrSkip(context, event.next)) },
+          { guard: ({ event }) => event.next.kind === 'skip', target: 'finished', actions: keep(({ context, event }) => goOnOrSkip(context, event.next)) },
+          { target: 'reflecting', actions: keep(({ context, event }) => goOnOrSkip(context, event.next)) },
         ],
       },
     },
@@ -84,13 +87,13 @@ export const proposerMachine = proposerSetup.createMachine({
         proposed: {
           actions: [
             proposeFailed,
-            assign({ reflecting: ({ context, event }) => context.reflecting && withReply(context.reflecting, askOfReply(event.requestId), event.ok ? { ok: true, texts: event.texts } : event) }),
+            keep(({ context, event }) => ({ reflecting: context.reflecting && withReply(context.reflecting, askOfReply(event.requestId), event.ok ? { ok: true, texts: event.texts } : event) })),
           ],
         },
         reflected: {
           actions: [
             reflectionFailed,
-            assign(({ context, event }) => ({
+            keep(({ context, event }) => ({
               ...paid(context, event),
               reflecting: context.reflecting && withReply(context.reflecting, askOfReply(event.requestId), event.ok ? { ok: true, text: event.reply.text } : event),
             })),
@@ -101,7 +104,7 @@ export const proposerMachine = proposerSetup.createMachine({
       always: {
         guard: 'roundAnswered',
         target: 'makingChild',
-        actions: assign(({ context }) => {
+        actions: keep(({ context }) => {
           // roundAnswered: the reflection run is there.
           const next: AfterRound = context.reflecting ? afterRound(context, context.reflecting) : { kind: 'skip', reason: 'no reflection' };
           if (next.kind === 'ask') return { reflecting: next.reflecting };
@@ -128,7 +131,7 @@ export const proposerMachine = proposerSetup.createMachine({
         evaluated: {
           target: 'awaitingDecision',
           actions: [
-            assign(({ context, event }) => ({
+            keep(({ context, event }) => ({
               ...paid(context, event),
               childEvaluations: event.evaluations,
               outcome: judgeChildOutcome(context, { childHash: madeChild(context, 'the child was judged').hash, evaluations: event.evaluations }, { against: 'parent', evaluations: context.parentEvaluations }),
@@ -145,7 +148,7 @@ export const proposerMachine = proposerSetup.createMachine({
       on: {
         'valset.granted': [
           // With a race, its first chunk (racedChunk reads what comes next).
-          { guard: ({ event }) => event.race !== undefined, target: 'racedChunk', actions: [assign({ race: ({ context, event }) => event.race && startRace(event.race, context.valIds) }), valsetStarted] },
+          { guard: ({ event }) => event.race !== undefined, target: 'racedChunk', actions: [keep(({ context, event }) => ({ race: event.race && startRace(event.race, context.valIds) })), valsetStarted] },
           { target: 'evaluatingValset' },
         ],
         'valset.denied': 'finished',
@@ -153,7 +156,7 @@ export const proposerMachine = proposerSetup.createMachine({
         'rebase.prefetch': { actions: prefetchRebaseGate },
         rebase: {
           target: 'evaluatingRebase',
-          actions: assign(({ context, event }) => ({ child: event.child, childHash: event.childHash, rebase: startRebaseGate(event, context.minibatch, context.parentEvaluations, context.childEvaluations ?? []) })),
+          actions: keep(({ context, event }) => ({ child: event.child, childHash: event.childHash, rebase: startRebaseGate(event, context.minibatch, context.parentEvaluations, context.childEvaluations ?? []) })),
         },
       },
     },
@@ -166,7 +169,7 @@ export const proposerMachine = proposerSetup.createMachine({
         evaluated: [
           PREFETCH_REPLY,
           {
-          actions: assign(({ context, event }) => ({
+          actions: keep(({ context, event }) => ({
             ...paid(context, event),
             rebase: context.rebase && rebaseGateAfter(context.rebase, rebaseSideOf(event.requestId), event.evaluations, { ...context, childHash: madeChild(context, 'the rebased child was judged').hash }),
           })),
@@ -174,12 +177,12 @@ export const proposerMachine = proposerSetup.createMachine({
         ],
         'evaluator.failed': [PREFETCH_REPLY, FAILED_REQUEST],
       },
-      always: { guard: ({ context }) => context.rebase?.outcome !== undefined, target: 'awaitingDecision', actions: [assign({ outcome: ({ context }) => context.rebase?.outcome }), childJudged, 'sendJudged'] },
+      always: { guard: ({ context }) => context.rebase?.outcome !== undefined, target: 'awaitingDecision', actions: [keep(({ context }) => ({ outcome: context.rebase?.outcome })), childJudged, 'sendJudged'] },
     },
     evaluatingValset: {
       entry: [valsetStarted, evaluate('valset')],
       on: {
-        evaluated: [PREFETCH_REPLY, { target: 'finished', actions: assign(({ context, event }) => ({ ...paid(context, event), valset: valsetScoresOf(event.evaluations) })) }],
+        evaluated: [PREFETCH_REPLY, { target: 'finished', actions: keep(({ context, event }) => ({ ...paid(context, event), valset: valsetScoresOf(event.evaluations) })) }],
         'evaluator.failed': [PREFETCH_REPLY, FAILED_REQUEST],
       },
     },
@@ -187,12 +190,12 @@ export const proposerMachine = proposerSetup.createMachine({
     racingValset: {
       entry: evaluate('race-chunk'),
       on: {
-        evaluated: [PREFETCH_REPLY, { target: 'racedChunk', actions: assign(({ context, event }) => ({ ...paid(context, event), race: context.race && raceAfterChunk(context.race, event.evaluations) })) }],
+        evaluated: [PREFETCH_REPLY, { target: 'racedChunk', actions: keep(({ context, event }) => ({ ...paid(context, event), race: context.race && raceAfterChunk(context.race, event.evaluations) })) }],
         'evaluator.failed': [PREFETCH_REPLY, FAILED_REQUEST],
       },
     },
     racedChunk: {
-      always: [{ guard: 'raceGoesOn', target: 'racingValset' }, { target: 'finished', actions: assign(({ context }) => (context.race ? raceResult(context.race) : {})) }],
+      always: [{ guard: 'raceGoesOn', target: 'racingValset' }, { target: 'finished', actions: keep(({ context }) => (context.race ? raceResult(context.race) : {})) }],
     },
     failed: {
       // The evaluator could not serve a request (aborted, or refused by the dollar budget):
@@ -209,9 +212,9 @@ export const proposerMachine = proposerSetup.createMachine({
       entry: proposerSetup.enqueueActions(({ context, enqueue }) => {
         if (!endUnreported(context)) return;
         enqueue('finish');
-        enqueue.assign({ reported: true });
+        enqueue(REPORTED);
       }),
-      always: { guard: 'prefetchSettled', actions: ['finish', assign({ reported: true })] },
+      always: { guard: 'prefetchSettled', actions: ['finish', REPORTED] },
     },
   },
 });

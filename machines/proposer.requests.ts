@@ -10,7 +10,7 @@ import { minibatchResults } from '../src/gepa/proposer/reflectiveDataset.js';
 import { startReflection } from '../src/gepa/reflection/reflectionRun.js';
 import type { EvaluatorRef, EvaluatorReply, EvaluatorRequest, ReplyTo } from './protocol.js';
 import { evaluationStarted } from './proposer.runEvents.js';
-import { proposerSetup, type ProposerContext } from './proposer.setup.js';
+import { keep, proposerSetup, type ProposerContext } from './proposer.setup.js';
 
 /** The evaluator the requests go to; the optimizer starts it before any proposer. */
 function evaluatorIn({ system }: { system: ActorSystem<any> }): EvaluatorRef {
@@ -73,6 +73,6 @@ export const prefetchRebaseGate = proposerSetup.enqueueActions(({ context, event
   if (event.type !== 'rebase.prefetch') return;
   const { exampleIds } = startRebaseGate(event, context.minibatch, context.parentEvaluations, context.childEvaluations ?? []);
   if (exampleIds.length === 0) return;
-  enqueue.assign({ prefetching: (context.prefetching ?? 0) + 2 });
+  enqueue(keep(() => ({ prefetching: (context.prefetching ?? 0) + 2 })));
   for (const ask of prefetchAsks(event, exampleIds)) enqueue.sendTo(evaluatorIn({ system }), { type: 'evaluate', replyTo: self, ...ask, origin: originOf(context) } satisfies EvaluatorRequest);
 });

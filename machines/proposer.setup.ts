@@ -2,7 +2,7 @@
 // that types them with the named guards and the plain actions (pay, report). The state chart
 // (proposer.machine.ts) and the action modules beside it build on `proposerSetup`, so they share
 // one set of types; nothing here decides a stage: the domain (src/gepa/proposer/) does.
-import { assign, enqueueActions, sendParent, setup } from 'xstate';
+import { enqueueActions, sendParent, setup, type ActionArgs, type ActionFunction } from 'xstate';
 import { addSpend, isAccepted, NOTHING_SPENT, type Proposal, type ProposalSpend } from '../src/gepa/core/proposal.js';
 import { hashedChild } from '../src/gepa/proposer/childCandidate.js';
 import { isPrefetchRequestId } from '../src/gepa/proposer/evaluationPlan.js';
@@ -52,11 +52,7 @@ export function goOnOrSkip<T extends object>(context: ProposerContext, answer: S
   return fields;
 }
 
-/**
- * A reply's charge added to the proposal's spend, as a context patch: each transition that takes
- * a paid reply folds this into its one `assign` (an assign is a copy of the whole context, and
- * XState's cost a proposal is per event and per assign).
- */
+/** A reply's charge added to the proposal's spend, as a context patch (each transition that takes a paid reply keeps it with its stage's answer). */
 export const paid = (context: ProposerContext, event: ProposerEvent): Pick<ProposerContext, 'spend'> =>
   event.type === 'evaluated' || event.type === 'reflected' || event.type === 'evaluator.failed' ? { spend: addSpend(context.spend, event) } : { spend: context.spend };
 
@@ -67,6 +63,23 @@ export const paid = (context: ProposerContext, event: ProposerEvent): Pick<Propo
  */
 function parentEvaluatedBefore(parent: NonNullable<ProposerInput['parentEvaluated']>): Partial<ProposerContext> {
   return { parentEvaluations: parent.evaluations, spend: parent.spend, parentSum: parent.sum };
+}
+
+/**
+ * The action that keeps a stage's answer: the patch its domain function gave, set on the
+ * proposer's context in place. The context is the proposal's work for the proposer's whole life,
+ * held by reference (one object, made at the start by `startingContext`), and only these actions
+ * change it, in the order the state chart names them, as `assign` would have; guards only read
+ * it. Not `assign`: each assign copied the whole context (the input's twenty-odd fields with the
+ * work's) and cloned the machine's snapshot, five to eight times a proposal (machines/README.md,
+ * "Decisions"). It stays plain data: JSON of the snapshot holds it as before.
+ */
+export function keep<TExpressionEvent extends ProposerEvent>(
+  patch: (args: ActionArgs<ProposerContext, TExpressionEvent, ProposerEvent>) => Partial<ProposerContext>,
+): ActionFunction<ProposerContext, TExpressionEvent, ProposerEvent, undefined, never, never, never, never, never> {
+  return (args) => {
+    Object.assign(args.context, patch(args));
+  };
 }
 
 /** The starting context: a merge's child is ready (and hashed), an async parent's evaluation already folded in. */
@@ -98,8 +111,8 @@ export const proposerSetup = setup({
   },
   actions: {
     /** A prefetched gate's reply: paid for, and counted off. */
-    prefetchReplied: assign(({ context, event }) => ({ ...paid(context, event), prefetching: (context.prefetching ?? 1) - 1 })),
-    pay: assign(({ context, event }) => paid(context, event)),
+    prefetchReplied: keep(({ context, event }) => ({ ...paid(context, event), prefetching: (context.prefetching ?? 1) - 1 })),
+    pay: keep(({ context, event }) => paid(context, event)),
     finish: sendParent(({ context }): ProposalUpdate => {
       const { id, spend, outcome, child, valset, valsetStop, rebase, reflecting } = context;
       const evidence = context.shareEvidence ? parentEvidence(context) : undefined;

@@ -40,6 +40,6 @@ export function preparedOnly(input: OptimizerInput): PreparedRun {
 export const wiringOf = (context: { wiring: RunWiringRef }): RunWiring => context.wiring.getSnapshot().context;
 export const preparedOf = (context: { wiring: RunWiringRef }): PreparedRun => wiringOf(context).prepared;
 /** The run's settings; a seedless run's written seed (kept in the context: plain data) stands in for the placeholder. */
-export const settingsOf = (context: { wiring: RunWiringRef; writtenSeed?: WrittenSeed }): RunSettings =>
-  context.writtenSeed === undefined ? preparedOf(context).settings : { ...preparedOf(context).settings, ...context.writtenSeed };
+export const settingsOf = (context: { wiring: RunWiringRef; run: { writtenSeed?: WrittenSeed } }): RunSettings =>
+  context.run.writtenSeed === undefined ? preparedOf(context).settings : { ...preparedOf(context).settings, ...context.run.writtenSeed };
 

@@ -141,13 +141,15 @@ describe('the wait before a rebase decision', () => {
   const onValset = proposal('p2-0', { granted: true, outcome: accepted });
   const inRebaseGate = proposal('p3-0', { rebasedFrom: 0, parents: [1], outcome: accepted });
 
-  it('decides a record handed as `changed` as if the table held it, in one copy that leaves the table as it was', () => {
+  it('decides a record handed as `changed` as if the table held it, changing the table it is given in place', () => {
     const before = { 'p1-0': proposal('p1-0', {}), 'p2-0': onValset };
     const inTable = decideGroup({ ...before, 'p1-0': judged }, ['p1-0'], 'all', p, 'best', 'none');
     const handed = decideGroup(before, ['p1-0'], 'all', p, 'best', 'none', judged);
     expect(handed).toEqual(inTable);
-    expect(Object.keys(handed.proposals)).toEqual(['p1-0', 'p2-0']);
-    expect(before['p1-0'].outcome).toBeUndefined();
+    // The run's table itself, its order kept: the decision is in it.
+    expect(handed.proposals).toBe(before);
+    expect(Object.keys(before)).toEqual(['p1-0', 'p2-0']);
+    expect(before['p1-0']).toMatchObject({ outcome: accepted, rebasedFrom: 0, parents: [1] });
   });
 
   it("'none' decides at once: a stale child is rebased onto the newcomer", () => {

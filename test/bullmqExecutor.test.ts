@@ -15,7 +15,7 @@ import { systemClock } from '../src/clock.js';
 import { WorkerSlots } from '../src/evaluation/workerSlots.js';
 import { demoTask, failsOn, flakyAdapter } from './support/demoAdapterModule.js';
 import { demoRunConfig, essence, workerArgs as demoWorkerArgs } from './support/demoRun.js';
-import { startWorkerProcess, testRedis, type WorkerProcess } from './support/testRedis.js';
+import { killWhenBusy, startWorkerProcess, testRedis, type WorkerProcess } from './support/testRedis.js';
 
 const redis = await testRedis();
 
@@ -79,21 +79,11 @@ describe.skipIf(redis.url === undefined)('bullmq executor with worker processes'
     let killing: Promise<void> | undefined;
     let runEnded = false;
     // Once a third of the budget is spent, kill the victim at a moment it holds an active job.
-    const killWhenBusy = async () => {
-      while (!runEnded) {
-        const active = await queue.getJobs(['active'], 0, -1);
-        if (active.some((job) => job.processedBy?.includes(victimName))) {
-          victim.child.kill('SIGKILL');
-          return;
-        }
-        await new Promise((r) => setTimeout(r, 2));
-      }
-    };
     const remote = await optimize(
       demoRunConfig({
         executor: { kind: 'bullmq', connection: url, queue: demoQueue },
         onEvent: (event) => {
-          if (event.type === 'budget.updated' && event.metricCalls >= 100) killing ??= killWhenBusy();
+          if (event.type === 'budget.updated' && event.metricCalls >= 100) killing ??= killWhenBusy(queue, victim, () => runEnded);
           if (event.type === 'calls.rerun') reruns.push(event);
         },
       }),

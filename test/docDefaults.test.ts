@@ -130,6 +130,7 @@ const RESOLVED: Record<string, Resolved> = {
   'OptimizeConfig.executor.noWorkerWarningMs': () => BULLMQ_EXECUTOR_DEFAULTS.noWorkerWarningMs,
   'OptimizeConfig.executor.maxRedisDownMs': () => BULLMQ_EXECUTOR_DEFAULTS.maxRedisDownMs,
   'OptimizeConfig.executor.workerLostMs': () => BULLMQ_EXECUTOR_DEFAULTS.workerLostMs,
+  'OptimizeConfig.executor.batchJobs': () => BULLMQ_EXECUTOR_DEFAULTS.batchJobs,
   'Schedule.parents': (s) => (s.schedule.kind === 'batched' ? s.schedule.parents : NOT_THIS_SCHEDULE),
   'Schedule.perParent': (s) => (s.schedule.kind === 'batched' ? s.schedule.perParent : NOT_THIS_SCHEDULE),
   'Schedule.rebase': asyncSchedule('rebase'),
@@ -148,6 +149,7 @@ const RESOLVED: Record<string, Resolved> = {
   'BullmqExecutorOptions.maxRedisDownMs': () => BULLMQ_EXECUTOR_DEFAULTS.maxRedisDownMs,
   'BullmqExecutorOptions.workerLostMs': () => BULLMQ_EXECUTOR_DEFAULTS.workerLostMs,
   'BullmqExecutorOptions.maxWorkerLosses': () => BULLMQ_EXECUTOR_DEFAULTS.maxWorkerLosses,
+  'BullmqExecutorOptions.batchJobs': () => BULLMQ_EXECUTOR_DEFAULTS.batchJobs,
 };
 
 /**

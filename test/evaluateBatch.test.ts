@@ -155,6 +155,19 @@ describe('evaluateBatch in the evaluation service', () => {
     expect(thrown.evaluations.failures.counts().total).toBe(3);
   });
 
+  it("records an Error in an example's place in a job's answer as that call failing with it, as if its evaluate had thrown it", async () => {
+    const oneFails: MetricCallExecutor<number> = {
+      evaluate: () => Promise.reject(new Error('unused')),
+      evaluateBatch: (_c, examples, _ctx, slots) => slots.runAll(async () => examples.map((e) => (e.exampleId === 1 ? new Error('example 1 broke') : { score: e.example }))),
+    };
+    const { evaluations, failures } = service(oneFails);
+    const reply = await evaluations.evaluate(request);
+    expect(reply.evaluations.map((e) => e.score)).toEqual([1, 0, 3]);
+    expect(reply.evaluations[1]).toEqual({ score: 0, feedback: 'The evaluation failed with an error: example 1 broke', failure: { kind: 'adapter', message: 'example 1 broke' } });
+    expect(failures).toEqual(['example 1 broke']);
+    expect(evaluations.metricCalls).toBe(3);
+  });
+
   it('records an example the executor left out of its slots as a failed call, not a request that never ends', async () => {
     const forgetful: MetricCallExecutor<number> = {
       evaluate: async () => ({ score: 1 }),

@@ -1,6 +1,6 @@
 // The bullmq executor's failover loop (src/executors/failover.ts) against a Redis stand-in: it
 // looks up the worker of a call only when that can matter, moves a lost worker's calls back and
-// says so in one notice (with the calls' run-log keys), fails a call lost too often instead of
+// says so in one notice (with the calls' run-log keys; a batch job moved as one, counted as all its calls), fails a call lost too often instead of
 // running it again, does not judge right after a gap in its own readings of the beats (Redis was
 // paused, every beat looks old), and runs an overdue call again once. Simulated time throughout.
 import { describe, expect, it } from 'vitest';
@@ -28,8 +28,9 @@ function setup(maxWorkerLosses = 2) {
     fail: async (id, message) => (failed.push([id, message]), true),
     forget: async (workers) => workers.forEach((w) => lastBeat.delete(w)),
   };
-  const take = (jobId: string, worker: string) => {
-    const call = calls.get(jobId) ?? { logKey: `hash:${jobId}:0`, losses: 0, rerunForOverdue: false };
+  /** A worker takes the job; `examples` > 1: a batch job, one metric call per example. */
+  const take = (jobId: string, worker: string, examples = 1) => {
+    const call = calls.get(jobId) ?? { logKeys: Array.from({ length: examples }, (_, i) => `hash:${jobId}${examples > 1 ? i : ''}:0`), losses: 0, rerunForOverdue: false };
     calls.set(jobId, call);
     owners.set(jobId, worker);
     failover.started(call);
@@ -51,6 +52,19 @@ function setup(maxWorkerLosses = 2) {
 }
 
 describe('failover', () => {
+  it("moves a lost worker's batch job as one, and its notice counts every metric call of it", async () => {
+    const t = setup();
+    t.advance(0, ['w1', 'w2']);
+    t.take('batch', 'w1', 3);
+    t.take('c', 'w1');
+    t.take('d', 'w2');
+    await t.failover.tick(t.redis);
+    await t.run(1500, ['w2']);
+    expect(t.moved).toEqual(['batch', 'c']);
+    expect(t.notices).toHaveLength(1);
+    expect(t.notices[0]).toMatchObject({ reason: 'worker lost', calls: 4, workers: ['w1'], keys: ['hash:batch0:0', 'hash:batch1:0', 'hash:batch2:0', 'hash:c:0'] });
+  });
+
   it("moves a silent worker's calls back within about a second, in one notice, and drops its beat", async () => {
     const t = setup();
     t.advance(0, ['w1', 'w2']);

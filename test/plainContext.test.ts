@@ -1,9 +1,11 @@
-// The optimizer's state is plain data: at every state a run visits (each microstep, seen through
+// The optimizer's state serializes: at every state a run visits (each microstep, seen through
 // XState's inspection), `JSON.stringify(snapshot.context)` works and parses back to the same
-// context (the wiring actor is a reference: JSON gives its id), batched, async and in an async
-// resume from a run directory. Its guards read that state only: evaluating one twice gives the
-// same answer and leaves the journal and the context as they were. And the package's
-// optimizerMachine still runs a plain OptimizeConfig to the result optimize() gives.
+// context, the run's state (a RunState held by reference) as its plain values with its summary
+// first, which RunState.fromJSON reads back to the same state (the wiring actor is a reference:
+// JSON gives its id), batched, async and in an async resume from a run directory; and so does a
+// persisted snapshot. Its guards read that state only: evaluating one twice gives the same answer
+// and leaves the journal and the context as they were. And the package's optimizerMachine still
+// runs a plain OptimizeConfig to the result optimize() gives.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,9 +14,11 @@ import { createActor, SimulatedClock, toPromise, type InspectionEvent } from 'xs
 import { runOnSimulatedClock, steppingClock, type SteppingClock } from '../src/clock.js';
 import { optimize, optimizerMachine, type OptimizeConfig, type OptimizeResult } from '../src/index.js';
 import { RunJournal } from '../src/entries/storage.js';
+import { RunState, type RunStateData } from '../src/gepa/search/runState.js';
 import type { RunLogRecord } from '../src/storage/runLog.js';
 import { toyRunConfig } from './support/toyRun.js';
 import type { ToyExample } from './support/toyTask.js';
+import { sanitizeContext } from '../examples/inspectorView.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gepa-plain-context-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -41,11 +45,17 @@ function checkingEveryContext(seen: Seen): (inspectionEvent: unknown) => void {
     if (!snapshot.context) return;
     const context = snapshot.context;
     const json = JSON.stringify(context);
-    // Every part round-trips but the wiring actor, a reference written as its id.
-    expect(JSON.parse(json)).toEqual({ ...context, wiring: { xstate$$type: 1, id: 'run' } });
+    const parsed = JSON.parse(json) as Record<string, unknown> & { run: RunStateData };
+    // Every part round-trips but the wiring actor, a reference written as its id, and the run's
+    // state, written as its plain values (its summary first), which read back to the same state.
+    const run = context.run as RunState;
+    expect(Object.keys(parsed.run)[0]).toBe('summary');
+    expect(parsed.run.summary).toEqual(run.summary());
+    expect(JSON.stringify(RunState.fromJSON(parsed.run))).toBe(JSON.stringify(run));
+    expect(parsed).toEqual({ ...context, wiring: { xstate$$type: 1, id: 'run' }, run: JSON.parse(JSON.stringify(run.toJSON())) });
     seen.states.add(String(snapshot.value));
     seen.checked++;
-    const resume = context.resume as { taken: number; path: unknown[] } | undefined;
+    const resume = (context.walk as { position?: { taken: number; path: unknown[] } }).position;
     if (resume && resume.taken >= seen.walked.taken) seen.walked = { taken: resume.taken, path: resume.path.length };
   };
 }
@@ -113,7 +123,9 @@ describe("the optimizer's guards read its state only", () => {
     const clock = steppingClock(new SimulatedClock());
     const actor = createActor(optimizerMachine, { input: { ...toyConfig(clock, { schedule: { kind: 'async', inFlight: 2 } }), journal: counted } as OptimizeConfig<unknown> });
     const inFlight = { 'p1-0': { id: 'p1-0' }, 'p2-0': { id: 'p2-0' } };
-    const context = { ...actor.getSnapshot().context, proposals: inFlight } as unknown as Parameters<NonNullable<typeof optimizerMachine.implementations.guards.outOfTurn>>[0]['context'];
+    const start = actor.getSnapshot().context;
+    const run = RunState.fromJSON({ ...start.run.toJSON(), proposals: inFlight } as unknown as RunStateData);
+    const context = { ...start, run } as unknown as Parameters<NonNullable<typeof optimizerMachine.implementations.guards.outOfTurn>>[0]['context'];
     const outOfTurn = optimizerMachine.implementations.guards.outOfTurn as (args: { context: typeof context; event: unknown }, params: undefined) => boolean;
     const event = { type: 'proposal.finished', id: 'p2-0', spend: { paidCalls: 4, reflectionCalls: 0, reflectionCostUsd: 0, costUsd: 0 } };
     const before = JSON.stringify(context);
@@ -147,5 +159,46 @@ describe("the package's optimizerMachine", () => {
     const snapshot = actor.getSnapshot();
     expect(snapshot.status).toBe('error');
     expect(String((snapshot as { error?: unknown }).error)).toMatch(/ConfigError.*maxMetricCalls/);
+  });
+});
+
+describe("the run's state seen from outside", () => {
+  it('a persisted snapshot of the optimizer holds the run state, which reads back to the state it was taken of', async () => {
+    const clock = steppingClock(new SimulatedClock());
+    const config = toyConfig(clock, { schedule: { kind: 'async', inFlight: 3 } });
+    const actor = createActor(optimizerMachine, { input: config as OptimizeConfig<unknown>, clock });
+    // Taken at every snapshot of the run: mid-step, mid-fold, at the end.
+    let checked = 0;
+    actor.subscribe((snapshot) => {
+      const live = snapshot.context.run;
+      const persisted = JSON.parse(JSON.stringify(actor.getPersistedSnapshot())) as { context: { run: RunStateData } };
+      expect(persisted.context.run.summary).toEqual(live.summary());
+      // Every field of the state, not only what toJSON writes: the restored state's own fields equal the live one's.
+      const fields = (run: RunState) => JSON.parse(JSON.stringify({ ...run })) as unknown;
+      expect(fields(RunState.fromJSON(persisted.context.run))).toEqual(fields(live));
+      checked++;
+    });
+    const done = toPromise(actor);
+    actor.start();
+    const result = await runOnSimulatedClock(clock, done);
+    expect(result.candidates.length).toBeGreaterThan(1);
+    expect(checked).toBeGreaterThan(20);
+  });
+
+  it("an inspector (examples/inspectorView.ts) shows the run's summary, a few numbers, not its whole state", async () => {
+    const views: Array<Record<string, unknown>> = [];
+    const clock = steppingClock(new SimulatedClock());
+    const inspect = (inspectionEvent: unknown) => {
+      const event = inspectionEvent as InspectionEvent;
+      if (event.type !== '@xstate.snapshot' || event.actorRef.sessionId !== event.rootId) return;
+      const context = (event.snapshot as { context?: Record<string, unknown> }).context;
+      if (context) views.push(sanitizeContext(context) as Record<string, unknown>);
+    };
+    const result = await runOnSimulatedClock(clock, optimize({ ...toyConfig(clock, { schedule: { kind: 'async', inFlight: 3 } }), inspect }));
+    const last = views[views.length - 1] as { run: { candidates: number; bestScore: number; metricCalls: { spent: number }; inFlight: string[] } };
+    expect(last.run).toMatchObject({ candidates: result.candidates.length, bestScore: result.bestScore, metricCalls: { spent: result.metricCalls }, inFlight: [] });
+    // Mid-run views name the proposals in flight.
+    expect(views.some((v) => (v.run as { inFlight: string[] }).inFlight.length > 0)).toBe(true);
+    for (const view of views) expect(JSON.stringify(view).length).toBeLessThan(1000);
   });
 });

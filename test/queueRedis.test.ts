@@ -7,9 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Job, Queue, UnrecoverableError } from 'bullmq';
 import { bullmqConnection } from '../src/executors/redisConnection.js';
 import { failoverRedis, rawRedis } from '../src/executors/queueRedis.js';
-import { METRIC_CALL_JOB, type MetricCallJobData } from '../src/executors/metricCallJob.js';
+import { METRIC_CALL_JOB, type MetricBatchJobData, type MetricCallJobData } from '../src/executors/metricCallJob.js';
 import { runWorker, type RunningWorker } from '../src/worker/runWorker.js';
-import type { Adapter, Evaluation } from '../src/gepa/core/adapter.js';
+import type { Adapter } from '../src/gepa/core/adapter.js';
 import { testRedis } from './support/testRedis.js';
 
 const redis = await testRedis();
@@ -34,7 +34,7 @@ describe.skipIf(redis.url === undefined)("failover's moves in Redis", () => {
   async function heldJob(what: string) {
     const name = `gepa-moves-${what}-${process.pid}`;
     names.push(name);
-    const queue = new Queue<MetricCallJobData, Evaluation>(name, { connection: bullmqConnection(url) });
+    const queue = new Queue<MetricCallJobData | MetricBatchJobData, unknown>(name, { connection: bullmqConnection(url) });
     let letGo: () => void = () => {};
     const released = new Promise<void>((resolve) => (letGo = resolve));
     const logs: string[] = [];

@@ -88,6 +88,7 @@ export const executorSchema = z.discriminatedUnion(
       noWorkerWarningMs: positiveInt.optional(),
       maxRedisDownMs: positiveInt.optional(),
       workerLostMs: positiveInt.optional(),
+      batchJobs: z.boolean().optional(),
     })
     .strict(),
   ],

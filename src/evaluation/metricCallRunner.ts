@@ -44,12 +44,17 @@ function thrownEvaluation(error: unknown, costUsd: number): Evaluation {
   return { score: 0, feedback: `The evaluation failed with an error: ${errorMessage(error)}`, ...(costUsd > 0 ? { costUsd } : {}), failure: failureOf(error) };
 }
 
-/** A batch job's answer, one evaluation per example: an answer that is not a list of as many is a failure of each. */
-function batchAnswers(answers: unknown, count: number): Evaluation[] {
-  if (Array.isArray(answers) && answers.length === count) return answers.map(validEvaluation);
+/**
+ * A batch job's answer, one evaluation per example: an Error in an example's place is that call
+ * failing with it (as if its evaluate threw it: `thrown`); an answer that is not a list of as many is a failure of each.
+ */
+function batchAnswers(answers: unknown, count: number): Array<{ evaluation: Evaluation; thrown?: unknown }> {
+  if (Array.isArray(answers) && answers.length === count) {
+    return answers.map((answer: unknown) => (answer instanceof Error ? { evaluation: thrownEvaluation(answer, costOfError(answer)), thrown: answer } : { evaluation: validEvaluation(answer) }));
+  }
   const got = Array.isArray(answers) ? `${answers.length} evaluation${answers.length === 1 ? '' : 's'}` : 'no list of evaluations';
   const failure: CallFailure = { kind: 'adapter', message: `the batch job answered ${got} for ${count} example${count === 1 ? '' : 's'}` };
-  return Array.from({ length: count }, () => ({ score: 0, feedback: `The evaluation failed: ${failure.message}`, failure }));
+  return Array.from({ length: count }, () => ({ evaluation: { score: 0, feedback: `The evaluation failed: ${failure.message}`, failure } }));
 }
 
 type Runner = (reserved: DollarReservation) => Promise<Evaluation>;
@@ -219,22 +224,20 @@ export class MetricCallBatch<Example> {
             started = true;
             const startMs = this.options.onCall?.clock.now() ?? 0;
             for (let i = 0; i < batch.length; i++) spending.metricCall(this.paid);
-            let evaluations: Evaluation[];
-            let thrown: unknown;
+            let answers: Array<{ evaluation: Evaluation; thrown?: unknown }>;
             try {
-              evaluations = batchAnswers(await job(), batch.length);
+              answers = batchAnswers(await job(), batch.length);
             } catch (error) {
               // The job's cost, when its error says, is the first call's.
               const cost = costOfError(error);
               if (this.endsTheRun(error, () => reserved.forEach((r, i) => spending.settle(r, i === 0 ? cost : 0, this.paid)))) throw error;
-              thrown = error;
-              evaluations = batch.map((_, i) => thrownEvaluation(error, i === 0 ? cost : 0));
+              answers = batch.map((_, i) => ({ evaluation: thrownEvaluation(error, i === 0 ? cost : 0), thrown: error }));
             }
             batch.forEach((pending, i) => {
-              const evaluation = evaluations[i] as Evaluation;
+              const { evaluation, thrown } = answers[i] as { evaluation: Evaluation; thrown?: unknown };
               this.record(pending, reserved[i] as DollarReservation, evaluation, thrown ?? caughtError(evaluation), startMs);
             });
-            return evaluations;
+            return answers.map((a) => a.evaluation);
           },
           signal,
         )

@@ -1,7 +1,9 @@
 // The remote executor: each metric call becomes a BullMQ job served by `gepa-actors worker`
 // processes, and its result comes back as the Evaluation. It owns no capacity: the evaluation
 // service calls it from inside a worker slot, so at most W jobs are ever outstanding, across
-// all workers. Job ids are a function of (run, call, occurrence), so a retried, stalled,
+// all workers. With batchJobs, a minibatch (or valset slice) is one job holding a slot per
+// example (evaluateBatch), its id a function of its examples' calls, each example still its own
+// metric call. Job ids are a function of (run, call, occurrence), so a retried, stalled,
 // re-submitted or failed-over job is one job and is paid once. A lost worker's calls run again
 // elsewhere within about a second (failover.ts, from the workers' heartbeats); runs sharing a
 // queue get fair shares of its workers (fairShare.ts: a job's priority is a fair-queueing tag). bullmq and ioredis are optional peers: creating the executor
@@ -12,7 +14,7 @@ import { sha256Hex } from '../identity/contentHash.js';
 import type { QueueEvents } from 'bullmq';
 import { candidateHash } from '../gepa/core/candidateHash.js';
 import { sleep, systemClock } from '../clock.js';
-import type { MetricCallExecutor, MetricCallIdentity } from './metricCallExecutor.js';
+import type { BatchExample, BatchSlots, MetricCallExecutor, MetricCallIdentity } from './metricCallExecutor.js';
 import { ConfigError } from '../errors/configError.js';
 import type { Candidate, EvalContext, Evaluation } from '../gepa/core/adapter.js';
 import type { RerunNotice } from '../gepa/core/runEvent.js';
@@ -21,7 +23,7 @@ import { HEARTBEAT_MS } from './workerBeats.js';
 import { eventStreamEnd, failoverRedis, rawRedis, type MetricCallQueue, type RawRedis } from './queueRedis.js';
 import { RedisOutage, RedisUnavailableError } from './redisOutage.js';
 import { FAIR_KEY, FAIR_TAGS_SCRIPT, FairTags } from './fairShare.js';
-import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, type MetricCallJobData } from './metricCallJob.js';
+import { checkQueueName, DEFAULT_QUEUE, METRIC_BATCH_JOB, METRIC_CALL_JOB, type BatchExampleAnswer, type MetricBatchJobData, type MetricCallJobData } from './metricCallJob.js';
 import { bullmqConnection, waitUntilReachable, type RedisConnectionSpec } from './redisConnection.js';
 import { BULLMQ_EXECUTOR, checkInstalled, importIntegration } from '../peers/optionalDependency.js';
 
@@ -37,6 +39,7 @@ export const BULLMQ_EXECUTOR_DEFAULTS = {
   maxRedisDownMs: 300_000,
   workerLostMs: 1000,
   maxWorkerLosses: 2,
+  batchJobs: false,
 } as const;
 
 /** A call running past max(this floor, OVERDUE_FACTOR x the p99 of observed latencies) on a live worker runs again elsewhere, once. */
@@ -96,6 +99,14 @@ export interface BullmqExecutorOptions {
   maxWorkerLosses?: number;
   /** Every failover: the calls run again (or failed) and why. Also through `onCallsRerun`. */
   onRerun?: (notice: RerunNotice) => void;
+  /**
+   * Sends a candidate's minibatch (or valset slice) as one job instead of a job per example: one
+   * job answers all its examples, each still its own metric call (in the result, log and budget),
+   * and an example whose adapter throws is tried `attempts` times in the job, then a failed call
+   * of that example. A worker runs a job's examples at once. Workers must be of a version that
+   * knows batch jobs. Default false.
+   */
+  batchJobs?: boolean;
 }
 
 export { RedisUnavailableError };
@@ -113,10 +124,13 @@ export interface BullmqExecutor extends MetricCallExecutor<unknown> {
 }
 
 interface Outstanding extends FollowedCall {
-  data: MetricCallJobData;
+  /** The job's name (a call or a batch) and payload, to submit it again. */
+  name: string;
+  data: MetricCallJobData | MetricBatchJobData;
   /** Set by the poll that first saw it: the next poll checks it (it is then at least pollMs old). */
   seenByPoll: boolean;
-  resolve(evaluation: Evaluation): void;
+  /** The job's answer: an Evaluation, or a batch job's answer per example. */
+  resolve(answer: unknown): void;
   reject(error: Error): void;
 }
 
@@ -177,6 +191,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   const maxRedisDownMs = positiveInteger(options.maxRedisDownMs, defaults.maxRedisDownMs, 'maxRedisDownMs');
   const workerLostMs = positiveInteger(options.workerLostMs, defaults.workerLostMs, 'workerLostMs');
   const maxWorkerLosses = nonNegativeInteger(options.maxWorkerLosses, defaults.maxWorkerLosses, 'maxWorkerLosses');
+  const batchJobs = options.batchJobs ?? defaults.batchJobs;
   const onWarning = options.onWarning ?? ((message: string) => process.emitWarning(message));
   let warned = false;
   const reportError =
@@ -229,7 +244,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     },
   });
 
-  const settle = (jobId: string, outcome: { ok: true; value: Evaluation } | { ok: false; reason: string; error?: Error }) => {
+  const settle = (jobId: string, outcome: { ok: true; value: unknown } | { ok: false; reason: string; error?: Error }) => {
     const entry = outstanding.get(jobId);
     if (!entry) return;
     outstanding.delete(jobId);
@@ -253,7 +268,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     events.on('delayed', backInQueue);
     events.on('stalled', backInQueue);
     // 'failed' arrives once, when the last attempt has failed (retries emit no 'failed').
-    events.on('completed', ({ jobId, returnvalue }) => settle(jobId, { ok: true, value: returnvalue as unknown as Evaluation }));
+    events.on('completed', ({ jobId, returnvalue }) => settle(jobId, { ok: true, value: returnvalue }));
     events.on('failed', ({ jobId, failedReason }) => settle(jobId, { ok: false, reason: failedReason }));
     // The id was taken: the job exists from an earlier submission and may be finished already.
     events.on('duplicated', ({ jobId }) => {
@@ -268,7 +283,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       const { Queue, QueueEvents, isNotConnectionError } = bullmq;
       notConnectionError = isNotConnectionError;
       await waitUntilReachable(connection, closing.signal, onError);
-      const queue: MetricCallQueue = new Queue<MetricCallJobData, Evaluation>(queueName, {
+      const queue: MetricCallQueue = new Queue<MetricCallJobData | MetricBatchJobData, unknown>(queueName, {
         connection,
         defaultJobOptions: {
           attempts,
@@ -300,11 +315,11 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
    * must not turn into a failed metric call. Any other error is final. Its priority is a fair
    * tag (fairShare.ts), so runs sharing workers share them fairly.
    */
-  const submit = async (jobId: string, data: MetricCallJobData, signal?: AbortSignal): Promise<void> => {
+  const submit = async (jobId: string, name: string, data: MetricCallJobData | MetricBatchJobData, signal?: AbortSignal): Promise<void> => {
     const { queue, isNotConnectionError, tags } = await connect();
     for (let waitMs = 250; ; waitMs = Math.min(2 * waitMs, 4000)) {
       try {
-        await queue.add(METRIC_CALL_JOB, data, { jobId, priority: await tags.next() });
+        await queue.add(name, data, { jobId, priority: await tags.next() });
         redisAnswered();
         return;
       } catch (error) {
@@ -333,7 +348,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     if (state !== 'unknown' || !entry) return false;
     failover.waiting(entry);
     await queue.remove(jobId);
-    await submit(jobId, entry.data);
+    await submit(jobId, entry.name, entry.data);
     return true;
   };
 
@@ -387,8 +402,8 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     );
   };
 
-  const callKey = (data: MetricCallJobData, hash: string, exampleJson: string, given: MetricCallIdentity | undefined): string => {
-    const key = `${hash}.${data.exampleId}.${shortHash(exampleJson)}.${data.captureTraces ? 1 : 0}`;
+  const callKey = (exampleId: number, captureTraces: boolean, hash: string, exampleJson: string, given: MetricCallIdentity | undefined): string => {
+    const key = `${hash}.${exampleId}.${shortHash(exampleJson)}.${captureTraces ? 1 : 0}`;
     // The evaluation service numbers occurrences across replays from a run log too; count here
     // only when called without it.
     const occurrence = given?.occurrence ?? occurrences.get(key) ?? 0;
@@ -396,55 +411,90 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     return `${runId}.${key}.${occurrence}`;
   };
 
+  /**
+   * Submits a job (a call, or a batch) and answers what it returned; rejects with its failure
+   * after its last attempt. An abort withdraws it if no worker has taken it yet.
+   */
+  const runJob = async (jobId: string, name: string, data: MetricCallJobData | MetricBatchJobData, logKeys: readonly string[], signal: AbortSignal): Promise<unknown> => {
+    const ready = connect();
+    const result = new Promise<unknown>((resolve, reject) =>
+      outstanding.set(jobId, { name, data, logKeys, seenByPoll: false, losses: 0, rerunForOverdue: false, resolve, reject }),
+    );
+    // An abort may reject it before it is awaited below; that is not an unhandled rejection.
+    result.catch(() => {});
+    const onAbort = () => {
+      const entry = outstanding.get(jobId);
+      if (!entry) return;
+      outstanding.delete(jobId);
+      entry.reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+      // A job no worker has taken yet is withdrawn; an active one is locked and runs out.
+      ready.then(({ queue }) => queue.remove(jobId)).catch(() => {});
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      // Listening before submitting, so the finish event cannot slip past; while Redis cannot
+      // be reached at all, this waits (an abort still ends the wait).
+      await Promise.race([ready, result]);
+      if (outage.givenUp) throw outage.givenUp;
+      if (signal.aborted) return await result;
+      startTimers();
+      // While Redis is down an add waits in ioredis's queue; giving up on Redis settles the call without it.
+      const submitted = submit(jobId, name, data, signal);
+      submitted.catch(() => {});
+      await Promise.race([submitted, result]);
+      return await result;
+    } catch (error) {
+      outstanding.delete(jobId);
+      throw error;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      if (outstanding.size === 0) stopTimers();
+    }
+  };
+
+  /** Refuses a call once the executor has given up on Redis, is closed, or the run is aborted. */
+  const checkOpen = (signal: AbortSignal) => {
+    if (outage.givenUp) throw outage.givenUp;
+    if (closed) throw new Error('the bullmq executor is closed');
+    if (signal.aborted) throw signal.reason;
+  };
+
+  /**
+   * A batch as one job: its id is made of its examples' call ids (a resumed run, or a job
+   * submitted again, finds the same job), and its answer is one result per example; a failed
+   * example comes back as its error, which the evaluation service records as that call failing.
+   */
+  const evaluateBatch = async (candidate: Candidate, examples: readonly BatchExample<unknown>[], ctx: EvalContext, slots: BatchSlots): Promise<Evaluation[]> => {
+    const hash = candidateHash(candidate);
+    const jsons = examples.map(({ example }) => JSON.stringify(example) ?? 'null');
+    const calls = examples.map(({ exampleId, call }, i) => callKey(exampleId, ctx.captureTraces, hash, jsons[i] as string, call));
+    const jobId = `${runId}.batch.${hash}.${shortHash(calls.join(' '))}`;
+    const data: MetricBatchJobData = { candidate, examples: jsons.map((json) => JSON.parse(json)), exampleIds: examples.map((e) => e.exampleId), captureTraces: ctx.captureTraces };
+    const logKeys = examples.map(({ exampleId }) => `${hash}:${exampleId}:${ctx.captureTraces ? 1 : 0}`);
+    return slots.runAll(async () => {
+      checkOpen(ctx.signal);
+      const answers = await runJob(jobId, METRIC_BATCH_JOB, data, logKeys, ctx.signal);
+      // A list of the wrong length is left as it is: the evaluation service fails each example of it.
+      if (!Array.isArray(answers) || answers.length !== examples.length) return answers as unknown[];
+      return (answers as Array<BatchExampleAnswer | null>).map((answer) => (answer?.ok === false ? new Error(answer.error) : answer?.ok === true ? answer.evaluation : answer));
+    });
+  };
+
   return {
     queueName,
     runId,
 
     async evaluate(candidate: Candidate, example: unknown, exampleId: number, ctx: EvalContext, call?: MetricCallIdentity): Promise<Evaluation> {
-      if (outage.givenUp) throw outage.givenUp;
-      if (closed) throw new Error('the bullmq executor is closed');
-      const { signal } = ctx;
-      if (signal.aborted) throw signal.reason;
+      checkOpen(ctx.signal);
       const exampleJson = JSON.stringify(example) ?? 'null';
       // The example as JSON would carry it: the worker sees exactly what travelled.
       const data: MetricCallJobData = { candidate, example: JSON.parse(exampleJson), exampleId, captureTraces: ctx.captureTraces };
       const hash = candidateHash(candidate);
-      const jobId = callKey(data, hash, exampleJson, call);
-      const ready = connect();
-      const result = new Promise<Evaluation>((resolve, reject) =>
-        outstanding.set(jobId, { data, logKey: `${hash}:${exampleId}:${ctx.captureTraces ? 1 : 0}`, seenByPoll: false, losses: 0, rerunForOverdue: false, resolve, reject }),
-      );
-      // An abort may reject it before it is awaited below; that is not an unhandled rejection.
-      result.catch(() => {});
-      const onAbort = () => {
-        const entry = outstanding.get(jobId);
-        if (!entry) return;
-        outstanding.delete(jobId);
-        entry.reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-        // A job no worker has taken yet is withdrawn; an active one is locked and runs out.
-        ready.then(({ queue }) => queue.remove(jobId)).catch(() => {});
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      try {
-        // Listening before submitting, so the finish event cannot slip past; while Redis cannot
-        // be reached at all, this waits (an abort still ends the wait).
-        await Promise.race([ready, result]);
-        if (outage.givenUp) throw outage.givenUp;
-        if (signal.aborted) return await result;
-        startTimers();
-        // While Redis is down an add waits in ioredis's queue; giving up on Redis settles the call without it.
-        const submitted = submit(jobId, data, signal);
-        submitted.catch(() => {});
-        await Promise.race([submitted, result]);
-        return await result;
-      } catch (error) {
-        outstanding.delete(jobId);
-        throw error;
-      } finally {
-        signal.removeEventListener('abort', onAbort);
-        if (outstanding.size === 0) stopTimers();
-      }
+      const jobId = callKey(exampleId, ctx.captureTraces, hash, exampleJson, call);
+      return (await runJob(jobId, METRIC_CALL_JOB, data, [`${hash}:${exampleId}:${ctx.captureTraces ? 1 : 0}`], ctx.signal)) as Evaluation;
     },
+
+    ...(batchJobs ? { evaluateBatch } : {}),
 
     onCallsRerun(listener) {
       rerunListeners.add(listener);

@@ -4,7 +4,8 @@
 // with their lost worker's lock deleted: a live worker takes each at once, and a late answer of
 // the lost worker is refused by Redis (BullMQ checks the lock when a job finishes). The job id is
 // unchanged, so the call keeps its identity and is paid once in the budget; the first answer is
-// the one kept. A call lost with its worker more than maxWorkerLosses times is failed instead:
+// the one kept. A batch job (a minibatch as one job) is followed, moved and counted as all its
+// metric calls at once. A call lost with its worker more than maxWorkerLosses times is failed instead:
 // it may be what kills them. Every tick that acts says so in one notice per reason. Redis is
 // reached through FailoverRedis (bullmqExecutor.ts implements it), so this is tested without one.
 import type { Clock } from '../clock.js';
@@ -14,8 +15,8 @@ import { HEARTBEAT_MS, type BeatReading } from './workerBeats.js';
 
 /** A call of this executor, as failover follows it. */
 export interface FollowedCall {
-  /** Its run-log key (`candidateHash:exampleId:traces`), for the notices. */
-  readonly logKey: string;
+  /** The run-log keys (`candidateHash:exampleId:traces`) of its metric calls, for the notices: one, or a batch job's, one per example. */
+  readonly logKeys: readonly string[];
   /** When a worker took it (the executor's clock); unset while it waits. */
   activeAt?: number;
   /** The worker that took it, once looked up. */
@@ -143,12 +144,14 @@ export class Failover {
     const byReason = new Map<RerunNotice['reason'], Rerun[]>();
     for (const entry of done) if (entry) byReason.set(entry.reason, [...(byReason.get(entry.reason) ?? []), entry.rerun]);
     for (const [reason, group] of byReason) {
+      // A batch job moved is all its metric calls run again.
+      const keys = group.flatMap((r) => calls.get(r.jobId)?.logKeys ?? [r.jobId]);
       this.options.notify({
         reason,
-        calls: group.length,
+        calls: keys.length,
         workers: [...new Set(group.map((r) => r.worker ?? 'unknown'))].sort(),
         waitedMs: Math.round(Math.max(...group.map((r) => r.waitedMs))),
-        keys: group.map((r) => calls.get(r.jobId)?.logKey ?? r.jobId),
+        keys,
         atMs,
       });
     }

@@ -43,7 +43,8 @@ export interface BatchSlots {
   /**
    * One job for the whole batch: runs `job` once, holding one slot per example from its start to
    * its end (taken together, when that many are free), and reads its answer as one evaluation per
-   * example, in the batch's order. Each example's dollars are reserved before the job: when the
+   * example, in the batch's order; an Error in an example's place is that call failing with it, as
+   * if its `evaluate` had thrown it. Each example's dollars are reserved before the job: when the
    * dollar budget refuses one, the job is not run.
    */
   runAll(job: () => Promise<readonly unknown[]>): Promise<Evaluation[]>;

@@ -1,9 +1,12 @@
 // What travels through the queue for one metric call: the job's payload (candidate, the example
 // as JSON, its id, captureTraces), its name, the default queue, and the JSON-safe form of the
-// Evaluation a worker sends back. Shared by the executor (producer) and the worker (consumer).
-import type { Candidate } from '../gepa/core/adapter.js';
+// Evaluation a worker sends back; and for a batch job (a minibatch or valset slice as one job),
+// its examples and the answer per example. Shared by the executor (producer) and the worker (consumer).
+import type { Candidate, Evaluation } from '../gepa/core/adapter.js';
 
 export const METRIC_CALL_JOB = 'metric-call';
+/** A batch job: one candidate on several examples, each its own metric call (the executor's batchJobs). */
+export const METRIC_BATCH_JOB = 'metric-batch';
 export const DEFAULT_QUEUE = 'gepa-actors';
 
 export interface MetricCallJobData {
@@ -12,6 +15,20 @@ export interface MetricCallJobData {
   exampleId: number;
   captureTraces: boolean;
 }
+
+export interface MetricBatchJobData {
+  candidate: Candidate;
+  /** The examples as JSON, in the batch's order. */
+  examples: unknown[];
+  exampleIds: number[];
+  captureTraces: boolean;
+}
+
+/**
+ * A batch job's answer for one example: its evaluation, or the message of the error its last
+ * attempt threw (a failed call of that example, as a per-example job's failedReason says).
+ */
+export type BatchExampleAnswer = { ok: true; evaluation: Evaluation } | { ok: false; error: string };
 
 /**
  * The Evaluation as JSON would carry it: BigInts become strings, functions and symbols vanish,

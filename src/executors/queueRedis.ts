@@ -3,9 +3,8 @@
 // (failover.ts's FailoverRedis): the workers' beats, which worker took a job, and moving a lost
 // worker's job back with BullMQ's own Job calls and that worker's lock token.
 import type { Job, Queue, UnrecoverableError } from 'bullmq';
-import type { Evaluation } from '../gepa/core/adapter.js';
 import type { FailoverRedis } from './failover.js';
-import type { MetricCallJobData } from './metricCallJob.js';
+import type { MetricBatchJobData, MetricCallJobData } from './metricCallJob.js';
 import { BEAT_KEYS, FORGET_SCRIPT, parseBeats, READ_BEATS_SCRIPT } from './workerBeats.js';
 
 /** The commands of ioredis used here (every driver BullMQ wraps has them). */
@@ -23,7 +22,8 @@ interface RawPipeline {
   exec(): Promise<Array<[Error | null, unknown]> | null>;
 }
 
-export type MetricCallQueue = Queue<MetricCallJobData, Evaluation>;
+/** The queue of metric-call jobs: a call answers an Evaluation, a batch job one answer per example. */
+export type MetricCallQueue = Queue<MetricCallJobData | MetricBatchJobData, unknown>;
 
 /** The queue's own connection, as ioredis. */
 export async function rawRedis(queue: MetricCallQueue): Promise<RawRedis> {

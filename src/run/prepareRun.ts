@@ -143,6 +143,7 @@ function executorFor<Example>(config: OptimizeConfig<Example>, adapter: Adapter<
       noWorkerWarningMs: executor.noWorkerWarningMs,
       maxRedisDownMs: executor.maxRedisDownMs,
       workerLostMs: executor.workerLostMs,
+      batchJobs: executor.batchJobs,
       onWarning: (message) => config.onEvent?.({ type: 'warning', message }),
       // A resumed run re-attaches to the jobs its earlier process submitted.
       runId: config.runDir === undefined ? undefined : runIdForDirectory(config.runDir),

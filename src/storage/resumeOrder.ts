@@ -59,3 +59,51 @@ export function takeDecision(resume: ResumePosition | undefined, decision: Sched
   if (expected && expected.kind === decision.kind && expected.id === decision.id) return { resume: next };
   return { resume: { ...next, left: true }, logged: { ...decision, n: resume.taken } };
 }
+
+/**
+ * The walk of a run's logged path held by reference for the run's life (the optimizer's context
+ * holds one): its position, moved on by each decision taken, and the reports that came before
+ * their turn, kept until it comes. Each method is one of the pure functions above over the
+ * position it holds; JSON gives the position and the reports as plain values.
+ */
+export class PathWalk<Report> {
+  constructor(
+    /** Undefined for a batched run, which follows no logged path. */
+    public position: ResumePosition | undefined,
+    /** Reports that came before their turn on the logged path. */
+    public deferred: Report[] = [],
+  ) {}
+
+  /** A decision taken: the walk one further; the record to log when the decision is not the path's. */
+  take(decision: ScheduleDecision): LoggedDecision | undefined {
+    const taken = takeDecision(this.position, decision);
+    this.position = taken.resume;
+    return taken.logged;
+  }
+
+  /** Whether a report from `reportId` waits for its turn (outOfTurn). */
+  outOfTurn(inFlight: Readonly<Record<string, unknown>>, reportId: string): boolean {
+    return outOfTurn(this.position, inFlight, reportId);
+  }
+
+  /** How far the run has walked its path, as the journal's heldWork reads it. */
+  walk(): ResumeWalk {
+    return resumeWalk(this.position);
+  }
+
+  /** A report kept until its turn. */
+  defer(report: Report): void {
+    this.deferred.push(report);
+  }
+
+  /** The reports kept so far, handed back to be looked at again (the list is emptied). */
+  takeDeferred(): Report[] {
+    const reports = this.deferred;
+    if (reports.length > 0) this.deferred = [];
+    return reports;
+  }
+
+  toJSON(): { position?: ResumePosition; deferred: Report[] } {
+    return { ...(this.position === undefined ? {} : { position: this.position }), deferred: this.deferred };
+  }
+}

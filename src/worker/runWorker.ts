@@ -2,16 +2,20 @@
 // adapter, `concurrency` at a time, and returns each Evaluation in JSON-safe form. It beats
 // every 250 ms (workerHeartbeat.ts): when it dies, freezes or loses the network, the runs'
 // executors notice within about a second and move its jobs to other workers; its late answers
-// are then refused (their lock is gone). BullMQ's own stalled-job check, after about
+// are then refused (their lock is gone). A batch job (a minibatch as one job, the executor's
+// batchJobs) runs its examples at once and answers one result per example; an example whose
+// adapter throws is tried again in the job, as often as a job would be, and answered as failed.
+// BullMQ's own stalled-job check, after about
 // lockDurationMs + stalledIntervalMs, stays as the backstop. bullmq is an optional peer,
 // imported when a worker starts.
 // Room worker/: imported by the command and the entries.
 import { hostname } from 'node:os';
 import { validEvaluation } from '../evaluation/failureTally.js';
-import { checkQueueName, DEFAULT_QUEUE, METRIC_CALL_JOB, toJsonSafe, type MetricCallJobData } from '../executors/metricCallJob.js';
+import { checkQueueName, DEFAULT_QUEUE, METRIC_BATCH_JOB, METRIC_CALL_JOB, toJsonSafe, type BatchExampleAnswer, type MetricBatchJobData, type MetricCallJobData } from '../executors/metricCallJob.js';
 import { bullmqConnection, type RedisConnectionSpec } from '../executors/redisConnection.js';
 import { ConfigError } from '../errors/configError.js';
 import type { Adapter, Evaluation } from '../gepa/core/adapter.js';
+import { sleep, systemClock } from '../clock.js';
 import { loadAdapter } from './loadAdapter.js';
 import { errorMessage } from '../errors/errorMessage.js';
 import { BULLMQ_WORKER, importIntegration } from '../peers/optionalDependency.js';
@@ -92,14 +96,40 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunningWorke
   const serve = adapter;
   const name = `${hostname()}:${process.pid}:${started++}`;
 
-  const worker = new Worker<MetricCallJobData, Evaluation>(
+  /**
+   * One example of a batch job, tried as a per-example job would be: `attempts` times, the waits
+   * between them doubling from the job's backoff. The last error's message is its failure.
+   */
+  const evaluateInBatch = async (jobId: string | undefined, data: MetricBatchJobData, index: number, attempts: number, backoffMs: number, signal: AbortSignal): Promise<BatchExampleAnswer> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const evaluation = await serve.evaluate(data.candidate, data.examples[index], { captureTraces: data.captureTraces, signal });
+        // As a per-example job's: checked before JSON would turn a NaN score into null.
+        return { ok: true, evaluation: toJsonSafe(validEvaluation(evaluation)) };
+      } catch (error) {
+        const message = errorMessage(error);
+        log(`job ${jobId ?? '?'} example ${data.exampleIds[index] ?? index} failed (attempt ${attempt}): ${message}`);
+        if (attempt >= attempts || signal.aborted) return { ok: false, error: message };
+        await sleep(systemClock, backoffMs * 2 ** (attempt - 1), signal).catch(() => {});
+      }
+    }
+  };
+
+  const worker = new Worker<MetricCallJobData | MetricBatchJobData, Evaluation | BatchExampleAnswer[]>(
     queueName,
-    async (job, _token, signal) => {
+    async (job, _token, given) => {
+      const signal = given ?? new AbortController().signal;
+      if (job.name === METRIC_BATCH_JOB) {
+        const data = job.data as MetricBatchJobData;
+        const backoff = job.opts.backoff;
+        const backoffMs = typeof backoff === 'number' ? backoff : (backoff?.delay ?? 0);
+        return Promise.all(data.examples.map((_, i) => evaluateInBatch(job.id, data, i, job.opts.attempts ?? 1, backoffMs, signal)));
+      }
       if (job.name !== METRIC_CALL_JOB) throw new Error(`unknown job "${job.name}" on queue "${queueName}"`);
-      const { candidate, example, captureTraces } = job.data;
+      const { candidate, example, captureTraces } = job.data as MetricCallJobData;
       let evaluation: Evaluation;
       try {
-        evaluation = await serve.evaluate(candidate, example, { captureTraces, signal: signal ?? new AbortController().signal });
+        evaluation = await serve.evaluate(candidate, example, { captureTraces, signal });
       } catch (error) {
         // BullMQ keeps error.message as the failure reason the optimizer records.
         throw error instanceof Error ? error : new Error(String(error));

@@ -163,3 +163,24 @@ export async function startWorkerProcess(args: string[], timeoutMs = 45_000, wra
     },
   };
 }
+
+/** What killWhenBusy reads of the queue: its active jobs and who holds them. */
+interface ActiveJobs {
+  getJobs(types: ['active'], start: number, end: number): Promise<Array<{ processedBy?: string }>>;
+}
+
+/**
+ * Kills the worker process with SIGKILL the first moment it holds an active job of `queue`
+ * (polling every 2 ms), unless `ended()` says the run is over first.
+ */
+export async function killWhenBusy(queue: ActiveJobs, victim: WorkerProcess, ended: () => boolean): Promise<void> {
+  const victimName = `:${victim.child.pid}:`;
+  while (!ended()) {
+    const active = await queue.getJobs(['active'], 0, -1);
+    if (active.some((job) => job.processedBy?.includes(victimName))) {
+      victim.child.kill('SIGKILL');
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}

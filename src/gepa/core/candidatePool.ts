@@ -95,8 +95,19 @@ export function ancestorsOf(parents: ReadonlyArray<ReadonlyArray<number>>, i: nu
   return seen;
 }
 
+// The best index of a score array: every fold asks it, and most folds add no candidate (a pool's
+// scores are a new array when, and only when, one joins).
+const bestMemo = new WeakMap<readonly number[], number>();
+
 /** Highest mean valset score; ties go to the earlier candidate. */
-export const bestIndex = (pool: CandidatePool): number => argmaxMean(pool.valScores);
+export function bestIndex(pool: CandidatePool): number {
+  let best = bestMemo.get(pool.valScores);
+  if (best === undefined) {
+    best = argmaxMean(pool.valScores);
+    bestMemo.set(pool.valScores, best);
+  }
+  return best;
+}
 
 /** Candidate `index` and its hash; an index not in the pool is a bug in the caller, named here. */
 export function memberOf(pool: CandidatePool, index: number): { candidate: Candidate; hash: string } {

@@ -3,7 +3,7 @@
 // (instance), an objective's mean (objective), both (hybrid), or an (example, objective) pair
 // (cartesian). A candidate that is the only best on some key is never removed.
 import type { FrontType, TieOrder } from '../../settingValues.js';
-import { copyOrder, grownSet, withAdded, type GrownSet } from './pythonSetOrder.js';
+import { addedInPlace, copyOrder, grownSet, type GrownSet } from './pythonSetOrder.js';
 
 export type Objectives = Readonly<Record<string, number>>;
 
@@ -135,7 +135,10 @@ const firstSeenMemo = new WeakMap<readonly number[], number[]>();
  * The Python set of `front`: the set of the front it extends plus its last member when that one
  * is known (a front that grew by a tie pays for one insertion, not for its whole set), else built
  * from the members. Walks back over fronts never ordered (a batched step extends the fronts once
- * per candidate it adds before they are read).
+ * per candidate it adds before they are read). The set it extends is taken over, grown in place
+ * (copying a table of up to 4x a front's members at every addition was most of this work's
+ * garbage): the front it belonged to loses it, and, should it be asked again (a second pool grown
+ * from the same one), is built afresh from its members, the same set.
  */
 function frontSet(front: readonly number[]): GrownSet {
   const pending: Array<readonly number[]> = [];
@@ -145,11 +148,14 @@ function frontSet(front: readonly number[]): GrownSet {
     pending.push(at);
     at = tiedFrom.get(at);
   }
+  if (pending.length === 0) return set as GrownSet;
+  // The set found is taken over below: its front must not hand it out again.
+  if (at !== undefined) setMemo.delete(at);
   for (let k = pending.length - 1; k >= 0; k--) {
     const f = pending[k] as readonly number[];
-    set = set === undefined ? grownSet(f) : withAdded(set, f[f.length - 1] as number);
-    setMemo.set(f, set);
+    set = set === undefined ? grownSet(f) : addedInPlace(set, f[f.length - 1] as number);
   }
+  setMemo.set(front, set as GrownSet);
   return set as GrownSet;
 }
 

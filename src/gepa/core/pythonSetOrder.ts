@@ -69,10 +69,10 @@ function addInPlace(table: Int32Array, used: number, key: number): Int32Array {
 
 /**
  * `set` after `s.add(key)`, `key` above every member (how a front grows when a later candidate
- * ties it). A new value: the given set's table is copied, never changed.
+ * ties it). The given set is used up: its table may be the answer's, changed.
  */
-export function withAdded(set: GrownSet, key: number): GrownSet {
-  return { table: addInPlace(set.table.slice(), set.used, key), used: set.used + 1 };
+export function addedInPlace(set: GrownSet, key: number): GrownSet {
+  return { table: addInPlace(set.table, set.used, key), used: set.used + 1 };
 }
 
 /** The set `{a}` grown by `s.add(b)` for the other members in ascending order. */

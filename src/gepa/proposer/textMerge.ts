@@ -62,14 +62,19 @@ interface SideChange {
 }
 
 function changeOf(base: readonly string[], side: readonly string[]): SideChange {
-  const kept: Array<string | undefined> = base.map(() => undefined);
-  const inserted = Array.from({ length: base.length + 1 }, () => '');
-  let [bi, si] = [0, 0];
-  for (const [b, s] of [...commonUnits(base, side), [base.length, side.length] as [number, number]]) {
+  const kept = new Array<string | undefined>(base.length).fill(undefined);
+  const inserted = new Array<string>(base.length + 1).fill('');
+  const pairs = commonUnits(base, side);
+  let bi = 0;
+  let si = 0;
+  // The pairs, then the ends of both texts as a last pair.
+  for (let k = 0; k <= pairs.length; k++) {
+    const [b, s] = k < pairs.length ? (pairs[k] as [number, number]) : [base.length, side.length];
     // Base units bi..b-1 were removed and side units si..s-1 put in their place, at gap bi.
-    inserted[bi] += side.slice(si, s).join('');
+    if (s > si) inserted[bi] += side.slice(si, s).join('');
     if (b < base.length) kept[b] = side[s];
-    [bi, si] = [b + 1, s + 1];
+    bi = b + 1;
+    si = s + 1;
   }
   return { kept, inserted };
 }
@@ -100,15 +105,19 @@ export function mergeTexts(base: string, ours: string, theirs: string): TextMerg
   return { ok: true, text };
 }
 
+/** Whether a text ends (starts) with whitespace: its last (first) character alone, not a regex over the whole text, which grows with the merge. */
+const endsWithSpace = (text: string): boolean => text !== '' && /\s/.test(text[text.length - 1] as string);
+const startsWithSpace = (text: string): boolean => text !== '' && /\s/.test(text[0] as string);
+
 /** `piece` after `text`, with a space between when a sentence would otherwise run into the next. */
 function append(text: string, piece: string): string {
-  if (text === '' || piece === '' || /\s$/.test(text) || /^\s/.test(piece)) return text + piece;
+  if (text === '' || piece === '' || endsWithSpace(text) || startsWithSpace(piece)) return text + piece;
   return `${text} ${piece}`;
 }
 
 /** Two insertions at one place, ours first, each keeping the line break or space it came with. */
 function joinInsertions(ours: string, theirs: string): string {
   if (ours === '' || theirs === '') return ours + theirs;
-  if (ours.endsWith('\n') || theirs.startsWith('\n') || /\s$/.test(ours) || /^\s/.test(theirs)) return ours + theirs;
+  if (ours.endsWith('\n') || theirs.startsWith('\n') || endsWithSpace(ours) || startsWithSpace(theirs)) return ours + theirs;
   return `${ours}${/\n/.test(ours + theirs) ? '\n' : ' '}${theirs}`;
 }

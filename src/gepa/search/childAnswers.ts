@@ -7,7 +7,6 @@ import { valsetRaceFor, type ValsetRace } from '../strategies/valsetPolicy.js';
 import type { CandidatePool } from '../core/candidatePool.js';
 import { rebaseExtraCalls } from './proposalPlanner.js';
 import { decideGroup, type ChildAnswer } from './proposalDecisions.js';
-import { withRecords } from './recordsInFlight.js';
 import { payForGrants } from './lastCalls.js';
 import type { Proposal } from '../core/proposal.js';
 import type { Candidate } from '../core/adapter.js';
@@ -24,8 +23,9 @@ export interface AnswerSettings {
 
 /** The state the answers are decided over. */
 export interface AnswerState {
-  proposals: Readonly<Record<string, Proposal>>;
-  /** The record a report just changed, not yet in `proposals` (the decision's one copy of the table takes it in). */
+  /** The run's table of proposals in flight: the decisions change it in place. */
+  proposals: Record<string, Proposal>;
+  /** The record a report just changed, not yet in `proposals` (set in it first). */
   changed?: Proposal;
   /** Ids of the current batched step's proposals, in task order (empty when async). */
   stepIds: readonly string[];
@@ -107,7 +107,7 @@ function messageFor(pool: CandidatePool, proposals: Readonly<Record<string, Prop
 
 /** Async, rebaseWait: children whose wait just ended (releasedFromWait), decided one after another (`state.changed` is not read: their records are in the table). */
 export function answerReleased(state: Omit<AnswerState, 'changed'>, released: readonly string[], settings: AnswerSettings): Answers {
-  let answers: Answers = { proposals: withRecords(state.proposals), ledger: state.ledger, messages: [] };
+  let answers: Answers = { proposals: state.proposals, ledger: state.ledger, messages: [] };
   for (const id of released) {
     const next = answerAfterReport({ ...state, proposals: answers.proposals, ledger: answers.ledger }, id, settings);
     answers = { proposals: next.proposals, ledger: next.ledger, messages: [...answers.messages, ...next.messages] };

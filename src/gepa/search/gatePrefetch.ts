@@ -35,17 +35,18 @@ export interface GatePrefetch {
  * still in flight, granted its valset evaluation. Once that proposal's child joins, the child's
  * rebase target is either that child (when it is the best of those that joined) or the target it
  * has now, so both gates are evaluated ahead (each when the edit replays onto it cleanly). Each
- * child is marked (one prefetch per child) and its reservation enlarged by `extraCalls` per gate
- * (a gate's worst case); a child the budget cannot enlarge for is left to wait as it is.
+ * child is marked (one prefetch per child, its record changed in the run's table in place) and its
+ * reservation enlarged by `extraCalls` per gate (a gate's worst case); a child the budget cannot
+ * enlarge for is left to wait as it is.
  */
 export function gatePrefetches(
-  state: { proposals: Readonly<Record<string, Proposal>>; pool: CandidatePool; ledger: BudgetLedger },
+  state: { proposals: Record<string, Proposal>; pool: CandidatePool; ledger: BudgetLedger },
   settings: { extraCalls: number; gate: RebaseGate; policy: RebasePolicy },
 ): { proposals: Record<string, Proposal>; ledger: BudgetLedger; messages: Array<{ id: string; message: GatePrefetch }> } {
-  const proposals = { ...state.proposals };
+  const { proposals } = state;
   let { ledger } = state;
   const messages: Array<{ id: string; message: GatePrefetch }> = [];
-  for (const n of Object.values(state.proposals)) {
+  for (const n of Object.values(proposals)) {
     if (n.gatePrefetched || n.kind !== 'reflective' || !n.child || !isHeld(n)) continue;
     const blockers = (n.waitingFor ?? []).map((id) => state.proposals[id]).filter((q): q is Proposal => q !== undefined && q.spend === undefined);
     const q = blockers[0];

@@ -5,12 +5,11 @@
 // of its step has finished, all or nothing in task order, so whatever finished first, the same run.
 import { enlarge, remainingCalls, type BudgetLedger, type SpendingLimits } from '../../budget/budgetLedger.js';
 import { isAccepted, type Proposal } from '../core/proposal.js';
-import { withRecords } from './recordsInFlight.js';
 
 /** Why a held child was denied its valset evaluation. */
 export const UNPAID_VALSET_REASON = 'the budget left could not pay for its valset evaluation';
 
-/** What the held children are decided over: the records in flight, the step, the ledger. */
+/** What the held children are decided over: the records in flight (the run's table, changed in place), the step, the ledger. */
 export interface HeldState {
   proposals: Record<string, Proposal>;
   /** The current batched step's ids (empty when async). */
@@ -38,33 +37,31 @@ function reserveOwed(ledger: BudgetLedger, limits: SpendingLimits, p: Proposal, 
 /**
  * The children just granted (`granted`) whose valset evaluation is owed are held instead (their
  * grant taken back until it is paid); then every held child that can be decided now is decided.
- * Returns the ids whose grant was taken back, and the decisions.
+ * The records change in place; returns the ids whose grant was taken back, and the decisions.
  */
 export function payForGrants(state: HeldState, granted: readonly string[]): { state: HeldState; taken: string[]; answers: HeldAnswer[] } {
-  // Copied only when a grant is taken back: most answers owe nothing, and this runs at every verdict and end.
-  let proposals = state.proposals;
+  const { proposals } = state;
   const taken: string[] = [];
   for (const id of granted) {
     const p = proposals[id];
     if (!p || (p.valsetOwed ?? 0) === 0) continue;
-    if (taken.length === 0) proposals = withRecords(proposals);
     proposals[id] = { ...p, granted: false, valsetHeld: true };
     taken.push(id);
   }
-  const decided = decideHeld(proposals === state.proposals ? state : { ...state, proposals });
+  const decided = decideHeld(state);
   return { state: decided.state, taken, answers: decided.answers };
 }
 
 /** An accepted child not yet answered (waiting for its turn, or held). */
 const awaitingAnswer = (q: Proposal) => isAccepted(q.outcome) && !q.granted && q.decision === undefined;
 
-/** Decides the held children that can be decided now (launch order; a batched step's in task order). */
+/** Decides the held children that can be decided now (launch order; a batched step's in task order); their records change in place. */
 export function decideHeld(state: HeldState): { state: HeldState; answers: HeldAnswer[] } {
   // A loop, not Object.values: the table is a dictionary-mode object, and it rarely holds a held child.
   const held: Proposal[] = [];
   for (const id in state.proposals) if (state.proposals[id]?.valsetHeld === true) held.push(state.proposals[id]);
   if (held.length === 0) return { state, answers: [] };
-  const proposals = withRecords(state.proposals);
+  const { proposals } = state;
   let { ledger } = state;
   const answers: HeldAnswer[] = [];
   // What may still give calls back: proposals in flight that wait for no answer (a child waiting

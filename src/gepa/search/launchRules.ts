@@ -39,7 +39,7 @@ export interface LaunchStart {
 }
 
 export interface Launched {
-  /** What the run records: the plan's search state, ledger and records in flight, failures, a stop; the parents asked for. */
+  /** What the run records: the plan's search state and ledger, failures, a stop; the parents asked for (the starts' records join the table in flight). */
   update: Partial<SearchRun> & { parentsAsked?: Launch[] };
   /** Announced before anything starts: a batched step's start, the failures, the launches. */
   events: RunEvent[];

@@ -9,7 +9,6 @@ import { mayStartValsetEarly, selectProposals } from '../strategies/proposalSele
 import { poolLookup, type CandidatePool } from '../core/candidatePool.js';
 import { isAccepted, UNFINISHED_OUTCOME_REASON, type MinibatchOutcome, type Proposal, type ProposalId, type ProposalSpend } from '../core/proposal.js';
 import { planStaleChild, type RebasePolicy } from './staleChild.js';
-import { withRecord, withRecords } from './recordsInFlight.js';
 import type { Candidate } from '../core/adapter.js';
 import type { ProposalSelection, RebaseWait } from '../../settingValues.js';
 
@@ -85,13 +84,13 @@ export function releasedFromWait(proposals: Readonly<Record<string, Proposal>>):
 }
 
 /**
- * Decides what can be decided in `group` (ids in task order) and returns the updated records and
- * the answers to send. `rebase` applies to a lone proposal (a group of one, the async schedule).
- * `changed`, when given, is a record not yet in `proposals` (the report just received), set in the
- * one copy of the table this makes.
+ * Decides what can be decided in `group` (ids in task order) in `proposals`, the run's table,
+ * changed in place (and returned), with the answers to send. `rebase` applies to a lone proposal
+ * (a group of one, the async schedule). `changed`, when given, is a record not yet in the table
+ * (the report just received), set in it first.
  */
 export function decideGroup(
-  proposals: Readonly<Record<string, Proposal>>,
+  proposals: Record<string, Proposal>,
   group: readonly string[],
   mode: ProposalSelection,
   pool: CandidatePool,
@@ -99,41 +98,41 @@ export function decideGroup(
   wait: RebaseWait = 'none',
   changed?: Proposal,
 ): { proposals: Record<string, Proposal>; answers: ChildAnswer[] } {
-  const next = changed ? withRecord(proposals, changed.id, changed) : withRecords(proposals);
+  if (changed) proposals[changed.id] = changed;
   const answers: ChildAnswer[] = [];
   const inPool = poolLookup(pool);
-  const lone = group.length === 1 ? next[group[0] as string] : undefined;
+  const lone = group.length === 1 ? proposals[group[0] as string] : undefined;
   if (lone && rebase !== 'off' && lone.rebasedFrom === undefined && lone.child && waitingOnVerdict(lone)) {
-    const waitingFor = holdFor(next, lone, wait);
+    const waitingFor = holdFor(proposals, lone, wait);
     if (waitingFor !== undefined) {
-      next[lone.id] = { ...lone, waitingFor };
-      return { proposals: next, answers: [] };
+      proposals[lone.id] = { ...lone, waitingFor };
+      return { proposals, answers: [] };
     }
     const plan = planStaleChild(pool, lone, lone.child, rebase);
     if (plan.kind === 'rebase') {
-      next[lone.id] = { ...lone, rebasedFrom: lone.parents[0], parents: [plan.onto] };
-      return { proposals: next, answers: [{ id: lone.id, answer: 'rebase', onto: plan.onto, child: plan.child, childHash: plan.childHash }] };
+      proposals[lone.id] = { ...lone, rebasedFrom: lone.parents[0], parents: [plan.onto] };
+      return { proposals, answers: [{ id: lone.id, answer: 'rebase', onto: plan.onto, child: plan.child, childHash: plan.childHash }] };
     }
     if (plan.kind === 'contained') {
-      next[lone.id] = { ...lone, decision: { task: lone.task, selected: false, reason: plan.reason } };
-      return { proposals: next, answers: [{ id: lone.id, answer: 'deny' }] };
+      proposals[lone.id] = { ...lone, decision: { task: lone.task, selected: false, reason: plan.reason } };
+      return { proposals, answers: [{ id: lone.id, answer: 'deny' }] };
     }
   }
-  const members = () => group.map((id) => next[id] as Proposal);
+  const members = () => group.map((id) => proposals[id] as Proposal);
   for (const p of members()) {
     if (waitingOnVerdict(p) && mayStartValsetEarly(mode, p.outcome as MinibatchOutcome, inPool)) {
-      next[p.id] = { ...p, granted: true };
+      proposals[p.id] = { ...p, granted: true };
       answers.push({ id: p.id, answer: 'grant' });
     }
   }
   const step = members();
-  if (!step.every((q) => q.outcome !== undefined) || step.every((q) => q.decision !== undefined)) return { proposals: next, answers };
+  if (!step.every((q) => q.outcome !== undefined) || step.every((q) => q.decision !== undefined)) return { proposals, answers };
   const decisions = selectProposals(step.map((q) => q.outcome as MinibatchOutcome), mode, inPool);
   step.forEach((q, i) => {
     const decision = decisions[i] as NonNullable<Proposal['decision']>;
     const awaiting = isAccepted(q.outcome) && !q.granted && q.spend === undefined;
     if (awaiting) answers.push({ id: q.id, answer: decision.selected ? 'grant' : 'deny' });
-    next[q.id] = { ...q, decision, granted: q.granted || (awaiting && decision.selected) };
+    proposals[q.id] = { ...q, decision, granted: q.granted || (awaiting && decision.selected) };
   });
-  return { proposals: next, answers };
+  return { proposals, answers };
 }

@@ -6,7 +6,7 @@ import { openLedger, reserveRegardless, settle, type BudgetLedger, type Reservat
 import { answerAfterReport, type AnswerSettings, type Answers } from './childAnswers.js';
 import { valsetScoresOf, type MinibatchOutcome, type Proposal, type ProposalSpend } from '../core/proposal.js';
 import { recordFinish, recordVerdict } from './proposalDecisions.js';
-import { withoutRecords, withRecords } from './recordsInFlight.js';
+import { emptyRecords } from './recordsInFlight.js';
 import { buildResult } from '../core/result.js';
 import { seedFromReply } from '../proposer/seedPrompt.js';
 import { shortenPrompt, textLength } from '../reflection/lengthLimit.js';
@@ -33,7 +33,7 @@ export interface SearchRun {
   dollarsExhausted: boolean;
   /** Dollars spent, as reported by the seed's evaluation and by finished proposals (the evaluator holds the dollar budget). */
   spentUsd: number;
-  /** The record of every proposal in flight. */
+  /** The record of every proposal in flight: the run's table, changed in place (recordsInFlight.ts). */
   proposals: Record<string, Proposal>;
   /** Ids of the current batched step's proposals, in task order. */
   stepIds: string[];
@@ -82,7 +82,7 @@ export function startRun(
     ledger: held?.ledger ?? opened,
     spentUsd: 0,
     dollarsExhausted: false,
-    proposals: {},
+    proposals: emptyRecords(),
     stepIds: [],
     ...(held ? { holdout: held.holdout } : {}),
   };
@@ -166,14 +166,12 @@ export function seedWritten(
 }
 
 /**
- * What launching a plan does to the run: its records in flight, its search state and ledger (the
- * launches' reservations), its failures recorded, its stop reason. Events: a batched step's
- * start, the failures, the launches; the caller spawns the proposers, then emits the budget.
+ * What launching a plan does to the run: its search state and ledger (the launches'
+ * reservations), its failures recorded, its stop reason; the launches' records are the caller's to
+ * add to the table in flight (runState.ts). Events: a batched step's start, the failures, the
+ * launches; the caller spawns the proposers, then emits the budget.
  */
 export function launchPlan(run: SearchRun, plan: Plan, batched: boolean): { update: Partial<SearchRun>; events: RunEvent[] } {
-  // Added one by one to the table's copy: an object built of never-seen ids (Object.fromEntries) costs a hidden class per id.
-  const proposals = withRecords(run.proposals);
-  for (const l of plan.launches) proposals[l.proposal.id] = l.proposal;
   const failed = recordPlanFailures(run.progress, plan.failures);
   const stepStarted: RunEvent[] = batched && plan.launches.length > 0 ? [{ type: 'step.started', step: plan.search.step, tasks: plan.launches.length }] : [];
   return {
@@ -181,7 +179,6 @@ export function launchPlan(run: SearchRun, plan: Plan, batched: boolean): { upda
       search: plan.search,
       ledger: plan.ledger,
       progress: failed.progress,
-      proposals,
       ...(batched ? { stepIds: plan.launches.map((l) => l.proposal.id) } : {}),
       ...(plan.stopReason === undefined ? {} : decideStop(run, { kind: 'plan', reason: plan.stopReason, error: plan.error })),
     },
@@ -189,7 +186,7 @@ export function launchPlan(run: SearchRun, plan: Plan, batched: boolean): { upda
   };
 }
 
-/** A verdict: recorded, and whichever children of its group can be answered now, answered. */
+/** A verdict: recorded, and whichever children of its group can be answered now, answered (the table changes in place). */
 export function judge(run: SearchRun, report: { id: string; outcome: MinibatchOutcome; child?: Candidate }, settings: AnswerSettings, limits?: SpendingLimits): Answers | null {
   const p = run.proposals[report.id];
   if (!p) return null;
@@ -197,7 +194,7 @@ export function judge(run: SearchRun, report: { id: string; outcome: MinibatchOu
   return answerAfterReport({ proposals: run.proposals, changed, stepIds: run.stepIds, pool: run.search.pool, ledger: run.ledger, ...(limits ? { limits } : {}) }, p.id, settings);
 }
 
-/** A proposal's end: its reservation settled with what it paid, its report recorded, its group decided. */
+/** A proposal's end: its reservation settled with what it paid, its report recorded, its group decided (the table changes in place). */
 export function finish(run: SearchRun, report: Parameters<typeof recordFinish>[1] & { id: string; spend: ProposalSpend }, settings: AnswerSettings, limits?: SpendingLimits): Answers | null {
   const p = run.proposals[report.id];
   if (!p) return null;
@@ -208,15 +205,15 @@ export function finish(run: SearchRun, report: Parameters<typeof recordFinish>[1
 
 /**
  * Finished proposals folded in, in the order given: the pool, the progress and the records; their
- * dollars added; their records out of flight; the stop decision asked (once per fold). Events:
- * the fold's, then the budget.
+ * dollars added; their records out of the table (in place); the stop decision asked (once per
+ * fold). Events: the fold's, then the budget.
  */
 export function foldInto(run: SearchRun, finished: readonly Proposal[], moment: { elapsedMsNow: number }, settings: RunSettingsView): { update: Partial<SearchRun>; events: RunEvent[] } {
   const folded = foldFinished(run.search, run.progress, finished, { metricCallsNow: run.ledger.spentCalls, elapsedMsNow: moment.elapsedMsNow, frontType: settings.frontType, tieOrder: settings.tieOrder });
-  const proposals = withoutRecords(run.proposals, finished.map((p) => p.id));
+  for (const p of finished) delete run.proposals[p.id];
   const spentUsd = run.spentUsd + finished.reduce((n, p) => n + (p.spend?.costUsd ?? 0), 0);
   const stop = decideStop({ ...run, search: folded.search, progress: folded.progress, spentUsd }, { kind: 'fold', elapsedMs: moment.elapsedMsNow }, settings);
-  return { update: { search: folded.search, progress: folded.progress, proposals, spentUsd, ...stop }, events: [...folded.events, budgetEvent({ ledger: run.ledger, spentUsd })] };
+  return { update: { search: folded.search, progress: folded.progress, spentUsd, ...stop }, events: [...folded.events, budgetEvent({ ledger: run.ledger, spentUsd })] };
 }
 
 /** A batched step folded in task order, once it has finished (stepFinished); nothing of it stays in flight. */
@@ -227,7 +224,7 @@ export function foldStep(run: SearchRun, moment: { elapsedMsNow: number }, setti
 
 /** A stop that cuts the run short: the proposals in flight are recorded as skipped, with its reason, and dropped. */
 export function cutShort(run: SearchRun): Pick<SearchRun, 'progress' | 'proposals' | 'stepIds'> {
-  return { progress: recordStopped(run.progress, Object.values(run.proposals), run.stopReason), proposals: {}, stepIds: [] };
+  return { progress: recordStopped(run.progress, Object.values(run.proposals), run.stopReason), proposals: emptyRecords(), stepIds: [] };
 }
 
 /** What the evaluator counted over the whole run (its counts win over the run's own: they include every call). */

@@ -74,8 +74,8 @@ export class EpochShuffledSampler {
     readonly batchSize: number,
     state?: SamplerState,
   ) {
-    const fresh = initialSamplerState(size, batchSize);
-    this.state = state ?? fresh;
+    // A fresh state only when none is given: the planner restores the sampler at every plan.
+    this.state = state ?? initialSamplerState(size, batchSize);
   }
 
   /** The next minibatch of ids in [0, size): a step of one task, fresh or sliding alike. */
