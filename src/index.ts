@@ -41,7 +41,7 @@ export { evaluatorActor } from '../machines/evaluator.actor.js';
 export { optimizeAnything, type OptimizeAnythingResult } from '../machines/optimizeAnything.js';
 export { log } from './adapters/anything/evaluatorLog.js';
 export { image } from './adapters/anything/sideImage.js';
-export type { Evaluator, EvaluatorContext, EvaluatorState, OptimizeAnythingOptions, PastEvaluation, RefinerOptions } from './adapters/anything/anythingOptions.js';
+export type { BatchEvaluator, BatchEvaluatorContext, Evaluator, EvaluatorContext, EvaluatorState, OptimizeAnythingOptions, PastEvaluation, RefinerOptions } from './adapters/anything/anythingOptions.js';
 export type { EvaluatorResult, SideInfo } from './adapters/anything/sideInfo.js';
 // The errors a caller catches.
 export { RunFailedError } from './run/runFailedError.js';

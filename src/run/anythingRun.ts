@@ -4,7 +4,7 @@
 // prepared run needs beyond that config (the mode, the reflection prompt's framing, a seedless
 // start's prompt, the refiner, the images check). Candidates come back as strings when the seed is one.
 import { anythingDefaults, checkAnythingOptions, examplesOf, reflectionContextOf, searchModeOf, seedAsCandidate, STRING_COMPONENT, type OptimizeAnythingOptions, type RefinerOptions } from '../adapters/anything/anythingOptions.js';
-import { createAnythingAdapter } from '../adapters/anything/anythingAdapter.js';
+import { createAnythingAdapter, type AnythingAdapterOptions } from '../adapters/anything/anythingAdapter.js';
 import { anythingRefinement } from '../adapters/anything/refiner.js';
 import type { Refinement } from '../evaluation/refinement.js';
 import { ConfigError } from '../errors/configError.js';
@@ -29,11 +29,12 @@ export interface AnythingRunParts<Example> {
 /** Checks the options (a ConfigError naming the field, before any call) and builds the run's parts. */
 export function anythingRunParts<Example>(options: OptimizeAnythingOptions<string | Candidate, Example>): AnythingRunParts<Example> {
   checkAnythingOptions(options as OptimizeAnythingOptions<string | Candidate, unknown>);
-  const { seedCandidate, evaluator, dataset, valset, objective, background, refiner, images, captureStdio, ...shared } = options;
+  const { seedCandidate, evaluator, batchEvaluator, dataset, valset, objective, background, refiner, images, captureStdio, ...shared } = options;
   const mode = searchModeOf(options);
   const stringCandidate = typeof seedCandidate !== 'object';
   const adapter = createAnythingAdapter<Example>({
-    evaluator: evaluator as Parameters<typeof createAnythingAdapter<Example>>[0]['evaluator'],
+    ...(evaluator ? { evaluator: evaluator as AnythingAdapterOptions<Example>['evaluator'] } : {}),
+    ...(batchEvaluator ? { batchEvaluator: batchEvaluator as AnythingAdapterOptions<Example>['batchEvaluator'] } : {}),
     mode,
     stringCandidate,
     failFast: shared.failFast ?? false,

@@ -45,6 +45,22 @@ export interface EvaluatorContext {
  */
 export type Evaluator<C, Example> = (candidate: C, example: Example, ctx: EvaluatorContext) => EvaluatorResult | Promise<EvaluatorResult>;
 
+/** What a batchEvaluator is handed besides the candidate and the examples. */
+export interface BatchEvaluatorContext {
+  /** Aborted when the run stops at once (the caller's signal, a timeout): give up the call. */
+  signal: AbortSignal;
+  /** gepa's `opt_state` per example, in the order of `examples`: the best evaluations so far. */
+  states: readonly EvaluatorState[];
+}
+
+/**
+ * A user's evaluator that scores a candidate on many examples in one call (a harness that runs a
+ * batch at once): returns one number or `{ score, sideInfo }` per example, in their order. Each
+ * example is still a metric call of its own (budget, log, cache, events); a batch has at most
+ * `workers` examples (a minibatch, or a slice of the valset).
+ */
+export type BatchEvaluator<C, Example> = (candidate: C, examples: readonly Example[], ctx: BatchEvaluatorContext) => readonly EvaluatorResult[] | Promise<readonly EvaluatorResult[]>;
+
 /** gepa's RefinerConfig: after each evaluation, a model proposes a refined candidate from the side information. */
 export interface RefinerOptions {
   /** Default: the reflection model. */
@@ -64,8 +80,14 @@ export type SharedOptions<Example> = Omit<OptimizeConfig<Example>, 'seedCandidat
 export interface OptimizeAnythingOptions<C extends string | Candidate, Example = undefined> extends SharedOptions<Example> {
   /** A string (one component; candidates come back as strings) or named texts. Absent: seedless (`objective` required). */
   seedCandidate?: C;
-  /** Scores a candidate (on one example, or on none in single-task search): a number or `{ score, sideInfo }`. */
-  evaluator: Evaluator<C, Example>;
+  /** Scores a candidate (on one example, or on none in single-task search): a number or `{ score, sideInfo }`. Give it or `batchEvaluator`. */
+  evaluator?: Evaluator<C, Example>;
+  /**
+   * Instead of `evaluator`: scores a candidate on many examples in one call, one number or
+   * `{ score, sideInfo }` per example; needs `dataset`. Counted as one metric call per example.
+   * Local executor only for now.
+   */
+  batchEvaluator?: BatchEvaluator<C, Example>;
   /** The tasks (multi-task search), or the training examples (with `valset`: generalization). Absent: single-task search. */
   dataset?: readonly Example[];
   /** Examples the candidates must generalize to; needs `dataset`. */
@@ -120,7 +142,18 @@ export function checkAnythingOptions(options: OptimizeAnythingOptions<string | C
   for (const field of ['trainset', 'adapter'] as const) {
     if (o[field] !== undefined) fail(field, `optimizeAnything takes ${field === 'trainset' ? '`dataset`' : '`evaluator`'} instead (optimize() takes ${field})`);
   }
-  if (typeof options.evaluator !== 'function') fail('evaluator', 'must be a function (candidate, example, ctx) => number | { score, sideInfo }');
+  if (options.evaluator !== undefined && options.batchEvaluator !== undefined) {
+    fail('batchEvaluator', 'cannot be given with evaluator: give one of them (evaluator scores one example per call, batchEvaluator many)');
+  }
+  if (options.batchEvaluator === undefined) {
+    if (typeof options.evaluator !== 'function') fail('evaluator', `must be a function (candidate, example, ctx) => number | { score, sideInfo }${options.evaluator === undefined ? ', or give batchEvaluator instead' : ''}`);
+  } else {
+    if (typeof options.batchEvaluator !== 'function') fail('batchEvaluator', 'must be a function (candidate, examples, ctx) => one number or { score, sideInfo } per example');
+    if (options.dataset === undefined) fail('batchEvaluator', 'needs a dataset: single-task search calls the evaluator without an example, so there is no batch of examples (give evaluator instead)');
+    if (options.executor !== undefined && options.executor.kind !== 'local') {
+      fail('batchEvaluator', `cannot run on the ${options.executor.kind} executor yet (its workers score one example per job): use the local executor, or give evaluator instead`);
+    }
+  }
   const seed: unknown = options.seedCandidate;
   if (seed !== undefined && typeof seed !== 'string') {
     if (typeof seed !== 'object' || seed === null || Array.isArray(seed)) fail('seedCandidate', 'must be a string or a record of named texts');

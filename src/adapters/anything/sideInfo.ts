@@ -31,19 +31,22 @@ export interface ReadResult {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The evaluator's answer as a score and side information, its log lines added. */
-export function readEvaluatorResult(value: unknown, lines: readonly string[]): ReadResult {
+/**
+ * The evaluator's answer as a score and side information, its log lines added. `who` names the
+ * function in a problem, `where` the example (a batchEvaluator's: " for example 2 of 3").
+ */
+export function readEvaluatorResult(value: unknown, lines: readonly string[], who = 'evaluator', where = ''): ReadResult {
   let score: unknown = value;
   let sideInfo: SideInfo = {};
   if (isRecord(value)) {
     score = value.score;
     if (value.sideInfo !== undefined && !isRecord(value.sideInfo)) {
-      return { score: 0, sideInfo: withLog({}, lines), problem: `sideInfo must be a record, got ${JSON.stringify(value.sideInfo)}` };
+      return { score: 0, sideInfo: withLog({}, lines), problem: `${where === '' ? '' : `the ${who}'s answer${where}: `}sideInfo must be a record, got ${JSON.stringify(value.sideInfo)}` };
     }
     sideInfo = { ...(value.sideInfo as SideInfo | undefined) };
   }
   if (typeof score !== 'number' || !Number.isFinite(score)) {
-    return { score: 0, sideInfo: withLog(sideInfo, lines), problem: `the evaluator returned ${describe(value)}, not a finite number or { score, sideInfo }` };
+    return { score: 0, sideInfo: withLog(sideInfo, lines), problem: `the ${who} returned ${describe(value)}${where}, not a finite number or { score, sideInfo }` };
   }
   return { score, sideInfo: withLog(sideInfo, lines) };
 }

@@ -127,6 +127,12 @@ export interface Adapter<Example> {
    */
   evaluate(candidate: Candidate, example: Example, ctx: EvalContext): Promise<Evaluation>;
   /**
+   * Optional: one call for several examples (a minibatch, a slice of a valset; at most the run's
+   * workers), answering one evaluation per example in their order. Each example is still a metric
+   * call of its own; the local executor runs such a batch as one job holding a worker slot per example.
+   */
+  evaluateBatch?(candidate: Candidate, examples: readonly Example[], ctx: EvalContext): Promise<Evaluation[]>;
+  /**
    * Optional: per-component records for the reflection prompt. Default: one record per example
    * with keys Inputs, Generated Outputs, Feedback.
    */
