@@ -6,10 +6,10 @@
 // rule it broke. The reflection records show the invoice, the entry and that feedback, never the
 // hidden list of rules.
 import { Rng } from '../../gepa/core/rng.js';
-import type { Adapter, Candidate, EvalContext, Evaluation, ReflectiveDataset } from '../../gepa/core/adapter.js';
+import type { Adapter, Candidate, Evaluation } from '../../gepa/core/adapter.js';
 import { combineHashes, hashString, unitFromHash } from '../hash32.js';
-import { plainReflectiveDataset } from '../plainReflectiveDataset.js';
-import { checkLatencyOptions, latencyApplies, simulateLatency, type LatencyModel } from '../simulatedLatency.js';
+import type { LatencyModel } from '../simulatedLatency.js';
+import { simulatedTaskAdapter } from '../simulatedTaskAdapter.js';
 import type { InvoiceExample } from './invoiceDataset.js';
 import { ruleOf, RULE_IDS, type RuleId } from './houseRules.js';
 import { parseRulePromptCached, type RulePrompt } from './rulePrompt.js';
@@ -66,19 +66,5 @@ export function bookInvoice(prompt: RulePrompt, example: InvoiceExample, seed: n
 }
 
 export function createBookkeeperModel(options: BookkeeperOptions): Adapter<InvoiceExample> {
-  const { seed } = options;
-  checkLatencyOptions('metricCallMs', options.meanMs, options.jitter);
-  return {
-    async evaluate(candidate: Candidate, example: InvoiceExample, ctx: EvalContext): Promise<Evaluation> {
-      const prompt = parseRulePromptCached(promptText(candidate));
-      if (latencyApplies(options, ctx.signal)) {
-        await simulateLatency(options, combineHashes(prompt.hash, hashString(example.id, seed), seed), ctx.signal);
-      }
-      return bookInvoice(prompt, example, seed, ctx.captureTraces);
-    },
-
-    makeReflectiveDataset(_candidate, results, components): ReflectiveDataset {
-      return plainReflectiveDataset(results, components);
-    },
-  };
+  return simulatedTaskAdapter(options, { readPrompt: (candidate) => parseRulePromptCached(promptText(candidate)), answer: bookInvoice });
 }

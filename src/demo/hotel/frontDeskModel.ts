@@ -2,10 +2,9 @@
 // answers one guest message under the candidate's system prompt and grades the reply. The
 // reflection records show the message, the reply and the grader's feedback, never the hidden
 // list of facts the message needs.
-import type { Adapter, Candidate, EvalContext, Evaluation, ReflectiveDataset } from '../../gepa/core/adapter.js';
-import { combineHashes, hashString } from '../hash32.js';
-import { plainReflectiveDataset } from '../plainReflectiveDataset.js';
-import { checkLatencyOptions, latencyApplies, simulateLatency, type LatencyModel } from '../simulatedLatency.js';
+import type { Adapter, Candidate } from '../../gepa/core/adapter.js';
+import type { LatencyModel } from '../simulatedLatency.js';
+import { simulatedTaskAdapter } from '../simulatedTaskAdapter.js';
 import { parseFactPromptCached } from './factPrompt.js';
 import { answerGuest } from './frontDeskReply.js';
 import type { HotelExample } from './hotelDataset.js';
@@ -25,19 +24,5 @@ function promptText(candidate: Candidate): string {
 }
 
 export function createFrontDeskModel(options: FrontDeskModelOptions): Adapter<HotelExample> {
-  const { seed } = options;
-  checkLatencyOptions('metricCallMs', options.meanMs, options.jitter);
-  return {
-    async evaluate(candidate: Candidate, example: HotelExample, ctx: EvalContext): Promise<Evaluation> {
-      const prompt = parseFactPromptCached(promptText(candidate));
-      if (latencyApplies(options, ctx.signal)) {
-        await simulateLatency(options, combineHashes(prompt.hash, hashString(example.id, seed), seed), ctx.signal);
-      }
-      return answerGuest(prompt, example, seed, ctx.captureTraces);
-    },
-
-    makeReflectiveDataset(_candidate, results, components): ReflectiveDataset {
-      return plainReflectiveDataset(results, components);
-    },
-  };
+  return simulatedTaskAdapter(options, { readPrompt: (candidate) => parseFactPromptCached(promptText(candidate)), answer: answerGuest });
 }
