@@ -7,23 +7,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SimulatedClock } from 'xstate';
-import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
-import { createDemoTask } from '../src/demo/demoTask.js';
 import { OTHER_VERSION_NOTE } from '../src/gepa/reflection/combinedFailures.js';
 import { optimize, type OptimizeResult, type Schedule } from '../src/index.js';
+import { killableSimulatedDemo } from './support/killableSimulatedDemo.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gepa-combined-resume-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** One process's part of a 'combined' run on `runDir`, aborted at `abortAtMs` of simulated time; `prompts` gets every prompt the model is really asked. */
 async function runOnce(runDir: string, schedule: Schedule, abortAtMs: number | undefined, prompts: string[]): Promise<OptimizeResult> {
-  const clock = steppingClock(new SimulatedClock());
-  const task = createDemoTask({ seed: 3, metricCallMs: 20, reflectionMs: 80, clock });
-  const abort = new AbortController();
-  if (abortAtMs !== undefined) clock.setTimeout(() => abort.abort(new Error('killed')), abortAtMs);
-  return runOnSimulatedClock(
-    clock,
+  const { clock, task, signal, run } = killableSimulatedDemo(3, abortAtMs);
+  return run(
     optimize({
       seedCandidate: task.seedCandidate,
       trainset: task.trainset,
@@ -41,7 +35,7 @@ async function runOnce(runDir: string, schedule: Schedule, abortAtMs: number | u
       seed: 11,
       runDir,
       clock,
-      signal: abort.signal,
+      signal,
     }),
   );
 }
