@@ -154,7 +154,7 @@ describe('the command runs an optimizeAnything program offline', () => {
     expect(failed.code).toBe(1);
     const last = failed.stderr.trimEnd().split('\n').at(-1);
     expect(last).toMatch(
-      /^gepa-actors: the run failed: no proposed candidate could be evaluated: every metric call of (?:the one proposed candidate|both proposed candidates|all \d+ proposed candidates) failed; the first failed call: .*Cannot read properties of undefined \(reading 'score'\)\. (\d+) of \d+ calls failed \(adapter x\1\); best so far: candidate #0 \(valset score 0\.000\)\. .*run keeps what was paid for: fix the cause and run the same command with --resume to continue/,
+      /^gepa-actors: the run failed: no proposed candidate could be evaluated: every metric call of (?:the one proposed candidate|both proposed candidates|all \d+ proposed candidates) failed; the first failed call: .*Cannot read properties of undefined \(reading 'score'\)\. (\d+) of \d+ metric calls failed \(adapter x\1\); best so far: candidate #0 \(valset score 0\.000\)\. .*run keeps what was paid for: fix the cause and run the same command with --resume to continue/,
     );
     // The partial result is still the last stdout line, and the run directory holds what was paid for.
     expect(lastJson(failed.stdout).stopReason).toBe('error');
