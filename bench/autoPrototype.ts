@@ -79,6 +79,7 @@ const VARIANTS: Record<string, Variant> = {
   ...minibatchVariants(),
   'async 10 gates': { schedule: { kind: 'async', inFlight: 10, speculate: 'rebase-gate' }, about: 'async 10 with gates evaluated ahead, places kept' },
   ...gatesCombinedVariants(),
+  'async 10 gates race': { schedule: { kind: 'async', inFlight: 10, speculate: 'rebase-gate' }, options: { valsetPolicy: { kind: 'race', chunk: 10, margin: 0 } }, about: 'async 10 with gates evaluated ahead and the valset race (chunks of 10, margin 0)' },
   'auto combined 3': combined({ kind: 'auto' }, { maxRecords: 3 }, "schedule 'auto', 'combined' capped at 3 records"),
   'auto combined 4': combined({ kind: 'auto' }, { maxRecords: 4 }, "schedule 'auto', 'combined' capped at 4 records"),
   'auto combined 6': combined({ kind: 'auto' }, { maxRecords: 6 }, "schedule 'auto', 'combined' capped at 6 records"),
