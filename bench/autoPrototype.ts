@@ -55,6 +55,20 @@ function gatesCombinedVariants(): Record<string, Variant> {
   return out;
 }
 
+/** Async 10 with gates and one of the launch order's other settings ('async 10 gates <setting>'). */
+function launchOrderVariants(): Record<string, Variant> {
+  const gated = { kind: 'async', inFlight: 10, speculate: 'rebase-gate' } as const;
+  const settings: Record<string, Partial<Extract<Schedule, { kind: 'async' }>>> = {
+    'wait ahead': { rebaseWait: 'ahead-in-flight' },
+    'wait valsets': { rebaseWait: 'valsets-in-flight' },
+    'rebase pool-best': { rebase: 'pool-best' },
+    'rebase best-descendant': { rebase: 'best-descendant' },
+    'gate whole': { rebaseGate: 'whole-minibatch' },
+    'parents in-flight': { parentWeighting: 'in-flight' },
+  };
+  return Object.fromEntries(Object.entries(settings).map(([name, extra]) => [`async 10 gates ${name}`, { schedule: { ...gated, ...extra }, about: `async 10 with gates evaluated ahead, ${JSON.stringify(extra)}` }]));
+}
+
 const VARIANTS: Record<string, Variant> = {
   'sequential strategy combined': combined(seq, {}, "the sequential loop, reflectionStrategy 'combined' (8 recent results, 12 records, 24,000 characters)"),
   'sequential strategy combined 6': combined(seq, { maxRecords: 6 }, "the sequential loop, 'combined' capped at 6 records"),
@@ -80,6 +94,7 @@ const VARIANTS: Record<string, Variant> = {
   'async 10 gates': { schedule: { kind: 'async', inFlight: 10, speculate: 'rebase-gate' }, about: 'async 10 with gates evaluated ahead, places kept' },
   ...gatesCombinedVariants(),
   'async 10 gates race': { schedule: { kind: 'async', inFlight: 10, speculate: 'rebase-gate' }, options: { valsetPolicy: { kind: 'race', chunk: 10, margin: 0 } }, about: 'async 10 with gates evaluated ahead and the valset race (chunks of 10, margin 0)' },
+  ...launchOrderVariants(),
   'auto combined 3': combined({ kind: 'auto' }, { maxRecords: 3 }, "schedule 'auto', 'combined' capped at 3 records"),
   'auto combined 4': combined({ kind: 'auto' }, { maxRecords: 4 }, "schedule 'auto', 'combined' capped at 4 records"),
   'auto combined 6': combined({ kind: 'auto' }, { maxRecords: 6 }, "schedule 'auto', 'combined' capped at 6 records"),
