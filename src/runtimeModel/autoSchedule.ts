@@ -163,17 +163,18 @@ export function autoDecision(v: AutoView, phases: readonly AutoPhase[] = AUTO_PH
   const proposals = expectedProposals(v);
   const budget = budgetAllows(proposals);
   const phase = autoPhase(v, phases);
+  const phaseCap = (phases[phase] as AutoPhase).maxInFlight;
   const gated = v.speculate === 'rebase-gate';
-  const cap = Math.min((phases[phase] as AutoPhase).maxInFlight, gated ? AUTO_GATED_IN_FLIGHT : Infinity);
+  const cap = Math.min(phaseCap, gated ? AUTO_GATED_IN_FLIGHT : Infinity);
   const inFlight = Math.max(1, Math.min(slots.inFlight, cap, budget));
   const seen = v.roundMs === undefined ? 'no latency observed yet' : `rounds of ${ms(v.roundMs)}, reflections of ${v.reflectionMs === undefined ? `${ms(PRIOR_REFLECTION_ROUNDS * v.roundMs)} (assumed)` : ms(v.reflectionMs)}`;
   const share = (x: number) => `${Math.round(x * 100)}%`;
-  const phaseNote =
-    gated
-      ? `with gates evaluated ahead on the idle slots, more in flight than ${cap} lost quality on a bench task`
-      : phases.length === 1
-      ? `more in flight than ${cap} lost quality on every bench task`
-      : `at most ${cap} in flight ${phase === phases.length - 1 ? `past ${share((phases[phase - 1] as AutoPhase).untilShare)} of the budget` : `until ${share((phases[phase] as AutoPhase).untilShare)} of the budget is spent`}`;
+  const capNote =
+    phases.length > 1 && phaseCap === cap
+      ? `at most ${cap} in flight ${phase === phases.length - 1 ? `past ${share((phases[phase - 1] as AutoPhase).untilShare)} of the budget` : `until ${share((phases[phase] as AutoPhase).untilShare)} of the budget is spent`}`
+      : gated
+        ? `with gates evaluated ahead on the idle slots, more in flight than ${cap} lost quality on a bench task`
+        : `more in flight than ${cap} lost quality on every bench task`;
   const bound =
     inFlight === budget && budget < Math.min(slots.inFlight, cap)
       ? `the budget pays for about ${Math.round(proposals)} proposals, which leaves ${MIN_GENERATIONS} generations at no more`
@@ -181,7 +182,7 @@ export function autoDecision(v: AutoView, phases: readonly AutoPhase[] = AUTO_PH
         ? slots.busy === inFlight
           ? `the ${v.workers} slots are busy with ${inFlight} in flight (a proposal holds ${ms(slots.slotMs)} of slot time over a ${ms(slots.chainMs)} chain)`
           : `half the ${v.workers} slots (${slots.busy} in flight would keep them busy on average: a proposal holds ${ms(slots.slotMs)} of slot time over a ${ms(slots.chainMs)} chain, but chains vary)`
-        : phaseNote;
+        : capNote;
   const gates = gated && inFlight > 1 ? '; gates evaluated ahead' : '';
   return { shape: { inFlight, heldSlot: 'keep' }, reason: `async ${inFlight}${gates}: ${bound}; ${seen}` };
 }
