@@ -57,10 +57,10 @@ describe.skipIf(redis.url === undefined)('bullmq executor with worker processes'
     return counts.completed ?? 0;
   }
 
-  it('a batched 2x2 run on three worker processes gives exactly the local result, one job per metric call', async () => {
+  it('a batched 2x2 run on three worker processes, a job per metric call (batchJobs false), gives exactly the local result', async () => {
     expect(localResult.candidates.length).toBeGreaterThan(2);
     const before = await completedJobs(demoQueue);
-    const remote = await optimize(demoRunConfig({ executor: { kind: 'bullmq', connection: url, queue: demoQueue } }));
+    const remote = await optimize(demoRunConfig({ executor: { kind: 'bullmq', connection: url, queue: demoQueue, batchJobs: false } }));
     expect(essence(remote)).toEqual(essence(localResult));
     expect((await completedJobs(demoQueue)) - before).toBe(remote.metricCalls);
     // Every worker process served some of it.
@@ -109,8 +109,9 @@ describe.skipIf(redis.url === undefined)('bullmq executor with worker processes'
     expect(failingIndex).toBeGreaterThanOrEqual(0);
     expect(remote.valSubscores.every((row) => row[failingIndex] === 0)).toBe(true);
 
-    // The recorded call: one paid call, score 0, the worker's error as feedback, two attempts.
-    const executor = createBullmqExecutor({ connection: url, queue: flakyQueue, attempts: 2, backoffMs: 10, runId: `direct-${process.pid}` });
+    // The recorded call as a job of its own (batch jobs retry inside the job: bullmqBatchJobs.test.ts):
+    // one paid call, score 0, the worker's error as feedback, two attempts.
+    const executor = createBullmqExecutor({ connection: url, queue: flakyQueue, attempts: 2, backoffMs: 10, runId: `direct-${process.pid}`, batchJobs: false });
     const signal = new AbortController().signal;
     const service = new EvaluationService({
       examples: demoTask.valset,

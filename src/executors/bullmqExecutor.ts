@@ -39,7 +39,7 @@ export const BULLMQ_EXECUTOR_DEFAULTS = {
   maxRedisDownMs: 300_000,
   workerLostMs: 1000,
   maxWorkerLosses: 2,
-  batchJobs: false,
+  batchJobs: true,
 } as const;
 
 /** A call running past max(this floor, OVERDUE_FACTOR x the p99 of observed latencies) on a live worker runs again elsewhere, once. */
@@ -103,8 +103,9 @@ export interface BullmqExecutorOptions {
    * Sends a candidate's minibatch (or valset slice) as one job instead of a job per example: one
    * job answers all its examples, each still its own metric call (in the result, log and budget),
    * and an example whose adapter throws is tried `attempts` times in the job, then a failed call
-   * of that example. A worker runs a job's examples at once. Workers must be of a version that
-   * knows batch jobs. Default false.
+   * of that example. A worker runs a job's examples as its `--concurrency` allows (it counts calls).
+   * Workers must be of a version that knows batch jobs. Default true: on issue 48's fleet bench it
+   * halved the CPU per call of workers, Redis and the run (docs/fleet.md).
    */
   batchJobs?: boolean;
 }

@@ -29,7 +29,8 @@ Options:
   --adapter PATH[#EXPORT]   adapter module and export name (required)
   --redis URL               redis://[:password@]host:port of the queue, rediss:// for TLS (required)
   --queue NAME              queue name, as in the run's executor config (default ${DEFAULT_QUEUE})
-  --concurrency N           jobs this process runs at once (default 1)
+  --concurrency N           metric calls this process runs at once (default 1); a batch job
+                            (a minibatch as one job) holds one per example
   --lock-duration MS        BullMQ's job lock, only a backstop now that runs fail over by
                             heartbeat: a job a dead worker held is taken back after about this
                             plus the stalled interval (default 30000)
