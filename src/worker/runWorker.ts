@@ -1,8 +1,8 @@
 // A worker process's job loop: a BullMQ Worker that serves metric-call jobs with the user's
 // adapter, `concurrency` metric calls at a time (a batch job's examples each count; callIntake.ts
 // decides how many jobs to hold), and returns each Evaluation in JSON-safe form. It beats
-// every 250 ms (workerHeartbeat.ts): when it dies, freezes or loses the network, the runs'
-// executors notice within about a second and move its jobs to other workers; its late answers
+// every 100 ms from a thread of its own (workerHeartbeat.ts): when it dies, freezes or loses the
+// network, the runs' executors notice within about half a second and move its jobs to other workers; its late answers
 // are then refused (their lock is gone). A batch job (a minibatch as one job, the executor's
 // batchJobs) runs its examples at once and answers one result per example; an example whose
 // adapter throws is tried again in the job, as often as a job would be, and answered as failed.
@@ -20,7 +20,7 @@ import { sleep, systemClock } from '../clock.js';
 import { loadAdapter } from './loadAdapter.js';
 import { errorMessage } from '../errors/errorMessage.js';
 import { BULLMQ_WORKER, importIntegration } from '../peers/optionalDependency.js';
-import { startHeartbeat, type BeatClient, type Heartbeat } from './workerHeartbeat.js';
+import { startHeartbeat, type Heartbeat } from './workerHeartbeat.js';
 import { CallIntake } from './callIntake.js';
 
 /** Options of runWorker (the `gepa-actors worker` command's flags). */
@@ -183,8 +183,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunningWorke
   try {
     const outcome = await Promise.race([worker.waitUntilReady(), timedOut]);
     if (outcome === 'timeout') throw new Error(`cannot reach Redis at ${connection.host}:${connection.port} within ${connectTimeoutMs} ms`);
-    const client = (await worker.getBackend().client) as unknown as BeatClient;
-    heartbeat = startHeartbeat(client, (key) => worker.toKey(key), name, (error) => log(`heartbeat: ${errorMessage(error)}`));
+    heartbeat = startHeartbeat(connection, (key) => worker.toKey(key), name, (error) => log(`heartbeat: ${errorMessage(error)}`));
   } catch (error) {
     // A worker left behind would keep reconnecting forever.
     await worker.close(true).catch(() => {});
