@@ -20,7 +20,7 @@ import type { Candidate, EvalContext, Evaluation } from '../gepa/core/adapter.js
 import type { RerunNotice } from '../gepa/core/runEvent.js';
 import { Failover, type FailoverRedis, type FollowedCall } from './failover.js';
 import { HEARTBEAT_MS } from './workerBeats.js';
-import { eventStreamEnd, failoverRedis, rawRedis, type MetricCallQueue, type RawRedis } from './queueRedis.js';
+import { eventStreamEnd, failoverRedis, luaScript, rawRedis, type MetricCallQueue, type RawRedis } from './queueRedis.js';
 import { RedisOutage, RedisUnavailableError } from './redisOutage.js';
 import { FAIR_KEY, FAIR_TAGS_SCRIPT, FairTags } from './fairShare.js';
 import { checkQueueName, DEFAULT_QUEUE, METRIC_BATCH_JOB, METRIC_CALL_JOB, type BatchExampleAnswer, type MetricBatchJobData, type MetricCallJobData } from './metricCallJob.js';
@@ -169,6 +169,33 @@ function shortHash(text: string): string {
   return sha256Hex(text).slice(0, 12);
 }
 
+/** An example as a job carries it: its JSON form (what the worker sees) and a short hash of that JSON (part of its call's id). */
+interface TravellingExample {
+  json: unknown;
+  hash: string;
+}
+
+/** Per candidate object: each of a candidate's calls names it by its hash; candidates are not changed once made. */
+const candidateHashes = new WeakMap<Candidate, string>();
+
+function hashOf(candidate: Candidate): string {
+  let hash = candidateHashes.get(candidate);
+  if (hash === undefined) candidateHashes.set(candidate, (hash = candidateHash(candidate)));
+  return hash;
+}
+
+/** Per example object: a dataset's examples travel again and again, and are not changed meanwhile. */
+const travelling = new WeakMap<object, TravellingExample>();
+
+function asTravelling(example: unknown): TravellingExample {
+  const cached = typeof example === 'object' && example !== null ? travelling.get(example) : undefined;
+  if (cached) return cached;
+  const text = JSON.stringify(example) ?? 'null';
+  const made = { json: JSON.parse(text) as unknown, hash: shortHash(text) };
+  if (typeof example === 'object' && example !== null) travelling.set(example, made);
+  return made;
+}
+
 /** A run id that a run directory keeps across processes (resume re-attaches to its jobs). */
 export function runIdForDirectory(runDir: string): string {
   return `dir-${sha256Hex(resolve(runDir)).slice(0, 16)}`;
@@ -305,7 +332,8 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       client.on('ready', redisAnswered);
       outage.connected = true;
       const tagKeys = [queue.keys.prioritized as string, queue.toKey(FAIR_KEY)];
-      const tags = new FairTags(async (count) => Number(await client.eval(FAIR_TAGS_SCRIPT, 2, ...tagKeys, runId, String(count))));
+      const drawTags = luaScript(client, FAIR_TAGS_SCRIPT, 2);
+      const tags = new FairTags(async (calls) => Number(await drawTags(...tagKeys, runId, String(calls))));
       return { queue, events, client, isNotConnectionError, failover: failoverRedis(queue, client, bullmq), tags };
     })();
     return connections;
@@ -314,13 +342,13 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   /**
    * Adds the job, waiting out a Redis outage (BullMQ reconnects by itself): a lost connection
    * must not turn into a failed metric call. Any other error is final. Its priority is a fair
-   * tag (fairShare.ts), so runs sharing workers share them fairly.
+   * tag weighted by its metric calls (fairShare.ts), so runs sharing workers share them fairly.
    */
   const submit = async (jobId: string, name: string, data: MetricCallJobData | MetricBatchJobData, signal?: AbortSignal): Promise<void> => {
     const { queue, isNotConnectionError, tags } = await connect();
     for (let waitMs = 250; ; waitMs = Math.min(2 * waitMs, 4000)) {
       try {
-        await queue.add(name, data, { jobId, priority: await tags.next() });
+        await queue.add(name, data, { jobId, priority: await tags.next('exampleIds' in data ? data.exampleIds.length : 1) });
         redisAnswered();
         return;
       } catch (error) {
@@ -403,8 +431,8 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     );
   };
 
-  const callKey = (exampleId: number, captureTraces: boolean, hash: string, exampleJson: string, given: MetricCallIdentity | undefined): string => {
-    const key = `${hash}.${exampleId}.${shortHash(exampleJson)}.${captureTraces ? 1 : 0}`;
+  const callKey = (exampleId: number, captureTraces: boolean, hash: string, exampleHash: string, given: MetricCallIdentity | undefined): string => {
+    const key = `${hash}.${exampleId}.${exampleHash}.${captureTraces ? 1 : 0}`;
     // The evaluation service numbers occurrences across replays from a run log too; count here
     // only when called without it.
     const occurrence = given?.occurrence ?? occurrences.get(key) ?? 0;
@@ -466,11 +494,11 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
    * example comes back as its error, which the evaluation service records as that call failing.
    */
   const evaluateBatch = async (candidate: Candidate, examples: readonly BatchExample<unknown>[], ctx: EvalContext, slots: BatchSlots): Promise<Evaluation[]> => {
-    const hash = candidateHash(candidate);
-    const jsons = examples.map(({ example }) => JSON.stringify(example) ?? 'null');
-    const calls = examples.map(({ exampleId, call }, i) => callKey(exampleId, ctx.captureTraces, hash, jsons[i] as string, call));
+    const hash = hashOf(candidate);
+    const travels = examples.map(({ example }) => asTravelling(example));
+    const calls = examples.map(({ exampleId, call }, i) => callKey(exampleId, ctx.captureTraces, hash, travels[i]!.hash, call));
     const jobId = `${runId}.batch.${hash}.${shortHash(calls.join(' '))}`;
-    const data: MetricBatchJobData = { candidate, examples: jsons.map((json) => JSON.parse(json)), exampleIds: examples.map((e) => e.exampleId), captureTraces: ctx.captureTraces };
+    const data: MetricBatchJobData = { candidate, examples: travels.map((t) => t.json), exampleIds: examples.map((e) => e.exampleId), captureTraces: ctx.captureTraces };
     const logKeys = examples.map(({ exampleId }) => `${hash}:${exampleId}:${ctx.captureTraces ? 1 : 0}`);
     return slots.runAll(async () => {
       checkOpen(ctx.signal);
@@ -487,11 +515,11 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
 
     async evaluate(candidate: Candidate, example: unknown, exampleId: number, ctx: EvalContext, call?: MetricCallIdentity): Promise<Evaluation> {
       checkOpen(ctx.signal);
-      const exampleJson = JSON.stringify(example) ?? 'null';
       // The example as JSON would carry it: the worker sees exactly what travelled.
-      const data: MetricCallJobData = { candidate, example: JSON.parse(exampleJson), exampleId, captureTraces: ctx.captureTraces };
-      const hash = candidateHash(candidate);
-      const jobId = callKey(exampleId, ctx.captureTraces, hash, exampleJson, call);
+      const travel = asTravelling(example);
+      const data: MetricCallJobData = { candidate, example: travel.json, exampleId, captureTraces: ctx.captureTraces };
+      const hash = hashOf(candidate);
+      const jobId = callKey(exampleId, ctx.captureTraces, hash, travel.hash, call);
       return (await runJob(jobId, METRIC_CALL_JOB, data, [`${hash}:${exampleId}:${ctx.captureTraces ? 1 : 0}`], ctx.signal)) as Evaluation;
     },
 

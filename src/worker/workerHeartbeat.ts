@@ -40,6 +40,9 @@ const { parentPort, workerData: d } = require('node:worker_threads');
 const Redis = require(d.ioredisPath);
 const client = new Redis({ ...d.connection, maxRetriesPerRequest: null, retryStrategy: (n) => Math.min(100 * n, 1000), connectionName: 'gepa-beat' });
 client.on('error', () => {});
+// EVALSHA once Redis knows the scripts: a beat sends their digest, not their text.
+client.defineCommand('gepaBeat', { numberOfKeys: 2, lua: d.beatScript });
+client.defineCommand('gepaForget', { numberOfKeys: 2, lua: d.forgetScript });
 const gaps = [];
 let last;
 let inFlight;
@@ -59,7 +62,7 @@ const beat = () => {
   }
   last = now;
   if (inFlight) return;
-  inFlight = client.eval(d.beatScript, 2, ...d.keys, d.name, String(thirdLongest())).then(
+  inFlight = client.gepaBeat(...d.keys, d.name, String(thirdLongest())).then(
     () => { failing = false; },
     (error) => {
       if (!failing) parentPort.postMessage({ error: String(error && error.message || error) });
@@ -75,7 +78,7 @@ parentPort.on('message', async (message) => {
   const bound = new Promise((resolve) => setTimeout(resolve, d.stopWaitMs));
   const forget = (async () => {
     await inFlight;
-    await client.eval(d.forgetScript, 2, ...d.keys, d.name).catch(() => {});
+    await client.gepaForget(...d.keys, d.name).catch(() => {});
   })();
   await Promise.race([forget, bound]);
   client.disconnect();
