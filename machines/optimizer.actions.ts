@@ -88,7 +88,9 @@ function launchStep({ context, event, enqueue, self }: StepArgs): void {
     }
     // Where the proposer would have started (its start is deferred like these sends): its
     // run event, then its request.
-    const { started, request } = askParent(launch, proposerInput(context, launch), self);
+    const input = proposerInput(context, launch);
+    if (input.evidence) context.seen.atLaunch[launch.proposal.id] = input.evidence;
+    const { started, request } = askParent(launch, input, self);
     enqueue.emit(started);
     enqueue.sendTo('evaluator', request);
   }
@@ -193,6 +195,8 @@ export const optimizerActions = {
     observe(context, (w) => watchParent(w, launch.proposal.id, elapsedMs(context)));
     const { id, step, task } = launch.proposal;
     const spend = addSpend(NOTHING_SPENT, event);
+    const evidence = context.seen.atLaunch[id];
+    delete context.seen.atLaunch[id];
     // The run events a proposer would have told its listener are the optimizer's here: emitted
     // (optimize() hands both to onEvent), in the order the proposer's would have come.
     if (event.type === 'evaluator.failed') {
@@ -206,6 +210,6 @@ export const optimizerActions = {
       proposalEndedSteps(args, { type: 'proposal.finished', id, spend, outcome: { task, status: 'skipped', reason: next.reason }, child: undefined, valset: undefined });
       return;
     }
-    enqueue.spawnChild('proposer', { id, input: { ...proposerInput(context, launch), parentEvaluated: { evaluations: event.evaluations, spend, sum: next.parentSum } } });
+    enqueue.spawnChild('proposer', { id, input: { ...proposerInput(context, launch, evidence), parentEvaluated: { evaluations: event.evaluations, spend, sum: next.parentSum } } });
   }),
 };

@@ -45,9 +45,12 @@ export interface OptimizerContext {
    * changed in place by the same named actions through domain functions: a strategy that reads
    * other proposals' results (its `evidence`) gets the recent ones, newest first in launch order
    * (evidenceHistory.ts); schedule 'auto' folds what it observes into its watch and decides the
-   * shape from it (runtimeModel/autoWatch.ts; absent otherwise).
+   * shape from it (runtimeModel/autoWatch.ts; absent otherwise). `atLaunch`: the evidence as it
+   * was when a proposal whose parent evaluation the optimizer asks for was launched, until its
+   * proposer starts: the proposal reads what was there at its launch, a point on the logged path,
+   * not at the answer, whose time a resumed run's replay does not keep.
    */
-  seen: { evidence: ReflectionEvidence[]; auto?: AutoWatch };
+  seen: { evidence: ReflectionEvidence[]; atLaunch: Record<string, ReflectionEvidence[]>; auto?: AutoWatch };
 }
 
 export type OptimizerEvent =
@@ -77,7 +80,7 @@ export const isUpdate = (event: OptimizerEvent): event is ProposalUpdate => even
 /** Room a resumed run keeps for logged work (RunJournal.heldWork): launches and rebases alike leave it. */
 export const spendingLimits = (context: OptimizerContext) => ({ heldCalls: heldCalls(preparedOf(context).journal, context.walk.walk()) });
 
-export function proposerInput(context: OptimizerContext, launch: Launch): ProposerInput {
+export function proposerInput(context: OptimizerContext, launch: Launch, evidence: ReflectionEvidence[] = context.seen.evidence): ProposerInput {
   const { settings, table, buildDataset, reflection, onEvent } = preparedOf(context);
   const { proposal } = launch;
   const readsEvidence = (reflection?.strategy.evidence ?? 0) > 0;
@@ -98,7 +101,7 @@ export function proposerInput(context: OptimizerContext, launch: Launch): Propos
     buildDataset,
     reflection,
     onEvent,
-    ...(readsEvidence ? { shareEvidence: true, evidence: context.seen.evidence } : {}),
+    ...(readsEvidence ? { shareEvidence: true, evidence } : {}),
     ...(launch.merge ? { merge: launch.merge } : {}),
   };
 }
@@ -132,7 +135,7 @@ export function initialContext(wiring: OptimizerContext['wiring'], builtInPropos
     run: new RunState(startRun(settings, table, journal?.failedCalls?.() ?? 0), builtInProposer && async),
     walk: new PathWalk<ProposalUpdate>(startResume(journal?.loggedPath?.(), async)),
     startedAt: clock.now(),
-    seen: { evidence: [], ...(async && settings.schedule.kind === 'async' && settings.schedule.auto ? { auto: startAutoWatch() } : {}) },
+    seen: { evidence: [], atLaunch: {}, ...(async && settings.schedule.kind === 'async' && settings.schedule.auto ? { auto: startAutoWatch() } : {}) },
   };
 }
 

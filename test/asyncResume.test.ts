@@ -6,13 +6,11 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SimulatedClock } from 'xstate';
-import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
-import { createDemoTask } from '../src/demo/demoTask.js';
 import { Rng } from '../src/gepa/core/rng.js';
 import { optimize, type OptimizeResult, type ProposeNewTexts, type Schedule } from '../src/index.js';
 import { canonicalJson } from '../src/identity/canonicalJson.js';
 import { readRunLog } from '../src/storage/runLog.js';
+import { killableSimulatedDemo } from './support/killableSimulatedDemo.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gepa-async-resume-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -24,12 +22,8 @@ const REFLECT_USD = 0.004;
 
 /** One process's part of the run: aborted at `abortAtMs` of simulated time (never when undefined). */
 async function runOnce(runDir: string, seed: number, abortAtMs: number | undefined, paid: { calls: number }, failEvery?: number, proposeNewTexts?: ProposeNewTexts, schedule: Schedule = { kind: 'async', inFlight: 8 }): Promise<OptimizeResult> {
-  const clock = steppingClock(new SimulatedClock());
-  const task = createDemoTask({ seed: 1, metricCallMs: 20, reflectionMs: 80, clock });
-  const abort = new AbortController();
-  if (abortAtMs !== undefined) clock.setTimeout(() => abort.abort(new Error('killed')), abortAtMs);
-  return runOnSimulatedClock(
-    clock,
+  const { clock, task, signal, run } = killableSimulatedDemo(1, abortAtMs);
+  return run(
     optimize({
       seedCandidate: task.seedCandidate,
       trainset: task.trainset,
@@ -61,7 +55,7 @@ async function runOnce(runDir: string, seed: number, abortAtMs: number | undefin
       seed,
       runDir,
       clock,
-      signal: abort.signal,
+      signal,
     }),
   );
 }

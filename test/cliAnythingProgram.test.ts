@@ -142,6 +142,33 @@ describe('the command runs an optimizeAnything program offline', () => {
     expect(existsSync(join(dir, 'run'))).toBe(false);
   });
 
+  it('a batchEvaluator module scores a minibatch per call; with captureStdio what it prints reaches the reflection, not the terminal', async () => {
+    const BATCH = `
+export async function evaluateBatch(candidate, examples) {
+  console.log('checked ' + examples.length + ' examples');
+  return examples.map((e) => (candidate.split(/\\s+/).includes(e.word) ? 1 : { score: 0, sideInfo: { Missing: e.word } }));
+}
+`;
+    // The reflection module keeps the prompts it is given, beside itself.
+    const KEEPING_REFLECT = `import { appendFileSync } from 'node:fs';\n${REFLECT.replace('export async function reflect(prompt) {', "export async function reflect(prompt) {\n  appendFileSync(new URL('./prompts.txt', import.meta.url), prompt);")}`;
+    const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo'].map((word) => JSON.stringify({ word })).join('\n');
+    const config = { seedCandidate: 'Say:', batchEvaluator: './evaluate.mjs', captureStdio: true, dataset: './words.jsonl', reflectionModel: './reflect.mjs#reflect', objective: 'Name every word.', maxMetricCalls: 300, stopWhen: [{ scoreThreshold: 1 }] };
+    const dir = await program('batch', { 'evaluate.mjs': BATCH, 'reflect.mjs': KEEPING_REFLECT, 'words.jsonl': words }, config);
+    const io = memoryIo({ cwd: dir, env: {} });
+    expect(await runCli(['run', 'config.json', '--json'], io), io.err()).toBe(0);
+    const result = lastJson(io.out());
+    expect(result.stopReason).toBe('scoreThreshold');
+    expect(String(result.bestCandidate).split(' ').sort()).toEqual(['Say:', 'alpha', 'bravo', 'charlie', 'delta', 'echo']);
+    expect(await readFile(join(dir, 'prompts.txt'), 'utf8')).toMatch(/checked \d examples/);
+    expect(io.out() + io.err()).not.toContain('checked');
+
+    // One of the two, and captureStdio only with an evaluator: refused before any call, naming the field.
+    const both = await program('both', { 'evaluate.mjs': BATCH, 'reflect.mjs': REFLECT, 'words.jsonl': words }, { ...config, evaluator: './evaluate.mjs#evaluateBatch' });
+    const refused = memoryIo({ cwd: both, env: {} });
+    expect(await runCli(['run', 'config.json'], refused)).toBe(2);
+    expect(refused.err()).toContain('batchEvaluator: give "evaluator" (one example per call) or "batchEvaluator" (many per call), not both');
+  });
+
   it('a buggy evaluator fails the run: exit 1, one message, the run directory kept; fixed, --resume continues it', async () => {
     const dir = await program('buggy', { 'evaluate.mjs': BUGGY_EVALUATOR, 'reflect.mjs': REFLECT }, { ...CONFIG, maxMetricCalls: 20 });
     // In this process (a child per command would cost seconds): the loader imports a module edited since afresh.
@@ -154,7 +181,7 @@ describe('the command runs an optimizeAnything program offline', () => {
     expect(failed.code).toBe(1);
     const last = failed.stderr.trimEnd().split('\n').at(-1);
     expect(last).toMatch(
-      /^gepa-actors: the run failed: no proposed candidate could be evaluated: every metric call of (?:the one proposed candidate|both proposed candidates|all \d+ proposed candidates) failed; the first failed call: .*Cannot read properties of undefined \(reading 'score'\)\. (\d+) of \d+ calls failed \(adapter x\1\); best so far: candidate #0 \(valset score 0\.000\)\. .*run keeps what was paid for: fix the cause and run the same command with --resume to continue/,
+      /^gepa-actors: the run failed: no proposed candidate could be evaluated: every metric call of (?:the one proposed candidate|both proposed candidates|all \d+ proposed candidates) failed; the first failed call: .*Cannot read properties of undefined \(reading 'score'\)\. (\d+) of \d+ metric calls failed \(adapter x\1\); best so far: candidate #0 \(valset score 0\.000\)\. .*run keeps what was paid for: fix the cause and run the same command with --resume to continue/,
     );
     // The partial result is still the last stdout line, and the run directory holds what was paid for.
     expect(lastJson(failed.stdout).stopReason).toBe('error');

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { optimizeAnything, type RunEvent, type Schedule } from '../src/index.js';
 import { describeThrown, describeValue } from '../src/errors/describeValue.js';
-import { validEvaluation } from '../src/evaluation/failureTally.js';
+import { FailureTally, formatFailureCounts, validEvaluation } from '../src/evaluation/failureTally.js';
+import { runFailedMessage } from '../src/run/runFailedError.js';
 import { toJsonSafe } from '../src/executors/metricCallJob.js';
 import { createAnythingAdapter } from '../src/adapters/anything/anythingAdapter.js';
 import { EvaluationService } from '../src/evaluation/evaluationService.js';
@@ -99,4 +100,21 @@ describe("optimizeAnything's evaluator", () => {
       expect(new Set(messages)).toEqual(new Set(['metric call failed: the evaluator returned NaN, not a finite number or { score, sideInfo }']));
     });
   }
+});
+
+describe('the failure counts', () => {
+  it('tell metric calls and reflection calls apart, each against its own count', () => {
+    const tally = new FailureTally();
+    tally.record({ kind: 'http', status: 503, message: 'HTTP 503' }, 'metric');
+    tally.record(undefined, 'metric');
+    tally.record({ kind: 'timeout', message: 'timed out' }, 'reflection');
+    const failures = tally.counts();
+    expect(failures).toEqual({ total: 2, byKind: { 'http 503': 1, timeout: 1 }, reflections: 1 });
+    expect(formatFailureCounts(failures)).toBe('2 failed calls: http 503 x1, timeout x1, 1 of them reflection');
+    const result = { stopReason: 'error' as const, error: 'boom', failures, metricCalls: 20, reflectionCalls: 4, bestIndex: 0, bestScore: 0.5 };
+    expect(runFailedMessage(result, undefined)).toBe('the run failed: boom. 1 of 20 metric calls and 1 of 4 reflection calls failed (http 503 x1, timeout x1); best so far: candidate #0 (valset score 0.500)');
+    // No reflection failed: the counts stay as they were (no field), the message names metric calls alone.
+    expect(new FailureTally().counts()).toEqual({ total: 0, byKind: {} });
+    expect(runFailedMessage({ ...result, failures: { total: 3, byKind: { adapter: 3 } } }, undefined)).toContain('. 3 of 20 metric calls failed (adapter x3)');
+  });
 });

@@ -54,7 +54,7 @@ describe('endpoint-wide failures', () => {
     server.setMode(step);
     const events: RunEvent[] = [];
     const { result, message } = await failedRun(optimize(calculatorRun(server.baseURL, (e) => events.push(e))));
-    expect(message).toBe(`the run failed: ${result.error}. 5 of 5 calls failed (${label} x5); best so far: candidate #0 (valset score 0.000)`);
+    expect(message).toBe(`the run failed: ${result.error}. 5 of 5 metric calls failed (${label} x5); best so far: candidate #0 (valset score 0.000)`);
     expect(result.error).toMatch(/^every call of the seed candidate's valset evaluation failed \(5 of 5\); the first: gpt-4.1-mini at http:\/\/127\.0\.0\.1:\d+\/v1: /);
     expect(result.error).toMatch(cause);
     expect(result.failures).toEqual({ total: 5, byKind: { [label]: 5 } });
@@ -150,7 +150,7 @@ describe('the CLI on an endpoint-wide failure', () => {
     // One message last: what failed, the calls that failed of those made, what to do next.
     const last = stderr.trimEnd().split('\n').at(-1);
     expect(last).toBe(
-      `gepa-actors: the run failed: ${result.error}. 4 of 4 calls failed (http 404 x4); best so far: candidate #0 (valset score 0.000). ` +
+      `gepa-actors: the run failed: ${result.error}. 4 of 4 metric calls failed (http 404 x4); best so far: candidate #0 (valset score 0.000). ` +
         `${join(dir, 'runs/loud')} keeps what was paid for: fix the cause and run the same command with --resume to continue (the same config; a model that never answered may be renamed, other changes need a new run directory)`,
     );
     expect(stderr.match(/HTTP 404/g)).toHaveLength(3);

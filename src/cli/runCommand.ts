@@ -14,6 +14,7 @@ import { DEFAULT_QUEUE } from '../executors/metricCallJob.js';
 import type { Adapter, Candidate } from '../gepa/core/adapter.js';
 import type { OptimizeConfig } from '../config/optimizeConfig.js';
 import { anythingRunParts } from '../run/anythingRun.js';
+import { installStdioCapture } from '../adapters/anything/stdioCapture.js';
 import { inSeedForm } from '../../machines/optimizeAnything.js';
 import type { PreparedRun } from '../run/preparedRun.js';
 import type { CliIo } from './cliIo.js';
@@ -135,12 +136,13 @@ function buildRunParts(loaded: LoadedRunConfig, endpoint: EndpointOptions): RunP
     ...optional('temperature'),
     ...optional('maxTokens'),
   };
-  if (task.kind === 'evaluator') {
+  if (task.kind === 'evaluator' || task.kind === 'batchEvaluator') {
     // optimizeAnything's run, as the library puts it together (the options checked, the mode chosen).
     const parts = anythingRunParts<unknown>({
       ...common,
       ...(loaded.seed !== undefined ? { seedCandidate: loaded.seed } : { seedCandidate: undefined }),
-      evaluator: task.evaluator,
+      ...(task.kind === 'evaluator' ? { evaluator: task.evaluator } : { batchEvaluator: task.batchEvaluator }),
+      ...optional('captureStdio'),
       ...(loaded.trainset ? { dataset: loaded.trainset } : {}),
       ...(loaded.valset ? { valset: loaded.valset } : {}),
       ...optional('objective'),
@@ -221,9 +223,12 @@ export async function runCommand(configArg: string, options: RunOptions, io: Cli
   io.stderr.write(`${heading}\n`);
   if (resumed) io.stderr.write(`${resumeNotice(resumed)}\n`);
   let outcome;
+  // captureStdio: console and the streams are patched for the run only (as optimizeAnything() does), restored however it ends.
+  const releaseStdio = file.captureStdio === true ? installStdioCapture() : undefined;
   try {
     outcome = await session.start(run);
   } finally {
+    releaseStdio?.();
     // Loaded weights hold memory and threads: free them whether the run finished or failed.
     await disposeLocalModels();
   }

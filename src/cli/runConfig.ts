@@ -13,7 +13,7 @@ import type { LanguageModel } from '../gepa/core/languageModel.js';
 import type { Stopper } from '../gepa/strategies/stoppers.js';
 import type { GepaCallbacks } from '../gepa/core/callbacks.js';
 import { readStoppers } from './configStoppers.js';
-import type { Evaluator } from '../adapters/anything/anythingOptions.js';
+import type { BatchEvaluator, Evaluator } from '../adapters/anything/anythingOptions.js';
 import type { Adapter, Candidate } from '../gepa/core/adapter.js';
 import type { Schedule } from '../settingValues.js';
 import { STRING_COMPONENT } from '../adapters/anything/anythingOptions.js';
@@ -54,6 +54,10 @@ export const runConfigSchema = z
     holdout: z.string().min(1).optional(),
     /** optimizeAnything's evaluator: `PATH[#EXPORT]`, an ES module relative to the config (export default `evaluate`). */
     evaluator: z.string().min(1).optional(),
+    /** optimizeAnything's batchEvaluator, instead of `evaluator`: `PATH[#EXPORT]` (default export `evaluateBatch`), one call per minibatch or valset slice. */
+    batchEvaluator: z.string().min(1).optional(),
+    /** With an evaluator: what it prints to stdout and stderr during a call joins that example's side information. */
+    captureStdio: z.boolean().optional(),
     /** With an evaluator: the tasks or training examples (JSONL); absent, single-task search. */
     dataset: z.string().min(1).optional(),
     /** With an evaluator: what the artifact is for, and what to know about the domain (in the reflection prompt). */
@@ -96,7 +100,11 @@ export type RunConfigFile = z.infer<typeof runConfigSchema>;
 export type RunTask =
   | { kind: 'chat'; taskModel: string; metric: ChatMetric; component: string }
   | { kind: 'adapter'; spec: string; adapter: Adapter<unknown> }
-  | { kind: 'evaluator'; spec: string; evaluator: Evaluator<string | Candidate, unknown> };
+  | { kind: 'evaluator'; spec: string; evaluator: Evaluator<string | Candidate, unknown> }
+  | { kind: 'batchEvaluator'; spec: string; batchEvaluator: BatchEvaluator<string | Candidate, unknown> };
+
+/** The config runs optimizeAnything: it names an evaluator module, one example or many per call. */
+export const namesEvaluator = (file: Pick<RunConfigFile, 'evaluator' | 'batchEvaluator'>): boolean => file.evaluator !== undefined || file.batchEvaluator !== undefined;
 
 export interface LoadedRunConfig {
   file: RunConfigFile;
@@ -181,9 +189,9 @@ export function crossFieldProblems(file: RunConfigFile): string[] {
   if (STOP_FIELDS.every((f) => file[f] === undefined)) {
     problems.push(`maxMetricCalls: at least one stop condition is required (${STOP_FIELDS.join(', ')})`);
   }
-  if (file.evaluator !== undefined) problems.push(...evaluatorProblems(file));
+  if (namesEvaluator(file)) problems.push(...evaluatorProblems(file));
   else problems.push(...examplesProblems(file));
-  if (file.evaluator !== undefined) {
+  if (namesEvaluator(file)) {
     // evaluatorProblems has refused the chat task's fields and the bullmq executor.
   } else if (file.adapter !== undefined) {
     for (const field of ['taskModel', 'metric', 'component'] as const) {
@@ -215,7 +223,7 @@ export function crossFieldProblems(file: RunConfigFile): string[] {
   }
   const keys = seedKeys(file);
   const component = chatComponent(file);
-  if (file.adapter === undefined && file.evaluator === undefined && keys.length > 0 && !keys.includes(component)) {
+  if (file.adapter === undefined && !namesEvaluator(file) && keys.length > 0 && !keys.includes(component)) {
     problems.push(
       file.component !== undefined
         ? `component: "${component}" is not a component of seedCandidate (${keys.join(', ')})`
@@ -225,7 +233,7 @@ export function crossFieldProblems(file: RunConfigFile): string[] {
   return problems;
 }
 
-const EVALUATOR_ONLY = ['seedFile', 'dataset', 'objective', 'background', 'refiner'] as const;
+const EVALUATOR_ONLY = ['seedFile', 'dataset', 'objective', 'background', 'refiner', 'captureStdio'] as const;
 
 /** The chat task's and an adapter's: a trainset, named texts, none of an evaluator's fields. */
 function examplesProblems(file: RunConfigFile): string[] {
@@ -247,6 +255,7 @@ function evaluatorProblems(file: RunConfigFile): string[] {
   for (const field of ['adapter', 'taskModel', 'metric', 'component'] as const) {
     if (file[field] !== undefined) problems.push(`${field}: not used with "evaluator" (the evaluator scores each candidate); remove it`);
   }
+  if (file.evaluator !== undefined && file.batchEvaluator !== undefined) problems.push('batchEvaluator: give "evaluator" (one example per call) or "batchEvaluator" (many per call), not both');
   if (file.trainset !== undefined) problems.push('trainset: with "evaluator" the examples are "dataset" (and "valset"); rename it');
   if (file.executor?.kind === 'bullmq') problems.push('executor: an evaluator runs in this process; the bullmq executor needs an "adapter" module');
   if (file.seedCandidate !== undefined && file.seedFile !== undefined) problems.push('seedFile: give the seed once, as "seedCandidate" or as "seedFile"');
@@ -265,6 +274,20 @@ async function loadConfigEvaluator(spec: string, base: string, path: string): Pr
     return { kind: 'evaluator', spec, evaluator };
   } catch (error) {
     throw new UsageError(`invalid config ${path}:\n  evaluator: ${errorMessage(error)}`);
+  }
+}
+
+/** The user's batchEvaluator module (default export `evaluateBatch`); a problem names the field. */
+async function loadConfigBatchEvaluator(spec: string, base: string, path: string): Promise<RunTask> {
+  try {
+    const { adapterPath, exportName } = parseAdapterSpec(spec, 'batchEvaluator', 'evaluateBatch');
+    const batchEvaluator = await loadModuleExport(resolve(base, adapterPath), exportName, 'batchEvaluator');
+    if (typeof batchEvaluator !== 'function') {
+      throw new Error(`export "${exportName}" of ${resolve(base, adapterPath)} is not a batchEvaluator (a function (candidate, examples, ctx) => one number or { score, sideInfo } per example)`);
+    }
+    return { kind: 'batchEvaluator', spec, batchEvaluator: batchEvaluator as BatchEvaluator<string | Candidate, unknown> };
+  } catch (error) {
+    throw new UsageError(`invalid config ${path}:\n  batchEvaluator: ${errorMessage(error)}`);
   }
 }
 
@@ -320,7 +343,7 @@ export async function loadRunConfig(path: string, overrides: RunConfigOverrides 
   if (problems.length > 0) throw new UsageError(`invalid config ${path}:\n  ${problems.join('\n  ')}`);
 
   const base = dirname(path);
-  const raw = file.adapter !== undefined || file.evaluator !== undefined;
+  const raw = file.adapter !== undefined || namesEvaluator(file);
   const load = async (field: 'trainset' | 'valset' | 'dataset' | 'holdout', relative: string) => {
     try {
       return await loadJsonlDataset(resolve(base, relative), { raw });
@@ -339,7 +362,9 @@ export async function loadRunConfig(path: string, overrides: RunConfigOverrides 
   const task: RunTask =
     file.evaluator !== undefined
       ? await loadConfigEvaluator(file.evaluator, base, path)
-      : file.adapter !== undefined
+      : file.batchEvaluator !== undefined
+        ? await loadConfigBatchEvaluator(file.batchEvaluator, base, path)
+        : file.adapter !== undefined
         ? await loadConfigAdapter(file.adapter, base, path)
         : // crossFieldProblems has checked that the chat task's fields are there.
           { kind: 'chat', taskModel: file.taskModel as string, metric: file.metric as ChatMetric, component: chatComponent(file) };

@@ -74,6 +74,7 @@ export type CallChannel = 'metric' | 'reflection';
 export class FailureTally {
   private readonly byKind: Record<string, number> = {};
   private total = 0;
+  private failedReflections = 0;
   /** The current run of failures with one cause, per channel (metric calls, reflections). */
   private readonly streaks = new Map<CallChannel, { key: string; count: number }>();
   private systemic: string | undefined;
@@ -102,6 +103,7 @@ export class FailureTally {
     const label = failureLabel(failure);
     this.byKind[label] = (this.byKind[label] ?? 0) + 1;
     this.total++;
+    if (channel === 'reflection') this.failedReflections++;
     const key = causeKey(failure);
     const previous = this.streaks.get(channel);
     const streak = { key, count: previous?.key === key ? previous.count + 1 : 1 };
@@ -140,7 +142,7 @@ export class FailureTally {
   }
 
   counts(): FailureCounts {
-    return { total: this.total, byKind: { ...this.byKind } };
+    return { total: this.total, byKind: { ...this.byKind }, ...(this.failedReflections > 0 ? { reflections: this.failedReflections } : {}) };
   }
 
   /** The counts the failure rule reads (plain data: they travel in the evaluator's stats). */
@@ -150,9 +152,11 @@ export class FailureTally {
   }
 }
 
-/** "3 failed calls: http 404 x2, timeout x1"; empty when none failed. */
+/** "3 failed calls: http 404 x2, timeout x1" ("..., 2 of them reflections" when some were); empty when none failed. */
 export function formatFailureCounts(counts: FailureCounts): string {
   if (counts.total === 0) return '';
   const parts = Object.entries(counts.byKind).map(([kind, n]) => `${kind} x${n}`);
-  return `${counts.total} failed call${counts.total === 1 ? '' : 's'}: ${parts.join(', ')}`;
+  const reflections = counts.reflections ?? 0;
+  const which = reflections === 0 ? '' : reflections === counts.total ? (reflections === 1 ? ', a reflection' : ', all reflections') : `, ${reflections} of them reflection${reflections === 1 ? '' : 's'}`;
+  return `${counts.total} failed call${counts.total === 1 ? '' : 's'}: ${parts.join(', ')}${which}`;
 }

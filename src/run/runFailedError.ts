@@ -9,6 +9,16 @@ import type { OptimizeResult } from '../gepa/core/optimizeResult.js';
 /** The part of a result the message reads (an optimizeAnything result has candidates as strings). */
 type FailedResult = Pick<OptimizeResult, 'stopReason' | 'error' | 'failures' | 'metricCalls' | 'reflectionCalls' | 'bestIndex' | 'bestScore'>;
 
+/** "3 of 20 metric calls and 2 of 4 reflection calls": each kind of call counted against its own (a budget of metric calls is never read against reflections). */
+function failedOfMade(metricFailed: number, metricMade: number, reflectionsFailed: number, reflectionsMade: number): string {
+  const part = (failed: number, made: number, what: string) => `${failed} of ${made} ${what} call${made === 1 ? '' : 's'}`;
+  const parts = [
+    ...(metricFailed > 0 ? [part(metricFailed, metricMade, 'metric')] : []),
+    ...(reflectionsFailed > 0 ? [part(reflectionsFailed, reflectionsMade, 'reflection')] : []),
+  ];
+  return parts.join(' and ');
+}
+
 /** What failed, the first underlying error (unless the reason names it), and the calls that failed of those made. */
 export function runFailedMessage(result: FailedResult, cause: unknown): string {
   const reason = result.error ?? 'the run stopped with an error';
@@ -21,7 +31,7 @@ export function runFailedMessage(result: FailedResult, cause: unknown): string {
   const failed =
     total === 0
       ? `no call failed (${calls} made)`
-      : `${total} of ${calls} call${calls === 1 ? '' : 's'} failed${kinds.length > 0 ? ` (${kinds.join(', ')})` : ''}`;
+      : `${failedOfMade(total - (result.failures?.reflections ?? 0), result.metricCalls, result.failures?.reflections ?? 0, result.reflectionCalls)} failed${kinds.length > 0 ? ` (${kinds.join(', ')})` : ''}`;
   return `the run failed: ${reason}${firstPart}. ${failed}; best so far: candidate #${result.bestIndex} (valset score ${result.bestScore.toFixed(3)})`;
 }
 

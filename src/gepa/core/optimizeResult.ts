@@ -11,6 +11,8 @@ export interface FailureCounts {
   total: number;
   /** Failed calls per kind: `adapter`, `timeout`, `http 404`, ... */
   byKind: Record<string, number>;
+  /** Of `total`, the reflection calls (absent when none failed): the rest are metric calls. */
+  reflections?: number;
 }
 
 /** trackBestOutputs: per valset example, the best score in the pool and the outputs that scored it. */
