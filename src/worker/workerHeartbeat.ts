@@ -13,7 +13,7 @@
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { BEAT_KEYS, BEAT_SCRIPT, FORGET_SCRIPT, HEARTBEAT_MS } from '../executors/workerBeats.js';
-import type { RedisOptions } from '../executors/redisConnection.js';
+import { RECONNECT_MAX_MS, RECONNECT_STEP_MS, type RedisOptions } from '../executors/redisConnection.js';
 
 /** A stopping worker waits at most this long for its entry to be removed. */
 const STOP_WAIT_MS = 1000;
@@ -32,13 +32,15 @@ interface BeatThreadData {
   intervalMs: number;
   gapMemory: number;
   stopWaitMs: number;
+  reconnectStepMs: number;
+  reconnectMaxMs: number;
 }
 
 /** The thread: beats every intervalMs; on 'stop', removes its entry and ends. Messages to the parent: { error } once per outage, { stopped }. */
 const BEAT_THREAD_SOURCE = `
 const { parentPort, workerData: d } = require('node:worker_threads');
 const Redis = require(d.ioredisPath);
-const client = new Redis({ ...d.connection, maxRetriesPerRequest: null, retryStrategy: (n) => Math.min(100 * n, 1000), connectionName: 'gepa-beat' });
+const client = new Redis({ ...d.connection, maxRetriesPerRequest: null, retryStrategy: (n) => Math.min(d.reconnectStepMs * n, d.reconnectMaxMs), connectionName: 'gepa-beat' });
 client.on('error', () => {});
 // EVALSHA once Redis knows the scripts: a beat sends their digest, not their text.
 client.defineCommand('gepaBeat', { numberOfKeys: 2, lua: d.beatScript });
@@ -108,6 +110,9 @@ export function startHeartbeat(connection: RedisOptions, toKey: (name: string) =
     intervalMs: HEARTBEAT_MS,
     gapMemory: GAP_MEMORY,
     stopWaitMs: STOP_WAIT_MS,
+    // As the worker's own connections (bullmqConnection's retryStrategy, a function, cannot cross).
+    reconnectStepMs: RECONNECT_STEP_MS,
+    reconnectMaxMs: RECONNECT_MAX_MS,
   };
   const thread = new Worker(BEAT_THREAD_SOURCE, { eval: true, workerData: data });
   // The worker's own connections keep the process alive; the heartbeat must not.
