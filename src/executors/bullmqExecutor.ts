@@ -175,26 +175,6 @@ interface TravellingExample {
   hash: string;
 }
 
-/** Per candidate object: each of a candidate's calls names it by its hash; candidates are not changed once made. */
-const candidateHashes = new WeakMap<Candidate, string>();
-
-function hashOf(candidate: Candidate): string {
-  let hash = candidateHashes.get(candidate);
-  if (hash === undefined) candidateHashes.set(candidate, (hash = candidateHash(candidate)));
-  return hash;
-}
-
-/** Per example object: a dataset's examples travel again and again, and are not changed meanwhile. */
-const travelling = new WeakMap<object, TravellingExample>();
-
-function asTravelling(example: unknown): TravellingExample {
-  const cached = typeof example === 'object' && example !== null ? travelling.get(example) : undefined;
-  if (cached) return cached;
-  const text = JSON.stringify(example) ?? 'null';
-  const made = { json: JSON.parse(text) as unknown, hash: shortHash(text) };
-  if (typeof example === 'object' && example !== null) travelling.set(example, made);
-  return made;
-}
 
 /** A run id that a run directory keeps across processes (resume re-attaches to its jobs). */
 export function runIdForDirectory(runDir: string): string {
@@ -429,6 +409,24 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       `no worker on queue "${queueName}": ${outstanding.size} job${outstanding.size === 1 ? '' : 's'} waiting for ${Math.round((now - idleSince) / 1000)} s and none taken; ` +
         `start one with \`gepa-actors worker --queue ${queueName} ...\``,
     );
+  };
+
+  // Per candidate and example object, for this executor's run (which changes neither): each of
+  // their calls names them by hash, and a dataset's examples travel again and again.
+  const candidateHashes = new WeakMap<Candidate, string>();
+  const hashOf = (candidate: Candidate): string => {
+    let hash = candidateHashes.get(candidate);
+    if (hash === undefined) candidateHashes.set(candidate, (hash = candidateHash(candidate)));
+    return hash;
+  };
+  const travelling = new WeakMap<object, TravellingExample>();
+  const asTravelling = (example: unknown): TravellingExample => {
+    const cached = typeof example === 'object' && example !== null ? travelling.get(example) : undefined;
+    if (cached) return cached;
+    const text = JSON.stringify(example) ?? 'null';
+    const made = { json: JSON.parse(text) as unknown, hash: shortHash(text) };
+    if (typeof example === 'object' && example !== null) travelling.set(example, made);
+    return made;
   };
 
   const callKey = (exampleId: number, captureTraces: boolean, hash: string, exampleHash: string, given: MetricCallIdentity | undefined): string => {

@@ -1,12 +1,12 @@
 // A worker process's job loop: a BullMQ Worker that serves metric-call jobs with the user's
 // adapter, `concurrency` metric calls at a time (a batch job's examples each count; callIntake.ts
-// decides how many jobs to hold), and returns each Evaluation in JSON-safe form. It beats
-// every 100 ms from a thread of its own (workerHeartbeat.ts): when it dies, freezes or loses the
-// network, the runs' executors notice within about half a second and move its jobs to other workers; its late answers
-// are then refused (their lock is gone). A batch job (a minibatch as one job, the executor's
-// batchJobs) runs its examples at once and answers one result per example; an example whose
-// adapter throws is tried again in the job, as often as a job would be, and answered as failed.
-// BullMQ's own stalled-job check, after about
+// decides how many jobs to hold), and returns each Evaluation in JSON-safe form. It beats every
+// 100 ms from a thread of its own (workerHeartbeat.ts): when it dies, freezes or loses the
+// network, the runs' executors notice within about half a second and move its jobs to other
+// workers; its late answers are then refused (their lock is gone). A batch job (a minibatch as
+// one job, the executor's batchJobs) runs its examples as the concurrency allows and answers one
+// result per example; an example whose adapter throws is tried again in the job, as often as a
+// job would be, and answered as failed. BullMQ's own stalled-job check, after about
 // lockDurationMs + stalledIntervalMs, stays as the backstop. bullmq is an optional peer,
 // imported when a worker starts.
 // Room worker/: imported by the command and the entries.
