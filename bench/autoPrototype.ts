@@ -8,10 +8,11 @@
 //   npx tsx bench/autoPrototype.ts run <variant...> [--tasks ...] [--configs w128-b1500] [--seeds 24]
 //   npx tsx bench/autoPrototype.ts table [--tasks ...] [--configs ...] [--seeds 24] [--with 'async 8,async 16']
 //   npx tsx bench/autoPrototype.ts list
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { benchArgs } from './cliArgs.js';
 import { combinedPromptModel } from './combinedReflection.js';
 import { panel, printPanel } from './timeToQualityPanel.js';
-import { CONFIGURATIONS, configName, FIXED_SCHEDULES, loadSetting, parseConfiguration, runSetting, SEQUENTIAL, TTQ_TASKS, type StoredSetting } from './timeToQualityRuns.js';
+import { CONFIGURATIONS, configName, FIXED_SCHEDULES, loadSetting, parseConfiguration, resultsDir, runSetting, SEQUENTIAL, TTQ_TASKS, type StoredSetting } from './timeToQualityRuns.js';
 import type { Schedule } from '../src/settingValues.js';
 import type { BenchSetting } from './benchTask.js';
 import { combinedReflection, type CombinedLimits } from '../src/gepa/reflection/combinedFailures.js';
@@ -28,6 +29,45 @@ interface Variant {
 /** The 'combined' reflection strategy (src/gepa/reflection/combinedFailures.ts) with these limits. */
 const combined = (schedule: Schedule, limits: Partial<CombinedLimits>, about: string): Variant => ({ schedule, options: { reflectionStrategy: combinedReflection(limits) }, about });
 const seq: Schedule = { kind: 'batched', parents: 1, perParent: 1 };
+
+/** Async K (and auto, gates) with a reflection minibatch of b examples ('mb<b>'; the default is 3). */
+function minibatchVariants(): Record<string, Variant> {
+  const out: Record<string, Variant> = {};
+  for (const b of [2, 4, 5, 6, 8]) {
+    const options = { reflectionMinibatchSize: b };
+    for (const k of [4, 8, 10, 12, 16]) {
+      out[`async ${k} mb${b}`] = { schedule: { kind: 'async', inFlight: k }, options, about: `async ${k}, reflection minibatch ${b}` };
+      out[`async ${k} gates mb${b}`] = { schedule: { kind: 'async', inFlight: k, speculate: 'rebase-gate' }, options, about: `async ${k} with gates evaluated ahead, reflection minibatch ${b}` };
+    }
+    out[`sequential mb${b}`] = { schedule: seq, options, about: `the sequential loop, reflection minibatch ${b}` };
+    out[`auto mb${b}`] = { schedule: { kind: 'auto' }, options, about: `schedule 'auto', reflection minibatch ${b}` };
+  }
+  return out;
+}
+
+/** Async K with gates evaluated ahead and 'combined' capped at n records ('async <K> gates combined <n>'). */
+function gatesCombinedVariants(): Record<string, Variant> {
+  const out: Record<string, Variant> = {};
+  for (const k of [8, 10, 12]) {
+    for (const n of [4, 6]) out[`async ${k} gates combined ${n}`] = combined({ kind: 'async', inFlight: k, speculate: 'rebase-gate' }, { maxRecords: n }, `async ${k} with gates evaluated ahead, 'combined' capped at ${n} records`);
+  }
+  for (const k of [10, 12]) out[`async ${k} combined 4`] = combined({ kind: 'async', inFlight: k }, { maxRecords: 4 }, `async ${k}, 'combined' capped at 4 records`);
+  return out;
+}
+
+/** Async 10 with gates and one of the launch order's other settings ('async 10 gates <setting>'). */
+function launchOrderVariants(): Record<string, Variant> {
+  const gated = { kind: 'async', inFlight: 10, speculate: 'rebase-gate' } as const;
+  const settings: Record<string, Partial<Extract<Schedule, { kind: 'async' }>>> = {
+    'wait ahead': { rebaseWait: 'ahead-in-flight' },
+    'wait valsets': { rebaseWait: 'valsets-in-flight' },
+    'rebase pool-best': { rebase: 'pool-best' },
+    'rebase best-descendant': { rebase: 'best-descendant' },
+    'gate whole': { rebaseGate: 'whole-minibatch' },
+    'parents in-flight': { parentWeighting: 'in-flight' },
+  };
+  return Object.fromEntries(Object.entries(settings).map(([name, extra]) => [`async 10 gates ${name}`, { schedule: { ...gated, ...extra }, about: `async 10 with gates evaluated ahead, ${JSON.stringify(extra)}` }]));
+}
 
 const VARIANTS: Record<string, Variant> = {
   'sequential strategy combined': combined(seq, {}, "the sequential loop, reflectionStrategy 'combined' (8 recent results, 12 records, 24,000 characters)"),
@@ -48,6 +88,18 @@ const VARIANTS: Record<string, Variant> = {
   'async 12 gates': { schedule: { kind: 'async', inFlight: 12, speculate: 'rebase-gate' }, about: 'async 12 with gates evaluated ahead, places kept' },
   'async 8 gates': { schedule: { kind: 'async', inFlight: 8, speculate: 'rebase-gate' }, about: 'async 8 with gates evaluated ahead, places kept' },
   'async 16 gates': { schedule: { kind: 'async', inFlight: 16, speculate: 'rebase-gate' }, about: 'async 16 with gates evaluated ahead, places kept' },
+  // Round 2 (width2): the reflection minibatch (examples a reflection is shown), gates at K 8-12
+  // with more seeds, 'combined' with a short cap under auto, and those together.
+  ...minibatchVariants(),
+  'async 10 gates': { schedule: { kind: 'async', inFlight: 10, speculate: 'rebase-gate' }, about: 'async 10 with gates evaluated ahead, places kept' },
+  ...gatesCombinedVariants(),
+  'async 10 gates race': { schedule: { kind: 'async', inFlight: 10, speculate: 'rebase-gate' }, options: { valsetPolicy: { kind: 'race', chunk: 10, margin: 0 } }, about: 'async 10 with gates evaluated ahead and the valset race (chunks of 10, margin 0)' },
+  ...launchOrderVariants(),
+  'auto combined 3': combined({ kind: 'auto' }, { maxRecords: 3 }, "schedule 'auto', 'combined' capped at 3 records"),
+  'auto combined 4': combined({ kind: 'auto' }, { maxRecords: 4 }, "schedule 'auto', 'combined' capped at 4 records"),
+  'auto combined 6': combined({ kind: 'auto' }, { maxRecords: 6 }, "schedule 'auto', 'combined' capped at 6 records"),
+  'auto mb5 combined 6': { schedule: { kind: 'auto' }, options: { reflectionMinibatchSize: 5, reflectionStrategy: combinedReflection({ maxRecords: 6 }) }, about: "schedule 'auto', reflection minibatch 5, 'combined' capped at 6 records (the minibatch's 5 and one more)" },
+  'auto mb5 combined 8': { schedule: { kind: 'auto' }, options: { reflectionMinibatchSize: 5, reflectionStrategy: combinedReflection({ maxRecords: 8 }) }, about: "schedule 'auto', reflection minibatch 5, 'combined' capped at 8 records" },
   'async 16 combined 3/12': {
     schedule: { kind: 'async', inFlight: 16 },
     wrapReflection: (lm) => combinedPromptModel(lm, { recent: 3, cap: 12 }),
@@ -98,6 +150,12 @@ if (command === 'list') {
         ...fixed.flatMap((label) => loadSetting(false, task, c, label) ?? []),
         ...Object.keys(VARIANTS).flatMap((name) => loadSetting(false, task, c, name, FOLDER) ?? []),
       ];
+      // Runs stored under other labels (auto with another phase table, scratch/phaseGrid-style runners) are shown too.
+      const dir = new URL(`${task}/${configName(c)}/`, resultsDir(false, FOLDER));
+      for (const file of existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).sort() : []) {
+        const stored = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as StoredSetting;
+        if (!settings.some((s) => s.label === stored.label)) settings.push(stored);
+      }
       const p = panel(task, c, settings, seeds);
       if (p) printPanel(p);
       else console.log(`\n(${task} ${configName(c)}: no ${SEQUENTIAL} runs in bench/results/time-to-quality/ yet)`);

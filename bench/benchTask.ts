@@ -130,16 +130,17 @@ async function figures(result: OptimizeResult, setting: BenchSetting, w: Workloa
       : setting.schedule.kind === 'auto'
         ? { kind: 'async' as const, inFlight: result.scheduleDecisions?.at(-1)?.shape.inFlight ?? 1 }
         : { kind: 'batched' as const, parents: setting.schedule.parents ?? 1, perParent: setting.schedule.perParent ?? 1 };
+  const minibatchSize = setting.options?.reflectionMinibatchSize ?? 3;
   const prediction = predictWallClock({
     schedule,
     metricCallMs: w.metricCallMs,
     reflectionMs: w.reflectionMs,
     workers: w.workers,
     valsetSize: w.valSize,
-    minibatchSize: 3,
+    minibatchSize,
     acceptanceRate,
     skipRate,
-    ...measuredRebasing(result.proposals, 3),
+    ...measuredRebasing(result.proposals, minibatchSize),
     budget: w.budget,
     jitter: JITTER,
   });

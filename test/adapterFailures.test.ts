@@ -79,7 +79,7 @@ describe('failures inside the run', () => {
     // The tenth failure with one cause is systemic: the run stops instead of paying for parents' minibatches.
     expect(result.error).toBe('10 reflection calls in a row failed with the same cause: HTTP 503 from the model');
     expect(errors).toContain(result.error);
-    expect(result.failures).toEqual({ total: 10, byKind: { other: 10 } });
+    expect(result.failures).toEqual({ total: 10, byKind: { other: 10 }, reflections: 10 });
     expect(result.metricCalls).toBeLessThan(600);
     const reasons = new Set(result.proposals.map((p) => `${p.outcome}: ${p.reason}`));
     expect(reasons).toEqual(

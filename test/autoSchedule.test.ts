@@ -10,7 +10,7 @@ import { SimulatedClock } from 'xstate';
 import { parseScheduleOption, scheduleOptionText } from '../src/cli/scheduleOption.js';
 import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
-import { AUTO_MAX_IN_FLIGHT, autoDecision, budgetAllows } from '../src/runtimeModel/autoSchedule.js';
+import { AUTO_GATED_IN_FLIGHT, AUTO_MAX_IN_FLIGHT, autoDecision, autoPhase, autoSpeculation, budgetAllows } from '../src/runtimeModel/autoSchedule.js';
 import { autoViewOf, startAutoWatch } from '../src/runtimeModel/autoWatch.js';
 import { optimize } from '../src/index.js';
 import { readRunLog } from '../src/storage/runLog.js';
@@ -26,13 +26,15 @@ describe('the rule', () => {
     const table = doc.slice(doc.indexOf('<!-- auto-table -->'), doc.indexOf('<!-- /auto-table -->'));
     const rows = table.split('\n').filter((l) => /^\| \d/.test(l));
     expect(rows.length).toBeGreaterThanOrEqual(6);
-    const k = (cell: string | undefined) => Number(/^async (\d+)$/.exec(cell ?? '')?.[1]);
     for (const row of rows) {
       const cells = row.split('|').map((c) => c.trim()).slice(1, -1);
       const [workers, budget, valsetSize] = cells.slice(0, 3).map((c) => Number(c.replaceAll(',', ''))) as [number, number, number];
       const run = { workers, budget, valsetSize, minibatchSize: 3 };
-      const seen = (reflectionMs: number) => autoDecision({ ...run, roundMs: 25, reflectionMs, ended: 0, skipped: 0, accepted: 0, proposalCalls: 0 }).shape.inFlight;
-      expect([autoDecision(autoViewOf(startAutoWatch(), run)).shape.inFlight, seen(100), seen(1000)], row).toEqual(cells.slice(3).map(k));
+      // The speculation is chosen once, before anything is observed; the shape again as the run observes.
+      const speculate = autoSpeculation(autoViewOf(startAutoWatch(), run));
+      const text = (inFlight: number) => `async ${inFlight}${speculate === 'rebase-gate' ? ' + gates' : ''}`;
+      const seen = (reflectionMs: number) => text(autoDecision({ ...run, roundMs: 25, reflectionMs, ended: 0, skipped: 0, accepted: 0, proposalCalls: 0, speculate }).shape.inFlight);
+      expect([text(autoDecision({ ...autoViewOf(startAutoWatch(), run), speculate }).shape.inFlight), seen(100), seen(1000)], row).toEqual(cells.slice(3));
     }
   });
 
@@ -45,6 +47,29 @@ describe('the rule', () => {
     expect(budgetAllows(10)).toBe(1);
     // 48 proposals at K 16 are 24 generations of width 2 (K / 8).
     expect(budgetAllows(48)).toBe(16);
+  });
+
+  test('gates evaluated ahead only where the slots would idle, and then at most AUTO_GATED_IN_FLIGHT in flight', () => {
+    const at = (workers: number, budget = 1500) => autoSpeculation(autoViewOf(startAutoWatch(), { workers, budget, valsetSize: 30, minibatchSize: 3 }));
+    expect([at(4), at(16), at(128), at(512), at(128, 300)]).toEqual(['none', 'none', 'rebase-gate', 'rebase-gate', 'none']);
+    const view = { workers: 128, budget: 1500, valsetSize: 30, minibatchSize: 3, roundMs: 25, reflectionMs: 100, ended: 0, skipped: 0, accepted: 0, proposalCalls: 0 };
+    expect(autoDecision({ ...view, speculate: 'rebase-gate' }).shape.inFlight).toBe(AUTO_GATED_IN_FLIGHT);
+    expect(autoDecision({ ...view, speculate: 'rebase-gate' }).reason).toMatch(/^async 10; gates evaluated ahead: /);
+    expect(autoDecision(view).shape.inFlight).toBe(AUTO_MAX_IN_FLIGHT);
+  });
+
+  test('a phase table changes the widest K by the share of the budget spent, and the reason says so', () => {
+    const phases = [{ untilShare: 0.5, maxInFlight: 8 }, { untilShare: 1, maxInFlight: 24 }];
+    const view = { workers: 128, budget: 1000, valsetSize: 30, minibatchSize: 3, roundMs: 25, reflectionMs: 100, ended: 0, skipped: 0, accepted: 0, proposalCalls: 0 };
+    expect([undefined, 0, 499, 500, 1000, 2000].map((spentCalls) => autoPhase({ budget: 1000, ...(spentCalls === undefined ? {} : { spentCalls }) }, phases))).toEqual([0, 0, 0, 1, 1, 1]);
+    expect(autoPhase({ spentCalls: 10 }, phases)).toBe(0);
+    const early = autoDecision({ ...view, spentCalls: 100 }, phases);
+    const late = autoDecision({ ...view, spentCalls: 600 }, phases);
+    expect([early.shape.inFlight, late.shape.inFlight]).toEqual([8, 24]);
+    expect(early.reason).toContain('at most 8 in flight until 50% of the budget is spent');
+    expect(late.reason).toContain('at most 24 in flight past 50% of the budget');
+    // The one phase auto runs with: no change by the budget spent.
+    expect(autoDecision({ ...view, spentCalls: 900 }).shape).toEqual(autoDecision({ ...view, spentCalls: 0 }).shape);
   });
 
   test("--schedule auto parses to { kind: 'auto' } and prints back", () => {
@@ -81,7 +106,7 @@ describe('a run', () => {
       const { config } = toyRunConfig({ clock, schedule: { kind: 'auto' }, workers: 64, maxMetricCalls: 300 });
       return runOnSimulatedClock(clock, optimize({ ...config, runDir, runIdentity: { reflectionLm: 'toy' }, signal: abort.signal }));
     };
-    const first = await go(1500);
+    const first = await go(600);
     expect(first.stopReason).toBe('aborted');
     const logged = readRunLog(join(runDir, 'log.jsonl')).records.flatMap((r) => (r.t === 'decision' && r.kind === 'shape' ? [r] : []));
     expect(logged.length).toBeGreaterThanOrEqual(1);

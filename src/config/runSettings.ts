@@ -11,7 +11,7 @@ import { chosenReflectionStrategy } from '../gepa/reflection/reflectionStrategie
 import type { PlanningHooks } from '../gepa/strategies/strategyHooks.js';
 import type { Stopper } from '../gepa/strategies/stoppers.js';
 import { closestName } from './closestName.js';
-import { autoDecision } from '../runtimeModel/autoSchedule.js';
+import { autoDecision, autoSpeculation } from '../runtimeModel/autoSchedule.js';
 import { autoViewOf, startAutoWatch } from '../runtimeModel/autoWatch.js';
 import { oneOf, refusingKinds, refusingValues } from './allowedValues.js';
 import { ConfigError, formatZodError } from '../errors/configError.js';
@@ -319,15 +319,17 @@ function checkHooks<Example>(config: OptimizeConfig<Example>): PlanningHooks {
 
 /**
  * The schedule with its defaults. 'auto' is an async schedule at the async defaults whose first
- * shape is the rule's choice before anything is observed (autoDecision from the slots, the budget
- * and the valset; the run changes it as it observes).
+ * shape and speculation are the rule's choice before anything is observed (autoDecision and
+ * autoSpeculation from the slots, the budget and the valset; the run changes the shape as it observes).
  */
 export function resolveSchedule(schedule: Schedule, run: { workers: number; budget?: number; valsetSize: number; minibatchSize: number }): RunSettings['schedule'] {
   if (schedule.kind === 'batched') return { kind: 'batched', parents: schedule.parents ?? 1, perParent: schedule.perParent ?? 1 };
   const asyncDefaults = { rebase: DEFAULT_REBASE, parentWeighting: DEFAULT_PARENT_WEIGHTING, rebaseGate: DEFAULT_REBASE_GATE, rebaseWait: DEFAULT_REBASE_WAIT, heldSlot: DEFAULT_HELD_SLOT, speculate: DEFAULT_SPECULATION };
   if (schedule.kind === 'auto') {
-    const { shape } = autoDecision(autoViewOf(startAutoWatch(), run));
-    return { kind: 'async', ...asyncDefaults, inFlight: shape.inFlight, heldSlot: shape.heldSlot, auto: true };
+    const view = autoViewOf(startAutoWatch(), run);
+    const speculate = autoSpeculation(view);
+    const { shape } = autoDecision({ ...view, speculate });
+    return { kind: 'async', ...asyncDefaults, inFlight: shape.inFlight, heldSlot: shape.heldSlot, speculate, auto: true };
   }
   return {
     kind: 'async',

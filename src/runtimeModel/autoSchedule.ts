@@ -20,14 +20,45 @@
 // - **Enough generations for the budget.** At most the widest K that leaves MIN_GENERATIONS
 //   generations of the expected proposals (async K counting as width K / 8, asyncSearchWidth):
 //   with a budget of a few dozen proposals the run narrows to the sequential loop.
+// - **Gates evaluated ahead when the slots would idle.** With more slots than the widest K can
+//   keep busy (W x chain time / slot time above AUTO_GATED_IN_FLIGHT), a held child evaluates the
+//   rebase gates it may face while it waits (speculate 'rebase-gate'), on slots that would idle,
+//   and K is at most AUTO_GATED_IN_FLIGHT: at 128 slots async 10 with gates reached quality
+//   sooner than async 12 without on all four bench tasks and kept it (48 seeds), where async 12
+//   with gates lost it on demo and async 8 with gates was slower there. Decided once, before the
+//   first proposal (the setting holds for the run); at 16 slots (busy at 6-7) it stays off.
 // - The launch order's held-slot rule stays 'keep': freeing places ('free', 'free-early') lost
 //   0.01-0.04 of quality on every task at 128 slots.
-import type { HeldSlot } from '../settingValues.js';
+import type { HeldSlot, Speculation } from '../settingValues.js';
 import { ASYNC_WIDTH_FACTOR } from '../gepa/core/searchWidth.js';
 import { MIN_GENERATIONS } from './recommendSchedule.js';
 
 /** The widest in-flight count auto takes, whatever the slots (see the header). */
 export const AUTO_MAX_IN_FLIGHT = 12;
+
+/** The widest in-flight count auto takes when it evaluates gates ahead (see the header). */
+export const AUTO_GATED_IN_FLIGHT = 10;
+
+/** A phase of the run by the share of the budget spent: until `untilShare` of it, at most `maxInFlight` in flight. */
+export interface AutoPhase {
+  untilShare: number;
+  maxInFlight: number;
+}
+
+/**
+ * auto's phases, the last to the end of the run. One phase: narrow first and wide late (e.g.
+ * async 8 until half the budget, then 24) and the reverse were measured and did not pay (bench/README.md,
+ * "Time to quality", the variants).
+ */
+export const AUTO_PHASES: readonly AutoPhase[] = [{ untilShare: 1, maxInFlight: AUTO_MAX_IN_FLIGHT }];
+
+/** The phase a run is in: the first whose share of the budget is not spent yet (the last past them all; the first without a budget). */
+export function autoPhase(v: Pick<AutoView, 'budget' | 'spentCalls'>, phases: readonly AutoPhase[] = AUTO_PHASES): number {
+  if (v.budget === undefined || v.spentCalls === undefined) return 0;
+  const share = v.spentCalls / v.budget;
+  const i = phases.findIndex((p) => share < p.untilShare);
+  return i === -1 ? phases.length - 1 : i;
+}
 /** Before a reflection is observed, one is taken to last this many minibatch rounds. */
 export const PRIOR_REFLECTION_ROUNDS = 5;
 /** Before any proposal has ended: the share skipped on their parent, and the share accepted. */
@@ -56,6 +87,10 @@ export interface AutoView {
   accepted: number;
   /** Metric calls spent by the proposals that ended (the seed's excluded), for the calls a proposal costs. */
   proposalCalls: number;
+  /** Metric calls the run has spent so far (its phase, AUTO_PHASES), when known. */
+  spentCalls?: number;
+  /** The run's speculation, chosen at its start (autoSpeculation); 'none' when absent. */
+  speculate?: Speculation;
 }
 
 /** The shape auto chooses. */
@@ -113,23 +148,43 @@ export function budgetAllows(proposals: number): number {
   return Math.max(1 / ASYNC_WIDTH_FACTOR, Math.floor((proposals / MIN_GENERATIONS) / ASYNC_WIDTH_FACTOR));
 }
 
+/**
+ * Gates evaluated ahead ('rebase-gate') when the slots would idle at the widest gated K (more in
+ * flight than AUTO_GATED_IN_FLIGHT would keep them busy) and the budget allows that K; else 'none'.
+ */
+export function autoSpeculation(v: AutoView): Speculation {
+  return slotsServe(v).busy > AUTO_GATED_IN_FLIGHT && budgetAllows(expectedProposals(v)) >= AUTO_GATED_IN_FLIGHT ? 'rebase-gate' : 'none';
+}
+
 const ms = (x: number) => `${Math.round(x)} ms`;
 
-export function autoDecision(v: AutoView): AutoDecision {
+export function autoDecision(v: AutoView, phases: readonly AutoPhase[] = AUTO_PHASES): AutoDecision {
   const slots = slotsServe(v);
   const proposals = expectedProposals(v);
   const budget = budgetAllows(proposals);
-  const inFlight = Math.max(1, Math.min(slots.inFlight, AUTO_MAX_IN_FLIGHT, budget));
+  const phase = autoPhase(v, phases);
+  const phaseCap = (phases[phase] as AutoPhase).maxInFlight;
+  const gated = v.speculate === 'rebase-gate';
+  const cap = Math.min(phaseCap, gated ? AUTO_GATED_IN_FLIGHT : Infinity);
+  const inFlight = Math.max(1, Math.min(slots.inFlight, cap, budget));
   const seen = v.roundMs === undefined ? 'no latency observed yet' : `rounds of ${ms(v.roundMs)}, reflections of ${v.reflectionMs === undefined ? `${ms(PRIOR_REFLECTION_ROUNDS * v.roundMs)} (assumed)` : ms(v.reflectionMs)}`;
+  const share = (x: number) => `${Math.round(x * 100)}%`;
+  const capNote =
+    phases.length > 1 && phaseCap === cap
+      ? `at most ${cap} in flight ${phase === phases.length - 1 ? `past ${share((phases[phase - 1] as AutoPhase).untilShare)} of the budget` : `until ${share((phases[phase] as AutoPhase).untilShare)} of the budget is spent`}`
+      : gated
+        ? `with gates evaluated ahead on the idle slots, more in flight than ${cap} lost quality on a bench task`
+        : `more in flight than ${cap} lost quality on every bench task`;
   const bound =
-    inFlight === budget && budget < Math.min(slots.inFlight, AUTO_MAX_IN_FLIGHT)
+    inFlight === budget && budget < Math.min(slots.inFlight, cap)
       ? `the budget pays for about ${Math.round(proposals)} proposals, which leaves ${MIN_GENERATIONS} generations at no more`
-      : inFlight === slots.inFlight && slots.inFlight < AUTO_MAX_IN_FLIGHT
+      : inFlight === slots.inFlight && slots.inFlight < cap
         ? slots.busy === inFlight
           ? `the ${v.workers} slots are busy with ${inFlight} in flight (a proposal holds ${ms(slots.slotMs)} of slot time over a ${ms(slots.chainMs)} chain)`
           : `half the ${v.workers} slots (${slots.busy} in flight would keep them busy on average: a proposal holds ${ms(slots.slotMs)} of slot time over a ${ms(slots.chainMs)} chain, but chains vary)`
-        : `more in flight than ${AUTO_MAX_IN_FLIGHT} lost quality on every bench task`;
-  return { shape: { inFlight, heldSlot: 'keep' }, reason: `async ${inFlight}: ${bound}; ${seen}` };
+        : capNote;
+  const gates = gated && inFlight > 1 ? '; gates evaluated ahead' : '';
+  return { shape: { inFlight, heldSlot: 'keep' }, reason: `async ${inFlight}${gates}: ${bound}; ${seen}` };
 }
 
 /** The shape as a decision id on an async run's logged path ('async:<K>:<heldSlot>'), and back. */

@@ -7,6 +7,7 @@
 // decision with its reason.
 import type { ScheduleDecisionRecord } from '../gepa/core/optimizeResult.js';
 import type { AutoShape, AutoView } from './autoSchedule.js';
+import type { Speculation } from '../settingValues.js';
 
 /** Observations kept: the first few are enough, and the context stays small. */
 const KEEP = 8;
@@ -90,8 +91,8 @@ export function autoMilestone(w: AutoWatch): number {
   return [w.rounds.length >= 1, w.reflections.length >= 1, w.reflections.length >= 4, w.ended >= 8, w.ended >= 32].filter(Boolean).length;
 }
 
-/** What autoDecision reads, from the run's settings and the observations. */
-export function autoViewOf(w: AutoWatch, run: { workers: number; budget?: number; valsetSize: number; minibatchSize: number }): AutoView {
+/** What autoDecision reads, from the run's settings, the observations and (when known) the metric calls spent. */
+export function autoViewOf(w: AutoWatch, run: { workers: number; budget?: number; valsetSize: number; minibatchSize: number; spentCalls?: number; speculate?: Speculation }): AutoView {
   const roundMs = median(w.rounds);
   const reflectionMs = median(w.reflections);
   return {
