@@ -14,7 +14,7 @@ import { parentSkippedEvent, taskErrorEvent } from '../src/gepa/proposer/taskEve
 import { keepEvidence } from '../src/gepa/reflection/evidenceHistory.js';
 import { watchEnd, watchLaunch, watchParent, watchSeed, watchVerdict } from '../src/runtimeModel/autoWatch.js';
 import { autoStep, observe } from './optimizer.auto.js';
-import type { ProposalUpdate } from './protocol.js';
+import type { ProposalUpdate, ProposerDecision } from './protocol.js';
 import { preparedOf, settingsOf } from './runWiring.js';
 import { elapsedMs, spendingLimits, proposerInput, askParent, optimizerSetup } from './optimizer.setup.js';
 
@@ -25,7 +25,8 @@ type ProposalFinished = Extract<ProposalUpdate, { type: 'proposal.finished' }>;
 type StepArgs = Parameters<Parameters<typeof optimizerSetup.enqueueActions>[0]>[0];
 
 /** A verdict recorded, and whichever children of its group can be answered now, answered. */
-function judgeStep({ context, enqueue }: StepArgs, report: { id: string; outcome: MinibatchOutcome; child?: Candidate }): void {
+function judgeStep(args: StepArgs, report: { id: string; outcome: MinibatchOutcome; child?: Candidate }): void {
+  const { context, enqueue } = args;
   // null: not in flight (a late update from a proposal the run already let go).
   const messages = context.run.judge(report, settingsOf(context), spendingLimits(context));
   if (!messages) return;
@@ -33,11 +34,20 @@ function judgeStep({ context, enqueue }: StepArgs, report: { id: string; outcome
   const logged = context.walk.take({ kind: 'judged', id: report.id });
   observe(context, (w) => watchVerdict(w, report.id, elapsedMs(context)));
   if (logged) enqueue({ type: 'logDecision', params: logged });
-  for (const m of messages) enqueue.sendTo(m.id, m.message);
+  sendToProposers(args, messages);
+}
+
+/** Messages to proposers, each to its proposal's running proposer. */
+function sendToProposers({ context, enqueue }: StepArgs, messages: ReadonlyArray<{ id: string; message: ProposerDecision }>): void {
+  for (const m of messages) {
+    // A proposal with no proposer fails the send by its own id, as it always did (a bug, never a dropped message).
+    enqueue.sendTo(context.proposers.of(m.id) ?? m.id, m.message);
+  }
 }
 
 /** A proposal's end: its reservation settled, its update recorded, its proposer stopped, its group decided. */
-function finishStep({ context, enqueue, self }: StepArgs, report: ProposalFinished): void {
+function finishStep(args: StepArgs, report: ProposalFinished): void {
+  const { context, enqueue } = args;
   const messages = context.run.finish(report, settingsOf(context), spendingLimits(context));
   if (!messages) return;
   const logged = context.walk.take({ kind: 'finished', id: report.id });
@@ -48,11 +58,12 @@ function finishStep({ context, enqueue, self }: StepArgs, report: ProposalFinish
   const outcome = report.outcome?.status === 'skipped' ? 'skipped' : report.valset !== undefined ? 'accepted' : report.outcome ? 'rejected' : undefined;
   observe(context, (w) => watchEnd(outcome === 'rejected' ? watchVerdict(w, report.id, elapsedMs(context)) : w, report.id, outcome, report.spend.paidCalls));
   if (logged) enqueue({ type: 'logDecision', params: logged });
-  for (const m of messages) enqueue.sendTo(m.id, m.message);
+  sendToProposers(args, messages);
   // A finished proposer stays among the children until stopped; thousands would slow every step.
   // A proposal skipped on the parent evaluation the optimizer asked for has none (XState clones
   // the snapshot even to stop a child it does not have: most async proposals late in a run).
-  if (self.getSnapshot().children[report.id] !== undefined) enqueue.stopChild(report.id);
+  const proposer = context.proposers.stopped(report.id);
+  if (proposer !== undefined) enqueue.stopChild(proposer);
 }
 
 /** Async: a finished proposal joins the pool the moment it finishes. */
@@ -61,13 +72,13 @@ function foldOneStep({ context, enqueue }: StepArgs, id: string): void {
 }
 
 /** Async, rebaseWait: children that waited for the valset evaluations just folded are decided now, against the pool with them in it. */
-function releaseHeldStep({ context, enqueue }: StepArgs): void {
-  for (const m of context.run.releaseHeld(settingsOf(context), spendingLimits(context))) enqueue.sendTo(m.id, m.message);
+function releaseHeldStep(args: StepArgs): void {
+  sendToProposers(args, args.context.run.releaseHeld(settingsOf(args.context), spendingLimits(args.context)));
 }
 
 /** Async, speculate 'rebase-gate': held children waiting on one valset evaluation evaluate their possible rebase gates ahead. */
-function prefetchGatesStep({ context, enqueue }: StepArgs): void {
-  for (const m of context.run.prefetchGates(settingsOf(context))) enqueue.sendTo(m.id, m.message);
+function prefetchGatesStep(args: StepArgs): void {
+  sendToProposers(args, args.context.run.prefetchGates(settingsOf(args.context)));
 }
 
 /** Start what the launch rules answer (src/gepa/search/launchRules.ts): a batched step, or async proposals until the shape's K are in flight. */
@@ -83,7 +94,7 @@ function launchStep({ context, event, enqueue, self }: StepArgs): void {
   for (const e of next.events) enqueue.emit(e);
   for (const { launch, optimizerAsksParent } of next.starts) {
     if (!optimizerAsksParent) {
-      enqueue.spawnChild('proposer', { id: launch.proposal.id, input: proposerInput(context, launch) });
+      enqueue.spawnChild('proposer', { id: context.proposers.spawned(launch.proposal.id), systemId: launch.proposal.id, input: proposerInput(context, launch) });
       continue;
     }
     // Where the proposer would have started (its start is deferred like these sends): its
@@ -154,7 +165,10 @@ export const optimizerActions = {
   idleStop: optimizerSetup.enqueueActions(({ context }) => context.run.decideStop({ kind: 'idle' })),
   /** Stop now: the proposers stopped, the proposals in flight recorded as cut short. */
   cutShort: optimizerSetup.enqueueActions(({ context, enqueue }) => {
-    for (const id of context.run.cutShort()) enqueue.stopChild(id);
+    for (const id of context.run.cutShort()) {
+      const proposer = context.proposers.stopped(id);
+      if (proposer !== undefined) enqueue.stopChild(proposer);
+    }
   }),
   /** Batched: the step folded in task order, once every proposal in it has finished. */
   foldStep: optimizerSetup.enqueueActions(({ context, enqueue }) => {
@@ -210,6 +224,6 @@ export const optimizerActions = {
       proposalEndedSteps(args, { type: 'proposal.finished', id, spend, outcome: { task, status: 'skipped', reason: next.reason }, child: undefined, valset: undefined });
       return;
     }
-    enqueue.spawnChild('proposer', { id, input: { ...proposerInput(context, launch, evidence), parentEvaluated: { evaluations: event.evaluations, spend, sum: next.parentSum } } });
+    enqueue.spawnChild('proposer', { id: context.proposers.spawned(id), systemId: id, input: { ...proposerInput(context, launch, evidence), parentEvaluated: { evaluations: event.evaluations, spend, sum: next.parentSum } } });
   }),
 };

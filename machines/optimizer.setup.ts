@@ -5,7 +5,6 @@
 import { enqueueActions, setup, type CallbackActorLogic } from 'xstate';
 import { heldCalls } from '../src/budget/heldCalls.js';
 import { memberOf } from '../src/gepa/core/candidatePool.js';
-import type { ProposalId } from '../src/gepa/core/proposal.js';
 import { evaluationAsk } from '../src/gepa/proposer/evaluationPlan.js';
 import { evaluationStartedEvent } from '../src/gepa/proposer/taskEvents.js';
 import type { Launch } from '../src/gepa/search/proposalPlanner.js';
@@ -21,6 +20,7 @@ import { evaluatorActor } from './evaluator.actor.js';
 import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ProposerDecision, ProposalUpdate, ReplyTo } from './protocol.js';
 import { proposerMachine, type ProposerInput } from './proposer.machine.js';
 import { stopSignals } from './stopSignals.actor.js';
+import { ProposerActorIds, type ProposerActorId } from './proposerActorIds.js';
 import { preparedOf, preparedOnly, runWiringActor, settingsOf, wiringOf, type OptimizerInput, type RunWiringRef } from './runWiring.js';
 
 export interface OptimizerContext {
@@ -51,6 +51,8 @@ export interface OptimizerContext {
    * not at the answer, whose time a resumed run's replay does not keep.
    */
   seen: { evidence: ReflectionEvidence[]; atLaunch: Record<string, ReflectionEvidence[]>; auto?: AutoWatch };
+  /** The running proposers' actor ids by proposal (proposerActorIds.ts says why not the proposal ids), held by reference. */
+  proposers: ProposerActorIds;
 }
 
 export type OptimizerEvent =
@@ -61,7 +63,7 @@ export type OptimizerEvent =
   /** graceful: start nothing new and let what is in flight finish; else stop now. */
   | { type: 'stop'; reason: StopReason; graceful?: boolean; error?: string };
 
-export type OptimizerChildren = { evaluator: 'evaluator'; run: 'run' } & { [proposal: ProposalId]: 'proposer' };
+export type OptimizerChildren = { evaluator: 'evaluator'; run: 'run' } & { [proposer: ProposerActorId]: 'proposer' };
 
 export const SEED_REQUEST = -1;
 /** The holdout's evaluation of its i-th candidate: the optimizer's own requests below the seed's. */
@@ -136,6 +138,7 @@ export function initialContext(wiring: OptimizerContext['wiring'], builtInPropos
     walk: new PathWalk<ProposalUpdate>(startResume(journal?.loggedPath?.(), async)),
     startedAt: clock.now(),
     seen: { evidence: [], atLaunch: {}, ...(async && settings.schedule.kind === 'async' && settings.schedule.auto ? { auto: startAutoWatch() } : {}) },
+    proposers: new ProposerActorIds(),
   };
 }
 
@@ -146,7 +149,7 @@ export const optimizerSetup = setup({
     input: {} as OptimizerInput,
     output: {} as OptimizeResult,
     emitted: {} as RunEvent,
-    /** The evaluator by its id; proposers by their proposal ids (`p<step>-<task>`, `merge-<step>`). */
+    /** The evaluator by its id; proposers by reused ids (`proposer-<n>`), each with its proposal's id (`p<step>-<task>`, `merge-<step>`) as its systemId. */
     children: {} as OptimizerChildren,
   },
   actors: {

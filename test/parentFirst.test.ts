@@ -16,7 +16,7 @@ interface Observed {
   result: OptimizeResult;
   /** Run events in arrival order, from both channels (the actor's emitted events and onEvent). */
   events: RunEvent[];
-  /** Ids of the proposer actors the run spawned. */
+  /** The proposals whose proposer actors the run spawned (their systemIds). */
   proposers: string[];
   /** The most proposers among the optimizer's children at once (a finished one is stopped). */
   mostProposerChildren: number;
@@ -57,11 +57,13 @@ async function run(machine: typeof optimizerMachine, ending: Ending = {}): Promi
     input: config,
     clock,
     inspect: (e) => {
-      const id = (e.actorRef as { id?: string }).id ?? '';
-      if (e.type === '@xstate.actor' && /^(p\d+-\d+|merge-\d+)$/.test(id)) proposers.push(id);
+      // A proposer is spawned under a reused actor id with its proposal's id as its systemId
+      // (machines/proposerActorIds.ts); '@xstate.actor' comes before the actor sets its systemId.
+      const systemId = (e.actorRef as { options?: { systemId?: string } }).options?.systemId ?? '';
+      if (e.type === '@xstate.actor' && /^(p\d+-\d+|merge-\d+)$/.test(systemId)) proposers.push(systemId);
       if (e.type === '@xstate.snapshot' && e.actorRef.sessionId === e.rootId) {
         const children = Object.keys((e.snapshot as { children?: Record<string, unknown> }).children ?? {});
-        mostProposerChildren = Math.max(mostProposerChildren, children.filter((c) => /^(p\d+-\d+|merge-\d+)$/.test(c)).length);
+        mostProposerChildren = Math.max(mostProposerChildren, children.filter((c) => /^proposer-\d+$/.test(c)).length);
       }
     },
   });

@@ -35,6 +35,14 @@ describe('instanceFronts', () => {
     expect(instanceFronts({ subscores: rows })).toEqual([[2, 3]]);
   });
 
+  it('equal fronts are one array, so a candidate that ties them is added once (same members as apart)', () => {
+    // Examples 0 and 2: candidates 0 and 1 tie at 1; example 1: candidate 0 alone.
+    const fronts = instanceFronts({ subscores: [[1, 1, 1], [1, 0, 1]] });
+    expect(fronts).toEqual([[0, 1], [0], [0, 1]]);
+    expect(fronts[0]).toBe(fronts[2]);
+    expect(fronts[0]).not.toBe(fronts[1]);
+  });
+
   it('ignores NaN scores and gives no fronts for an empty table', () => {
     expect(instanceFronts({ subscores: [[Number.NaN], [0.1]] })).toEqual([[1]]);
     expect(instanceFronts({ subscores: [] })).toEqual([]);

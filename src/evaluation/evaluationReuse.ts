@@ -10,17 +10,52 @@ import type { Paid, Spending } from './spending.js';
 
 /** The (candidate, example, traces) call an evaluation answers. */
 export interface CallKey {
-  /** `${hash}:${exampleId}:${traces ? 1 : 0}`: the journal's key, and the cache's. */
-  key: string;
-  hash: string;
-  exampleId: number;
-  captureTraces: boolean;
+  /** `${hash}:${exampleId}:${traces ? 1 : 0}`: the journal's key (made when first read: only a durable run reads it). */
+  readonly key: string;
+  readonly hash: string;
+  readonly exampleId: number;
+  readonly captureTraces: boolean;
+}
+
+/** A call's key whose journal string is built once, when first read (a run without a journal never builds it). */
+class LazyCallKey implements CallKey {
+  private joined: string | undefined;
+  constructor(
+    readonly hash: string,
+    readonly exampleId: number,
+    readonly captureTraces: boolean,
+  ) {}
+  get key(): string {
+    return (this.joined ??= `${this.hash}:${this.exampleId}:${this.captureTraces ? 1 : 0}`);
+  }
 }
 
 /** The journal's and the cache's key of a call. */
 export function callKey(hash: string, exampleId: number, captureTraces: boolean): CallKey {
-  return { key: `${hash}:${exampleId}:${captureTraces ? 1 : 0}`, hash, exampleId, captureTraces };
+  return new LazyCallKey(hash, exampleId, captureTraces);
 }
+
+/**
+ * A table keyed by call, as a candidate's hash and then a slot per (example, traces): the hash
+ * string is the candidate's own (its string hash is computed once), where a joined key was a new
+ * string to build and hash on every call (one lookup per metric call, cache hits included).
+ */
+class CallTable<V> {
+  private readonly byHash = new Map<string, Array<V | undefined>>();
+  get(call: CallKey): V | undefined {
+    return this.byHash.get(call.hash)?.[slotOf(call)];
+  }
+  set(call: CallKey, value: V): void {
+    let slots = this.byHash.get(call.hash);
+    if (slots === undefined) this.byHash.set(call.hash, (slots = []));
+    slots[slotOf(call)] = value;
+  }
+  delete(call: CallKey): void {
+    const slots = this.byHash.get(call.hash);
+    if (slots !== undefined) slots[slotOf(call)] = undefined;
+  }
+}
+const slotOf = (call: CallKey): number => call.exampleId * 2 + (call.captureTraces ? 1 : 0);
 
 /**
  * What a lookup found: this run's evaluation, answered as it is (`shared`); one an earlier process
@@ -38,9 +73,9 @@ export interface EvaluationReuseOptions {
 }
 
 export class EvaluationReuse {
-  private readonly inRun = new Map<string, Promise<Evaluation>>();
+  private readonly inRun = new CallTable<Promise<Evaluation>>();
   /** Calls made so far per key, replayed ones included (see MetricCallIdentity). */
-  private readonly occurrences = new Map<string, number>();
+  private readonly occurrences = new CallTable<number>();
   private readonly sharing: boolean;
 
   constructor(
@@ -52,19 +87,19 @@ export class EvaluationReuse {
 
   /** The one place an evaluation is looked up: this run's, then the log's, then the store's. */
   lookup(call: CallKey, paid: Paid): Lookup {
-    const entry = this.sharing ? this.inRun.get(call.key) : undefined;
+    const entry = this.sharing ? this.inRun.get(call) : undefined;
     if (entry) {
       // A logged call is reused before an in-flight traced one is shared: the process that logged
       // it may have paid for both (resumed, the replayed twin finishes at once, the timing differs).
       // Not in a batched run: a step's twins are asked for together, so the process that logged
       // them shared one call, and so does its resumption (else it replays later steps' records).
-      const replayed = call.captureTraces && !this.options.twinsShareOneCall ? this.replay(call.key, paid) : undefined;
+      const replayed = call.captureTraces && !this.options.twinsShareOneCall ? this.replay(call, paid) : undefined;
       return { shared: replayed ? Promise.resolve(replayed) : entry };
     }
-    const replayed = this.replay(call.key, paid);
+    const replayed = this.replay(call, paid);
     if (replayed) return { earlier: replayed };
-    const occurrence = this.occurrences.get(call.key) ?? 0;
-    this.occurrences.set(call.key, occurrence + 1);
+    const occurrence = this.occurrences.get(call) ?? 0;
+    this.occurrences.set(call, occurrence + 1);
     // Kept by an earlier run (cacheEvaluation 'disk'): no metric call, nothing paid.
     const kept = this.options.cache?.store?.find(call.hash, call.exampleId, call.captureTraces, occurrence);
     return kept ? { earlier: kept } : { fresh: occurrence };
@@ -73,14 +108,19 @@ export class EvaluationReuse {
   /** Makes this run's answer to a call the one later lookups share (when the run shares at all). */
   share(call: CallKey, answer: Promise<Evaluation>): Promise<Evaluation> {
     if (!this.sharing) return answer;
-    this.inRun.set(call.key, answer);
-    const forget = () => this.inRun.delete(call.key);
+    this.inRun.set(call, answer);
+    const forget = this.forgetting(call);
     // Traced runs feed reflection: identical ones in flight share a call, but a later
     // request gets a fresh run (a replay would make a failing loop free, and endless).
     if (call.captureTraces) answer.then(forget, forget);
     // A refused or aborted call is not an answer: a later request may try again.
     else answer.catch(forget);
     return answer;
+  }
+
+  /** Drops this run's answer to `call` (returned, not declared, so that no name is set on it per call). */
+  private forgetting(call: CallKey): () => void {
+    return () => this.inRun.delete(call);
   }
 
   /** Keeps a new call's answer: in the run log, and (not a failure: a later run tries that again) in the store. */
@@ -90,17 +130,19 @@ export class EvaluationReuse {
   }
 
   /** A call an earlier process paid for, from the journal: counted, not run again. */
-  private replay(key: string, paid: Paid): Evaluation | undefined {
+  private replay(call: CallKey, paid: Paid): Evaluation | undefined {
     const journal = this.options.journal;
-    let replayed = journal?.replayEvaluation(key);
+    if (!journal) return undefined;
+    const key = call.key;
+    let replayed = journal.replayEvaluation(key);
     // A logged failure is not an answer: resuming tries the call again. Its dollars were spent, and
     // the call itself counts from the start (metricCalls, the ledger: WorkJournal.failedCalls).
     while (replayed?.failure) {
       this.spending.spentEarlier(replayed.costUsd ?? 0, paid);
-      replayed = journal?.replayEvaluation(key);
+      replayed = journal.replayEvaluation(key);
     }
     if (!replayed) return undefined;
-    this.occurrences.set(key, (this.occurrences.get(key) ?? 0) + 1);
+    this.occurrences.set(call, (this.occurrences.get(call) ?? 0) + 1);
     this.spending.replayedMetricCall(replayed.costUsd ?? 0, paid);
     return replayed;
   }

@@ -105,8 +105,7 @@ export class MetricCallBatch<Example> {
     const { executor } = this.options;
     if (!executor.evaluateBatch) {
       // A call each, in a slot of its own (the fan-out), as soon as its dollars are reserved.
-      const run = () => executor.evaluate(this.request.candidate, example, call.exampleId, this.ctx, { occurrence });
-      pending.answer = reservation.then((reserved) => this.inOwnSlot(pending, reserved, run));
+      pending.answer = reservation.then((reserved) => this.inOwnSlot(pending, reserved, () => executor.evaluate(this.request.candidate, example, call.exampleId, this.ctx, { occurrence })));
       return pending.answer;
     }
     pending.answer = reservation.then((reserved) => (pending.runner ? pending.runner(reserved) : new Promise<Runner>((resolve) => (pending.awaitRunner = resolve)).then((runner) => runner(reserved))));

@@ -59,8 +59,9 @@ interface QueuedWork extends Ordered {
   kind: WorkKind;
   /** Slots it holds while it runs (1, or a batch job's calls). */
   width: number;
-  /** Starts it in `slot`, and `more` slots when it holds several. */
-  run: (slot: number, more?: readonly number[]) => void;
+  /** The work, and its caller's promise to settle with what it answers (see `start`). */
+  fn: () => Promise<unknown>;
+  resolve: (value: unknown) => void;
   signal?: AbortSignal;
   reject: (reason: unknown) => void;
 }
@@ -129,28 +130,25 @@ export class WorkerSlots {
   private enqueue<T>(kind: WorkKind, width: number, fn: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const priority = PRIORITIES[this.policy]?.[kind] ?? 0;
-      this.queue.push({
-        priority,
-        seq: this.seq++,
-        kind,
-        width,
-        signal,
-        reject,
-        run: (slot, more) => {
-          let result: Promise<T>;
-          try {
-            result = fn();
-          } catch (error) {
-            result = Promise.reject(error);
-          }
-          result.then(resolve, reject).finally(() => {
-            const now = this.clock.now();
-            this.free(slot, kind, now);
-            if (more) for (const other of more) this.free(other, kind, now);
-            this.dispatch();
-          });
-        },
-      });
+      // The work as data, started by `start`: not a closure made (and, compiled with tsx's
+      // keepNames, named) for every metric call.
+      this.queue.push({ priority, seq: this.seq++, kind, width, signal, reject, fn, resolve: resolve as (value: unknown) => void });
+      this.dispatch();
+    });
+  }
+
+  /** Runs `work` in `slot` (and `more`), settles its caller's promise, then frees the slots and dispatches. */
+  private start(work: QueuedWork, slot: number, more: readonly number[] | undefined): void {
+    let result: Promise<unknown>;
+    try {
+      result = work.fn();
+    } catch (error) {
+      result = Promise.reject(error);
+    }
+    result.then(work.resolve, work.reject).finally(() => {
+      const now = this.clock.now();
+      this.free(slot, work.kind, now);
+      if (more) for (const other of more) this.free(other, work.kind, now);
       this.dispatch();
     });
   }
@@ -169,7 +167,7 @@ export class WorkerSlots {
       let more: number[] | undefined;
       for (let i = 1; i < work.width; i++) (more ??= []).push(this.take(now));
       this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
-      work.run(slot, more);
+      this.start(work, slot, more);
     }
   }
 

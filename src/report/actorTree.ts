@@ -127,7 +127,9 @@ function renderNode(n: ActorNode): string {
   const detail = [state && `state <code>${escapeHtml(state)}</code>`, status && escapeHtml(status), `${n.received} events received`]
     .filter(Boolean)
     .join(' · ');
-  const label = n.id !== n.logic ? ` <span class="muted">${escapeHtml(n.id)}</span>` : '';
+  // A proposer's id is a reused name (machines/proposerActorIds.ts): its systemId names its proposal.
+  const name = n.logic === 'proposer' && n.systemId !== undefined ? n.systemId : n.id;
+  const label = name !== n.logic ? ` <span class="muted">${escapeHtml(name)}</span>` : '';
   return `<li class="actor-node" data-logic="${escapeHtml(n.logic)}"><span class="actor-logic">${escapeHtml(n.logic)}</span>${label} <span class="muted">${detail}</span>${renderChildren(n.children)}</li>`;
 }
 

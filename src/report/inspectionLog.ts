@@ -16,11 +16,11 @@ export type InspectionRecord =
       atMs: number;
       /** The actor's session id. */
       actor: string;
-      /** Its id (e.g. the proposal's id). */
+      /** Its id (a proposer's is a reused name, `proposer-<n>`: its systemId is its proposal's id). */
       id: string;
       /** The session id of the actor that spawned it. */
       parent?: string;
-      /** Its system id ('evaluator'). */
+      /** Its system id ('evaluator'; a proposer's: its proposal's id). */
       systemId?: string;
       /** Its logic's name ('optimizer', 'proposer', 'evaluator'). */
       logic?: string;

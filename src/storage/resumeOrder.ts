@@ -55,9 +55,9 @@ export function outOfTurn(resume: ResumePosition | undefined, inFlight: Readonly
 export function takeDecision(resume: ResumePosition | undefined, decision: ScheduleDecision): { resume: ResumePosition | undefined; logged?: LoggedDecision } {
   if (resume === undefined) return { resume };
   const expected = expectedDecision(resume);
-  const next = { ...resume, taken: resume.taken + 1 };
-  if (expected && expected.kind === decision.kind && expected.id === decision.id) return { resume: next };
-  return { resume: { ...next, left: true }, logged: { ...decision, n: resume.taken } };
+  // Literals, not spreads of the position: every decision of an async run passes here.
+  if (expected && expected.kind === decision.kind && expected.id === decision.id) return { resume: { path: resume.path, taken: resume.taken + 1, left: resume.left } };
+  return { resume: { path: resume.path, taken: resume.taken + 1, left: true }, logged: { ...decision, n: resume.taken } };
 }
 
 /**

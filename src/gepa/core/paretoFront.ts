@@ -32,10 +32,23 @@ function argmaxSet(values: ReadonlyArray<number | undefined>): number[] {
   return members;
 }
 
+/**
+ * Equal fronts are one array (read-only, as every front): extendInstanceFronts keeps them one
+ * while they stay equal, so a candidate tying on many examples that share their best (an
+ * example every candidate solves) is added to one copy, not one per example, and dominated
+ * removal and the tie order work on each distinct array once (same survivors, same order).
+ */
 export function instanceFronts(table: ScoreTable): Fronts {
   const examples = table.subscores[0]?.length ?? 0;
   const fronts: Fronts = [];
-  for (let j = 0; j < examples; j++) fronts.push(argmaxSet(table.subscores.map((row) => row[j])));
+  const byMembers = new Map<string, number[]>();
+  for (let j = 0; j < examples; j++) {
+    const front = argmaxSet(table.subscores.map((row) => row[j]));
+    const members = front.join(',');
+    const same = byMembers.get(members);
+    if (same === undefined) byMembers.set(members, front);
+    fronts.push(same ?? front);
+  }
   return fronts;
 }
 

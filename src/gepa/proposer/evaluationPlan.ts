@@ -74,24 +74,27 @@ export function madeChild(view: Pick<EvaluationPlanView, 'child' | 'childHash'>,
 
 const made = (view: EvaluationPlanView, what: EvaluationName) => madeChild(view, `the ${what} evaluation was asked for`);
 
+/** The evaluation `what` of a candidate on examples (only the parent's reads traces). */
+function askOf(what: EvaluationName, of: { candidate: Candidate; hash: string }, exampleIds: readonly number[], kind: EvaluationKind): EvaluationAsk {
+  return { requestId: EVALUATION_REQUEST_IDS[what], ...of, exampleIds, kind, captureTraces: what === 'parent' };
+}
+
 /** The evaluation `what` of the proposal as it stands: of what, on which examples, as which work. */
 export function evaluationAsk(what: EvaluationName, view: EvaluationPlanView): EvaluationAsk {
-  const requestId = EVALUATION_REQUEST_IDS[what];
-  const ask = (of: { candidate: Candidate; hash: string }, exampleIds: readonly number[], kind: EvaluationKind): EvaluationAsk => ({ requestId, ...of, exampleIds, kind, captureTraces: what === 'parent' });
   switch (what) {
     case 'parent':
-      return ask({ candidate: view.parent, hash: view.parentHash }, view.minibatch, 'parent');
+      return askOf(what, { candidate: view.parent, hash: view.parentHash }, view.minibatch, 'parent');
     case 'child':
-      return ask(made(view, what), view.minibatch, view.merge === undefined ? 'child' : 'merge');
+      return askOf(what, made(view, what), view.minibatch, view.merge === undefined ? 'child' : 'merge');
     case 'valset':
-      return ask(made(view, what), view.valIds, 'valset');
+      return askOf(what, made(view, what), view.valIds, 'valset');
     case 'race-chunk':
-      return ask(made(view, what), view.race?.next.kind === 'evaluate' ? view.race.next.exampleIds : [], 'valset');
+      return askOf(what, made(view, what), view.race?.next.kind === 'evaluate' ? view.race.next.exampleIds : [], 'valset');
     case 'rebased-child':
-      return ask(made(view, what), view.rebase?.exampleIds ?? [], 'child');
+      return askOf(what, made(view, what), view.rebase?.exampleIds ?? [], 'child');
     case 'rebase-onto':
       if (view.rebase === undefined) throw new Error('proposer: the rebase-onto evaluation was asked for before the rebase was decided');
-      return ask({ candidate: view.rebase.onto, hash: view.rebase.ontoHash }, view.rebase.exampleIds, 'child');
+      return askOf(what, { candidate: view.rebase.onto, hash: view.rebase.ontoHash }, view.rebase.exampleIds, 'child');
   }
 }
 
@@ -101,6 +104,8 @@ export function evaluationAsk(what: EvaluationName, view: EvaluationPlanView): E
  * so that the real gate finds both in the evaluation cache.
  */
 export function prefetchAsks(gate: { child: Candidate; childHash: string; onto: Candidate; ontoHash: string }, exampleIds: readonly number[]): [EvaluationAsk, EvaluationAsk] {
-  const ask = (requestId: number, candidate: Candidate, hash: string): EvaluationAsk => ({ requestId, candidate, hash, exampleIds, kind: 'child', captureTraces: false });
-  return [ask(PREFETCH_REQUEST_IDS.child, gate.child, gate.childHash), ask(PREFETCH_REQUEST_IDS.onto, gate.onto, gate.ontoHash)];
+  return [
+    { requestId: PREFETCH_REQUEST_IDS.child, candidate: gate.child, hash: gate.childHash, exampleIds, kind: 'child', captureTraces: false },
+    { requestId: PREFETCH_REQUEST_IDS.onto, candidate: gate.onto, hash: gate.ontoHash, exampleIds, kind: 'child', captureTraces: false },
+  ];
 }

@@ -91,28 +91,45 @@ export function mergeTexts(base: string, ours: string, theirs: string): TextMerg
   const b = textUnits(base);
   const o = changeOf(b, textUnits(ours));
   const t = changeOf(b, textUnits(theirs));
-  let text = '';
+  const text = new MergedText();
   for (let g = 0; g <= b.length; g++) {
     const [mine, yours] = [o.inserted[g] as string, t.inserted[g] as string];
     // Both sides replaced the unit after this gap, each with its own text: a real conflict.
     const bothReplaced = g < b.length && o.kept[g] === undefined && t.kept[g] === undefined && mine !== '' && yours !== '' && unitKey(mine) !== unitKey(yours);
     if (bothReplaced) return { ok: false, conflict: { base: b[g] as string, ours: mine, theirs: yours } };
-    text = append(text, unitKey(mine) === unitKey(yours) ? mine : joinInsertions(mine, yours));
+    text.append(unitKey(mine) === unitKey(yours) ? mine : joinInsertions(mine, yours));
     // A unit both kept, in our spelling of its whitespace.
     const kept = o.kept[g];
-    if (kept !== undefined && t.kept[g] !== undefined) text = append(text, kept);
+    if (kept !== undefined && t.kept[g] !== undefined) text.append(kept);
   }
-  return { ok: true, text };
+  return { ok: true, text: text.joined() };
 }
 
 /** Whether a text ends (starts) with whitespace: its last (first) character alone, not a regex over the whole text, which grows with the merge. */
 const endsWithSpace = (text: string): boolean => text !== '' && /\s/.test(text[text.length - 1] as string);
 const startsWithSpace = (text: string): boolean => text !== '' && /\s/.test(text[0] as string);
 
-/** `piece` after `text`, with a space between when a sentence would otherwise run into the next. */
-function append(text: string, piece: string): string {
-  if (text === '' || piece === '' || endsWithSpace(text) || startsWithSpace(piece)) return text + piece;
-  return `${text} ${piece}`;
+/**
+ * The merged text as it is built: each piece after the text so far, with a space between when a
+ * sentence would otherwise run into the next. The pieces are joined once at the end, and only the
+ * last character is kept to decide the space (reading a character of a string built with `+`
+ * flattens it: with a piece per unit that copied the whole text again at every unit).
+ */
+class MergedText {
+  private readonly pieces: string[] = [];
+  /** The text's last character ('' while it is empty). */
+  private last = '';
+
+  append(piece: string): void {
+    if (piece === '') return;
+    if (this.last !== '' && !endsWithSpace(this.last) && !startsWithSpace(piece)) this.pieces.push(' ');
+    this.pieces.push(piece);
+    this.last = piece[piece.length - 1] as string;
+  }
+
+  joined(): string {
+    return this.pieces.join('');
+  }
 }
 
 /** Two insertions at one place, ours first, each keeping the line break or space it came with. */

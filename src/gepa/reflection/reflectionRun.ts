@@ -79,6 +79,11 @@ function round(index: number, asks: readonly ReflectionAsk[], state: unknown, pr
   return { round: index, asks, replies: asks.map(() => undefined), ...(state === undefined ? {} : { state }), prompts: named };
 }
 
+/** A skip whose reason names the strategy. */
+function namedSkip(strategy: ReflectionStrategy, problem: string) {
+  return skip(`reflection strategy '${strategy.name}' ${problem}`);
+}
+
 /** Calls a strategy function; what it throws becomes a failure naming the strategy. */
 function attempt<T>(strategy: ReflectionStrategy, call: () => T): T | { failed: string } {
   try {
@@ -140,15 +145,14 @@ export function afterRound(view: ReflectionView, run: ReflectionRun): AfterRound
   const input = reflectionInput(view);
   const replies = run.replies as ReflectionReply[];
   const read = attempt<ReflectionRead>(strategy, () => strategy.read(replies, input, { index: run.round, asks: run.asks, ...(run.state === undefined ? {} : { state: run.state }) }));
-  const named = (problem: string) => skip(`reflection strategy '${strategy.name}' ${problem}`);
-  if (typeof read !== 'object' || read === null) return named(`returned ${JSON.stringify(read)} from read, not texts, more requests or a failure`);
+  if (typeof read !== 'object' || read === null) return namedSkip(strategy, `returned ${JSON.stringify(read)} from read, not texts, more requests or a failure`);
   if ('failed' in read) return skip(String(read.failed));
   if ('ask' in read) {
     const problem = asksProblem(read.ask);
-    return problem === null ? { kind: 'ask', reflecting: round(run.round + 1, read.ask, read.state, run.prompts) } : named(problem);
+    return problem === null ? { kind: 'ask', reflecting: round(run.round + 1, read.ask, read.state, run.prompts) } : namedSkip(strategy, problem);
   }
   const problem = textsProblem((read as Partial<NewTexts>).texts, view.components);
-  if (problem !== null) return named(problem);
+  if (problem !== null) return namedSkip(strategy, problem);
   const texts = componentReplies(read, view.components);
   // maxCandidateLength: a text over it goes back to the reflection model once, before any evaluation.
   const sentBack = overLimit(view.parent, view.components, texts, limit);

@@ -55,6 +55,9 @@ export function payForGrants(state: HeldState, granted: readonly string[]): { st
 /** An accepted child not yet answered (waiting for its turn, or held). */
 const awaitingAnswer = (q: Proposal) => isAccepted(q.outcome) && !q.granted && q.decision === undefined;
 
+/** In flight and waiting for no answer (decideHeld says why only these count). */
+const mayGiveCallsBack = (q: Proposal | undefined) => q !== undefined && q.spend === undefined && q.valsetHeld !== true && !awaitingAnswer(q);
+
 /** Decides the held children that can be decided now (launch order; a batched step's in task order); their records change in place. */
 export function decideHeld(state: HeldState): { state: HeldState; answers: HeldAnswer[] } {
   // A loop, not Object.values: the table is a dictionary-mode object, and it rarely holds a held child.
@@ -66,10 +69,9 @@ export function decideHeld(state: HeldState): { state: HeldState; answers: HeldA
   const answers: HeldAnswer[] = [];
   // What may still give calls back: proposals in flight that wait for no answer (a child waiting
   // for its turn may be waiting for this very one: counting it would hold both forever).
-  const running = (q: Proposal | undefined) => q !== undefined && q.spend === undefined && q.valsetHeld !== true && !awaitingAnswer(q);
   // Batched: only once the rest of the step has finished (then the ledger is the same whatever
   // finished first), all of the step's held children together, in task order.
-  const stepDone = !state.stepIds.some((id) => running(proposals[id]));
+  const stepDone = !state.stepIds.some((id) => mayGiveCallsBack(proposals[id]));
   for (const { id } of held) {
     const batched = state.stepIds.includes(id);
     if (batched && !stepDone) continue;
@@ -79,7 +81,7 @@ export function decideHeld(state: HeldState): { state: HeldState; answers: HeldA
     if ((p.valsetOwed ?? 0) === 0) {
       proposals[id] = { ...p, valsetHeld: false, granted: true };
       answers.push({ id, answer: 'grant' });
-    } else if (batched || !Object.values(proposals).some((q) => q.id !== id && running(q))) {
+    } else if (batched || !Object.values(proposals).some((q) => q.id !== id && mayGiveCallsBack(q))) {
       // Nothing in flight that could give calls back: denied (what it holds is refunded when it finishes).
       proposals[id] = { ...p, valsetHeld: false, decision: { task: p.task, selected: false, reason: UNPAID_VALSET_REASON } };
       answers.push({ id, answer: 'deny' });

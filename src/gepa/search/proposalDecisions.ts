@@ -45,13 +45,23 @@ const waitingOnVerdict = (p: Proposal) => isAccepted(p.outcome) && !p.granted &&
  * 'launched-before' every proposal launched earlier.
  */
 function aheadInFlight(proposals: Readonly<Record<string, Proposal>>, self: Proposal, wait: RebaseWait): ProposalId[] {
-  const ahead = (q: Proposal) =>
-    q.granted ||
-    (wait !== 'valsets-in-flight' && q.rebasedFrom !== undefined && q.decision === undefined) ||
-    (wait === 'launched-before' && q.step < self.step);
   return Object.values(proposals)
-    .filter((q) => q.id !== self.id && q.spend === undefined && ahead(q))
+    .filter((q) => q.id !== self.id && q.spend === undefined && isAhead(q, self, wait))
     .map((q) => q.id);
+}
+
+/** Whether `q` is ahead of `self` (see aheadInFlight). */
+function isAhead(q: Proposal, self: Proposal, wait: RebaseWait): boolean {
+  return (
+    q.granted === true ||
+    (wait !== 'valsets-in-flight' && q.rebasedFrom !== undefined && q.decision === undefined) ||
+    (wait === 'launched-before' && q.step < self.step)
+  );
+}
+
+/** A group's proposals as the table holds them now. */
+function membersOf(group: readonly string[], proposals: Readonly<Record<string, Proposal>>): Proposal[] {
+  return group.map((id) => proposals[id] as Proposal);
 }
 
 /**
@@ -118,14 +128,13 @@ export function decideGroup(
       return { proposals, answers: [{ id: lone.id, answer: 'deny' }] };
     }
   }
-  const members = () => group.map((id) => proposals[id] as Proposal);
-  for (const p of members()) {
+  for (const p of membersOf(group, proposals)) {
     if (waitingOnVerdict(p) && mayStartValsetEarly(mode, p.outcome as MinibatchOutcome, inPool)) {
       proposals[p.id] = { ...p, granted: true };
       answers.push({ id: p.id, answer: 'grant' });
     }
   }
-  const step = members();
+  const step = membersOf(group, proposals);
   if (!step.every((q) => q.outcome !== undefined) || step.every((q) => q.decision !== undefined)) return { proposals, answers };
   const decisions = selectProposals(step.map((q) => q.outcome as MinibatchOutcome), mode, inPool);
   step.forEach((q, i) => {

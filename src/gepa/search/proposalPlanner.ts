@@ -256,6 +256,12 @@ export function planBatchedStep(input: PlanInput, shape: StepShape): Plan {
   return error === undefined ? plan : { ...plan, stopReason: 'error', error };
 }
 
+/** One proposal's grant from `budget` (a full one, or the last calls'), for the async refill. */
+function grantOne(input: PlanInput, budget: PlanInput['budget'], perTask: number) {
+  const full = grants(budget, perTask, 1);
+  return [...full, ...lastCallGrants({ ...input, budget }, full, 1)];
+}
+
 /**
  * The async schedule's refill: proposals of their own number, one at a time from the frontier as
  * it stands, until `inFlight + launched` reaches `width` or the budget refuses another.
@@ -270,11 +276,7 @@ export function planAsyncProposals(input: PlanInput, inFlight: number, width: nu
   let hookStop: string | undefined;
   const { schedule } = input.settings;
   const busy = schedule.kind === 'async' && schedule.parentWeighting === 'in-flight' ? busyCounts(input.inFlightParents ?? []) : undefined;
-  const grantOne = (budget: PlanInput['budget']) => {
-    const full = grants(budget, perTask, 1);
-    return [...full, ...lastCallGrants({ ...input, budget }, full, 1)];
-  };
-  for (let granted = grantOne(budget); inFlight + launches.length < width && granted.length > 0; granted = grantOne(budget)) {
+  for (let granted = grantOne(input, budget, perTask); inFlight + launches.length < width && granted.length > 0; granted = grantOne(input, budget, perTask)) {
     const planned = planLaunches({ ...input, search, budget, ...(busy ? { busy } : {}) }, search.step + 1, granted, { parents: 1, perParent: 1 });
     launches.push(...planned.launches);
     failures.push(...planned.failures);

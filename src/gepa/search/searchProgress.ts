@@ -90,6 +90,11 @@ function frontEvent(pool: CandidatePool, at: Pick<FoldOptions, 'frontType' | 'ti
   return { type: 'front.updated', bestIndex: best, bestScore: pool.valScores[best] ?? 0, frontSize: front.length, front };
 }
 
+/** What the proposals spent on reflection, summed. */
+function spentOn(finished: readonly Proposal[], key: 'reflectionCalls' | 'reflectionCostUsd'): number {
+  return finished.reduce((n, p) => n + (p.spend?.[key] ?? 0), 0);
+}
+
 /** What a fold needs besides the proposals: the moment it happens (calls spent, time elapsed) and how fronts are read. */
 export interface FoldOptions {
   metricCallsNow: number;
@@ -121,14 +126,13 @@ export function foldFinished(search: SearchState, progress: SearchProgress, fini
   }
   if (folded.added.length > 0) events.push(frontEvent(folded.pool, at));
   for (const r of folded.records) progress.records.push(r);
-  const spent = (key: 'reflectionCalls' | 'reflectionCostUsd') => finished.reduce((n, p) => n + (p.spend?.[key] ?? 0), 0);
   return {
     search: { ...search, pool: folded.pool, merges: folded.added.length > 0 ? { ...search.merges, due: true } : search.merges },
     progress: {
       bestScore: Math.max(bestScore, progress.bestScore),
       stepsWithoutImprovement: bestScore > progress.bestScore ? 0 : progress.stepsWithoutImprovement + 1,
-      reflectionCalls: progress.reflectionCalls + spent('reflectionCalls'),
-      reflectionCostUsd: progress.reflectionCostUsd + spent('reflectionCostUsd'),
+      reflectionCalls: progress.reflectionCalls + spentOn(finished, 'reflectionCalls'),
+      reflectionCostUsd: progress.reflectionCostUsd + spentOn(finished, 'reflectionCostUsd'),
       records: progress.records,
     },
     events,
