@@ -7,13 +7,15 @@
 // -9 and restarted empty 1 s later. Each row: wall-clock, ratio to the local run, the result's
 // hash (timings left out: a fault may cost time, never change the result) and metric calls.
 //
-//   npx tsx bench/fleetFaults.ts [--rows local,clean,kill,stop,cut,redis] [--runs 1] [--netns] [--label after] [--before DIR]
+//   npx tsx bench/fleetFaults.ts [--rows local,clean,kill,stop,cut,redis] [--runs 1] [--netns] [--label after] [--before DIR] [--batch-jobs on|off|both]
 //
 // --netns puts Redis and every worker in a namespace of its own (calls cross veth links);
 // otherwise they use loopback and only the cut row's two victims live in namespaces.
 // --before DIR: another checkout (e.g. `git archive a1c604b | tar -x -C DIR`, DIR/node_modules a
 // link to this one's) runs each row too, right after this one's, its own run and its own workers
 // (the adapter module is this checkout's either way): before and after from one invocation.
+// --batch-jobs: the executor's batchJobs on, off, or both side by side (versions 'after batch' and
+// 'after per-example'); left out, the executor's default.
 // Writes bench/results/fleet-faults-<label>[-netns].json.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -50,16 +52,27 @@ const NETNS = process.argv.includes('--netns');
 const BEFORE = process.argv.includes('--before') ? resolve(flag('--before', '')) : undefined;
 const ADAPTER = `${fileURLToPath(new URL('./support/fleetTask.ts', import.meta.url))}#adapter`;
 
-/** A version of the code: its optimize() and the checkout its workers run from. */
+const BATCH_JOBS = flag('--batch-jobs', 'default');
+if (!['on', 'off', 'both', 'default'].includes(BATCH_JOBS)) throw new Error(`--batch-jobs: on, off or both, got "${BATCH_JOBS}"`);
+
+/** A version of the code: its optimize(), the checkout its workers run from, and the executor's batchJobs (unset: its default). */
 interface Version {
-  name: 'after' | 'before';
+  name: string;
   optimize: typeof optimize;
   root?: string;
+  batchJobs?: boolean;
 }
-const versions: Version[] = [{ name: 'after', optimize }];
+const variants = (name: string, version: Omit<Version, 'name'>): Version[] =>
+  BATCH_JOBS === 'both'
+    ? [
+        { name: `${name} per-example`, ...version, batchJobs: false },
+        { name: `${name} batch`, ...version, batchJobs: true },
+      ]
+    : [{ name, ...version, ...(BATCH_JOBS === 'default' ? {} : { batchJobs: BATCH_JOBS === 'on' }) }];
+const versions: Version[] = variants('after', { optimize });
 if (BEFORE) {
   const loaded = (await import(pathToFileURL(resolve(BEFORE, 'src/index.ts')).href)) as { optimize: typeof optimize };
-  versions.push({ name: 'before', optimize: loaded.optimize, root: BEFORE });
+  versions.push(...variants('before', { optimize: loaded.optimize, root: BEFORE }));
 }
 const netns = netnsSupport();
 if (NETNS && !netns.ok) throw new Error(`--netns: ${netns.reason}`);
@@ -194,7 +207,7 @@ async function injectFault(row: Row, fleet: Fleet, hosts: NetnsHosts | undefined
 
 interface Measured {
   row: Row;
-  version: Version['name'];
+  version: string;
   wallMs: number;
   resultHash: string;
   metricCalls: number;
@@ -227,7 +240,7 @@ async function measure(row: Row, version: Version): Promise<Measured> {
     const cpuBefore = { run: process.cpuUsage(), ...fleet.cpu() };
     const start = performance.now();
     const result = await optimize({
-      ...fleetRunConfig({ kind: 'bullmq', connection: fleet.redisUrl, queue: queueName() }),
+      ...fleetRunConfig({ kind: 'bullmq', connection: fleet.redisUrl, queue: queueName(), ...(version.batchJobs === undefined ? {} : { batchJobs: version.batchJobs }) }),
       signal: AbortSignal.timeout(RUN_LIMIT_MS),
       onEvent: (event) => {
         const at = `${((performance.now() - start) / 1000).toFixed(2)} s`;
@@ -273,7 +286,7 @@ for (let run = 0; run < runs; run++) {
 const mean = (xs: number[]) => (xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : undefined);
 const seconds = (ms: number) => (ms / 1000).toFixed(2);
 const localHash = measured.find((m) => m.row === 'local')?.resultHash;
-const wallsOf = (row: Row, version: Version['name']) => measured.filter((m) => m.row === row && m.version === version).map((m) => m.wallMs);
+const wallsOf = (row: Row, version: string) => measured.filter((m) => m.row === row && m.version === version).map((m) => m.wallMs);
 console.log(`\nfleet faults (${label}${NETNS ? ', every process in its own network namespace' : ', loopback'}): ${FLEET_TASK.metricCallMs} ms calls, 8 x 8 on 256 slots, budget 3000, ${PROCESSES} workers x ${CONCURRENCY}; means of ${runs} run(s), each version against its own local and undisturbed runs`);
 console.log('| run | version | wall (mean, range) | vs local | over undisturbed | result hash | metric calls |\n|---|---|---|---|---|---|---|');
 for (const row of rows) {

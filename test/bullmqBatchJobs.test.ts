@@ -5,7 +5,8 @@
 // queue served by in-process workers, and the jobs in Redis are counted: one per batch the
 // evaluation service handed to the executor; a resumed run's executor asking a batch again finds
 // its job (the id is made of the examples' call ids) and pays nothing twice; a worker killed -9
-// holding batch jobs loses them to another worker as whole jobs, each counted as all its calls. Needs Redis (see test/support/testRedis.ts).
+// holding batch jobs loses them to another worker as whole jobs, each counted as all its calls; a
+// worker's concurrency counts metric calls, not jobs. Needs Redis (see test/support/testRedis.ts).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ import { bullmqConnection } from '../src/executors/redisConnection.js';
 import { METRIC_BATCH_JOB, METRIC_CALL_JOB, type BatchExampleAnswer, type MetricBatchJobData } from '../src/executors/metricCallJob.js';
 import type { BatchSlots, MetricCallExecutor } from '../src/executors/metricCallExecutor.js';
 import { createBullmqExecutor, runIdForDirectory } from '../src/executors/bullmqExecutor.js';
-import type { Evaluation } from '../src/gepa/core/adapter.js';
+import type { Adapter, Evaluation } from '../src/gepa/core/adapter.js';
 import type { RerunNotice, RunEvent } from '../src/gepa/core/runEvent.js';
 import type { CallRecord } from '../src/evaluation/callRecord.js';
 import { flakyAdapter, slowAdapter } from './support/demoAdapterModule.js';
@@ -38,10 +39,31 @@ describe.skipIf(redis.url === undefined)('bullmq executor: a job per minibatch (
   let dir: string;
 
 
+  // The most metric calls each batch-queue worker ran at once.
+  const peaks = [0, 0];
+  const counted = (i: number): Adapter<unknown> => {
+    let running = 0;
+    return {
+      ...(flakyAdapter as Adapter<unknown>),
+      evaluate: async (...args) => {
+        peaks[i] = Math.max(peaks[i]!, ++running);
+        try {
+          return await flakyAdapter.evaluate(...(args as Parameters<typeof flakyAdapter.evaluate>));
+        } finally {
+          running--;
+        }
+      },
+    };
+  };
+
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'gepa-batchjobs-'));
-    // Two in-process workers per queue; the adapter throws on about one example in ten.
-    workers = await Promise.all([queues.perExample, queues.perExample, queues.batch, queues.batch].map((queue) => runWorker({ adapter: flakyAdapter as never, redis: url, queue, concurrency: 8 })));
+    // Two in-process workers per queue; the adapter throws on about one example in ten. The batch
+    // queue's run 4 calls at once: batch jobs of up to 8 examples wait their turn in them.
+    workers = await Promise.all([
+      ...[queues.perExample, queues.perExample].map((queue) => runWorker({ adapter: flakyAdapter as never, redis: url, queue, concurrency: 8 })),
+      ...[0, 1].map((i) => runWorker({ adapter: counted(i), redis: url, queue: queues.batch, concurrency: 4 })),
+    ]);
   }, 30_000);
 
   afterAll(async () => {
@@ -128,6 +150,9 @@ describe.skipIf(redis.url === undefined)('bullmq executor: a job per minibatch (
     const sizes = batch.batches.map((b) => b.length);
     expect(sizes).toContain(3);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(8);
+    // A worker's concurrency counts calls, not jobs: never more than 4 at once, though jobs of more came.
+    expect(Math.max(...sizes)).toBeGreaterThan(4);
+    expect(Math.max(...peaks)).toBe(4);
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(result.metricCalls);
     expect(batch.jobs.length).toBeLessThan(result.metricCalls / 2);
     // The failing examples were among them, tried twice each in their job.

@@ -1,8 +1,8 @@
 // Metric calls as BullMQ jobs served by `gepa-actors worker` processes: a run on remote workers
 // gives exactly the local run's result (same seed), also when a worker is killed mid-job (its
 // jobs fail over to the others); a job
-// that keeps failing becomes a score-0 call with the error; job ids make duplicates free; an
-// abort stops waiting. Needs Redis (GEPA_TEST_REDIS_URL, or a local redis-server binary).
+// that keeps failing becomes a score-0 call with the error; job ids make duplicates free; a worker
+// whose adapter keeps its event loop busy is not taken for lost; an abort stops waiting. Needs Redis (GEPA_TEST_REDIS_URL, or a local redis-server binary).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
 import { optimize, type OptimizeResult } from '../src/index.js';
@@ -24,6 +24,7 @@ describe.skipIf(redis.url === undefined)('bullmq executor with worker processes'
   const demoQueue = `gepa-test-demo-${process.pid}`;
   const flakyQueue = `gepa-test-flaky-${process.pid}`;
   const idleQueue = `gepa-test-idle-${process.pid}`;
+  const busyQueue = `gepa-test-busy-${process.pid}`;
   const connection = () => bullmqConnection(url);
   const workerArgs = (queue: string, adapter: string, concurrency: number) => demoWorkerArgs(url, queue, adapter, concurrency);
   let demoWorkers: WorkerProcess[] = [];
@@ -42,7 +43,7 @@ describe.skipIf(redis.url === undefined)('bullmq executor with worker processes'
 
   afterAll(async () => {
     await Promise.all([...demoWorkers, ...flakyWorkers].map((w) => w.stop()));
-    for (const name of [demoQueue, flakyQueue, idleQueue]) {
+    for (const name of [demoQueue, flakyQueue, idleQueue, busyQueue]) {
       const queue = new Queue(name, { connection: connection() });
       await queue.obliterate({ force: true });
       await queue.close();
@@ -57,10 +58,10 @@ describe.skipIf(redis.url === undefined)('bullmq executor with worker processes'
     return counts.completed ?? 0;
   }
 
-  it('a batched 2x2 run on three worker processes gives exactly the local result, one job per metric call', async () => {
+  it('a batched 2x2 run on three worker processes, a job per metric call (batchJobs false), gives exactly the local result', async () => {
     expect(localResult.candidates.length).toBeGreaterThan(2);
     const before = await completedJobs(demoQueue);
-    const remote = await optimize(demoRunConfig({ executor: { kind: 'bullmq', connection: url, queue: demoQueue } }));
+    const remote = await optimize(demoRunConfig({ executor: { kind: 'bullmq', connection: url, queue: demoQueue, batchJobs: false } }));
     expect(essence(remote)).toEqual(essence(localResult));
     expect((await completedJobs(demoQueue)) - before).toBe(remote.metricCalls);
     // Every worker process served some of it.
@@ -109,8 +110,9 @@ describe.skipIf(redis.url === undefined)('bullmq executor with worker processes'
     expect(failingIndex).toBeGreaterThanOrEqual(0);
     expect(remote.valSubscores.every((row) => row[failingIndex] === 0)).toBe(true);
 
-    // The recorded call: one paid call, score 0, the worker's error as feedback, two attempts.
-    const executor = createBullmqExecutor({ connection: url, queue: flakyQueue, attempts: 2, backoffMs: 10, runId: `direct-${process.pid}` });
+    // The recorded call as a job of its own (batch jobs retry inside the job: bullmqBatchJobs.test.ts):
+    // one paid call, score 0, the worker's error as feedback, two attempts.
+    const executor = createBullmqExecutor({ connection: url, queue: flakyQueue, attempts: 2, backoffMs: 10, runId: `direct-${process.pid}`, batchJobs: false });
     const signal = new AbortController().signal;
     const service = new EvaluationService({
       examples: demoTask.valset,
@@ -146,6 +148,24 @@ describe.skipIf(redis.url === undefined)('bullmq executor with worker processes'
     expect(b).toEqual(a);
     expect(await completedJobs(demoQueue)).toBe(before);
   });
+
+  it('a worker whose adapter keeps its event loop busy for seconds is not taken for lost: it beats from a thread', async () => {
+    // Two calls of 1.5 s each without an await, one after the other: the worker's event loop is
+    // busy for 3 s, six times the default workerLostMs; a beat from the event loop would stop.
+    const busy = await startWorkerProcess(workerArgs(busyQueue, 'busyAdapter', 2));
+    const notices: RerunNotice[] = [];
+    const executor = createBullmqExecutor({ connection: url, queue: busyQueue, runId: `busy-${process.pid}`, onRerun: (n) => notices.push(n) });
+    try {
+      const ctx = { captureTraces: false, signal: new AbortController().signal };
+      const answers = await Promise.all([0, 1].map((i) => executor.evaluate(demoTask.seedCandidate, demoTask.valset[i], i, ctx)));
+      expect(notices).toEqual([]);
+      expect(answers).toEqual(await Promise.all([0, 1].map((i) => demoTask.adapter.evaluate(demoTask.seedCandidate, demoTask.valset[i]!, ctx))));
+      expect(busy.stderr()).not.toMatch(/answer dropped/);
+    } finally {
+      await executor.close();
+      await busy.stop();
+    }
+  }, 30_000);
 
   it('an abort stops waiting at once and withdraws a job no worker has taken', async () => {
     const executor = createBullmqExecutor({ connection: url, queue: idleQueue, runId: `abort-${process.pid}` });

@@ -1,6 +1,7 @@
 // The optimizer process killed mid-run with its metric calls out on BullMQ workers: resuming
 // from the run directory replays what the log holds and re-attaches to the jobs that finished
-// after the kill (same job ids), so no job runs twice and the result equals the local run's.
+// after the kill (same job ids), so no job runs twice and the result equals the local run's. Jobs
+// are the default batch jobs (a minibatch or valset slice each): a resumed run asks the same batches.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
 import { optimize, type OptimizeResult } from '../src/index.js';
 import { bullmqConnection } from '../src/executors/redisConnection.js';
+import { METRIC_BATCH_JOB, type MetricBatchJobData } from '../src/executors/metricCallJob.js';
 import { demoRunConfig, essence, workerArgs } from './support/demoRun.js';
 import { startWorkerProcess, testRedis, type WorkerProcess } from './support/testRedis.js';
 
@@ -39,7 +41,8 @@ describe.skipIf(redis.url === undefined)('resuming a killed optimizer on BullMQ 
 
   it('pays no job twice and ends with the local result', async () => {
     const queue = new Queue(queueName, { connection: bullmqConnection(url) });
-    const completed = async () => (await queue.getJobCounts('completed')).completed ?? 0;
+    // Metric calls in completed jobs: a batch job (the default) holds one per example.
+    const completed = async () => (await queue.getJobs(['completed'], 0, -1)).reduce((sum, job) => sum + (job.name === METRIC_BATCH_JOB ? (job.data as MetricBatchJobData).examples.length : 1), 0);
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/bullmqOptimizerChild.ts', runDir, url, queueName], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -57,7 +60,7 @@ describe.skipIf(redis.url === undefined)('resuming a killed optimizer on BullMQ 
 
     const resumed = await optimize(demoRunConfig({ runDir, executor: { kind: 'bullmq', connection: url, queue: queueName } }));
     expect(essence(resumed)).toEqual(essence(local));
-    // Every metric call ran as exactly one job, across both processes.
+    // Every metric call ran in exactly one job, across both processes.
     expect(await completed()).toBe(local.metricCalls);
     await queue.close();
   }, 60_000);

@@ -10,10 +10,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Queue } from 'bullmq';
+import { Queue, type Job } from 'bullmq';
 import { optimize, RunFailedError, type OptimizeResult } from '../src/index.js';
 import { bullmqConnection } from '../src/executors/redisConnection.js';
 import { runIdForDirectory } from '../src/executors/bullmqExecutor.js';
+import { METRIC_BATCH_JOB, type MetricBatchJobData } from '../src/executors/metricCallJob.js';
 import type { OptimizeConfig } from '../src/config/optimizeConfig.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import type { DemoExample } from '../src/demo/demoTask.js';
@@ -45,14 +46,16 @@ describe.skipIf(!canRun)('workers on other hosts: faults cost seconds and never 
   let redis: Awaited<ReturnType<typeof startRedisServer>>;
   let port: number;
   let url: string;
-  // Two quick workers and one slow one (25 ms a call): the slow one always holds jobs, and is the victim.
+  // Two quick workers taking a call at a time and one slow one (25 ms a call, 4 at once): the slow
+  // one holds jobs often (an idle quick worker takes a batch job first), and is the victim.
   let quick: WorkerProcess[] = [];
   let slow: WorkerProcess;
   let slowHost: NetnsHost;
   let local: OptimizeResult;
   const dirs: string[] = [];
 
-  const startWorker = (adapter: string, host: NetnsHost) => startWorkerProcess(workerArgs(`redis://:${password}@${redisHost.address}:${port}`, queueName, adapter, 4), undefined, [...host.wrapper]);
+  const startWorker = (adapter: string, host: NetnsHost, concurrency = 4) =>
+    startWorkerProcess(workerArgs(`redis://:${password}@${redisHost.address}:${port}`, queueName, adapter, concurrency), undefined, [...host.wrapper]);
   const startRedis = async (at?: number) => {
     redis = await startRedisServer(at, { host: redisHost, password });
     if (!redis) throw new Error('redis-server did not start in its namespace');
@@ -66,7 +69,7 @@ describe.skipIf(!canRun)('workers on other hosts: faults cost seconds and never 
     url = redis!.url;
     const [a, b] = [hosts.addHost(), hosts.addHost()];
     slowHost = hosts.addHost();
-    [quick, slow, local] = await Promise.all([Promise.all([startWorker('adapter', a), startWorker('adapter', b)]), startWorker('slowAdapter', slowHost), optimize(demoRunConfig({ maxMetricCalls: BUDGET }))]);
+    [quick, slow, local] = await Promise.all([Promise.all([startWorker('adapter', a, 1), startWorker('adapter', b, 1)]), startWorker('slowAdapter', slowHost), optimize(demoRunConfig({ maxMetricCalls: BUDGET }))]);
   }, 60_000);
 
   afterAll(async () => {
@@ -116,12 +119,13 @@ describe.skipIf(!canRun)('workers on other hosts: faults cost seconds and never 
     }
   }
 
-  /** This run's jobs that Redis holds as completed. */
-  async function completedJobs(runDir: string): Promise<number> {
+  /** The metric calls of this run's jobs that Redis holds as completed (a batch job, the default, holds one per example). */
+  async function completedCalls(runDir: string): Promise<number> {
     const queue = new Queue(queueName, { connection: bullmqConnection(url) });
     const jobs = await queue.getJobs(['completed'], 0, -1);
     await queue.close();
-    return jobs.filter((job) => job.id?.startsWith(`${runIdForDirectory(runDir)}.`)).length;
+    const calls = (job: Job) => (job.name === METRIC_BATCH_JOB ? (job.data as MetricBatchJobData).examples.length : 1);
+    return jobs.filter((job) => job.id?.startsWith(`${runIdForDirectory(runDir)}.`)).reduce((sum, job) => sum + calls(job), 0);
   }
 
   const logRecords = (runDir: string) => readFileSync(join(runDir, 'log.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { t: string; workers?: string[]; calls?: number; keys?: string[] });
@@ -154,7 +158,7 @@ describe.skipIf(!canRun)('workers on other hosts: faults cost seconds and never 
   async function expectExactWithFailover(runDir: string, result: OptimizeResult, events: RunEvent[]) {
     expect(essence(result)).toEqual(essence(local));
     expect(result.metricCalls).toBeLessThanOrEqual(BUDGET);
-    expect(await completedJobs(runDir)).toBe(result.metricCalls);
+    expect(await completedCalls(runDir)).toBe(result.metricCalls);
     const reruns = events.filter((e) => e.type === 'calls.rerun');
     expect(reruns.map((e) => e.reason)).toContain('worker lost');
     const logged = logRecords(runDir).filter((r) => r.t === 'rerun');
@@ -188,7 +192,7 @@ describe.skipIf(!canRun)('workers on other hosts: faults cost seconds and never 
     // Redis still holds one answer per call.
     for (let i = 0; i < 250 && !/answer dropped/.test(victim.stderr()); i++) await sleep(20);
     expect(victim.stderr()).toMatch(/answer dropped, the run had moved the job to another worker \(this one looked lost\): Missing lock for job dir-/);
-    expect(await completedJobs(runDir)).toBe(result.metricCalls);
+    expect(await completedCalls(runDir)).toBe(result.metricCalls);
   });
 
   it("a worker's link cut while it holds jobs, restored after the run: no answer of it is taken twice", async () => {
@@ -197,7 +201,7 @@ describe.skipIf(!canRun)('workers on other hosts: faults cost seconds and never 
     hosts.restore(slowHost);
     // Back on the network, it finishes what it held; Redis refuses those answers.
     for (let i = 0; i < 250 && !/answer dropped/.test(slow.stderr()); i++) await sleep(20);
-    expect(await completedJobs(runDir)).toBe(result.metricCalls);
+    expect(await completedCalls(runDir)).toBe(result.metricCalls);
   });
 
   it('Redis killed and restarted empty: the run says it waits, and goes on with the same result', async () => {

@@ -99,9 +99,9 @@ export interface OptimizeConfig<Example> {
         noWorkerWarningMs?: number;
         /** Redis unreachable this long: the run stops with stopReason 'error' naming Redis (resumable: its calls in flight are made again). Default 300,000. */
         maxRedisDownMs?: number;
-        /** A worker silent this long (no heartbeat; longer for one whose beats come with long gaps) is lost: its calls run again on others. Default 1000. */
+        /** A worker silent this long (no heartbeat; longer for one whose beats come with long gaps) is lost: its calls run again on others. Default 500. */
         workerLostMs?: number;
-        /** A minibatch (or valset slice) as one job instead of a job per example, each example still its own metric call; workers must know batch jobs. Default false. */
+        /** A minibatch (or valset slice) as one job instead of a job per example, each example still its own metric call; workers must know batch jobs. Default true. */
         batchJobs?: boolean;
       };
 

@@ -5,7 +5,7 @@
 // example (evaluateBatch), its id a function of its examples' calls, each example still its own
 // metric call. Job ids are a function of (run, call, occurrence), so a retried, stalled,
 // re-submitted or failed-over job is one job and is paid once. A lost worker's calls run again
-// elsewhere within about a second (failover.ts, from the workers' heartbeats); runs sharing a
+// elsewhere within about half a second (failover.ts, from the workers' heartbeats); runs sharing a
 // queue get fair shares of its workers (fairShare.ts: a job's priority is a fair-queueing tag). bullmq and ioredis are optional peers: creating the executor
 // checks that they are installed, the first evaluation imports them.
 import { randomUUID } from 'node:crypto';
@@ -20,7 +20,7 @@ import type { Candidate, EvalContext, Evaluation } from '../gepa/core/adapter.js
 import type { RerunNotice } from '../gepa/core/runEvent.js';
 import { Failover, type FailoverRedis, type FollowedCall } from './failover.js';
 import { HEARTBEAT_MS } from './workerBeats.js';
-import { eventStreamEnd, failoverRedis, rawRedis, type MetricCallQueue, type RawRedis } from './queueRedis.js';
+import { eventStreamEnd, failoverRedis, luaScript, rawRedis, type MetricCallQueue, type RawRedis } from './queueRedis.js';
 import { RedisOutage, RedisUnavailableError } from './redisOutage.js';
 import { FAIR_KEY, FAIR_TAGS_SCRIPT, FairTags } from './fairShare.js';
 import { checkQueueName, DEFAULT_QUEUE, METRIC_BATCH_JOB, METRIC_CALL_JOB, type BatchExampleAnswer, type MetricBatchJobData, type MetricCallJobData } from './metricCallJob.js';
@@ -37,9 +37,9 @@ export const BULLMQ_EXECUTOR_DEFAULTS = {
   pollMs: 2000,
   noWorkerWarningMs: 30_000,
   maxRedisDownMs: 300_000,
-  workerLostMs: 1000,
+  workerLostMs: 500,
   maxWorkerLosses: 2,
-  batchJobs: false,
+  batchJobs: true,
 } as const;
 
 /** A call running past max(this floor, OVERDUE_FACTOR x the p99 of observed latencies) on a live worker runs again elsewhere, once. */
@@ -90,9 +90,9 @@ export interface BullmqExecutorOptions {
   /** Something the user should know that is not an error (e.g. no worker on the queue, Redis unreachable). Default: a process warning. */
   onWarning?: (message: string) => void;
   /**
-   * A worker whose heartbeat (every 250 ms) is older than this, or than 3 x its recent gaps
-   * between beats (an event loop the adapter keeps busy), is lost: its calls run again on other
-   * workers. Default 1000.
+   * A worker whose heartbeat (every 100 ms, from a thread of its own: a busy event loop does not
+   * stop it) is older than this, or than 3 x its recent gaps between beats (a process starved of
+   * CPU), is lost: its calls run again on other workers. Default 500.
    */
   workerLostMs?: number;
   /** A call whose worker was lost more than this many times fails (score 0) instead of running again: it may be what kills them. Default 2. */
@@ -103,8 +103,9 @@ export interface BullmqExecutorOptions {
    * Sends a candidate's minibatch (or valset slice) as one job instead of a job per example: one
    * job answers all its examples, each still its own metric call (in the result, log and budget),
    * and an example whose adapter throws is tried `attempts` times in the job, then a failed call
-   * of that example. A worker runs a job's examples at once. Workers must be of a version that
-   * knows batch jobs. Default false.
+   * of that example. A worker runs a job's examples as its `--concurrency` allows (it counts calls).
+   * Workers must be of a version that knows batch jobs. Default true: on issue 48's fleet bench it
+   * halved the CPU per call of workers, Redis and the run (docs/fleet.md).
    */
   batchJobs?: boolean;
 }
@@ -167,6 +168,13 @@ function nonNegativeInteger(value: number | undefined, fallback: number, field: 
 function shortHash(text: string): string {
   return sha256Hex(text).slice(0, 12);
 }
+
+/** An example as a job carries it: its JSON form (what the worker sees) and a short hash of that JSON (part of its call's id). */
+interface TravellingExample {
+  json: unknown;
+  hash: string;
+}
+
 
 /** A run id that a run directory keeps across processes (resume re-attaches to its jobs). */
 export function runIdForDirectory(runDir: string): string {
@@ -304,7 +312,8 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       client.on('ready', redisAnswered);
       outage.connected = true;
       const tagKeys = [queue.keys.prioritized as string, queue.toKey(FAIR_KEY)];
-      const tags = new FairTags(async (count) => Number(await client.eval(FAIR_TAGS_SCRIPT, 2, ...tagKeys, runId, String(count))));
+      const drawTags = luaScript(client, FAIR_TAGS_SCRIPT, 2);
+      const tags = new FairTags(async (calls) => Number(await drawTags(...tagKeys, runId, String(calls))));
       return { queue, events, client, isNotConnectionError, failover: failoverRedis(queue, client, bullmq), tags };
     })();
     return connections;
@@ -313,13 +322,13 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   /**
    * Adds the job, waiting out a Redis outage (BullMQ reconnects by itself): a lost connection
    * must not turn into a failed metric call. Any other error is final. Its priority is a fair
-   * tag (fairShare.ts), so runs sharing workers share them fairly.
+   * tag weighted by its metric calls (fairShare.ts), so runs sharing workers share them fairly.
    */
   const submit = async (jobId: string, name: string, data: MetricCallJobData | MetricBatchJobData, signal?: AbortSignal): Promise<void> => {
     const { queue, isNotConnectionError, tags } = await connect();
     for (let waitMs = 250; ; waitMs = Math.min(2 * waitMs, 4000)) {
       try {
-        await queue.add(name, data, { jobId, priority: await tags.next() });
+        await queue.add(name, data, { jobId, priority: await tags.next('exampleIds' in data ? data.exampleIds.length : 1) });
         redisAnswered();
         return;
       } catch (error) {
@@ -402,8 +411,26 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     );
   };
 
-  const callKey = (exampleId: number, captureTraces: boolean, hash: string, exampleJson: string, given: MetricCallIdentity | undefined): string => {
-    const key = `${hash}.${exampleId}.${shortHash(exampleJson)}.${captureTraces ? 1 : 0}`;
+  // Per candidate and example object, for this executor's run (which changes neither): each of
+  // their calls names them by hash, and a dataset's examples travel again and again.
+  const candidateHashes = new WeakMap<Candidate, string>();
+  const hashOf = (candidate: Candidate): string => {
+    let hash = candidateHashes.get(candidate);
+    if (hash === undefined) candidateHashes.set(candidate, (hash = candidateHash(candidate)));
+    return hash;
+  };
+  const travelling = new WeakMap<object, TravellingExample>();
+  const asTravelling = (example: unknown): TravellingExample => {
+    const cached = typeof example === 'object' && example !== null ? travelling.get(example) : undefined;
+    if (cached) return cached;
+    const text = JSON.stringify(example) ?? 'null';
+    const made = { json: JSON.parse(text) as unknown, hash: shortHash(text) };
+    if (typeof example === 'object' && example !== null) travelling.set(example, made);
+    return made;
+  };
+
+  const callKey = (exampleId: number, captureTraces: boolean, hash: string, exampleHash: string, given: MetricCallIdentity | undefined): string => {
+    const key = `${hash}.${exampleId}.${exampleHash}.${captureTraces ? 1 : 0}`;
     // The evaluation service numbers occurrences across replays from a run log too; count here
     // only when called without it.
     const occurrence = given?.occurrence ?? occurrences.get(key) ?? 0;
@@ -465,11 +492,11 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
    * example comes back as its error, which the evaluation service records as that call failing.
    */
   const evaluateBatch = async (candidate: Candidate, examples: readonly BatchExample<unknown>[], ctx: EvalContext, slots: BatchSlots): Promise<Evaluation[]> => {
-    const hash = candidateHash(candidate);
-    const jsons = examples.map(({ example }) => JSON.stringify(example) ?? 'null');
-    const calls = examples.map(({ exampleId, call }, i) => callKey(exampleId, ctx.captureTraces, hash, jsons[i] as string, call));
+    const hash = hashOf(candidate);
+    const travels = examples.map(({ example }) => asTravelling(example));
+    const calls = examples.map(({ exampleId, call }, i) => callKey(exampleId, ctx.captureTraces, hash, travels[i]!.hash, call));
     const jobId = `${runId}.batch.${hash}.${shortHash(calls.join(' '))}`;
-    const data: MetricBatchJobData = { candidate, examples: jsons.map((json) => JSON.parse(json)), exampleIds: examples.map((e) => e.exampleId), captureTraces: ctx.captureTraces };
+    const data: MetricBatchJobData = { candidate, examples: travels.map((t) => t.json), exampleIds: examples.map((e) => e.exampleId), captureTraces: ctx.captureTraces };
     const logKeys = examples.map(({ exampleId }) => `${hash}:${exampleId}:${ctx.captureTraces ? 1 : 0}`);
     return slots.runAll(async () => {
       checkOpen(ctx.signal);
@@ -486,11 +513,11 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
 
     async evaluate(candidate: Candidate, example: unknown, exampleId: number, ctx: EvalContext, call?: MetricCallIdentity): Promise<Evaluation> {
       checkOpen(ctx.signal);
-      const exampleJson = JSON.stringify(example) ?? 'null';
       // The example as JSON would carry it: the worker sees exactly what travelled.
-      const data: MetricCallJobData = { candidate, example: JSON.parse(exampleJson), exampleId, captureTraces: ctx.captureTraces };
-      const hash = candidateHash(candidate);
-      const jobId = callKey(exampleId, ctx.captureTraces, hash, exampleJson, call);
+      const travel = asTravelling(example);
+      const data: MetricCallJobData = { candidate, example: travel.json, exampleId, captureTraces: ctx.captureTraces };
+      const hash = hashOf(candidate);
+      const jobId = callKey(exampleId, ctx.captureTraces, hash, travel.hash, call);
       return (await runJob(jobId, METRIC_CALL_JOB, data, [`${hash}:${exampleId}:${ctx.captureTraces ? 1 : 0}`], ctx.signal)) as Evaluation;
     },
 

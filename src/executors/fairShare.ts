@@ -1,7 +1,9 @@
-// Fair shares of one queue's workers among the runs that send it jobs: start-time fair queueing.
-// Each job's BullMQ priority (smaller goes first) is a tag, max(the queue's virtual time, its
-// run's last tag) + 1, so runs with jobs waiting are served in turn, one job each, whatever the
-// size of their bursts or their `workers`, and a run that was idle gets no credit for it. The
+// Fair shares of one queue's workers among the runs that send it jobs: start-time fair queueing,
+// weighted by metric calls. Each job's BullMQ priority (smaller goes first) is a tag: max(the
+// queue's virtual time, where its run's previous job ended), and a job ends its metric calls
+// later (one for a job per call, one per example for a batch job), so runs with jobs waiting are
+// served in turn, the same number of calls each, whatever the size of their bursts, their jobs
+// or their `workers`, and a run that was idle gets no credit for it. The
 // virtual time is the tag at the head of the queue; with nothing waiting the tags start over,
 // which keeps them far below BullMQ's highest priority (past it, jobs are served in order).
 // Tags for the jobs of one turn of the event loop are drawn in one round trip.
@@ -13,8 +15,9 @@ export const MAX_PRIORITY = 2_097_151;
 export const FAIR_KEY = 'gepa-fair';
 
 /**
- * KEYS: the queue's prioritized set, the fair hash; ARGV: run id, how many tags. Returns the
- * first tag (the others follow it). BullMQ scores a prioritized job priority x 2^32 + a counter.
+ * KEYS: the queue's prioritized set, the fair hash; ARGV: run id, the metric calls of the jobs
+ * tagged. Returns the first job's tag (each next one follows its predecessor's calls). BullMQ
+ * scores a prioritized job priority x 2^32 + a counter.
  */
 export const FAIR_TAGS_SCRIPT = `
 local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
@@ -33,14 +36,15 @@ return first`;
 
 /** Hands out tags, drawing those asked for in one turn of the event loop together. */
 export class FairTags {
-  private waiting: Array<{ resolve: (tag: number) => void; reject: (error: unknown) => void }> = [];
+  private waiting: Array<{ calls: number; resolve: (tag: number) => void; reject: (error: unknown) => void }> = [];
 
-  /** `draw(count)` returns the first of `count` consecutive tags (FAIR_TAGS_SCRIPT). */
-  constructor(private readonly draw: (count: number) => Promise<number>) {}
+  /** `draw(calls)` returns the first tag of jobs holding that many metric calls in all (FAIR_TAGS_SCRIPT). */
+  constructor(private readonly draw: (calls: number) => Promise<number>) {}
 
-  next(): Promise<number> {
+  /** The tag of a job of `calls` metric calls. */
+  next(calls = 1): Promise<number> {
     return new Promise((resolve, reject) => {
-      if (this.waiting.push({ resolve, reject }) === 1) setImmediate(() => void this.flush());
+      if (this.waiting.push({ calls: Math.max(1, calls), resolve, reject }) === 1) setImmediate(() => void this.flush());
     });
   }
 
@@ -48,8 +52,11 @@ export class FairTags {
     const batch = this.waiting;
     this.waiting = [];
     try {
-      const first = await this.draw(batch.length);
-      batch.forEach((ask, i) => ask.resolve(Math.min(first + i, MAX_PRIORITY)));
+      let tag = await this.draw(batch.reduce((sum, ask) => sum + ask.calls, 0));
+      for (const ask of batch) {
+        ask.resolve(Math.min(tag, MAX_PRIORITY));
+        tag += ask.calls;
+      }
     } catch (error) {
       for (const ask of batch) ask.reject(error);
     }

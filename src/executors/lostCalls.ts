@@ -25,7 +25,7 @@ export interface FailoverPolicy {
   overdueFactor: number;
 }
 
-/** A worker whose event loop is often busy for a while beats with such gaps: wait three of them. */
+/** A worker process often starved of CPU for a while beats with such gaps: wait three of them. */
 export const GAP_FACTOR = 3;
 
 /** Observed latencies needed before a p99 means something. */

@@ -2,6 +2,7 @@
 // ioredis (BullMQ's driver) it uses, where the event stream ends, and failover's reach
 // (failover.ts's FailoverRedis): the workers' beats, which worker took a job, and moving a lost
 // worker's job back with BullMQ's own Job calls and that worker's lock token.
+import { createHash } from 'node:crypto';
 import type { Job, Queue, UnrecoverableError } from 'bullmq';
 import type { FailoverRedis } from './failover.js';
 import type { MetricBatchJobData, MetricCallJobData } from './metricCallJob.js';
@@ -10,6 +11,7 @@ import { BEAT_KEYS, FORGET_SCRIPT, parseBeats, READ_BEATS_SCRIPT } from './worke
 /** The commands of ioredis used here (every driver BullMQ wraps has them). */
 export interface RawRedis {
   eval(script: string, keys: number, ...args: string[]): Promise<unknown>;
+  evalsha(sha: string, keys: number, ...args: string[]): Promise<unknown>;
   get(key: string): Promise<string | null>;
   hdel(key: string, field: string): Promise<number>;
   xrevrange(key: string, end: string, start: string, count: 'COUNT', n: number): Promise<Array<[string, string[]]>>;
@@ -24,6 +26,22 @@ interface RawPipeline {
 
 /** The queue of metric-call jobs: a call answers an Evaluation, a batch job one answer per example. */
 export type MetricCallQueue = Queue<MetricCallJobData | MetricBatchJobData, unknown>;
+
+/**
+ * A Lua script run by its digest (EVALSHA), sent whole (EVAL) only when Redis does not know it
+ * yet (first use, or a restarted Redis): the scripts run every 100 ms need not travel each time.
+ */
+export function luaScript(client: RawRedis, script: string, keys: number): (...args: string[]) => Promise<unknown> {
+  const sha = createHash('sha1').update(script).digest('hex');
+  return async (...args) => {
+    try {
+      return await client.evalsha(sha, keys, ...args);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return client.eval(script, keys, ...args);
+    }
+  };
+}
 
 /** The queue's own connection, as ioredis. */
 export async function rawRedis(queue: MetricCallQueue): Promise<RawRedis> {
@@ -45,6 +63,7 @@ export interface BullmqClasses {
 /** Failover's reach into Redis: beats, owners, and moving a lost worker's jobs with BullMQ's own calls. */
 export function failoverRedis(queue: MetricCallQueue, client: RawRedis, { Job, UnrecoverableError }: BullmqClasses): FailoverRedis {
   const beatKeys = [queue.toKey(BEAT_KEYS.beats), queue.toKey(BEAT_KEYS.gaps)];
+  const readBeats = luaScript(client, READ_BEATS_SCRIPT, 2);
   /** The job if it is still active, with the token of the lock its worker holds ('0' once the lock expired). */
   const activeJob = async (jobId: string): Promise<{ job: Job; token: string } | undefined> => {
     const [job, token] = await Promise.all([Job.fromId(queue, jobId), client.get(`${queue.toKey(jobId)}:lock`)]);
@@ -52,7 +71,7 @@ export function failoverRedis(queue: MetricCallQueue, client: RawRedis, { Job, U
     return { job, token: token ?? '0' };
   };
   return {
-    readBeats: async () => parseBeats(await client.eval(READ_BEATS_SCRIPT, 2, ...beatKeys)),
+    readBeats: async () => parseBeats(await readBeats(...beatKeys)),
     owners: async (jobIds) => {
       const pipeline = client.pipeline();
       for (const jobId of jobIds) pipeline.hget(queue.toKey(jobId), 'pb');

@@ -1,12 +1,13 @@
 // Worker heartbeats through Redis, both sides of them: a worker process stamps its name in its
-// queue's beat set every HEARTBEAT_MS, with Redis's own clock (TIME inside the script, so no
-// host's clock is trusted), and says how long its recent gaps between beats were (an event loop
-// kept busy makes them); a run's executor reads every worker's age in one round trip. A worker
+// queue's beat set every HEARTBEAT_MS (from a thread of its own: src/worker/workerHeartbeat.ts),
+// with Redis's own clock (TIME inside the script, so no host's clock is trusted), and says how
+// long its recent gaps between beats were (a process starved of CPU makes them); a run's executor
+// reads every worker's age in one round trip. A worker
 // whose beat is old is lost (src/executors/lostCalls.ts decides); one stopped cleanly removes
 // its entry. Entries older than an hour are dropped by the readers.
 
 /** How often a worker beats. */
-export const HEARTBEAT_MS = 250;
+export const HEARTBEAT_MS = 100;
 
 /** Key names under the queue's own prefix (`queue.toKey(name)`). */
 export const BEAT_KEYS = {
@@ -52,7 +53,7 @@ return out`;
 export interface WorkerBeat {
   /** Since its last beat, on Redis's clock. */
   ageMs: number;
-  /** Its recent gap between beats (GapWindow: the third longest of the last minute or two). */
+  /** Its recent gap between beats (the third longest of the last minute). */
   gapMs: number;
 }
 
@@ -71,36 +72,3 @@ export function parseBeats(reply: unknown): BeatReading {
   }
   return { nowMs, workers };
 }
-
-/**
- * The gap between beats to report: the third longest over the last minute or two (two one-minute
- * windows). An event loop kept busy by the adapter stalls again and again and widens the
- * deadline; one freeze (a paused VM, SIGSTOP) is a single gap and does not.
- */
-export class GapWindow {
-  private current: number[] = [];
-  private previous: number[] = [];
-  private windowStart: number;
-  private last: number | undefined;
-
-  constructor(
-    now: number,
-    private readonly windowMs = 60_000,
-  ) {
-    this.windowStart = now;
-  }
-
-  /** Records a beat at `now`; returns the gap to report. */
-  beat(now: number): number {
-    if (now - this.windowStart >= this.windowMs) {
-      this.previous = this.current;
-      this.current = [];
-      this.windowStart = now;
-    }
-    if (this.last !== undefined) this.current = topThree([...this.current, now - this.last]);
-    this.last = now;
-    return topThree([...this.current, ...this.previous])[2] ?? 0;
-  }
-}
-
-const topThree = (gaps: number[]): number[] => gaps.sort((a, b) => b - a).slice(0, 3);

@@ -1,11 +1,12 @@
 // A worker process's job loop: a BullMQ Worker that serves metric-call jobs with the user's
-// adapter, `concurrency` at a time, and returns each Evaluation in JSON-safe form. It beats
-// every 250 ms (workerHeartbeat.ts): when it dies, freezes or loses the network, the runs'
-// executors notice within about a second and move its jobs to other workers; its late answers
-// are then refused (their lock is gone). A batch job (a minibatch as one job, the executor's
-// batchJobs) runs its examples at once and answers one result per example; an example whose
-// adapter throws is tried again in the job, as often as a job would be, and answered as failed.
-// BullMQ's own stalled-job check, after about
+// adapter, `concurrency` metric calls at a time (a batch job's examples each count; callIntake.ts
+// decides how many jobs to hold), and returns each Evaluation in JSON-safe form. It beats every
+// 100 ms from a thread of its own (workerHeartbeat.ts): when it dies, freezes or loses the
+// network, the runs' executors notice within about half a second and move its jobs to other
+// workers; its late answers are then refused (their lock is gone). A batch job (a minibatch as
+// one job, the executor's batchJobs) runs its examples as the concurrency allows and answers one
+// result per example; an example whose adapter throws is tried again in the job, as often as a
+// job would be, and answered as failed. BullMQ's own stalled-job check, after about
 // lockDurationMs + stalledIntervalMs, stays as the backstop. bullmq is an optional peer,
 // imported when a worker starts.
 // Room worker/: imported by the command and the entries.
@@ -19,7 +20,8 @@ import { sleep, systemClock } from '../clock.js';
 import { loadAdapter } from './loadAdapter.js';
 import { errorMessage } from '../errors/errorMessage.js';
 import { BULLMQ_WORKER, importIntegration } from '../peers/optionalDependency.js';
-import { startHeartbeat, type BeatClient, type Heartbeat } from './workerHeartbeat.js';
+import { startHeartbeat, type Heartbeat } from './workerHeartbeat.js';
+import { CallIntake } from './callIntake.js';
 
 /** Options of runWorker (the `gepa-actors worker` command's flags). */
 export interface RunWorkerOptions {
@@ -33,7 +35,7 @@ export interface RunWorkerOptions {
   redis: RedisConnectionSpec;
   /** Default 'gepa-actors'. */
   queue?: string;
-  /** Jobs this process runs at once. Default 1. */
+  /** Metric calls this process runs at once (a batch job holds one per example). Default 1. */
   concurrency?: number;
   /** How long a job's lock lasts without renewal (renewed every half of it). Default 30000. */
   lockDurationMs?: number;
@@ -51,7 +53,7 @@ export interface RunWorkerOptions {
 export interface RunningWorker {
   /** The queue it serves. */
   readonly queueName: string;
-  /** Jobs it runs at once. */
+  /** Metric calls it runs at once. */
   readonly concurrency: number;
   /** Its name in jobs' processedBy and in the heartbeats: `host:pid:n`. */
   readonly name: string;
@@ -95,6 +97,9 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunningWorke
   }
   const serve = adapter;
   const name = `${hostname()}:${process.pid}:${started++}`;
+  // `concurrency` counts metric calls: a batch job's examples wait their turn here, and the
+  // worker takes new jobs only while it holds fewer calls than that (CallIntake).
+  const intake = new CallIntake(concurrency);
 
   /**
    * One example of a batch job, tried as a per-example job would be: `attempts` times, the waits
@@ -103,7 +108,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunningWorke
   const evaluateInBatch = async (jobId: string | undefined, data: MetricBatchJobData, index: number, attempts: number, backoffMs: number, signal: AbortSignal): Promise<BatchExampleAnswer> => {
     for (let attempt = 1; ; attempt++) {
       try {
-        const evaluation = await serve.evaluate(data.candidate, data.examples[index], { captureTraces: data.captureTraces, signal });
+        const evaluation = await intake.run(() => serve.evaluate(data.candidate, data.examples[index], { captureTraces: data.captureTraces, signal }));
         // As a per-example job's: checked before JSON would turn a NaN score into null.
         return { ok: true, evaluation: toJsonSafe(validEvaluation(evaluation)) };
       } catch (error) {
@@ -119,23 +124,30 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunningWorke
     queueName,
     async (job, _token, given) => {
       const signal = given ?? new AbortController().signal;
-      if (job.name === METRIC_BATCH_JOB) {
-        const data = job.data as MetricBatchJobData;
-        const backoff = job.opts.backoff;
-        const backoffMs = typeof backoff === 'number' ? backoff : (backoff?.delay ?? 0);
-        return Promise.all(data.examples.map((_, i) => evaluateInBatch(job.id, data, i, job.opts.attempts ?? 1, backoffMs, signal)));
-      }
-      if (job.name !== METRIC_CALL_JOB) throw new Error(`unknown job "${job.name}" on queue "${queueName}"`);
-      const { candidate, example, captureTraces } = job.data as MetricCallJobData;
-      let evaluation: Evaluation;
+      const size = job.name === METRIC_BATCH_JOB ? Math.max(1, (job.data as MetricBatchJobData).examples?.length ?? 1) : 1;
+      worker.concurrency = intake.took(size);
       try {
-        evaluation = await serve.evaluate(candidate, example, { captureTraces, signal });
-      } catch (error) {
-        // BullMQ keeps error.message as the failure reason the optimizer records.
-        throw error instanceof Error ? error : new Error(String(error));
+        if (job.name === METRIC_BATCH_JOB) {
+          const data = job.data as MetricBatchJobData;
+          const backoff = job.opts.backoff;
+          const backoffMs = typeof backoff === 'number' ? backoff : (backoff?.delay ?? 0);
+          return await Promise.all(data.examples.map((_, i) => evaluateInBatch(job.id, data, i, job.opts.attempts ?? 1, backoffMs, signal)));
+        }
+        if (job.name !== METRIC_CALL_JOB) throw new Error(`unknown job "${job.name}" on queue "${queueName}"`);
+        const { candidate, example, captureTraces } = job.data as MetricCallJobData;
+        let evaluation: Evaluation;
+        try {
+          evaluation = await intake.run(() => serve.evaluate(candidate, example, { captureTraces, signal }));
+        } catch (error) {
+          // BullMQ keeps error.message as the failure reason the optimizer records.
+          throw error instanceof Error ? error : new Error(String(error));
+        }
+        // Checked here: as JSON, a NaN score would reach the optimizer as null.
+        return toJsonSafe(validEvaluation(evaluation));
+      } finally {
+        // Before BullMQ finishes the job and looks for the next one: it takes one only below this.
+        worker.concurrency = intake.done(size);
       }
-      // Checked here: as JSON, a NaN score would reach the optimizer as null.
-      return toJsonSafe(validEvaluation(evaluation));
     },
     {
       connection,
@@ -146,9 +158,9 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunningWorke
       autorun: true,
       // Lands in each job's processedBy: which host and process ran it, and the heartbeat it gives.
       name,
-      // After a lost connection, try again within a second (BullMQ waits 15 s), so a restarted
-      // Redis is served at once.
-      runRetryDelay: 1000,
+      // After a lost connection, try again within a quarter second (BullMQ waits 15 s), so a
+      // restarted Redis is served at once.
+      runRetryDelay: 250,
     },
   );
   worker.on('failed', (job, error) => log(`job ${job?.id ?? '?'} failed (attempt ${job?.attemptsMade ?? '?'}): ${error.message}`));
@@ -171,8 +183,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunningWorke
   try {
     const outcome = await Promise.race([worker.waitUntilReady(), timedOut]);
     if (outcome === 'timeout') throw new Error(`cannot reach Redis at ${connection.host}:${connection.port} within ${connectTimeoutMs} ms`);
-    const client = (await worker.getBackend().client) as unknown as BeatClient;
-    heartbeat = startHeartbeat(client, (key) => worker.toKey(key), name, (error) => log(`heartbeat: ${errorMessage(error)}`));
+    heartbeat = startHeartbeat(connection, (key) => worker.toKey(key), name, (error) => log(`heartbeat: ${errorMessage(error)}`));
   } catch (error) {
     // A worker left behind would keep reconnecting forever.
     await worker.close(true).catch(() => {});

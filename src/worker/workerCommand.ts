@@ -18,8 +18,9 @@ export const WORKER_USAGE = `Usage: gepa-actors worker --adapter PATH[#EXPORT] -
 Serve metric-call jobs of runs that use the bullmq executor. The adapter is the export EXPORT
 (default "adapter") of the ES module at PATH; examples arrive inside the jobs as JSON.
 
-Failover: the worker beats every ${HEARTBEAT_MS} ms through Redis. When it dies, freezes or loses the
-network, the runs notice within about a second (the executor's workerLostMs, default ${BULLMQ_EXECUTOR_DEFAULTS.workerLostMs}) and
+Failover: the worker beats every ${HEARTBEAT_MS} ms through Redis, from a thread of its own (an adapter
+that keeps the event loop busy does not stop it). When it dies, freezes or loses the network,
+the runs notice within about half a second (the executor's workerLostMs, default ${BULLMQ_EXECUTOR_DEFAULTS.workerLostMs}) and
 run its jobs on other workers; an answer it sends later is refused and it logs "answer
 dropped". Each call is paid once and the result is unchanged. Several runs may share a queue
 and its workers: each gets a fair share of the jobs served. Start as many workers as you like,
@@ -29,7 +30,8 @@ Options:
   --adapter PATH[#EXPORT]   adapter module and export name (required)
   --redis URL               redis://[:password@]host:port of the queue, rediss:// for TLS (required)
   --queue NAME              queue name, as in the run's executor config (default ${DEFAULT_QUEUE})
-  --concurrency N           jobs this process runs at once (default 1)
+  --concurrency N           metric calls this process runs at once (default 1); a batch job
+                            (a minibatch as one job) holds one per example
   --lock-duration MS        BullMQ's job lock, only a backstop now that runs fail over by
                             heartbeat: a job a dead worker held is taken back after about this
                             plus the stalled interval (default 30000)

@@ -31,3 +31,15 @@ export const slowAdapter: Adapter<DemoExample> = {
     return demoTask.adapter.evaluate(candidate, example, ctx);
   },
 };
+
+/** The same answers after keeping the event loop busy (no await) for 1.5 s: a worker serving it is busy, not lost. */
+export const busyAdapter: Adapter<DemoExample> = {
+  ...demoTask.adapter,
+  async evaluate(candidate, example, ctx) {
+    const end = performance.now() + 1500;
+    while (performance.now() < end) {
+      // Busy: nothing else in this process's event loop runs meanwhile.
+    }
+    return demoTask.adapter.evaluate(candidate, example, ctx);
+  },
+};
