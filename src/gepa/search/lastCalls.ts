@@ -48,9 +48,22 @@ export function payForGrants(state: HeldState, granted: readonly string[]): { st
     proposals[id] = { ...p, granted: false, valsetHeld: true };
     taken.push(id);
   }
+  const known = heldCount.get(proposals);
+  if (known !== undefined) heldCount.set(proposals, known + taken.length);
+  // None held in this table (it was walked, and none taken since): nothing to decide, no walk.
+  if (known === 0 && taken.length === 0) return { state, taken, answers: [] };
   const decided = decideHeld(state);
   return { state: decided.state, taken, answers: decided.answers };
 }
+
+/**
+ * How many held children a table of proposals in flight has, as of its last walk here (and the
+ * children held since): the table is walked at every verdict and end, and it holds a held child
+ * only in a run's last calls. Keyed by the table object, which the run changes in place; a table
+ * not walked yet (a copy, one read back on resume) is walked. Only payForGrants holds a child and
+ * only decideHeld lets one go, so the count is never below the truth: a count of 0 is exact.
+ */
+const heldCount = new WeakMap<object, number>();
 
 /** An accepted child not yet answered (waiting for its turn, or held). */
 const awaitingAnswer = (q: Proposal) => isAccepted(q.outcome) && !q.granted && q.decision === undefined;
@@ -63,7 +76,10 @@ export function decideHeld(state: HeldState): { state: HeldState; answers: HeldA
   // A loop, not Object.values: the table is a dictionary-mode object, and it rarely holds a held child.
   const held: Proposal[] = [];
   for (const id in state.proposals) if (state.proposals[id]?.valsetHeld === true) held.push(state.proposals[id]);
-  if (held.length === 0) return { state, answers: [] };
+  if (held.length === 0) {
+    heldCount.set(state.proposals, 0);
+    return { state, answers: [] };
+  }
   const { proposals } = state;
   let { ledger } = state;
   const answers: HeldAnswer[] = [];
@@ -89,5 +105,7 @@ export function decideHeld(state: HeldState): { state: HeldState; answers: HeldA
       proposals[id] = p;
     }
   }
+  // Each answer let one held child go.
+  heldCount.set(proposals, held.length - answers.length);
   return { state: { ...state, proposals, ledger }, answers };
 }

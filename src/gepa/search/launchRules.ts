@@ -63,7 +63,10 @@ export function inFlightParents(proposals: SearchRun['proposals']): number[] {
 /** What the planner plans from: the run's search state and ledger, and what the budget must leave room for. */
 export function planInputOf(run: SearchRun, moment: Pick<LaunchMoment, 'settings' | 'table' | 'limits'>): PlanInput {
   const { search, ledger, dollarsExhausted } = run;
-  return { search, settings: moment.settings, table: moment.table, budget: { ledger, ...moment.limits, dollarsExhausted }, inFlightParents: inFlightParents(run.proposals) };
+  const { schedule } = moment.settings;
+  // Read by the async planner's parent weighting 'in-flight' only: no walk of the table for the others.
+  const weighted = schedule.kind === 'async' && schedule.parentWeighting === 'in-flight';
+  return { search, settings: moment.settings, table: moment.table, budget: { ledger, ...moment.limits, dollarsExhausted }, ...(weighted ? { inFlightParents: inFlightParents(run.proposals) } : {}) };
 }
 
 /**
