@@ -1,0 +1,70 @@
+// Where the undisturbed fleet's time goes: one wave of concurrent metric calls through the bullmq
+// executor, as one step of a P x N schedule sends them, against the call's own latency. 8 worker
+// processes x concurrency 32 on loopback Redis run `sleep50` (50 ms a call); each wave is sent
+// 15 times, as per-call jobs (`evaluate`) and as one batch job (`evaluateBatch`), and the table
+// gives the median and range of its wall time. A wave's time over 50 ms is what the queue adds to
+// every stage of a run's chain.
+// `npx tsx bench/fleetWaves.ts`; writes bench/results/fleet-waves.json.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { setMaxListeners } from 'node:events';
+import { cpus, loadavg } from 'node:os';
+import { createBullmqExecutor } from '../src/executors/bullmqExecutor.js';
+import type { BatchSlots } from '../src/executors/metricCallExecutor.js';
+import type { Evaluation } from '../src/gepa/core/adapter.js';
+import { startWorkerProcess, testRedis } from '../test/support/testRedis.js';
+
+const PROCESSES = 8;
+const CONCURRENCY = 32;
+const SIZES = [1, 8, 30, 64];
+const REPEATS = 15;
+
+const redis = await testRedis();
+if (redis?.url === undefined) {
+  console.error('no Redis: set GEPA_TEST_REDIS_URL or install redis-server');
+  process.exit(1);
+}
+const url = redis.url;
+const queue = `gepa-fleet-waves-${process.pid}`;
+const workers = await Promise.all(Array.from({ length: PROCESSES }, () => startWorkerProcess(['--adapter', 'bench/support/latencyAdapter.ts#sleep50', '--redis', url, '--queue', queue, '--concurrency', String(CONCURRENCY)])));
+const executor = createBullmqExecutor({ connection: url, queue });
+const signal = new AbortController().signal;
+setMaxListeners(0, signal);
+// The executor's job holds its slots itself here: the run's slot accounting is not under test.
+const slots: BatchSlots = { runOne: (_index, call) => call(), runAll: async (job) => (await job()) as Evaluation[] };
+
+let n = 0;
+const summary = (times: number[]) => {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { medianMs: sorted[Math.floor(sorted.length / 2)] as number, minMs: sorted[0] as number, maxMs: sorted.at(-1) as number };
+};
+async function waves(size: number, batch: boolean) {
+  const times: number[] = [];
+  for (let r = 0; r < REPEATS; r++) {
+    const first = n;
+    n += size;
+    const started = performance.now();
+    if (batch) {
+      const examples = Array.from({ length: size }, (_, i) => ({ example: { n: first + i }, exampleId: first + i, call: { occurrence: 0 } }));
+      await executor.evaluateBatch?.({ prompt: `wave ${first}` }, examples, { captureTraces: false, signal }, slots);
+    } else {
+      await Promise.all(Array.from({ length: size }, (_, i) => executor.evaluate({ prompt: `wave ${first + i}` }, { n: first + i }, first + i, { captureTraces: false, signal })));
+    }
+    times.push(performance.now() - started);
+  }
+  return { size, jobs: batch ? 'one batch job' : 'a job per call', ...summary(times) };
+}
+
+const rows = [];
+try {
+  for (const batch of [false, true]) for (const size of SIZES) rows.push(await waves(size, batch));
+} finally {
+  await executor.close();
+  await Promise.all(workers.map((w) => w.stop()));
+  await redis.stop?.();
+}
+console.log(`waves of 50 ms metric calls, ${PROCESSES} worker processes x ${CONCURRENCY}, loopback Redis (median, range of ${REPEATS})`);
+console.log('| calls in the wave | jobs | wall (median) | range | over the call |\n|---:|---|---:|---:|---:|');
+for (const r of rows) console.log(`| ${r.size} | ${r.jobs} | ${r.medianMs.toFixed(1)} ms | ${r.minMs.toFixed(1)}-${r.maxMs.toFixed(1)} ms | +${(r.medianMs - 50).toFixed(1)} ms |`);
+mkdirSync('bench/results', { recursive: true });
+writeFileSync('bench/results/fleet-waves.json', `${JSON.stringify({ benchmark: 'fleet-waves', machine: { cpus: cpus().length, loadAverageAtEnd: loadavg()[0] }, settings: { processes: PROCESSES, concurrency: CONCURRENCY, callMs: 50, repeats: REPEATS }, rows }, null, 1)}\n`);
+process.exit(0);
