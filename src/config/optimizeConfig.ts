@@ -101,7 +101,7 @@ export interface OptimizeConfig<Example> {
         maxRedisDownMs?: number;
         /** A worker silent this long (no heartbeat; longer for one whose beats come with long gaps) is lost: its calls run again on others. Default 500. */
         workerLostMs?: number;
-        /** A minibatch (or valset slice) as one job instead of a job per example, each example still its own metric call; workers must know batch jobs. Default true. */
+        /** A minibatch (or valset slice) as one job instead of a job per example, each example still its own metric call; workers must know batch jobs; it pays with workers whose `--concurrency` holds a whole batch (docs/fleet.md). Default false. */
         batchJobs?: boolean;
       };
 

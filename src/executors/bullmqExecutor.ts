@@ -39,7 +39,7 @@ export const BULLMQ_EXECUTOR_DEFAULTS = {
   maxRedisDownMs: 300_000,
   workerLostMs: 500,
   maxWorkerLosses: 2,
-  batchJobs: true,
+  batchJobs: false,
 } as const;
 
 /** A call running past max(this floor, OVERDUE_FACTOR x the p99 of observed latencies) on a live worker runs again elsewhere, once. */
@@ -104,8 +104,11 @@ export interface BullmqExecutorOptions {
    * job answers all its examples, each still its own metric call (in the result, log and budget),
    * and an example whose adapter throws is tried `attempts` times in the job, then a failed call
    * of that example. A worker runs a job's examples as its `--concurrency` allows (it counts calls).
-   * Workers must be of a version that knows batch jobs. Default true: on issue 48's fleet bench it
-   * halved the CPU per call of workers, Redis and the run (docs/fleet.md).
+   * Workers must be of a version that knows batch jobs. Default false: one worker runs a batch
+   * job, so with workers of a `--concurrency` below the batch's size its examples wait in series
+   * (32 workers of concurrency 1: a valset of 30 took 1.5 s as one job, 94 ms as jobs per call,
+   * bench/fleetWaves.ts); it halves the CPU per call of workers, Redis and the run, which pays on
+   * a fleet whose workers each run at least a minibatch at once on shared cores (docs/fleet.md).
    */
   batchJobs?: boolean;
 }
