@@ -4,7 +4,7 @@
 // path: a fresh run logs it with its reason and announces it ('schedule.decided'); a resumed run
 // on its logged path takes the logged shape at the same point instead of deciding again (its
 // latencies, replayed from the log, say nothing), so it asks for the calls the log holds.
-import { autoDecision, autoPhase, autoShapeId, autoShapeOfId, type AutoShape } from '../src/runtimeModel/autoSchedule.js';
+import { autoDecision, autoShapeId, autoShapeOfId, type AutoShape } from '../src/runtimeModel/autoSchedule.js';
 import { autoMilestone, autoViewOf, sameShape, type AutoWatch } from '../src/runtimeModel/autoWatch.js';
 import { expectedDecision, pastLoggedPath, type LoggedDecision } from '../src/storage/resumeOrder.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
@@ -42,9 +42,7 @@ export function autoStep(context: OptimizerContext): AutoStep | null {
   const watch = context.seen.auto;
   if (!watch) return null;
   const { settings, table } = preparedOf(context);
-  const view = autoViewOf(watch, { workers: settings.workers, budget: settings.maxMetricCalls, valsetSize: table.valIds.length, minibatchSize: settings.minibatchSize, spentCalls: context.run.ledger.spentCalls, speculate: settings.schedule.kind === 'async' ? settings.schedule.speculate : 'none' });
-  // A new phase of the budget (AUTO_PHASES) is a milestone too: both only grow, so their sum does.
-  const milestone = autoMilestone(watch) + autoPhase(view);
+  const milestone = autoMilestone(watch);
   const expected = expectedDecision(context.walk.position);
   if (expected?.kind === 'shape') {
     const shape = autoShapeOfId(expected.id);
@@ -52,6 +50,7 @@ export function autoStep(context: OptimizerContext): AutoStep | null {
   }
   if (!pastLoggedPath(context.walk.position)) return null;
   if (milestone <= watch.decidedAt) return null;
+  const view = autoViewOf(watch, { workers: settings.workers, budget: settings.maxMetricCalls, valsetSize: table.valIds.length, minibatchSize: settings.minibatchSize, speculate: settings.schedule.kind === 'async' ? settings.schedule.speculate : 'none' });
   const decision = autoDecision(view);
   const next = { ...watch, decidedAt: milestone };
   if (watch.decisions.length > 0 && sameShape(decision.shape, context.run.shape as AutoShape)) {

@@ -10,7 +10,7 @@ import { SimulatedClock } from 'xstate';
 import { parseScheduleOption, scheduleOptionText } from '../src/cli/scheduleOption.js';
 import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
-import { AUTO_GATED_IN_FLIGHT, AUTO_MAX_IN_FLIGHT, autoDecision, autoPhase, autoSpeculation, budgetAllows } from '../src/runtimeModel/autoSchedule.js';
+import { AUTO_GATED_IN_FLIGHT, AUTO_MAX_IN_FLIGHT, autoDecision, autoSpeculation, budgetAllows } from '../src/runtimeModel/autoSchedule.js';
 import { autoViewOf, startAutoWatch } from '../src/runtimeModel/autoWatch.js';
 import { optimize } from '../src/index.js';
 import { readRunLog } from '../src/storage/runLog.js';
@@ -56,20 +56,6 @@ describe('the rule', () => {
     expect(autoDecision({ ...view, speculate: 'rebase-gate' }).shape.inFlight).toBe(AUTO_GATED_IN_FLIGHT);
     expect(autoDecision({ ...view, speculate: 'rebase-gate' }).reason).toMatch(/^async 10; gates evaluated ahead: /);
     expect(autoDecision(view).shape.inFlight).toBe(AUTO_MAX_IN_FLIGHT);
-  });
-
-  test('a phase table changes the widest K by the share of the budget spent, and the reason says so', () => {
-    const phases = [{ untilShare: 0.5, maxInFlight: 8 }, { untilShare: 1, maxInFlight: 24 }];
-    const view = { workers: 128, budget: 1000, valsetSize: 30, minibatchSize: 3, roundMs: 25, reflectionMs: 100, ended: 0, skipped: 0, accepted: 0, proposalCalls: 0 };
-    expect([undefined, 0, 499, 500, 1000, 2000].map((spentCalls) => autoPhase({ budget: 1000, ...(spentCalls === undefined ? {} : { spentCalls }) }, phases))).toEqual([0, 0, 0, 1, 1, 1]);
-    expect(autoPhase({ spentCalls: 10 }, phases)).toBe(0);
-    const early = autoDecision({ ...view, spentCalls: 100 }, phases);
-    const late = autoDecision({ ...view, spentCalls: 600 }, phases);
-    expect([early.shape.inFlight, late.shape.inFlight]).toEqual([8, 24]);
-    expect(early.reason).toContain('at most 8 in flight until 50% of the budget is spent');
-    expect(late.reason).toContain('at most 24 in flight past 50% of the budget');
-    // The one phase auto runs with: no change by the budget spent.
-    expect(autoDecision({ ...view, spentCalls: 900 }).shape).toEqual(autoDecision({ ...view, spentCalls: 0 }).shape);
   });
 
   test("--schedule auto parses to { kind: 'auto' } and prints back", () => {

@@ -39,26 +39,6 @@ export const AUTO_MAX_IN_FLIGHT = 12;
 /** The widest in-flight count auto takes when it evaluates gates ahead (see the header). */
 export const AUTO_GATED_IN_FLIGHT = 10;
 
-/** A phase of the run by the share of the budget spent: until `untilShare` of it, at most `maxInFlight` in flight. */
-export interface AutoPhase {
-  untilShare: number;
-  maxInFlight: number;
-}
-
-/**
- * auto's phases, the last to the end of the run. One phase: narrow first and wide late (e.g.
- * async 8 until half the budget, then 24) and the reverse were measured and did not pay (bench/README.md,
- * "Time to quality", the variants).
- */
-export const AUTO_PHASES: readonly AutoPhase[] = [{ untilShare: 1, maxInFlight: AUTO_MAX_IN_FLIGHT }];
-
-/** The phase a run is in: the first whose share of the budget is not spent yet (the last past them all; the first without a budget). */
-export function autoPhase(v: Pick<AutoView, 'budget' | 'spentCalls'>, phases: readonly AutoPhase[] = AUTO_PHASES): number {
-  if (v.budget === undefined || v.spentCalls === undefined) return 0;
-  const share = v.spentCalls / v.budget;
-  const i = phases.findIndex((p) => share < p.untilShare);
-  return i === -1 ? phases.length - 1 : i;
-}
 /** Before a reflection is observed, one is taken to last this many minibatch rounds. */
 export const PRIOR_REFLECTION_ROUNDS = 5;
 /** Before any proposal has ended: the share skipped on their parent, and the share accepted. */
@@ -87,8 +67,6 @@ export interface AutoView {
   accepted: number;
   /** Metric calls spent by the proposals that ended (the seed's excluded), for the calls a proposal costs. */
   proposalCalls: number;
-  /** Metric calls the run has spent so far (its phase, AUTO_PHASES), when known. */
-  spentCalls?: number;
   /** The run's speculation, chosen at its start (autoSpeculation); 'none' when absent. */
   speculate?: Speculation;
 }
@@ -158,23 +136,17 @@ export function autoSpeculation(v: AutoView): Speculation {
 
 const ms = (x: number) => `${Math.round(x)} ms`;
 
-export function autoDecision(v: AutoView, phases: readonly AutoPhase[] = AUTO_PHASES): AutoDecision {
+export function autoDecision(v: AutoView): AutoDecision {
   const slots = slotsServe(v);
   const proposals = expectedProposals(v);
   const budget = budgetAllows(proposals);
-  const phase = autoPhase(v, phases);
-  const phaseCap = (phases[phase] as AutoPhase).maxInFlight;
   const gated = v.speculate === 'rebase-gate';
-  const cap = Math.min(phaseCap, gated ? AUTO_GATED_IN_FLIGHT : Infinity);
+  const cap = gated ? AUTO_GATED_IN_FLIGHT : AUTO_MAX_IN_FLIGHT;
   const inFlight = Math.max(1, Math.min(slots.inFlight, cap, budget));
   const seen = v.roundMs === undefined ? 'no latency observed yet' : `rounds of ${ms(v.roundMs)}, reflections of ${v.reflectionMs === undefined ? `${ms(PRIOR_REFLECTION_ROUNDS * v.roundMs)} (assumed)` : ms(v.reflectionMs)}`;
-  const share = (x: number) => `${Math.round(x * 100)}%`;
-  const capNote =
-    phases.length > 1 && phaseCap === cap
-      ? `at most ${cap} in flight ${phase === phases.length - 1 ? `past ${share((phases[phase - 1] as AutoPhase).untilShare)} of the budget` : `until ${share((phases[phase] as AutoPhase).untilShare)} of the budget is spent`}`
-      : gated
-        ? `with gates evaluated ahead on the idle slots, more in flight than ${cap} lost quality on a bench task`
-        : `more in flight than ${cap} lost quality on every bench task`;
+  const capNote = gated
+    ? `with gates evaluated ahead on the idle slots, more in flight than ${cap} lost quality on a bench task`
+    : `more in flight than ${cap} lost quality on every bench task`;
   const bound =
     inFlight === budget && budget < Math.min(slots.inFlight, cap)
       ? `the budget pays for about ${Math.round(proposals)} proposals, which leaves ${MIN_GENERATIONS} generations at no more`

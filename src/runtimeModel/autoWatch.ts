@@ -91,8 +91,8 @@ export function autoMilestone(w: AutoWatch): number {
   return [w.rounds.length >= 1, w.reflections.length >= 1, w.reflections.length >= 4, w.ended >= 8, w.ended >= 32].filter(Boolean).length;
 }
 
-/** What autoDecision reads, from the run's settings, the observations and (when known) the metric calls spent. */
-export function autoViewOf(w: AutoWatch, run: { workers: number; budget?: number; valsetSize: number; minibatchSize: number; spentCalls?: number; speculate?: Speculation }): AutoView {
+/** What autoDecision reads, from the run's settings and the observations. */
+export function autoViewOf(w: AutoWatch, run: { workers: number; budget?: number; valsetSize: number; minibatchSize: number; speculate?: Speculation }): AutoView {
   const roundMs = median(w.rounds);
   const reflectionMs = median(w.reflections);
   return {
