@@ -266,28 +266,16 @@ function evaluatorProblems(file: RunConfigFile): string[] {
   return problems;
 }
 
-/** The user's evaluator module, loaded as an adapter module is; a problem names the field. */
-async function loadConfigEvaluator(spec: string, base: string, path: string): Promise<RunTask> {
+/** The user's evaluator or batchEvaluator module (default export `evaluate`, `evaluateBatch`), loaded as an adapter module is; a problem names the field. */
+async function loadConfigEvaluator(field: 'evaluator' | 'batchEvaluator', spec: string, base: string, path: string): Promise<RunTask> {
   try {
-    const { adapterPath, exportName } = parseAdapterSpec(spec, 'evaluator', 'evaluate');
-    const evaluator = (await loadEvaluator(resolve(base, adapterPath), exportName)) as Evaluator<string | Candidate, unknown>;
-    return { kind: 'evaluator', spec, evaluator };
+    const { adapterPath, exportName } = parseAdapterSpec(spec, field, field === 'evaluator' ? 'evaluate' : 'evaluateBatch');
+    const loaded = await loadEvaluator(resolve(base, adapterPath), exportName, field);
+    return field === 'evaluator'
+      ? { kind: 'evaluator', spec, evaluator: loaded as Evaluator<string | Candidate, unknown> }
+      : { kind: 'batchEvaluator', spec, batchEvaluator: loaded as BatchEvaluator<string | Candidate, unknown> };
   } catch (error) {
-    throw new UsageError(`invalid config ${path}:\n  evaluator: ${errorMessage(error)}`);
-  }
-}
-
-/** The user's batchEvaluator module (default export `evaluateBatch`); a problem names the field. */
-async function loadConfigBatchEvaluator(spec: string, base: string, path: string): Promise<RunTask> {
-  try {
-    const { adapterPath, exportName } = parseAdapterSpec(spec, 'batchEvaluator', 'evaluateBatch');
-    const batchEvaluator = await loadModuleExport(resolve(base, adapterPath), exportName, 'batchEvaluator');
-    if (typeof batchEvaluator !== 'function') {
-      throw new Error(`export "${exportName}" of ${resolve(base, adapterPath)} is not a batchEvaluator (a function (candidate, examples, ctx) => one number or { score, sideInfo } per example)`);
-    }
-    return { kind: 'batchEvaluator', spec, batchEvaluator: batchEvaluator as BatchEvaluator<string | Candidate, unknown> };
-  } catch (error) {
-    throw new UsageError(`invalid config ${path}:\n  batchEvaluator: ${errorMessage(error)}`);
+    throw new UsageError(`invalid config ${path}:\n  ${field}: ${errorMessage(error)}`);
   }
 }
 
@@ -361,9 +349,9 @@ export async function loadRunConfig(path: string, overrides: RunConfigOverrides 
   const callbacks = file.callbacks === undefined ? undefined : await loadConfigCallbacks(file.callbacks, base, path);
   const task: RunTask =
     file.evaluator !== undefined
-      ? await loadConfigEvaluator(file.evaluator, base, path)
+      ? await loadConfigEvaluator('evaluator', file.evaluator, base, path)
       : file.batchEvaluator !== undefined
-        ? await loadConfigBatchEvaluator(file.batchEvaluator, base, path)
+        ? await loadConfigEvaluator('batchEvaluator', file.batchEvaluator, base, path)
         : file.adapter !== undefined
         ? await loadConfigAdapter(file.adapter, base, path)
         : // crossFieldProblems has checked that the chat task's fields are there.

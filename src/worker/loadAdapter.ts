@@ -67,11 +67,17 @@ export async function loadAdapter(adapterPath: string, exportName = 'adapter'): 
   return adapter as Adapter<unknown>;
 }
 
-/** optimizeAnything's evaluator: a function export (default `evaluate`), loaded as an adapter is. */
-export async function loadEvaluator(modulePath: string, exportName = 'evaluate'): Promise<(...args: never[]) => unknown> {
-  const evaluator = await loadModuleExport(modulePath, exportName, 'evaluator');
+/** What each kind of optimizeAnything evaluator is, for the message when an export is not one. */
+const EVALUATOR_SHAPES = {
+  evaluator: 'an evaluator (a function (candidate, example, ctx) => number | { score, sideInfo })',
+  batchEvaluator: 'a batchEvaluator (a function (candidate, examples, ctx) => one number or { score, sideInfo } per example)',
+} as const;
+
+/** optimizeAnything's evaluator (or batchEvaluator): a function export (default `evaluate`), loaded as an adapter is. */
+export async function loadEvaluator(modulePath: string, exportName = 'evaluate', kind: keyof typeof EVALUATOR_SHAPES = 'evaluator'): Promise<(...args: never[]) => unknown> {
+  const evaluator = await loadModuleExport(modulePath, exportName, kind);
   if (typeof evaluator !== 'function') {
-    throw new AdapterLoadError(`export "${exportName}" of ${resolve(modulePath)} is not an evaluator (a function (candidate, example, ctx) => number | { score, sideInfo })`);
+    throw new AdapterLoadError(`export "${exportName}" of ${resolve(modulePath)} is not ${EVALUATOR_SHAPES[kind]}`);
   }
   return evaluator as (...args: never[]) => unknown;
 }
