@@ -183,7 +183,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunningWorke
   try {
     const outcome = await Promise.race([worker.waitUntilReady(), timedOut]);
     if (outcome === 'timeout') throw new Error(`cannot reach Redis at ${connection.host}:${connection.port} within ${connectTimeoutMs} ms`);
-    heartbeat = startHeartbeat(connection, (key) => worker.toKey(key), name, (error) => log(`heartbeat: ${errorMessage(error)}`));
+    heartbeat = startHeartbeat(connection, (key) => worker.toKey(key), name, concurrency, (error) => log(`heartbeat: ${errorMessage(error)}`));
   } catch (error) {
     // A worker left behind would keep reconnecting forever.
     await worker.close(true).catch(() => {});

@@ -31,7 +31,8 @@ Options:
   --redis URL               redis://[:password@]host:port of the queue, rediss:// for TLS (required)
   --queue NAME              queue name, as in the run's executor config (default ${DEFAULT_QUEUE})
   --concurrency N           metric calls this process runs at once (default 1); a batch job
-                            (a minibatch as one job) holds one per example
+                            (a minibatch as one job) holds one per example; its heartbeat says
+                            it, and runs send batch jobs of at most the smallest one
   --lock-duration MS        BullMQ's job lock, only a backstop now that runs fail over by
                             heartbeat: a job a dead worker held is taken back after about this
                             plus the stalled interval (default 30000)
