@@ -343,7 +343,10 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       // Every reading of the beats (failover's too) tells 'auto' what job size the fleet takes.
       const readBeats = async () => {
         const reading = await reach.readBeats();
-        fleet = { jobSize: fleetJobSize(reading.workers, policy), readAtMs: systemClock.now() };
+        // No worker in the beats at all (a Redis restarted empty before they beat again, or every
+        // worker gone): the fleet known last still sizes jobs; a run that never saw one sends a job per call.
+        const jobSize = reading.workers.size === 0 && fleet?.jobSize !== undefined ? fleet.jobSize : fleetJobSize(reading.workers, policy);
+        fleet = { jobSize, readAtMs: systemClock.now() };
         return reading;
       };
       if (batchJobs === 'auto') await readBeats().catch(onError);
