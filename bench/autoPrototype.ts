@@ -15,7 +15,7 @@ import { panel, printPanel } from './timeToQualityPanel.js';
 import { CONFIGURATIONS, configName, FIXED_SCHEDULES, loadSetting, parseConfiguration, resultsDir, runSetting, SEQUENTIAL, TTQ_TASKS, type StoredSetting } from './timeToQualityRuns.js';
 import type { Schedule } from '../src/settingValues.js';
 import type { BenchSetting } from './benchTask.js';
-import { combinedReflection, type CombinedLimits } from '../src/gepa/reflection/combinedFailures.js';
+import { AUTO_COMBINED_LIMITS, combinedReflection, type CombinedLimits } from '../src/gepa/reflection/combinedFailures.js';
 
 const FOLDER = 'auto-research';
 
@@ -69,6 +69,43 @@ function launchOrderVariants(): Record<string, Variant> {
   return Object.fromEntries(Object.entries(settings).map(([name, extra]) => [`async 10 gates ${name}`, { schedule: { ...gated, ...extra }, about: `async 10 with gates evaluated ahead, ${JSON.stringify(extra)}` }]));
 }
 
+/**
+ * Round 3 (width3): schedule 'auto' with 'combined' only while few recent records fail
+ * ('auto when <t>': combine while under a share t of the recent minibatches' records fail) and/or
+ * with other proposals' failures chosen for feedback the prompt does not hold yet ('distinct').
+ */
+function adaptiveVariants(): Record<string, Variant> {
+  const out: Record<string, Variant> = {};
+  for (const n of [4, 6, 12]) {
+    for (const t of [Infinity, 1, 0.9, 0.7, 0.5, 0.3]) {
+      for (const distinct of [false, true]) {
+        if (t === Infinity && !distinct) continue;
+        const name = `auto combined ${n}${t <= 1 ? ` when ${t}` : ''}${distinct ? ' distinct' : ''}`;
+        out[name] = combined({ kind: 'auto' }, { maxRecords: n, failingBelow: t, distinct }, `schedule 'auto', 'combined' capped at ${n} records${t <= 1 ? `, only while under ${t * 100}% of the recent minibatches' records fail` : ''}${distinct ? ", other proposals' failures only when their feedback adds a sentence" : ''}`);
+      }
+    }
+  }
+  for (const n of [5, 8]) out[`auto combined ${n} when 0.9 distinct`] = combined({ kind: 'auto' }, { maxRecords: n, failingBelow: 0.9, distinct: true }, `schedule 'auto', 'combined' capped at ${n} records, only while under 90% of the recent minibatches' records fail, other proposals' failures only when their feedback adds a sentence`);
+  for (const e of [4, 16]) out[`auto combined 6 when 0.9 distinct evidence ${e}`] = combined({ kind: 'auto' }, { maxRecords: 6, failingBelow: 0.9, distinct: true, evidence: e }, `as 'auto combined 6 when 0.9 distinct', reading the ${e} most recent proposals' parents`);
+  return out;
+}
+
+/** Async K with gates (a minibatch of b) reflecting with auto's adaptive 'combined' ('async <K> gates [mb<b>] auto-combined'). */
+function autoCombinedVariants(): Record<string, Variant> {
+  const out: Record<string, Variant> = {};
+  for (const k of [8, 10, 12, 16]) {
+    for (const b of [2, 3]) {
+      const mb = b === 3 ? '' : ` mb${b}`;
+      out[`async ${k} gates${mb} auto-combined`] = {
+        schedule: { kind: 'async', inFlight: k, speculate: 'rebase-gate' },
+        options: { reflectionStrategy: combinedReflection(AUTO_COMBINED_LIMITS), ...(b === 3 ? {} : { reflectionMinibatchSize: b }) },
+        about: `async ${k} with gates evaluated ahead${b === 3 ? '' : `, reflection minibatch ${b}`}, reflecting with auto's 'combined' (AUTO_COMBINED_LIMITS)`,
+      };
+    }
+  }
+  return out;
+}
+
 const VARIANTS: Record<string, Variant> = {
   'sequential strategy combined': combined(seq, {}, "the sequential loop, reflectionStrategy 'combined' (8 recent results, 12 records, 24,000 characters)"),
   'sequential strategy combined 6': combined(seq, { maxRecords: 6 }, "the sequential loop, 'combined' capped at 6 records"),
@@ -100,6 +137,8 @@ const VARIANTS: Record<string, Variant> = {
   'auto combined 6': combined({ kind: 'auto' }, { maxRecords: 6 }, "schedule 'auto', 'combined' capped at 6 records"),
   'auto mb5 combined 6': { schedule: { kind: 'auto' }, options: { reflectionMinibatchSize: 5, reflectionStrategy: combinedReflection({ maxRecords: 6 }) }, about: "schedule 'auto', reflection minibatch 5, 'combined' capped at 6 records (the minibatch's 5 and one more)" },
   'auto mb5 combined 8': { schedule: { kind: 'auto' }, options: { reflectionMinibatchSize: 5, reflectionStrategy: combinedReflection({ maxRecords: 8 }) }, about: "schedule 'auto', reflection minibatch 5, 'combined' capped at 8 records" },
+  ...adaptiveVariants(),
+  ...autoCombinedVariants(),
   'async 16 combined 3/12': {
     schedule: { kind: 'async', inFlight: 16 },
     wrapReflection: (lm) => combinedPromptModel(lm, { recent: 3, cap: 12 }),

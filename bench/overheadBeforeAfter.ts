@@ -5,9 +5,12 @@
 // one's); "after" is this one. Same workloads as `bench/run.ts --part overhead` (zero-latency
 // adapter and reflection model, 20,000 metric calls, W = 16), CPU time of the process.
 //
-//   npx tsx bench/overheadBeforeAfter.ts --before DIR [--rounds 5] [--warmups 2] [--valsets 20,100] [--tasks keyword,demo]
+// `--alloc`: after the timed rounds, one more run of each, the bytes it allocates (allocatedBytes.ts).
+//
+//   npx tsx bench/overheadBeforeAfter.ts --before DIR [--rounds 5] [--warmups 2] [--valsets 20,100] [--tasks keyword,demo] [--alloc]
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
+import { allocatedBytes } from './allocatedBytes.js';
 import { benchArgs } from './cliArgs.js';
 import { median } from './table.js';
 import type { OptimizeResult } from '../src/gepa/core/optimizeResult.js';
@@ -46,12 +49,14 @@ const rounds = Number(flag('--rounds', '5'));
 const warmups = Number(flag('--warmups', '2'));
 const valsets = flag('--valsets', '20,100').split(',').map(Number);
 const tasks = flag('--tasks', 'keyword,demo').split(',') as Task[];
+const alloc = process.argv.includes('--alloc');
 const schedules: Array<{ label: string; schedule: Schedule }> = [
   { label: 'async 16', schedule: { kind: 'async', inFlight: 16 } },
   { label: '8x1', schedule: { kind: 'batched', parents: 8, perParent: 1 } },
 ];
 
 const rows: string[] = [];
+const allocLines: string[] = [];
 const rate = (x: number) => Math.round(x).toLocaleString('en-US');
 for (const task of tasks) {
   for (const valsetSize of valsets) {
@@ -78,6 +83,12 @@ for (const task of tasks) {
       const row = `| ${task} | ${label} | ${valsetSize} | ${b.proposals} / ${a.proposals} | ${rate(b.best)} | **${rate(a.best)}** | ${rate(b.median)} | ${rate(a.median)} | ${b.perProposalMs.toFixed(3)} | **${a.perProposalMs.toFixed(3)}** | ${(b.perProposalMs / a.perProposalMs).toFixed(2)}x |`;
       process.stderr.write(`${row}\n`);
       rows.push(row);
+      if (alloc) {
+        const mb = async (run: Run) => ((await allocatedBytes(run)).bytes / 1e6).toFixed(1);
+        const line = `${task} | ${label} | valset ${valsetSize}: allocated a run ${await mb(runners.before)} MB before, ${await mb(runners.after)} MB after`;
+        process.stderr.write(`${line}\n`);
+        allocLines.push(line);
+      }
     }
   }
 }
@@ -85,3 +96,4 @@ console.log(`\n## Orchestration overhead before and after, one process, runs in 
 console.log('| task | schedule | valset | proposals before / after | calls/s before, best | calls/s after, best | before, median | after, median | ms CPU a proposal before | after | gain |');
 console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const row of rows) console.log(row);
+if (allocLines.length > 0) console.log(`\n${allocLines.join('\n')}`);

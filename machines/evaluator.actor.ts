@@ -3,11 +3,12 @@
 // EvaluationService (slots, cache, error capture, dollar reservations) and replies to the
 // requester; it tells the optimizer, its parent, once the dollars left cannot pay for another
 // call. The work is a callback actor, because it is a queue of promises, not a set of states
-// (one actor per metric call would cost more than the call); a one-state machine in front of it
-// hands it each request (through a port the service sets as it starts, not as an event of its
-// own) and sends its replies with `sendTo`, the public way XState records who sent a message.
+// (one actor per metric call would cost more than the call). It takes the requests itself, as
+// the evaluator's inbox (evaluatorInbox.ts): a callback actor's step is a call of its listener,
+// a machine's is a macrostep. A one-state machine in front of it sends its replies with `sendTo`,
+// the public way XState records who sent a message (a callback actor can only send to its parent).
 import { setMaxListeners } from 'node:events';
-import { fromCallback, sendParent, sendTo, setup, type CallbackActorLogic } from 'xstate';
+import { forwardTo, fromCallback, sendParent, sendTo, setup, type CallbackActorLogic } from 'xstate';
 import { DollarGate } from '../src/budget/dollarGate.js';
 import { errorMessage } from '../src/errors/errorMessage.js';
 import { EvaluationIncomplete, EvaluationService } from '../src/evaluation/evaluationService.js';
@@ -23,6 +24,7 @@ import type { ResumeWalk, WorkJournal } from '../src/gepa/core/workJournal.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import type { SlotPolicy } from '../src/settingValues.js';
 import type { DollarsExhausted, EvaluatorReply, EvaluatorRequest, EvaluatorStats, ReplyTo, SystemicFailure } from './protocol.js';
+import { EVALUATOR_INBOX } from './evaluatorInbox.js';
 
 /** What the optimizer hands the evaluator it spawns (a custom evaluator receives the same). */
 export interface EvaluatorInput {
@@ -79,17 +81,7 @@ type Outgoing =
   | { type: 'evaluator.reply'; replyTo: ReplyTo<EvaluatorReply>; reply: EvaluatorReply }
   | { type: 'evaluator.stats.reply'; replyTo: ReplyTo<EvaluatorStats>; reply: EvaluatorStats };
 
-/**
- * Where the machine in front hands requests to the service: the service's handler, set as it
- * starts. A request is served inside the machine's own step instead of being sent on as an event
- * of its own (one XState event, its mailbox and its snapshot fewer per request; the requester is
- * still recorded as its sender, and the replies still come back through the machine, sent by it).
- */
-interface ServicePort {
-  serve?: (request: EvaluatorRequest) => void;
-}
-
-const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput & { port: ServicePort }>(({ input, sendBack }) => {
+const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput>(({ input, sendBack, receive }) => {
   // A callback actor sends with a recorded sender only to its parent: the replies go there.
   function reply(replyTo: ReplyTo<EvaluatorReply>, event: EvaluatorReply): void;
   function reply(replyTo: ReplyTo<EvaluatorStats>, event: EvaluatorStats): void;
@@ -176,7 +168,7 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput & { port
       }
     }
   }
-  input.port.serve = serve;
+  receive(serve);
   // A remote executor's failover (calls run again after their worker was lost), as run events.
   const stopWatching = input.executor.onCallsRerun?.((notice) => input.onEvent?.({ type: 'calls.rerun', ...notice }));
   return () => {
@@ -186,32 +178,27 @@ const evaluationService = fromCallback<EvaluatorRequest, EvaluatorInput & { port
 });
 
 /**
- * The evaluator as the run sees it: requests are served by the service (through its port),
- * replies go to their `replyTo` and the budget and failure notices to the optimizer, each sent by
- * this machine, so inspection records the evaluator as their sender.
+ * The evaluator as the run sees it: its service takes requests as the evaluator's inbox; replies
+ * go to their `replyTo` and the budget and failure notices to the optimizer, each sent by this
+ * machine, so inspection records the evaluator as their sender. A request sent to the machine
+ * itself (by one that looked up 'evaluator', not the inbox) is handed on to the service.
  */
 const evaluatorMachine = setup({
   types: {
     input: {} as EvaluatorInput,
-    context: {} as { input: EvaluatorInput; port: ServicePort },
+    context: {} as { input: EvaluatorInput },
     events: {} as EvaluatorRequest | Outgoing | DollarsExhausted | SystemicFailure,
   },
-  actors: { service: evaluationService },
-  actions: {
-    /** A request served by the service; it is running from the machine's start, before any request can come. */
-    serve: ({ context, event }) => {
-      if (!context.port.serve) throw new Error('evaluator: a request came before its service started');
-      context.port.serve(event as EvaluatorRequest);
-    },
-  },
+  // Its key is the service's logic name in inspection: the report counts requests as the evaluator's.
+  actors: { evaluator: evaluationService },
 }).createMachine({
-  context: ({ input }) => ({ input, port: {} }),
-  invoke: { id: 'service', src: 'service', input: ({ context }) => ({ ...context.input, port: context.port }) },
+  context: ({ input }) => ({ input }),
+  invoke: { id: 'service', systemId: EVALUATOR_INBOX, src: 'evaluator', input: ({ context }) => context.input },
   on: {
-    evaluate: { actions: 'serve' },
-    reflect: { actions: 'serve' },
-    propose: { actions: 'serve' },
-    stats: { actions: 'serve' },
+    evaluate: { actions: forwardTo('service') },
+    reflect: { actions: forwardTo('service') },
+    propose: { actions: forwardTo('service') },
+    stats: { actions: forwardTo('service') },
     'evaluator.reply': { actions: sendTo(({ event }) => event.replyTo, ({ event }) => event.reply) },
     'evaluator.stats.reply': { actions: sendTo(({ event }) => event.replyTo, ({ event }) => event.reply) },
     'dollars.exhausted': { actions: sendParent(({ event }) => event) },

@@ -15,6 +15,7 @@ import { keepEvidence } from '../src/gepa/reflection/evidenceHistory.js';
 import { watchEnd, watchLaunch, watchParent, watchSeed, watchVerdict } from '../src/runtimeModel/autoWatch.js';
 import { autoStep, observe } from './optimizer.auto.js';
 import type { ProposalUpdate, ProposerDecision } from './protocol.js';
+import { evaluatorInbox } from './evaluatorInbox.js';
 import { preparedOf, settingsOf } from './runWiring.js';
 import { elapsedMs, spendingLimits, proposerInput, askParent, optimizerSetup } from './optimizer.setup.js';
 
@@ -82,7 +83,7 @@ function prefetchGatesStep(args: StepArgs): void {
 }
 
 /** Start what the launch rules answer (src/gepa/search/launchRules.ts): a batched step, or async proposals until the shape's K are in flight. */
-function launchStep({ context, event, enqueue, self }: StepArgs): void {
+function launchStep({ context, event, enqueue, self, system }: StepArgs): void {
   // Schedule 'auto': the shape decided (or taken from the logged path) before anything starts.
   const step = autoStep(context);
   if (step?.event) enqueue.emit(step.event);
@@ -103,7 +104,7 @@ function launchStep({ context, event, enqueue, self }: StepArgs): void {
     if (input.evidence) context.seen.atLaunch[launch.proposal.id] = input.evidence;
     const { started, request } = askParent(launch, input, self);
     enqueue.emit(started);
-    enqueue.sendTo('evaluator', request);
+    enqueue.sendTo(evaluatorInbox({ system }), request);
   }
   if (next.budget) enqueue.emit(next.budget);
 }

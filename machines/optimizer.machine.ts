@@ -11,6 +11,7 @@ import { seedWritten } from '../src/gepa/search/searchRun.js';
 import { finalStopReason } from '../src/gepa/search/stopDecision.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import type { EvaluatorRequest } from './protocol.js';
+import { evaluatorInbox } from './evaluatorInbox.js';
 import { evaluatorInput, stopSignalsInput } from './runInputs.js';
 import { preparedOf, settingsOf, wiringOf } from './runWiring.js';
 import { SEED_REQUEST, elapsedMs, builtInProposer, holdoutRequestId, initialContext, optimizerSetup, type OptimizerContext, type OptimizerEvent } from './optimizer.setup.js';
@@ -50,7 +51,7 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
     // counted, paid, logged; a resumed run replays it from its log instead of asking again).
     writingSeed: {
       // The seedless prompt, or (maxCandidateLength) the one that sends a seed over the limit back, once.
-      entry: sendTo('evaluator', ({ context, self }): EvaluatorRequest => ({ type: 'reflect', requestId: SEED_REQUEST, replyTo: self, prompt: context.run.seedRetry ?? preparedOf(context).seedless?.prompt ?? '' })),
+      entry: sendTo(evaluatorInbox, ({ context, self }): EvaluatorRequest => ({ type: 'reflect', requestId: SEED_REQUEST, replyTo: self, prompt: context.run.seedRetry ?? preparedOf(context).seedless?.prompt ?? '' })),
       on: {
         // No seed written (the call failed, no text, over maxCandidateLength after its retry): the
         // run stops with 'error' after evaluating the placeholder, so that its result still has a candidate 0.
@@ -66,7 +67,7 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
       entry: [
         'reserveSeed',
         emit(({ context }): RunEvent => ({ type: 'run.started', workers: settingsOf(context).workers, valsetSize: preparedOf(context).table.valIds.length })),
-        sendTo('evaluator', ({ context, self }): EvaluatorRequest => ({
+        sendTo(evaluatorInbox, ({ context, self }): EvaluatorRequest => ({
           type: 'evaluate',
           requestId: SEED_REQUEST,
           replyTo: self,
@@ -132,19 +133,19 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
     },
     // With a holdout set, its scoring first (the top candidates of the front, on calls held from the start); then the evaluator's counts.
     finishing: {
-      entry: enqueueActions(({ context, self, enqueue }) => {
+      entry: enqueueActions(({ context, self, system, enqueue }) => {
         const asks = context.run.startHoldout(settingsOf(context));
         const exampleIds = preparedOf(context).table.holdoutIds ?? [];
         asks.forEach((ask, i) =>
-          enqueue.sendTo('evaluator', { type: 'evaluate', requestId: holdoutRequestId(i), replyTo: self, ...ask, exampleIds, captureTraces: false, kind: 'valset', refine: false } satisfies EvaluatorRequest),
+          enqueue.sendTo(evaluatorInbox({ system }), { type: 'evaluate', requestId: holdoutRequestId(i), replyTo: self, ...ask, exampleIds, captureTraces: false, kind: 'valset', refine: false } satisfies EvaluatorRequest),
         );
-        if (asks.length === 0) enqueue.sendTo('evaluator', { type: 'stats', replyTo: self } satisfies EvaluatorRequest);
+        if (asks.length === 0) enqueue.sendTo(evaluatorInbox({ system }), { type: 'stats', replyTo: self } satisfies EvaluatorRequest);
       }),
       on: {
         // Too late to stop the run: the result is being assembled; an abort cuts the holdout's scoring short.
         stop: {
           guard: ({ context, event }) => event.graceful !== true && (context.run.holdout?.pending ?? 0) > 0,
-          actions: ['abortCalls', 'holdoutCutShort', sendTo('evaluator', ({ self }): EvaluatorRequest => ({ type: 'stats', replyTo: self }))],
+          actions: ['abortCalls', 'holdoutCutShort', sendTo(evaluatorInbox, ({ self }): EvaluatorRequest => ({ type: 'stats', replyTo: self }))],
         },
         evaluated: { guard: 'holdoutReply', actions: 'holdoutReplied' },
         'evaluator.failed': { guard: 'holdoutReply', actions: 'holdoutReplied' },

@@ -1,30 +1,23 @@
 // What a proposer asks for, as actions: its evaluations, reflections (or one call of the user's
-// proposer) and prefetched rebase gates from the evaluator (found by systemId 'evaluator'), and
+// proposer) and prefetched rebase gates from the evaluator (its inbox, evaluatorInbox.ts), and
 // the reflective dataset from the adapter's builder. Which evaluation, of what and on which
 // examples is the domain's answer (evaluationPlan.ts); these actions only address and send it.
-import type { ActorSystem } from 'xstate';
 import type { CallOrigin } from '../src/evaluation/callRecord.js';
 import { evaluationAsk, prefetchAsks, reflectionRequestId, type EvaluationName } from '../src/gepa/proposer/evaluationPlan.js';
 import { startRebaseGate } from '../src/gepa/proposer/rebaseGate.js';
 import { minibatchResults } from '../src/gepa/proposer/reflectiveDataset.js';
 import { startReflection } from '../src/gepa/reflection/reflectionRun.js';
 import type { EvaluatorRef, EvaluatorReply, EvaluatorRequest, ReplyTo } from './protocol.js';
+import { evaluatorInbox } from './evaluatorInbox.js';
 import { evaluationStarted } from './proposer.runEvents.js';
 import { keep, proposerSetup, type ProposerContext } from './proposer.setup.js';
-
-/** The evaluator the requests go to; the optimizer starts it before any proposer. */
-function evaluatorIn({ system }: { system: ActorSystem<any> }): EvaluatorRef {
-  const evaluator: EvaluatorRef | undefined = system.get('evaluator');
-  if (!evaluator) throw new Error("proposer: no actor with systemId 'evaluator' in the system");
-  return evaluator;
-}
 
 /** Every request names this proposal, so telemetry can nest its calls under the proposal's span. */
 const originOf = (context: ProposerContext): CallOrigin => ({ step: context.step, task: context.task });
 
 /** The action that asks the evaluator for one of the proposal's evaluations (which, of what, on which examples: evaluationPlan.ts). */
 export const evaluate = (what: EvaluationName) =>
-  proposerSetup.sendTo<EvaluatorRef>(evaluatorIn, ({ context, self }): EvaluatorRequest => ({ type: 'evaluate', replyTo: self, ...evaluationAsk(what, context), origin: originOf(context) }));
+  proposerSetup.sendTo<EvaluatorRef>(evaluatorInbox, ({ context, self }): EvaluatorRequest => ({ type: 'evaluate', replyTo: self, ...evaluationAsk(what, context), origin: originOf(context) }));
 
 /** A reflective proposal's first request, unless it has no parent to evaluate (a merge) or the optimizer evaluated it. */
 export const evaluateParentUnlessDone = proposerSetup.enqueueActions(({ context, enqueue }) => {
@@ -62,7 +55,7 @@ function reflectionRequests(context: ProposerContext, self: ReplyTo<EvaluatorRep
 
 /** The reflection round's requests sent to the evaluator; their replies fill the round's places in any order. */
 export const askForReflections = proposerSetup.enqueueActions(({ context, self, system, enqueue }) =>
-  reflectionRequests(context, self).forEach((request) => enqueue.sendTo(evaluatorIn({ system }), request)),
+  reflectionRequests(context, self).forEach((request) => enqueue.sendTo(evaluatorInbox({ system }), request)),
 );
 
 /**
@@ -74,5 +67,5 @@ export const prefetchRebaseGate = proposerSetup.enqueueActions(({ context, event
   const { exampleIds } = startRebaseGate(event, context.minibatch, context.parentEvaluations, context.childEvaluations ?? []);
   if (exampleIds.length === 0) return;
   enqueue(keep(() => ({ prefetching: (context.prefetching ?? 0) + 2 })));
-  for (const ask of prefetchAsks(event, exampleIds)) enqueue.sendTo(evaluatorIn({ system }), { type: 'evaluate', replyTo: self, ...ask, origin: originOf(context) } satisfies EvaluatorRequest);
+  for (const ask of prefetchAsks(event, exampleIds)) enqueue.sendTo(evaluatorInbox({ system }), { type: 'evaluate', replyTo: self, ...ask, origin: originOf(context) } satisfies EvaluatorRequest);
 });

@@ -23,7 +23,7 @@ import type { RunEvent } from '../src/gepa/core/runEvent.js';
  */
 export type ReplyTo<Reply extends EventObject> = ActorRef<Snapshot<unknown>, Reply>;
 
-/** Proposer or optimizer -> evaluator (systemId 'evaluator'). */
+/** Proposer or optimizer -> evaluator (systemId 'evaluator'; the built-in one takes them at its service, 'evaluator.inbox': machines/evaluatorInbox.ts). */
 export type EvaluatorRequest =
   | {
       /** Run `candidate` on these examples (metric calls); answered with 'evaluated'. */

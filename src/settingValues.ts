@@ -185,7 +185,8 @@ export type Schedule =
    * The runtime chooses the shape and adapts it as the run goes: an async schedule whose in-flight
    * count and held-slot rule follow src/runtimeModel/autoSchedule.ts from the worker slots, the
    * budget, the valset and the latencies it observes, and with slots to spare held children
-   * evaluate their rebase gates ahead (docs/schedules.md, "auto"). Every choice is a
+   * evaluate their rebase gates ahead and, unless the config chooses how to reflect, reflections
+   * read other proposals' failures (docs/schedules.md, "auto"). Every choice is a
    * `schedule.decided` run event and a line of the report.
    */
   | {

@@ -1,7 +1,8 @@
 // Schedule 'auto' (src/runtimeModel/autoSchedule.ts, machines/optimizer.auto.ts): the table of
 // docs/schedules.md is the rule's, a run never passes its budget and says every choice (run
 // event, result, log), it is a function of its seed in simulated time, and a run cut short and
-// resumed takes the logged shapes again.
+// resumed takes the logged shapes again; where it evaluates gates ahead it reflects with its
+// adaptive 'combined' unless the config chooses how to reflect.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,9 @@ import { SimulatedClock } from 'xstate';
 import { parseScheduleOption, scheduleOptionText } from '../src/cli/scheduleOption.js';
 import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
-import { AUTO_GATED_IN_FLIGHT, AUTO_MAX_IN_FLIGHT, autoDecision, autoSpeculation, budgetAllows } from '../src/runtimeModel/autoSchedule.js';
+import { AUTO_COMBINED_NOTE, AUTO_GATED_IN_FLIGHT, AUTO_MAX_IN_FLIGHT, autoDecision, autoSpeculation, budgetAllows } from '../src/runtimeModel/autoSchedule.js';
+import { OTHER_VERSION_FIELD } from '../src/gepa/reflection/combinedFailures.js';
+import type { LanguageModel } from '../src/gepa/core/languageModel.js';
 import { autoViewOf, startAutoWatch } from '../src/runtimeModel/autoWatch.js';
 import { optimize } from '../src/index.js';
 import { readRunLog } from '../src/storage/runLog.js';
@@ -81,6 +84,31 @@ describe('a run', () => {
     const [a, b] = [await toyRun({ schedule: { kind: 'auto' }, workers: 32, maxMetricCalls: 200 }), await toyRun({ schedule: { kind: 'auto' }, workers: 32, maxMetricCalls: 200 })];
     expect(b.result.scheduleDecisions).toEqual(a.result.scheduleDecisions);
     expect(b.result.proposals).toEqual(a.result.proposals);
+  });
+
+  test("where it evaluates gates ahead it reflects with its 'combined' (and says so), unless the config chooses; without gates never", async () => {
+    const go = async (workers: number, extra: { reflectionStrategy?: 'built-in' } = {}) => {
+      const clock = steppingClock(new SimulatedClock());
+      const { config } = toyRunConfig({ clock, schedule: { kind: 'auto' }, workers, maxMetricCalls: 400, ...extra });
+      const prompts: string[] = [];
+      const lm = config.reflectionLm as LanguageModel;
+      const reflectionLm: LanguageModel = (prompt, ctx) => {
+        prompts.push(prompt);
+        return lm(prompt, ctx);
+      };
+      const result = await runOnSimulatedClock(clock, optimize({ ...config, reflectionLm }));
+      return { combined: prompts.filter((p) => p.includes(OTHER_VERSION_FIELD)).length, prompts: prompts.length, noted: result.scheduleDecisions?.every((d) => d.reason.endsWith(AUTO_COMBINED_NOTE)) };
+    };
+    const speculation = (workers: number) => autoSpeculation(autoViewOf(startAutoWatch(), { workers, budget: 400, valsetSize: 6, minibatchSize: 3 }));
+    expect([speculation(128), speculation(4)]).toEqual(['rebase-gate', 'none']);
+    const wide = await go(128);
+    expect(wide.combined).toBeGreaterThan(0);
+    expect(wide.combined).toBeLessThan(wide.prompts);
+    expect(wide.noted).toBe(true);
+    for (const other of [await go(128, { reflectionStrategy: 'built-in' }), await go(4)]) {
+      expect(other.combined).toBe(0);
+      expect(other.noted).toBe(false);
+    }
   });
 
   test('cut short and resumed: the log holds each shape with its reason, the resumed run takes them again, within the budget', async () => {

@@ -5,7 +5,7 @@
 // strategy the history in both schedules, never more than it asked for.
 import { describe, expect } from 'vitest';
 import { buildReflectionPrompt } from '../src/gepa/proposer/reflectionPrompt.js';
-import { combinedFailures, combinedReflection, OTHER_VERSION_FIELD, OTHER_VERSION_NOTE } from '../src/gepa/reflection/combinedFailures.js';
+import { combinedFailures, combinedReflection, failingShare, OTHER_VERSION_FIELD, OTHER_VERSION_NOTE } from '../src/gepa/reflection/combinedFailures.js';
 import { keepEvidence } from '../src/gepa/reflection/evidenceHistory.js';
 import { builtInPrompt } from '../src/gepa/reflection/builtInPrompt.js';
 import type { ReflectionAsk, ReflectionEvidence, ReflectionInput, ReflectionStrategy } from '../src/gepa/reflection/reflectionStrategy.js';
@@ -57,6 +57,34 @@ describe("the 'combined' strategy", () => {
     expect(prompt).toContain('x'.repeat(150));
     expect(prompt).not.toContain('y'.repeat(150));
     expect(promptOf(combinedReflection({ maxPromptChars: 10 }), input(evidence))).toBe(buildReflectionPrompt('instructions', 'Answer.', own));
+  });
+
+  test('failingBelow: combines only while under that share of the recent records fail (the parent’s and the evidence’s)', () => {
+    // Records scoring below 1: the parent's one (0.5), and 'b' and 'c' of the four others: 3 of 5.
+    const evidence = [evidenceOf('p2-0', [['a', 1], ['b', 0]]), evidenceOf('p1-0', [['c', 0.5], ['d', 1]])];
+    expect(failingShare(input(evidence))).toBeCloseTo(3 / 5);
+    const bare = buildReflectionPrompt('instructions', 'Answer.', own);
+    expect(promptOf(combinedReflection({ spread: false, failingBelow: 0.6 }), input(evidence))).toBe(bare);
+    expect(promptOf(combinedReflection({ spread: false, failingBelow: 0.61 }), input(evidence))).not.toBe(bare);
+    expect(promptOf(combinedReflection({ spread: false, failingBelow: 1 }), input([evidenceOf('p1-0', [['b', 0]])]))).toBe(bare);
+  });
+
+  test('distinct: only failing records, and only those whose feedback adds a sentence (numbers and case aside)', () => {
+    const rec = (q: string, feedback: string) => ({ Inputs: q, Feedback: feedback });
+    const evidence: ReflectionEvidence = {
+      candidate: { instructions: 'other' },
+      role: 'parent',
+      dataset: { instructions: [rec('a', 'Wrong unit.'), rec('b', 'wrong UNIT.'), rec('c', 'Late by 3 days. Wrong unit.'), rec('d', 'Late by 5 days.'), rec('e', 'Fine.')] },
+      scores: [0, 0.1, 0.2, 0.3, 1],
+      proposal: 'p1-0',
+    };
+    const mark = (r: Record<string, unknown>) => ({ [OTHER_VERSION_FIELD]: OTHER_VERSION_NOTE, ...r });
+    // 'a' repeats the parent's feedback, 'b' too (case), 'd' repeats 'c''s (numbers), 'e' does not fail.
+    const ownUnit = [{ Inputs: 'q0', Feedback: 'Wrong unit.' }];
+    const withOwn: ReflectionInput = { ...input([evidence]), dataset: { instructions: ownUnit } };
+    expect(promptOf(combinedReflection({ spread: false, distinct: true }), withOwn)).toBe(
+      buildReflectionPrompt('instructions', 'Answer.', [...ownUnit, mark(rec('c', 'Late by 3 days. Wrong unit.'))]),
+    );
   });
 });
 

@@ -61,7 +61,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .command('demo')
     .description('optimize the built-in offline demo task (simulated models, no network, no key)')
     .addOption(
-      new Option('--schedule <schedule>', 'batched, batched:PxN, async:K, or auto (the runtime chooses: async 8 at 16 slots, async 10 with gates evaluated ahead at 128 or 512, for 1,500 calls)')
+      new Option('--schedule <schedule>', 'batched, batched:PxN, async:K, or auto (the runtime chooses: async 8 at 16 slots, async 10 with gates evaluated ahead and reflections that read other proposals\' failures at 128 or 512, for 1,500 calls)')
         .argParser(parseScheduleOption)
         .default(DEMO_DEFAULTS.schedule, scheduleOptionText(DEMO_DEFAULTS.schedule)),
     )

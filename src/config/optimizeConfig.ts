@@ -236,7 +236,8 @@ export interface OptimizeConfig<Example> {
    * How a proposal asks for new texts (docs/hooks.md, "Reflection strategies"): `'built-in'` (the
    * built-in prompt per component), `'template'` (reflectionPromptTemplate), `'propose-new-texts'`
    * (proposeNewTexts), or a strategy object of your own (`ReflectionStrategy`). Default: the one
-   * the hooks select: proposeNewTexts' when given, else the template's when given, else 'built-in'.
+   * the hooks select: proposeNewTexts' when given, else the template's when given, else 'built-in'
+   * (schedule 'auto' where it evaluates gates ahead: 'combined' made adaptive, docs/schedules.md).
    */
   reflectionStrategy?: ReflectionStrategyName | ReflectionStrategy;
   /**

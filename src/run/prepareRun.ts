@@ -11,6 +11,8 @@ import type { PricedExecutor } from '../executors/metricCallExecutor.js';
 import { buildExampleTable, type ExampleTable } from '../gepa/core/exampleTable.js';
 import { buildReflectiveDataset } from '../gepa/proposer/reflectiveDataset.js';
 import { chosenReflectionStrategy } from '../gepa/reflection/reflectionStrategies.js';
+import { autoCombinedFailures } from '../gepa/reflection/combinedFailures.js';
+import { autoCombinesFailures } from '../runtimeModel/autoSchedule.js';
 import type { RunReflection } from '../gepa/reflection/reflectionRun.js';
 import { resolveLanguageModel } from '../lm/resolveLanguageModel.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
@@ -99,8 +101,12 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
 
 /** The reflection strategy the config selects (validated already) and the options every strategy reads. */
 function runReflection(config: OptimizeConfig<unknown>, settings: RunSettings): RunReflection {
-  const strategy = chosenReflectionStrategy(config);
-  if ('problem' in strategy) throw new ConfigError(`invalid optimize config: ${strategy.problem}`);
+  const chosen = chosenReflectionStrategy(config);
+  if ('problem' in chosen) throw new ConfigError(`invalid optimize config: ${chosen.problem}`);
+  // Schedule 'auto' running wide reflects with its 'combined' unless the config chose how to reflect.
+  const { schedule } = settings;
+  const ownChoice = config.reflectionStrategy !== undefined || config.reflectionPromptTemplate !== undefined || config.proposeNewTexts !== undefined;
+  const strategy = schedule.kind === 'async' && schedule.auto === true && autoCombinesFailures(schedule.speculate) && !ownChoice ? autoCombinedFailures : chosen;
   return {
     strategy,
     ...(config.reflectionPromptTemplate === undefined ? {} : { template: config.reflectionPromptTemplate }),

@@ -27,6 +27,13 @@
 //   sooner than async 12 without on all four bench tasks and kept it (48 seeds), where async 12
 //   with gates lost it on demo and async 8 with gates was slower there. Decided once, before the
 //   first proposal (the setting holds for the run); at 16 slots (busy at 6-7) it stays off.
+// - **Reflections that read other proposals' failures, where it runs wide.** With gates evaluated
+//   ahead, and when the config selects no reflection strategy of its own, proposals reflect with
+//   'combined' at AUTO_COMBINED_LIMITS (gepa/reflection/combinedFailures.ts): while under 90% of
+//   the recent records fail, a prompt adds other proposals' failures whose feedback it does not
+//   hold yet, up to 6 records. A pure function of what each reflection is handed, so a resumed run
+//   reflects the same way. At 128 slots it kept the time to quality on every bench task and raised
+//   the final val and test on all four (48 seeds); at 16 slots it stays off (the run is unchanged).
 // - The launch order's held-slot rule stays 'keep': freeing places ('free', 'free-early') lost
 //   0.01-0.04 of quality on every task at 128 slots.
 import type { HeldSlot, Speculation } from '../settingValues.js';
@@ -69,6 +76,8 @@ export interface AutoView {
   proposalCalls: number;
   /** The run's speculation, chosen at its start (autoSpeculation); 'none' when absent. */
   speculate?: Speculation;
+  /** The run reflects with auto's 'combined' (autoCombinesFailures, and no strategy of the config's). */
+  combines?: boolean;
 }
 
 /** The shape auto chooses. */
@@ -134,6 +143,12 @@ export function autoSpeculation(v: AutoView): Speculation {
   return slotsServe(v).busy > AUTO_GATED_IN_FLIGHT && budgetAllows(expectedProposals(v)) >= AUTO_GATED_IN_FLIGHT ? 'rebase-gate' : 'none';
 }
 
+/** Auto's reflections read other proposals' failures (autoCombinedFailures) when it evaluates gates ahead, unless the config selects a strategy. */
+export const autoCombinesFailures = (speculate: Speculation): boolean => speculate === 'rebase-gate';
+
+/** The note a decision's reason ends with when the run reflects with auto's 'combined'. */
+export const AUTO_COMBINED_NOTE = "reflections add other proposals' failures with feedback not yet in the prompt (at most 6 records) while under 90% of the recent records fail";
+
 const ms = (x: number) => `${Math.round(x)} ms`;
 
 export function autoDecision(v: AutoView): AutoDecision {
@@ -156,7 +171,8 @@ export function autoDecision(v: AutoView): AutoDecision {
           : `half the ${v.workers} slots (${slots.busy} in flight would keep them busy on average: a proposal holds ${ms(slots.slotMs)} of slot time over a ${ms(slots.chainMs)} chain, but chains vary)`
         : capNote;
   const gates = gated && inFlight > 1 ? '; gates evaluated ahead' : '';
-  return { shape: { inFlight, heldSlot: 'keep' }, reason: `async ${inFlight}${gates}: ${bound}; ${seen}` };
+  const combines = v.combines ? `; ${AUTO_COMBINED_NOTE}` : '';
+  return { shape: { inFlight, heldSlot: 'keep' }, reason: `async ${inFlight}${gates}: ${bound}; ${seen}${combines}` };
 }
 
 /** The shape as a decision id on an async run's logged path ('async:<K>:<heldSlot>'), and back. */

@@ -92,7 +92,7 @@ export function autoMilestone(w: AutoWatch): number {
 }
 
 /** What autoDecision reads, from the run's settings and the observations. */
-export function autoViewOf(w: AutoWatch, run: { workers: number; budget?: number; valsetSize: number; minibatchSize: number; speculate?: Speculation }): AutoView {
+export function autoViewOf(w: AutoWatch, run: { workers: number; budget?: number; valsetSize: number; minibatchSize: number; speculate?: Speculation; combines?: boolean }): AutoView {
   const roundMs = median(w.rounds);
   const reflectionMs = median(w.reflections);
   return {
