@@ -9,7 +9,6 @@ import { autoMilestone, autoViewOf, sameShape, type AutoWatch } from '../src/run
 import { expectedDecision, pastLoggedPath, type LoggedDecision } from '../src/storage/resumeOrder.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import type { ScheduleDecisionRecord } from '../src/gepa/core/optimizeResult.js';
-import { autoCombinedFailures } from '../src/gepa/reflection/combinedFailures.js';
 import { preparedOf, settingsOf } from './runWiring.js';
 import { elapsedMs, type OptimizerContext } from './optimizer.setup.js';
 
@@ -42,7 +41,7 @@ function taken(context: OptimizerContext, watch: AutoWatch, shape: AutoShape, re
 export function autoStep(context: OptimizerContext): AutoStep | null {
   const watch = context.seen.auto;
   if (!watch) return null;
-  const { settings, table, reflection } = preparedOf(context);
+  const { settings, table } = preparedOf(context);
   const milestone = autoMilestone(watch);
   const expected = expectedDecision(context.walk.position);
   if (expected?.kind === 'shape') {
@@ -51,7 +50,7 @@ export function autoStep(context: OptimizerContext): AutoStep | null {
   }
   if (!pastLoggedPath(context.walk.position)) return null;
   if (milestone <= watch.decidedAt) return null;
-  const view = autoViewOf(watch, { workers: settings.workers, budget: settings.maxMetricCalls, valsetSize: table.valIds.length, minibatchSize: settings.minibatchSize, speculate: settings.schedule.kind === 'async' ? settings.schedule.speculate : 'none', combines: reflection.strategy === autoCombinedFailures });
+  const view = autoViewOf(watch, { workers: settings.workers, budget: settings.maxMetricCalls, valsetSize: table.valIds.length, minibatchSize: settings.minibatchSize, speculate: settings.schedule.kind === 'async' ? settings.schedule.speculate : 'none', combines: settings.schedule.kind === 'async' && settings.schedule.combinesFailures === true });
   const decision = autoDecision(view);
   const next = { ...watch, decidedAt: milestone };
   if (watch.decisions.length > 0 && sameShape(decision.shape, context.run.shape as AutoShape)) {

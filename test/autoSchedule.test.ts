@@ -17,6 +17,8 @@ import type { LanguageModel } from '../src/gepa/core/languageModel.js';
 import { autoViewOf, startAutoWatch } from '../src/runtimeModel/autoWatch.js';
 import { optimize } from '../src/index.js';
 import { readRunLog } from '../src/storage/runLog.js';
+import { resolveSettings } from '../src/config/runSettings.js';
+import { diffRunConfigs, runConfigRecord, scheduleResumedFrom } from '../src/storage/runConfigRecord.js';
 import { test } from './support/toyRun.js';
 import { toyRunConfig } from './support/toyRun.js';
 
@@ -109,6 +111,24 @@ describe('a run', () => {
       expect(other.combined).toBe(0);
       expect(other.noted).toBe(false);
     }
+  });
+
+  test("its 'combined' is in the run directory's record: a directory written before it resumes without it, the same run", () => {
+    const toy = toyRunConfig({ schedule: { kind: 'auto' }, workers: 128, maxMetricCalls: 400 });
+    const config = { ...toy.config, runIdentity: { reflectionLm: 'toy-reflection' } };
+    const settings = resolveSettings(config);
+    expect(settings.schedule).toMatchObject({ kind: 'async', auto: true, speculate: 'rebase-gate', combinesFailures: true });
+    expect(resolveSettings({ ...config, reflectionStrategy: 'built-in' }).schedule).not.toHaveProperty('combinesFailures');
+    const written = runConfigRecord(config, settings);
+    expect(written.settings.schedule).toMatchObject({ combinesFailures: true });
+    expect(scheduleResumedFrom(written, config, settings)).toBe(settings);
+    // As the version before it wrote the directory: the same schedule without the field.
+    const { combinesFailures: _field, ...before } = written.settings.schedule as Record<string, unknown>;
+    const older = { ...written, settings: { ...written.settings, schedule: before } };
+    const resumed = scheduleResumedFrom(older, config, settings);
+    expect(resumed.schedule).not.toHaveProperty('combinesFailures');
+    expect(diffRunConfigs(older, runConfigRecord(config, resumed))).toEqual([]);
+    expect(diffRunConfigs(older, runConfigRecord(config, settings)).map((d) => d.text)).toEqual([expect.stringMatching(/^schedule: .* in the run directory, .*"combinesFailures":true.* now$/)]);
   });
 
   test('cut short and resumed: the log holds each shape with its reason, the resumed run takes them again, within the budget', async () => {

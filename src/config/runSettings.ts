@@ -11,7 +11,7 @@ import { chosenReflectionStrategy } from '../gepa/reflection/reflectionStrategie
 import type { PlanningHooks } from '../gepa/strategies/strategyHooks.js';
 import type { Stopper } from '../gepa/strategies/stoppers.js';
 import { closestName } from './closestName.js';
-import { autoDecision, autoSpeculation } from '../runtimeModel/autoSchedule.js';
+import { autoCombinesFailures, autoDecision, autoSpeculation } from '../runtimeModel/autoSchedule.js';
 import { autoViewOf, startAutoWatch } from '../runtimeModel/autoWatch.js';
 import { oneOf, refusingKinds, refusingValues } from './allowedValues.js';
 import { ConfigError, formatZodError } from '../errors/configError.js';
@@ -226,8 +226,12 @@ export interface RunSettings {
   timeoutMs?: number;
   targetScore?: number;
   maxStepsWithoutImprovement?: number;
-  /** Schedule 'auto' resolves to async with `auto: true`: its first shape from the rule's priors, changed as the run observes (src/runtimeModel/autoSchedule.ts). */
-  schedule: { kind: 'batched'; parents: number; perParent: number } | { kind: 'async'; inFlight: number; rebase: RebasePolicy; parentWeighting: ParentWeighting; rebaseGate: RebaseGate; rebaseWait: RebaseWait; heldSlot: HeldSlot; speculate: Speculation; auto?: true };
+  /**
+   * Schedule 'auto' resolves to async with `auto: true`: its first shape from the rule's priors, changed as the run observes
+   * (src/runtimeModel/autoSchedule.ts); `combinesFailures` when its proposals reflect with auto's 'combined' (autoCombinesFailures,
+   * the config choosing no reflection of its own). Both are recorded in a run directory, so a resume reflects as the run began.
+   */
+  schedule: { kind: 'batched'; parents: number; perParent: number } | { kind: 'async'; inFlight: number; rebase: RebasePolicy; parentWeighting: ParentWeighting; rebaseGate: RebaseGate; rebaseWait: RebaseWait; heldSlot: HeldSlot; speculate: Speculation; auto?: true; combinesFailures?: true };
   workers: number;
   minibatchSize: number;
   seed: number;
@@ -317,19 +321,25 @@ function checkHooks<Example>(config: OptimizeConfig<Example>): PlanningHooks {
   return { ...(selectCandidate ? { selectCandidate } : {}), ...(selectComponents ? { selectComponents } : {}), ...(sampleMinibatch ? { sampleMinibatch } : {}) };
 }
 
+/** The config says how to reflect (a strategy, a prompt template or its own proposeNewTexts): schedule 'auto' keeps to it. */
+function choosesReflection(config: OptimizeConfig<unknown>): boolean {
+  return config.reflectionStrategy !== undefined || config.reflectionPromptTemplate !== undefined || config.proposeNewTexts !== undefined;
+}
+
 /**
  * The schedule with its defaults. 'auto' is an async schedule at the async defaults whose first
  * shape and speculation are the rule's choice before anything is observed (autoDecision and
  * autoSpeculation from the slots, the budget and the valset; the run changes the shape as it observes).
  */
-export function resolveSchedule(schedule: Schedule, run: { workers: number; budget?: number; valsetSize: number; minibatchSize: number }): RunSettings['schedule'] {
+export function resolveSchedule(schedule: Schedule, run: { workers: number; budget?: number; valsetSize: number; minibatchSize: number; ownReflection?: boolean }): RunSettings['schedule'] {
   if (schedule.kind === 'batched') return { kind: 'batched', parents: schedule.parents ?? 1, perParent: schedule.perParent ?? 1 };
   const asyncDefaults = { rebase: DEFAULT_REBASE, parentWeighting: DEFAULT_PARENT_WEIGHTING, rebaseGate: DEFAULT_REBASE_GATE, rebaseWait: DEFAULT_REBASE_WAIT, heldSlot: DEFAULT_HELD_SLOT, speculate: DEFAULT_SPECULATION };
   if (schedule.kind === 'auto') {
     const view = autoViewOf(startAutoWatch(), run);
     const speculate = autoSpeculation(view);
     const { shape } = autoDecision({ ...view, speculate });
-    return { kind: 'async', ...asyncDefaults, inFlight: shape.inFlight, heldSlot: shape.heldSlot, speculate, auto: true };
+    const combines = autoCombinesFailures(speculate) && run.ownReflection !== true;
+    return { kind: 'async', ...asyncDefaults, inFlight: shape.inFlight, heldSlot: shape.heldSlot, speculate, auto: true, ...(combines ? { combinesFailures: true as const } : {}) };
   }
   return {
     kind: 'async',
@@ -379,7 +389,7 @@ export function resolveSettings<Example>(config: OptimizeConfig<Example>, seedHa
     timeoutMs: c.timeoutMs,
     targetScore: c.targetScore,
     maxStepsWithoutImprovement: c.maxStepsWithoutImprovement,
-    schedule: resolveSchedule(schedule, { workers, budget: c.maxMetricCalls, valsetSize, minibatchSize }),
+    schedule: resolveSchedule(schedule, { workers, budget: c.maxMetricCalls, valsetSize, minibatchSize, ownReflection: choosesReflection(config) }),
     workers,
     minibatchSize,
     seed: c.seed ?? 0,

@@ -12,7 +12,6 @@ import { buildExampleTable, type ExampleTable } from '../gepa/core/exampleTable.
 import { buildReflectiveDataset } from '../gepa/proposer/reflectiveDataset.js';
 import { chosenReflectionStrategy } from '../gepa/reflection/reflectionStrategies.js';
 import { autoCombinedFailures } from '../gepa/reflection/combinedFailures.js';
-import { autoCombinesFailures } from '../runtimeModel/autoSchedule.js';
 import type { RunReflection } from '../gepa/reflection/reflectionRun.js';
 import { resolveLanguageModel } from '../lm/resolveLanguageModel.js';
 import type { SlotAwareLanguageModel } from '../lm/slotAwareModel.js';
@@ -103,10 +102,9 @@ export function prepareRun<Example>(config: OptimizeConfig<Example> | PreparedRu
 function runReflection(config: OptimizeConfig<unknown>, settings: RunSettings): RunReflection {
   const chosen = chosenReflectionStrategy(config);
   if ('problem' in chosen) throw new ConfigError(`invalid optimize config: ${chosen.problem}`);
-  // Schedule 'auto' running wide reflects with its 'combined' unless the config chose how to reflect.
+  // Schedule 'auto' running wide reflects with its 'combined' unless the config chose how to reflect (resolveSchedule decided).
   const { schedule } = settings;
-  const ownChoice = config.reflectionStrategy !== undefined || config.reflectionPromptTemplate !== undefined || config.proposeNewTexts !== undefined;
-  const strategy = schedule.kind === 'async' && schedule.auto === true && autoCombinesFailures(schedule.speculate) && !ownChoice ? autoCombinedFailures : chosen;
+  const strategy = schedule.kind === 'async' && schedule.combinesFailures === true ? autoCombinedFailures : chosen;
   return {
     strategy,
     ...(config.reflectionPromptTemplate === undefined ? {} : { template: config.reflectionPromptTemplate }),

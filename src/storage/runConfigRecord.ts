@@ -203,17 +203,23 @@ function scheduleAsWritten(schedule: unknown): unknown {
 /**
  * The async schedule's settings whose default changed, resumed as settingsResumedFrom resumes
  * top-level ones: `schedule.rebaseWait` ('none' before it existed: async runs then decided a
- * rebase at once), unless the config names it.
+ * rebase at once), unless the config names it; and schedule 'auto''s `combinesFailures`, which a
+ * directory written before auto reflected with its 'combined' lacks: that run goes on without it.
  */
 export function scheduleResumedFrom(stored: RunConfigRecord, config: OptimizeConfig<unknown>, settings: RunSettings): RunSettings {
   const { schedule } = settings;
-  if (schedule.kind !== 'async' || (config.schedule?.kind === 'async' && config.schedule.rebaseWait !== undefined)) return settings;
-  const storedSchedule = scheduleAsWritten(stored.settings.schedule) as { kind?: string; rebaseWait: RebaseWait } | undefined;
-  if (storedSchedule?.kind !== 'async') return settings;
+  const storedSchedule = scheduleAsWritten(stored.settings.schedule) as { kind?: string; rebaseWait: RebaseWait; auto?: unknown; combinesFailures?: unknown } | undefined;
+  if (schedule.kind !== 'async' || storedSchedule?.kind !== 'async') return settings;
+  let resumed = schedule;
   const { rebaseWait } = storedSchedule;
+  const rebaseWaitNamed = config.schedule?.kind === 'async' && config.schedule.rebaseWait !== undefined;
   // A value this version does not know is left to the comparison, which names it.
-  if (!(REBASE_WAITS as readonly unknown[]).includes(rebaseWait)) return settings;
-  return rebaseWait === schedule.rebaseWait ? settings : { ...settings, schedule: { ...schedule, rebaseWait } };
+  if (!rebaseWaitNamed && (REBASE_WAITS as readonly unknown[]).includes(rebaseWait) && rebaseWait !== schedule.rebaseWait) resumed = { ...resumed, rebaseWait };
+  if (resumed.combinesFailures === true && storedSchedule.auto === true && storedSchedule.combinesFailures === undefined) {
+    const { combinesFailures: _later, ...without } = resumed;
+    resumed = without;
+  }
+  return resumed === schedule ? settings : { ...settings, schedule: resumed };
 }
 
 /** The budgets a record holds (undefined: no limit). */
