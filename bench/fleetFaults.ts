@@ -7,15 +7,16 @@
 // -9 and restarted empty 1 s later. Each row: wall-clock, ratio to the local run, the result's
 // hash (timings left out: a fault may cost time, never change the result) and metric calls.
 //
-//   npx tsx bench/fleetFaults.ts [--rows local,clean,kill,stop,cut,redis] [--runs 1] [--netns] [--label after] [--before DIR] [--batch-jobs on|off|both]
+//   npx tsx bench/fleetFaults.ts [--rows local,clean,kill,stop,cut,redis] [--runs 1] [--netns] [--label after] [--before DIR] [--batch-jobs on|off|auto|both|all]
 //
 // --netns puts Redis and every worker in a namespace of its own (calls cross veth links);
 // otherwise they use loopback and only the cut row's two victims live in namespaces.
 // --before DIR: another checkout (e.g. `git archive a1c604b | tar -x -C DIR`, DIR/node_modules a
 // link to this one's) runs each row too, right after this one's, its own run and its own workers
 // (the adapter module is this checkout's either way): before and after from one invocation.
-// --batch-jobs: the executor's batchJobs on, off, or both side by side (versions 'after batch' and
-// 'after per-example'); left out, the executor's default.
+// --batch-jobs: the executor's batchJobs on, off, auto, or side by side: both (versions 'after
+// batch' and 'after per-example') or all three (and 'after auto'; 'auto' needs a version that
+// knows it, so not with --before); left out, the executor's default.
 // Writes bench/results/fleet-faults-<label>[-netns].json.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -53,22 +54,24 @@ const BEFORE = process.argv.includes('--before') ? resolve(flag('--before', ''))
 const ADAPTER = `${fileURLToPath(new URL('./support/fleetTask.ts', import.meta.url))}#adapter`;
 
 const BATCH_JOBS = flag('--batch-jobs', 'default');
-if (!['on', 'off', 'both', 'default'].includes(BATCH_JOBS)) throw new Error(`--batch-jobs: on, off or both, got "${BATCH_JOBS}"`);
+if (!['on', 'off', 'auto', 'both', 'all', 'default'].includes(BATCH_JOBS)) throw new Error(`--batch-jobs: on, off, auto, both or all, got "${BATCH_JOBS}"`);
 
 /** A version of the code: its optimize(), the checkout its workers run from, and the executor's batchJobs (unset: its default). */
 interface Version {
   name: string;
   optimize: typeof optimize;
   root?: string;
-  batchJobs?: boolean;
+  batchJobs?: boolean | 'auto';
 }
+const SETTING = { on: true, off: false, auto: 'auto' } as const;
 const variants = (name: string, version: Omit<Version, 'name'>): Version[] =>
-  BATCH_JOBS === 'both'
+  BATCH_JOBS === 'both' || BATCH_JOBS === 'all'
     ? [
         { name: `${name} per-example`, ...version, batchJobs: false },
         { name: `${name} batch`, ...version, batchJobs: true },
+        ...(BATCH_JOBS === 'all' ? [{ name: `${name} auto`, ...version, batchJobs: 'auto' as const }] : []),
       ]
-    : [{ name, ...version, ...(BATCH_JOBS === 'default' ? {} : { batchJobs: BATCH_JOBS === 'on' }) }];
+    : [{ name, ...version, ...(BATCH_JOBS === 'default' ? {} : { batchJobs: SETTING[BATCH_JOBS as keyof typeof SETTING] }) }];
 const versions: Version[] = variants('after', { optimize });
 if (BEFORE) {
   const loaded = (await import(pathToFileURL(resolve(BEFORE, 'src/index.ts')).href)) as { optimize: typeof optimize };

@@ -6,7 +6,9 @@
 // evaluation service handed to the executor; a resumed run's executor asking a batch again finds
 // its job (the id is made of the examples' call ids) and pays nothing twice; a worker killed -9
 // holding batch jobs loses them to another worker as whole jobs, each counted as all its calls; a
-// worker's concurrency counts metric calls, not jobs. Needs Redis (see test/support/testRedis.ts).
+// worker's concurrency counts metric calls, not jobs. batchJobs 'auto' (the default) is the same
+// run again, its batches split into jobs of at most the smallest worker's concurrency (its beats
+// say it), and a job per call while it knows no worker. Needs Redis (see test/support/testRedis.ts).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +36,13 @@ const asSet = (items: readonly unknown[]): string[] => items.map((item) => JSON.
 
 describe.skipIf(redis.url === undefined)('bullmq executor: a job per minibatch (batchJobs)', () => {
   const url = redis.url as string;
-  const queues = { perExample: `gepa-test-percall-${process.pid}`, batch: `gepa-test-batch-${process.pid}`, failover: `gepa-test-batchfail-${process.pid}` };
+  const queues = {
+    perExample: `gepa-test-percall-${process.pid}`,
+    batch: `gepa-test-batch-${process.pid}`,
+    auto: `gepa-test-batchauto-${process.pid}`,
+    failover: `gepa-test-batchfail-${process.pid}`,
+    unserved: `gepa-test-batchnone-${process.pid}`,
+  };
   let workers: RunningWorker[] = [];
   let dir: string;
 
@@ -63,6 +71,8 @@ describe.skipIf(redis.url === undefined)('bullmq executor: a job per minibatch (
     workers = await Promise.all([
       ...[queues.perExample, queues.perExample].map((queue) => runWorker({ adapter: flakyAdapter as never, redis: url, queue, concurrency: 8 })),
       ...[0, 1].map((i) => runWorker({ adapter: counted(i), redis: url, queue: queues.batch, concurrency: 4 })),
+      // 'auto' sizes its jobs by the smaller of these: 3 calls.
+      ...[3, 4].map((concurrency) => runWorker({ adapter: flakyAdapter as never, redis: url, queue: queues.auto, concurrency })),
     ]);
   }, 30_000);
 
@@ -77,7 +87,11 @@ describe.skipIf(redis.url === undefined)('bullmq executor: a job per minibatch (
     if (redis.url !== undefined) await redis.stop();
   }, 20_000);
 
-  async function run(mode: 'perExample' | 'batch') {
+  // Each mode runs once (its run directory names its jobs); the tests compare them.
+  const runs = new Map<string, ReturnType<typeof runOnce>>();
+  const run = (mode: 'perExample' | 'batch' | 'auto') => runs.get(mode) ?? runs.set(mode, runOnce(mode)).get(mode)!;
+
+  async function runOnce(mode: 'perExample' | 'batch' | 'auto') {
     const events: RunEvent[] = [];
     const records: CallRecord[] = [];
     const runDir = join(dir, mode);
@@ -87,7 +101,7 @@ describe.skipIf(redis.url === undefined)('bullmq executor: a job per minibatch (
         runDir,
         onEvent: (event) => events.push(event),
         // A failing example is tried twice, 1 ms apart, in either mode.
-        executor: { kind: 'bullmq', connection: url, queue: queues[mode], attempts: 2, backoffMs: 1, batchJobs: mode === 'batch' },
+        executor: { kind: 'bullmq', connection: url, queue: queues[mode], attempts: 2, backoffMs: 1, batchJobs: mode === 'auto' ? 'auto' : mode === 'batch' },
       }),
     );
     const inner = prepared.executor as MetricCallExecutor<unknown>;
@@ -175,6 +189,55 @@ describe.skipIf(redis.url === undefined)('bullmq executor: a job per minibatch (
     const queue = new Queue(queues.batch, { connection: bullmqConnection(url) });
     expect(await queue.getJobs(['completed', 'failed', 'waiting', 'active'], 0, -1)).toHaveLength(batch.jobs.length);
     await queue.close();
+  }, 30_000);
+
+  it("'auto' gives the per-example run exactly, its batches split into jobs of at most the smallest worker's concurrency", async () => {
+    const perExample = await run('perExample');
+    const auto = await run('auto');
+    expect(essence(auto.result)).toEqual(essence(perExample.result));
+    expect(auto.result.metricCalls).toBe(perExample.result.metricCalls);
+    expect(auto.result.failures).toEqual(perExample.result.failures);
+    expect(asSet(auto.logged)).toEqual(asSet(perExample.logged));
+    expect(auto.logged).toHaveLength(auto.result.metricCalls);
+    // Every example of every batch went in exactly one job: batch jobs of 2-3 examples (the
+    // smaller worker runs 3 at once), a job per call for a part of one.
+    const jobExamples = auto.jobs.map((job) => (job.name === METRIC_BATCH_JOB ? (job.data as MetricBatchJobData).exampleIds : [(job.data as { exampleId: number }).exampleId]));
+    expect(jobExamples.flat()).toHaveLength(auto.result.metricCalls);
+    const batchJobs = auto.jobs.filter((job) => job.name === METRIC_BATCH_JOB);
+    expect(batchJobs.length).toBeGreaterThan(0);
+    expect(batchJobs.every((job) => job.failedReason === undefined && [2, 3].includes((job.data as MetricBatchJobData).exampleIds.length))).toBe(true);
+    expect(Math.max(...auto.batches.map((b) => b.length))).toBeGreaterThan(3);
+    expect(auto.jobs.length).toBeLessThan(auto.result.metricCalls / 2);
+  }, 30_000);
+
+  it("'auto' sends a job per call while it knows no worker, and sizes jobs once one beats", async () => {
+    const executor = createBullmqExecutor({ connection: url, queue: queues.unserved, batchJobs: 'auto' });
+    const signal = new AbortController().signal;
+    const used: string[] = [];
+    const slots: BatchSlots = {
+      runOne: (_index, call) => (used.push('one'), call()),
+      runAll: async (job, places) => (used.push(`all:${places?.length ?? 'every'}`), (await job()) as Evaluation[]),
+    };
+    const { trainset, seedCandidate } = demoRunConfig();
+    const examples = (from: number) => Array.from({ length: 6 }, (_, i) => ({ example: trainset[i], exampleId: i, call: { occurrence: from / 6 } }));
+    let worker: RunningWorker | undefined;
+    try {
+      const first = executor.evaluateBatch!(seedCandidate, examples(0), { captureTraces: false, signal }, slots);
+      // Sized before any worker beat: a job per call; a worker started once they are sent serves them.
+      for (let i = 0; i < 200 && used.length < 6; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      worker = await runWorker({ adapter: slowAdapter as never, redis: url, queue: queues.unserved, concurrency: 4 });
+      expect((await first).length).toBe(6);
+      expect(used).toEqual(['one', 'one', 'one', 'one', 'one', 'one']);
+      // Batches after the executor has read the worker's beat: two jobs of 3 (6 split evenly by 4).
+      for (let from = 6; from < 6 * 40 && !used.includes('all:3'); from += 6) {
+        used.length = 0;
+        await executor.evaluateBatch!(seedCandidate, examples(from), { captureTraces: false, signal }, slots);
+      }
+      expect(used).toEqual(['all:3', 'all:3']);
+    } finally {
+      await executor.close();
+      await worker?.close();
+    }
   }, 30_000);
 
   it('a worker SIGKILLed holding batch jobs: each moves to another worker as one, the notice counts all its calls, the result is unchanged', async () => {

@@ -168,6 +168,30 @@ describe('evaluateBatch in the evaluation service', () => {
     expect(evaluations.metricCalls).toBe(3);
   });
 
+  it('runs a batch split into jobs by the places of their examples (runAll(job, places)), each example once', async () => {
+    const jobs: number[][] = [];
+    const refused: string[] = [];
+    const inner = scored(1);
+    const split: MetricCallExecutor<number> = {
+      evaluate: inner.evaluate,
+      evaluateBatch: async (c, examples, ctx, slots) => {
+        const job = (places: number[]) => async () => (jobs.push(places.map((i) => examples[i]!.exampleId)), Promise.all(places.map((i) => inner.evaluate(c, examples[i]!.example, examples[i]!.exampleId, ctx))));
+        const parts = await Promise.all([slots.runAll(job([2, 0]), [2, 0]), slots.runAll(job([1]), [1])]);
+        // A place already run, or one the batch does not have, is refused: nothing runs twice.
+        await slots.runAll(job([0]), [0]).catch((error: Error) => refused.push(error.message));
+        await slots.runAll(job([7]), [7]).catch((error: Error) => refused.push(error.message));
+        return [parts[0]![1]!, parts[1]![0]!, parts[0]![0]!];
+      },
+    };
+    const { evaluations, slots } = service(split);
+    const reply = await evaluations.evaluate(request);
+    expect(reply.evaluations.map((e) => e.score)).toEqual([1, 2, 3]);
+    expect(jobs).toEqual([[2, 0], [1]]);
+    expect(refused).toEqual(['each example of a batch goes through the slots once', 'the batch of 3 has no examples at places 7']);
+    expect(evaluations.metricCalls).toBe(3);
+    expect(slots.maxInFlight).toBeLessThanOrEqual(3);
+  });
+
   it('records an example the executor left out of its slots as a failed call, not a request that never ends', async () => {
     const forgetful: MetricCallExecutor<number> = {
       evaluate: async () => ({ score: 1 }),

@@ -88,7 +88,7 @@ export const executorSchema = z.discriminatedUnion(
       noWorkerWarningMs: positiveInt.optional(),
       maxRedisDownMs: positiveInt.optional(),
       workerLostMs: positiveInt.optional(),
-      batchJobs: z.boolean().optional(),
+      batchJobs: z.union([z.boolean(), z.literal('auto')]).optional(),
     })
     .strict(),
   ],

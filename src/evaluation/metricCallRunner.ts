@@ -162,10 +162,13 @@ export class MetricCallBatch<Example> {
         this.register(pending, (reserved) => this.inOwnSlot(pending, reserved, call));
         return pending.answer;
       },
-      runAll: (job) => {
-        if (batch.some((p) => p.runner)) return twice();
-        const answers = this.inSlots(batch, job);
-        batch.forEach((pending, i) => this.register(pending, () => answers.then((evaluations) => evaluations[i] as Evaluation)));
+      runAll: (job, places) => {
+        const part = places ? places.map((index) => batch[index]) : batch;
+        if (part.length === 0 || part.some((p) => p === undefined)) return Promise.reject(new RangeError(`the batch of ${batch.length} has no examples at places ${String(places)}`));
+        const calls = part as PendingCall<Example>[];
+        if (calls.some((p) => p.runner) || new Set(calls).size < calls.length) return twice();
+        const answers = this.inSlots(calls, job);
+        calls.forEach((pending, i) => this.register(pending, () => answers.then((evaluations) => evaluations[i] as Evaluation)));
         return answers;
       },
     };

@@ -1,11 +1,13 @@
 // The remote executor: each metric call becomes a BullMQ job served by `gepa-actors worker`
 // processes, and its result comes back as the Evaluation. It owns no capacity: the evaluation
 // service calls it from inside a worker slot, so at most W jobs are ever outstanding, across
-// all workers. With batchJobs, a minibatch (or valset slice) is one job holding a slot per
-// example (evaluateBatch), its id a function of its examples' calls, each example still its own
-// metric call. Job ids are a function of (run, call, occurrence), so a retried, stalled,
+// all workers. A minibatch (or valset slice) goes as jobs sized to the workers (batchJobs 'auto',
+// batchJobSize.ts: at most the calls the smallest live worker runs at once, as the heartbeats
+// say; a job per call while no worker is known or one runs a call at a time), or as one job
+// (true), or a job per call (false); a batch job holds a slot per example (evaluateBatch), its id
+// a function of its examples' calls, each example still its own metric call. Job ids are a function of (run, call, occurrence), so a retried, stalled,
 // re-submitted or failed-over job is one job and is paid once. A lost worker's calls run again
-// elsewhere within about half a second (failover.ts, from the workers' heartbeats); runs sharing a
+// elsewhere within about a third of a second (failover.ts, from the workers' heartbeats); runs sharing a
 // queue get fair shares of its workers (fairShare.ts: a job's priority is a fair-queueing tag). bullmq and ioredis are optional peers: creating the executor
 // checks that they are installed, the first evaluation imports them.
 import { randomUUID } from 'node:crypto';
@@ -19,6 +21,8 @@ import { ConfigError } from '../errors/configError.js';
 import type { Candidate, EvalContext, Evaluation } from '../gepa/core/adapter.js';
 import type { RerunNotice } from '../gepa/core/runEvent.js';
 import { Failover, type FailoverRedis, type FollowedCall } from './failover.js';
+import { chunkPlaces, fleetJobSize } from './batchJobSize.js';
+import type { FailoverPolicy } from './lostCalls.js';
 import { HEARTBEAT_MS } from './workerBeats.js';
 import { eventStreamEnd, failoverRedis, luaScript, rawRedis, type MetricCallQueue, type RawRedis } from './queueRedis.js';
 import { RedisOutage, RedisUnavailableError } from './redisOutage.js';
@@ -37,10 +41,13 @@ export const BULLMQ_EXECUTOR_DEFAULTS = {
   pollMs: 2000,
   noWorkerWarningMs: 30_000,
   maxRedisDownMs: 300_000,
-  workerLostMs: 500,
+  workerLostMs: 300,
   maxWorkerLosses: 2,
-  batchJobs: false,
+  batchJobs: 'auto',
 } as const;
+
+/** A reading of the workers' beats older than this is refreshed when a batch is sized (in the background: the batch is sized by what is known). */
+const FLEET_READING_FRESH_MS = 1000;
 
 /** A call running past max(this floor, OVERDUE_FACTOR x the p99 of observed latencies) on a live worker runs again elsewhere, once. */
 const OVERDUE_FLOOR_MS = 2000;
@@ -92,7 +99,7 @@ export interface BullmqExecutorOptions {
   /**
    * A worker whose heartbeat (every 100 ms, from a thread of its own: a busy event loop does not
    * stop it) is older than this, or than 3 x its recent gaps between beats (a process starved of
-   * CPU), is lost: its calls run again on other workers. Default 500.
+   * CPU), is lost: its calls run again on other workers. Default 300 (three beats missed).
    */
   workerLostMs?: number;
   /** A call whose worker was lost more than this many times fails (score 0) instead of running again: it may be what kills them. Default 2. */
@@ -100,17 +107,18 @@ export interface BullmqExecutorOptions {
   /** Every failover: the calls run again (or failed) and why. Also through `onCallsRerun`. */
   onRerun?: (notice: RerunNotice) => void;
   /**
-   * Sends a candidate's minibatch (or valset slice) as one job instead of a job per example: one
-   * job answers all its examples, each still its own metric call (in the result, log and budget),
-   * and an example whose adapter throws is tried `attempts` times in the job, then a failed call
-   * of that example. A worker runs a job's examples as its `--concurrency` allows (it counts calls).
-   * Workers must be of a version that knows batch jobs. Default false: one worker runs a batch
-   * job, so with workers of a `--concurrency` below the batch's size its examples wait in series
-   * (32 workers of concurrency 1: a valset of 30 took 1.5 s as one job, 94 ms as jobs per call,
-   * bench/fleetWaves.ts); it halves the CPU per call of workers, Redis and the run, which pays on
-   * a fleet whose workers each run at least a minibatch at once on shared cores (docs/fleet.md).
+   * How a candidate's minibatch (or valset slice) travels. A batch job answers several examples,
+   * each still its own metric call (in the result, log and budget); an example whose adapter
+   * throws is tried `attempts` times in the job, then a failed call of that example. One worker
+   * runs a batch job, its examples as its `--concurrency` allows (it counts calls), so a job larger
+   * than that waits in series while other workers idle (32 workers of concurrency 1: a valset of
+   * 30 took 1.5 s as one job, 94 ms as jobs per call, bench/fleetWaves.ts); a job per call costs
+   * workers, Redis and the run about twice the CPU per call. Default 'auto': jobs of at most the
+   * `--concurrency` of the smallest live worker (each worker's heartbeat says it), the batch split
+   * evenly, and a job per call while no worker is known, a worker does not say (an older version),
+   * or one runs a call at a time. true: the whole batch as one job; false: a job per call.
    */
-  batchJobs?: boolean;
+  batchJobs?: boolean | 'auto';
 }
 
 export { RedisUnavailableError };
@@ -168,6 +176,14 @@ function nonNegativeInteger(value: number | undefined, fallback: number, field: 
   return value;
 }
 
+/** Waits for `promise`, or less when the signal aborts first (never rejects). */
+async function untilAborted(promise: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return;
+  let onAbort: (() => void) | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => signal.addEventListener('abort', (onAbort = () => resolve()), { once: true }))]);
+  if (onAbort) signal.removeEventListener('abort', onAbort);
+}
+
 function shortHash(text: string): string {
   return sha256Hex(text).slice(0, 12);
 }
@@ -203,6 +219,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   const workerLostMs = positiveInteger(options.workerLostMs, defaults.workerLostMs, 'workerLostMs');
   const maxWorkerLosses = nonNegativeInteger(options.maxWorkerLosses, defaults.maxWorkerLosses, 'maxWorkerLosses');
   const batchJobs = options.batchJobs ?? defaults.batchJobs;
+  if (batchJobs !== true && batchJobs !== false && batchJobs !== 'auto') throw new ConfigError(`batchJobs must be true, false or 'auto', got ${String(batchJobs)}`);
   const onWarning = options.onWarning ?? ((message: string) => process.emitWarning(message));
   let warned = false;
   const reportError =
@@ -245,9 +262,14 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   let timers: Array<ReturnType<typeof setInterval>> = [];
   let closed = false;
   const rerunListeners = new Set<(notice: RerunNotice) => void>(options.onRerun ? [options.onRerun] : []);
+  const policy: FailoverPolicy = { workerLostMs, overdueFloorMs: OVERDUE_FLOOR_MS, overdueFactor: OVERDUE_FACTOR };
+  // batchJobs 'auto': the batch job size the live workers take, from the last reading of their
+  // beats (failover reads them every 100 ms while calls are out), and when it was read.
+  let fleet: { jobSize: number | undefined; readAtMs: number } | undefined;
+  let fleetReading: Promise<unknown> | undefined;
   const failover = new Failover({
     calls: outstanding,
-    policy: { workerLostMs, overdueFloorMs: OVERDUE_FLOOR_MS, overdueFactor: OVERDUE_FACTOR },
+    policy,
     maxWorkerLosses,
     clock: systemClock,
     notify: (notice) => {
@@ -317,7 +339,18 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       const tagKeys = [queue.keys.prioritized as string, queue.toKey(FAIR_KEY)];
       const drawTags = luaScript(client, FAIR_TAGS_SCRIPT, 2);
       const tags = new FairTags(async (calls) => Number(await drawTags(...tagKeys, runId, String(calls))));
-      return { queue, events, client, isNotConnectionError, failover: failoverRedis(queue, client, bullmq), tags };
+      const reach = failoverRedis(queue, client, bullmq);
+      // Every reading of the beats (failover's too) tells 'auto' what job size the fleet takes.
+      const readBeats = async () => {
+        const reading = await reach.readBeats();
+        // No worker in the beats at all (a Redis restarted empty before they beat again, or every
+        // worker gone): the fleet known last still sizes jobs; a run that never saw one sends a job per call.
+        const jobSize = reading.workers.size === 0 && fleet?.jobSize !== undefined ? fleet.jobSize : fleetJobSize(reading.workers, policy);
+        fleet = { jobSize, readAtMs: systemClock.now() };
+        return reading;
+      };
+      if (batchJobs === 'auto') await readBeats().catch(onError);
+      return { queue, events, client, isNotConnectionError, failover: { ...reach, readBeats }, tags };
     })();
     return connections;
   };
@@ -490,27 +523,56 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   };
 
   /**
-   * A batch as one job: its id is made of its examples' call ids (a resumed run, or a job
-   * submitted again, finds the same job), and its answer is one result per example; a failed
+   * Examples of a batch as one job: its id is made of its examples' call ids (a resumed run, or a
+   * job submitted again, finds the same job), and its answer is one result per example; a failed
    * example comes back as its error, which the evaluation service records as that call failing.
    */
-  const evaluateBatch = async (candidate: Candidate, examples: readonly BatchExample<unknown>[], ctx: EvalContext, slots: BatchSlots): Promise<Evaluation[]> => {
+  const batchJob = (candidate: Candidate, examples: readonly BatchExample<unknown>[], ctx: EvalContext): (() => Promise<unknown[]>) => {
     const hash = hashOf(candidate);
     const travels = examples.map(({ example }) => asTravelling(example));
     const calls = examples.map(({ exampleId, call }, i) => callKey(exampleId, ctx.captureTraces, hash, travels[i]!.hash, call));
     const jobId = `${runId}.batch.${hash}.${shortHash(calls.join(' '))}`;
     const data: MetricBatchJobData = { candidate, examples: travels.map((t) => t.json), exampleIds: examples.map((e) => e.exampleId), captureTraces: ctx.captureTraces };
     const logKeys = examples.map(({ exampleId }) => `${hash}:${exampleId}:${ctx.captureTraces ? 1 : 0}`);
-    return slots.runAll(async () => {
+    return async () => {
       checkOpen(ctx.signal);
       const answers = await runJob(jobId, METRIC_BATCH_JOB, data, logKeys, ctx.signal);
       // A list of the wrong length is left as it is: the evaluation service fails each example of it.
       if (!Array.isArray(answers) || answers.length !== examples.length) return answers as unknown[];
       return (answers as Array<BatchExampleAnswer | null>).map((answer) => (answer?.ok === false ? new Error(answer.error) : answer?.ok === true ? answer.evaluation : answer));
-    });
+    };
   };
 
-  return {
+  /** The batch job size the live workers take now ('auto'); a reading grown old is refreshed for the next batch. */
+  const jobSizeNow = (): number | undefined => {
+    if (connections && !outage.down && !fleetReading && (!fleet || systemClock.now() - fleet.readAtMs > FLEET_READING_FRESH_MS)) {
+      fleetReading = connections
+        .then((c) => c.failover.readBeats())
+        .then(redisAnswered, onError)
+        .finally(() => (fleetReading = undefined));
+    }
+    return fleet?.jobSize;
+  };
+
+  const evaluateBatch = async (candidate: Candidate, examples: readonly BatchExample<unknown>[], ctx: EvalContext, slots: BatchSlots): Promise<Evaluation[]> => {
+    if (batchJobs === true) return slots.runAll(batchJob(candidate, examples, ctx));
+    // The first batch waits for the connection, which reads the beats: it is sized by them too.
+    if (fleet === undefined && !closed) await untilAborted(connect().then(() => undefined, () => undefined), ctx.signal);
+    const size = jobSizeNow() ?? 1;
+    const chunks = size <= 1 ? examples.map((_, i) => [i]) : chunkPlaces(examples.length, size);
+    const answers = await Promise.all(
+      chunks.map((places) => {
+        if (places.length > 1) return slots.runAll(batchJob(candidate, places.map((i) => examples[i]!), ctx), places);
+        const { example, exampleId, call } = examples[places[0]!]!;
+        return slots.runOne(places[0]!, () => api.evaluate(candidate, example, exampleId, ctx, call)).then((evaluation) => [evaluation]);
+      }),
+    );
+    const inOrder: Evaluation[] = new Array(examples.length);
+    chunks.forEach((places, c) => places.forEach((place, i) => (inOrder[place] = answers[c]![i]!)));
+    return inOrder;
+  };
+
+  const api: BullmqExecutor = {
     queueName,
     runId,
 
@@ -524,7 +586,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       return (await runJob(jobId, METRIC_CALL_JOB, data, [`${hash}:${exampleId}:${ctx.captureTraces ? 1 : 0}`], ctx.signal)) as Evaluation;
     },
 
-    ...(batchJobs ? { evaluateBatch } : {}),
+    ...(batchJobs === false ? {} : { evaluateBatch }),
 
     onCallsRerun(listener) {
       rerunListeners.add(listener);
@@ -553,4 +615,5 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       clearTimeout(timer);
     },
   };
+  return api;
 }

@@ -41,13 +41,14 @@ export interface BatchSlots {
    */
   runOne(index: number, call: () => Promise<Evaluation>): Promise<Evaluation>;
   /**
-   * One job for the whole batch: runs `job` once, holding one slot per example from its start to
-   * its end (taken together, when that many are free), and reads its answer as one evaluation per
-   * example, in the batch's order; an Error in an example's place is that call failing with it, as
-   * if its `evaluate` had thrown it. Each example's dollars are reserved before the job: when the
-   * dollar budget refuses one, the job is not run.
+   * One job for the whole batch, or for the examples at `places` (their places in the batch, in
+   * the job's order; a batch may be split into several jobs): runs `job` once, holding one slot
+   * per example from its start to its end (taken together, when that many are free), and reads its
+   * answer as one evaluation per example, in that order; an Error in an example's place is that
+   * call failing with it, as if its `evaluate` had thrown it. Each example's dollars are reserved
+   * before the job: when the dollar budget refuses one, the job is not run.
    */
-  runAll(job: () => Promise<readonly unknown[]>): Promise<Evaluation[]>;
+  runAll(job: () => Promise<readonly unknown[]>, places?: readonly number[]): Promise<Evaluation[]>;
 }
 
 /** Where a metric call runs: in this process, or as a job on remote workers. */
@@ -56,9 +57,9 @@ export interface MetricCallExecutor<Example> {
   evaluate(candidate: Candidate, example: Example, exampleId: number, ctx: EvalContext, call?: MetricCallIdentity): Promise<Evaluation>;
   /**
    * Optional: runs one candidate on several examples (a minibatch, a slice of a valset) as the
-   * executor sees fit, every call in a worker slot through `slots`: one job for them all
-   * (`slots.runAll`: a batch job holds as many slots as it has examples), or a call each
-   * (`slots.runOne`). A batch never has more examples than the run has worker slots; every
+   * executor sees fit, every call in a worker slot through `slots`: one job for them all or for
+   * some of them (`slots.runAll`: a batch job holds as many slots as it has examples), or a call
+   * each (`slots.runOne`). A batch never has more examples than the run has worker slots; every
    * example must go through `slots` once (one that does not is a failed call). Resolves with the
    * evaluations `slots` answered, in order. Without it, each example is `evaluate`d in a slot of
    * its own (the fan-out: the local executor's way).

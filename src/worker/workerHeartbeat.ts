@@ -1,5 +1,5 @@
 // A worker process's heartbeat: every HEARTBEAT_MS it stamps its name in the queue's beat set
-// (src/executors/workerBeats.ts), so the runs' executors know within about half a second when it
+// (src/executors/workerBeats.ts), so the runs' executors know within about a third of a second when it
 // is gone, frozen or cut off, and run its calls elsewhere. It beats from a thread of its own with
 // its own Redis connection: an adapter that keeps the event loop busy for seconds does not stop
 // the beats, so a busy worker is never taken for a lost one (a call that hangs on a live worker
@@ -8,8 +8,8 @@
 // evaluated from BEAT_THREAD_SOURCE: it needs no TypeScript loader (tsx, vitest) to start, and
 // only ioredis, which BullMQ runs on already. It reports its recent gaps between beats (the
 // third longest of the last minute: a process starved of CPU again and again widens the
-// executors' deadline, one freeze does not). A beat still on its way (the network is down) is
-// not followed by another.
+// executors' deadline, one freeze does not), and its --concurrency (the executors size batch jobs
+// by it). A beat still on its way (the network is down) is not followed by another.
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { BEAT_KEYS, BEAT_SCRIPT, FORGET_SCRIPT, HEARTBEAT_MS } from '../executors/workerBeats.js';
@@ -27,6 +27,8 @@ interface BeatThreadData {
   connection: Omit<RedisOptions, 'retryStrategy'>;
   keys: string[];
   name: string;
+  /** The metric calls the worker runs at once, told with each beat. */
+  concurrency: number;
   beatScript: string;
   forgetScript: string;
   intervalMs: number;
@@ -43,8 +45,8 @@ const Redis = require(d.ioredisPath);
 const client = new Redis({ ...d.connection, maxRetriesPerRequest: null, retryStrategy: (n) => Math.min(d.reconnectStepMs * n, d.reconnectMaxMs), connectionName: 'gepa-beat' });
 client.on('error', () => {});
 // EVALSHA once Redis knows the scripts: a beat sends their digest, not their text.
-client.defineCommand('gepaBeat', { numberOfKeys: 2, lua: d.beatScript });
-client.defineCommand('gepaForget', { numberOfKeys: 2, lua: d.forgetScript });
+client.defineCommand('gepaBeat', { numberOfKeys: 3, lua: d.beatScript });
+client.defineCommand('gepaForget', { numberOfKeys: 3, lua: d.forgetScript });
 const gaps = [];
 let last;
 let inFlight;
@@ -64,7 +66,7 @@ const beat = () => {
   }
   last = now;
   if (inFlight) return;
-  inFlight = client.gepaBeat(...d.keys, d.name, String(thirdLongest())).then(
+  inFlight = client.gepaBeat(...d.keys, d.name, String(thirdLongest()), String(d.concurrency)).then(
     () => { failing = false; },
     (error) => {
       if (!failing) parentPort.postMessage({ error: String(error && error.message || error) });
@@ -95,16 +97,18 @@ export interface Heartbeat {
 
 /**
  * Starts beating at once, from a thread of its own. `toKey` makes a key under the queue's prefix
- * (BullMQ's `worker.toKey`); `connection` is where Redis is (the worker's own options).
+ * (BullMQ's `worker.toKey`); `connection` is where Redis is (the worker's own options);
+ * `concurrency` the metric calls the worker runs at once (each beat says it).
  */
-export function startHeartbeat(connection: RedisOptions, toKey: (name: string) => string, name: string, onError: (error: Error) => void): Heartbeat {
+export function startHeartbeat(connection: RedisOptions, toKey: (name: string) => string, name: string, concurrency: number, onError: (error: Error) => void): Heartbeat {
   const { retryStrategy: _functionsStayHere, ...plain } = connection;
   const data: BeatThreadData = {
     // The ioredis BullMQ itself runs on.
     ioredisPath: createRequire(createRequire(import.meta.url).resolve('bullmq')).resolve('ioredis'),
     connection: plain,
-    keys: [toKey(BEAT_KEYS.beats), toKey(BEAT_KEYS.gaps)],
+    keys: [toKey(BEAT_KEYS.beats), toKey(BEAT_KEYS.gaps), toKey(BEAT_KEYS.concurrency)],
     name,
+    concurrency,
     beatScript: BEAT_SCRIPT,
     forgetScript: FORGET_SCRIPT,
     intervalMs: HEARTBEAT_MS,
