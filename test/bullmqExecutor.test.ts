@@ -151,7 +151,7 @@ describe.skipIf(redis.url === undefined)('bullmq executor with worker processes'
 
   it('a worker whose adapter keeps its event loop busy for seconds is not taken for lost: it beats from a thread', async () => {
     // Two calls of 1.5 s each without an await, one after the other: the worker's event loop is
-    // busy for 3 s, ten times the default workerLostMs; a beat from the event loop would stop.
+    // busy for 3 s, six times the default workerLostMs; a beat from the event loop would stop.
     const busy = await startWorkerProcess(workerArgs(busyQueue, 'busyAdapter', 2));
     const notices: RerunNotice[] = [];
     const executor = createBullmqExecutor({ connection: url, queue: busyQueue, runId: `busy-${process.pid}`, onRerun: (n) => notices.push(n) });

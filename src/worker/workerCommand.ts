@@ -20,7 +20,7 @@ Serve metric-call jobs of runs that use the bullmq executor. The adapter is the 
 
 Failover: the worker beats every ${HEARTBEAT_MS} ms through Redis, from a thread of its own (an adapter
 that keeps the event loop busy does not stop it). When it dies, freezes or loses the network,
-the runs notice within about a third of a second (the executor's workerLostMs, default ${BULLMQ_EXECUTOR_DEFAULTS.workerLostMs}) and
+the runs notice within about half a second (the executor's workerLostMs, default ${BULLMQ_EXECUTOR_DEFAULTS.workerLostMs}) and
 run its jobs on other workers; an answer it sends later is refused and it logs "answer
 dropped". Each call is paid once and the result is unchanged. Several runs may share a queue
 and its workers: each gets a fair share of the jobs served. Start as many workers as you like,
