@@ -30,7 +30,7 @@ export interface CombinedLimits {
   /**
    * Combine only while the share of failing records (score below 1) in the recent minibatches (the
    * parent's and the evidence's) is below this; at or above it the prompt is the built-in one over
-   * the parent's records alone. 1 (the default): always combine.
+   * the parent's records alone. Infinity (the default): always combine.
    */
   failingBelow: number;
   /** Add only failing records of other proposals, and only those whose feedback adds a sentence the prompt does not hold yet. */
