@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Job, Queue, UnrecoverableError } from 'bullmq';
 import type { FailoverRedis } from './failover.js';
 import type { MetricBatchJobData, MetricCallJobData } from './metricCallJob.js';
-import { BEAT_KEYS, FORGET_SCRIPT, parseBeats, READ_BEATS_SCRIPT } from './workerBeats.js';
+import { beatKeys as beatKeysOf, FORGET_SCRIPT, parseBeats, READ_BEATS_SCRIPT } from './workerBeats.js';
 
 /** The commands of ioredis used here (every driver BullMQ wraps has them). */
 export interface RawRedis {
@@ -62,8 +62,8 @@ export interface BullmqClasses {
 
 /** Failover's reach into Redis: beats, owners, and moving a lost worker's jobs with BullMQ's own calls. */
 export function failoverRedis(queue: MetricCallQueue, client: RawRedis, { Job, UnrecoverableError }: BullmqClasses): FailoverRedis {
-  const beatKeys = [queue.toKey(BEAT_KEYS.beats), queue.toKey(BEAT_KEYS.gaps), queue.toKey(BEAT_KEYS.concurrency)];
-  const readBeats = luaScript(client, READ_BEATS_SCRIPT, 3);
+  const beatKeys = beatKeysOf((name) => queue.toKey(name));
+  const readBeats = luaScript(client, READ_BEATS_SCRIPT, beatKeys.length);
   /** The job if it is still active, with the token of the lock its worker holds ('0' once the lock expired). */
   const activeJob = async (jobId: string): Promise<{ job: Job; token: string } | undefined> => {
     const [job, token] = await Promise.all([Job.fromId(queue, jobId), client.get(`${queue.toKey(jobId)}:lock`)]);
@@ -98,7 +98,7 @@ export function failoverRedis(queue: MetricCallQueue, client: RawRedis, { Job, U
       return true;
     },
     forget: async (workers) => {
-      await Promise.all(workers.map((name) => client.eval(FORGET_SCRIPT, 3, ...beatKeys, name)));
+      await Promise.all(workers.map((name) => client.eval(FORGET_SCRIPT, beatKeys.length, ...beatKeys, name)));
     },
   };
 }

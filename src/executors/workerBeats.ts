@@ -20,6 +20,11 @@ export const BEAT_KEYS = {
   concurrency: 'gepa-beat-concurrency',
 } as const;
 
+/** The beat keys under a queue's prefix, in the order every beat script takes them (KEYS[1], [2], [3]). */
+export function beatKeys(toKey: (name: string) => string): string[] {
+  return [toKey(BEAT_KEYS.beats), toKey(BEAT_KEYS.gaps), toKey(BEAT_KEYS.concurrency)];
+}
+
 /** KEYS: beats, gaps, concurrency; ARGV: name, gapMs, concurrency. Returns Redis's time in ms. */
 export const BEAT_SCRIPT = `
 local t = redis.call('TIME')

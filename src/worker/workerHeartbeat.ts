@@ -12,7 +12,7 @@
 // by it). A beat still on its way (the network is down) is not followed by another.
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
-import { BEAT_KEYS, BEAT_SCRIPT, FORGET_SCRIPT, HEARTBEAT_MS } from '../executors/workerBeats.js';
+import { BEAT_SCRIPT, beatKeys, FORGET_SCRIPT, HEARTBEAT_MS } from '../executors/workerBeats.js';
 import { RECONNECT_MAX_MS, RECONNECT_STEP_MS, type RedisOptions } from '../executors/redisConnection.js';
 
 /** A stopping worker waits at most this long for its entry to be removed. */
@@ -45,8 +45,8 @@ const Redis = require(d.ioredisPath);
 const client = new Redis({ ...d.connection, maxRetriesPerRequest: null, retryStrategy: (n) => Math.min(d.reconnectStepMs * n, d.reconnectMaxMs), connectionName: 'gepa-beat' });
 client.on('error', () => {});
 // EVALSHA once Redis knows the scripts: a beat sends their digest, not their text.
-client.defineCommand('gepaBeat', { numberOfKeys: 3, lua: d.beatScript });
-client.defineCommand('gepaForget', { numberOfKeys: 3, lua: d.forgetScript });
+client.defineCommand('gepaBeat', { numberOfKeys: d.keys.length, lua: d.beatScript });
+client.defineCommand('gepaForget', { numberOfKeys: d.keys.length, lua: d.forgetScript });
 const gaps = [];
 let last;
 let inFlight;
@@ -106,7 +106,7 @@ export function startHeartbeat(connection: RedisOptions, toKey: (name: string) =
     // The ioredis BullMQ itself runs on.
     ioredisPath: createRequire(createRequire(import.meta.url).resolve('bullmq')).resolve('ioredis'),
     connection: plain,
-    keys: [toKey(BEAT_KEYS.beats), toKey(BEAT_KEYS.gaps), toKey(BEAT_KEYS.concurrency)],
+    keys: beatKeys(toKey),
     name,
     concurrency,
     beatScript: BEAT_SCRIPT,
