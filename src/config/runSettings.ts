@@ -7,7 +7,7 @@ import { candidateHash } from '../gepa/core/candidateHash.js';
 import { defaultTieOrder } from '../gepa/core/paretoFront.js';
 import { defaultStepMinibatches } from '../gepa/strategies/minibatchSampler.js';
 import { templateProblem } from '../gepa/reflection/promptTemplate.js';
-import { chosenReflectionStrategy } from '../gepa/reflection/reflectionStrategies.js';
+import { choosesReflection, chosenReflectionStrategy } from '../gepa/reflection/reflectionStrategies.js';
 import type { PlanningHooks } from '../gepa/strategies/strategyHooks.js';
 import type { Stopper } from '../gepa/strategies/stoppers.js';
 import { closestName } from './closestName.js';
@@ -319,11 +319,6 @@ function checkHooks<Example>(config: OptimizeConfig<Example>): PlanningHooks {
   if ('problem' in strategy) throw new ConfigError(`invalid optimize config: ${strategy.problem}`);
   const { selectCandidate, selectComponents, sampleMinibatch } = config;
   return { ...(selectCandidate ? { selectCandidate } : {}), ...(selectComponents ? { selectComponents } : {}), ...(sampleMinibatch ? { sampleMinibatch } : {}) };
-}
-
-/** The config says how to reflect (a strategy, a prompt template or its own proposeNewTexts): schedule 'auto' keeps to it. */
-function choosesReflection(config: OptimizeConfig<unknown>): boolean {
-  return config.reflectionStrategy !== undefined || config.reflectionPromptTemplate !== undefined || config.proposeNewTexts !== undefined;
 }
 
 /**

@@ -33,6 +33,11 @@ export interface ReflectionChoice {
   proposeNewTexts?: unknown;
 }
 
+/** The config says how to reflect (a strategy, a prompt template or its own proposeNewTexts), rather than leaving it to the run: schedule 'auto' keeps to it. */
+export function choosesReflection(choice: ReflectionChoice): boolean {
+  return choice.reflectionStrategy !== undefined || choice.reflectionPromptTemplate !== undefined || choice.proposeNewTexts !== undefined;
+}
+
 const isStrategyObject = (value: unknown): value is ReflectionStrategy => {
   const v = value as Partial<ReflectionStrategy> | null;
   return typeof v === 'object' && v !== null && typeof v.name === 'string' && v.name !== '' && typeof v.ask === 'function' && typeof v.read === 'function';
