@@ -2,18 +2,21 @@
 // looks up the worker of a call only when that can matter, moves a lost worker's calls back and
 // says so in one notice (with the calls' run-log keys; a batch job moved as one, counted as all its calls), fails a call lost too often instead of
 // running it again, does not judge right after a gap in its own readings of the beats (Redis was
-// paused, every beat looks old), and runs an overdue call again once. Simulated time throughout.
+// paused, every beat looks old), and runs an overdue call again once; with peerLostMs, a worker
+// silent while its peers beat is lost sooner, only between readings close together, and a tick says
+// when the next deadline comes. Simulated time throughout.
 import { describe, expect, it } from 'vitest';
 import { Failover, type FailoverRedis, type FollowedCall } from '../src/executors/failover.js';
 import type { BeatReading, WorkerBeat } from '../src/executors/workerBeats.js';
 import type { RerunNotice } from '../src/gepa/core/runEvent.js';
+import type { FailoverPolicy } from '../src/executors/lostCalls.js';
 
-function setup(maxWorkerLosses = 2) {
+function setup(maxWorkerLosses = 2, policy: FailoverPolicy = { workerLostMs: 1000, overdueFloorMs: 2000, overdueFactor: 5 }) {
   let now = 0;
   const clock = { now: () => now, setTimeout: () => 0, clearTimeout: () => {} };
   const calls = new Map<string, FollowedCall>();
   const notices: RerunNotice[] = [];
-  const failover = new Failover({ calls, policy: { workerLostMs: 1000, overdueFloorMs: 2000, overdueFactor: 5 }, maxWorkerLosses, clock, notify: (n) => notices.push(n) });
+  const failover = new Failover({ calls, policy, maxWorkerLosses, clock, notify: (n) => notices.push(n) });
   // The stand-in Redis: beats on Redis's own clock (redisNow), owners, what was moved or failed.
   let redisNow = 1_000_000;
   const lastBeat = new Map<string, number>();
@@ -22,7 +25,7 @@ function setup(maxWorkerLosses = 2) {
   const failed: Array<[string, string]> = [];
   const lookedUp: string[][] = [];
   const redis: FailoverRedis = {
-    readBeats: async (): Promise<BeatReading> => ({ nowMs: redisNow, workers: new Map<string, WorkerBeat>([...lastBeat].map(([w, at]) => [w, { ageMs: redisNow - at, gapMs: 250 }])) }),
+    readBeats: async (): Promise<BeatReading> => ({ nowMs: redisNow, workers: new Map<string, WorkerBeat>([...lastBeat].map(([w, at]) => [w, { ageMs: redisNow - at, gapMs: policy.peerLostMs === undefined ? 250 : 100 }])) }),
     owners: async (ids) => (lookedUp.push([...ids]), ids.map((id) => owners.get(id))),
     moveBack: async (id) => (moved.push(id), true),
     fail: async (id, message) => (failed.push([id, message]), true),
@@ -52,6 +55,30 @@ function setup(maxWorkerLosses = 2) {
 }
 
 describe('failover', () => {
+  it('loses a worker silent while its peers beat after peerLostMs, only between readings close together, and says when to look next', async () => {
+    const peers = ['p1', 'p2', 'p3'];
+    const t = setup(2, { workerLostMs: 500, peerLostMs: 250, overdueFloorMs: 2000, overdueFactor: 5 });
+    t.advance(0, ['w1', ...peers]);
+    t.take('a', 'w1');
+    await t.failover.tick(t.redis);
+    t.advance(100, ['w1', ...peers]);
+    await t.failover.tick(t.redis);
+    // w1 stops beating; ticks every 100 ms.
+    t.advance(100, peers);
+    // Silent 100 ms: its deadline (250) in 150, past the next regular tick.
+    expect(await t.failover.tick(t.redis)).toBe(150);
+    t.advance(100, peers);
+    expect(await t.failover.tick(t.redis)).toBe(50);
+    // A reading 200 ms after the last (the run or Redis held up): no sooner verdict from it.
+    t.advance(200, peers);
+    expect(await t.failover.tick(t.redis)).toBe(100);
+    expect(t.moved).toEqual([]);
+    t.advance(60, peers);
+    await t.failover.tick(t.redis);
+    expect(t.moved).toEqual(['a']);
+    expect(t.notices[0]).toMatchObject({ reason: 'worker lost', workers: ['w1'], waitedMs: 460 });
+  });
+
   it("moves a lost worker's batch job as one, and its notice counts every metric call of it", async () => {
     const t = setup();
     t.advance(0, ['w1', 'w2']);

@@ -2,9 +2,10 @@
 // (src/executors/lostCalls.ts): a worker silent past the deadline loses its calls; a worker whose
 // beats come with long gaps gets three of them; a call on a worker that never beat is lost once it
 // has run longer than a worker may stay silent; a call far past the p99 on a live worker is run
-// again once; calls whose worker is unknown are looked up only when it can matter.
+// again once; calls whose worker is unknown are looked up only when it can matter; a worker silent
+// while its peers beat on time is lost sooner, never while they are late too.
 import { describe, expect, it } from 'vitest';
-import { judgeCalls, latencyQuantile, MIN_LATENCY_SAMPLES, type CallInFlight, type FailoverPolicy } from '../src/executors/lostCalls.js';
+import { judgeCalls, latencyQuantile, MIN_LATENCY_SAMPLES, nextDeadlineInMs, workerDeadlines, type CallInFlight, type FailoverPolicy } from '../src/executors/lostCalls.js';
 import type { WorkerBeat } from '../src/executors/workerBeats.js';
 
 const policy: FailoverPolicy = { workerLostMs: 1000, overdueFloorMs: 2000, overdueFactor: 5 };
@@ -50,6 +51,55 @@ describe('judgeCalls', () => {
     expect(judgeCalls([call('a', 5100, 'w1')], live, 1000, policy).rerun.map((r) => r.reason)).toEqual(['call overdue']);
     // Without enough latencies observed there is no overdue deadline.
     expect(judgeCalls([call('a', 60_000, 'w1')], live, undefined, policy).rerun).toEqual([]);
+  });
+});
+
+describe('a sooner verdict while the peers beat on time', () => {
+  const sooner: FailoverPolicy = { ...policy, workerLostMs: 500, peerLostMs: 250 };
+  const healthy = (n: number, ageMs = 60) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, { ageMs, gapMs: 100 }]));
+
+  it('a worker silent past peerLostMs while its peers beat on time is lost', () => {
+    const workers = beats({ w1: { ageMs: 260, gapMs: 100 }, ...healthy(6) });
+    expect(judgeCalls([call('a', 400, 'w1')], workers, undefined, sooner).rerun).toEqual([{ jobId: 'a', reason: 'worker lost', worker: 'w1', waitedMs: 260 }]);
+    expect(judgeCalls([call('a', 400, 'w1')], beats({ w1: { ageMs: 240, gapMs: 100 }, ...healthy(6) }), undefined, sooner).rerun).toEqual([]);
+    // Without peerLostMs, workerLostMs alone.
+    expect(judgeCalls([call('a', 400, 'w1')], workers, undefined, { ...sooner, peerLostMs: undefined }).rerun).toEqual([]);
+  });
+
+  it('not while the peers are late too (a stalled host, Redis or network): workerLostMs then', () => {
+    const allLate = beats({ w1: { ageMs: 400, gapMs: 100 }, ...healthy(6, 300) });
+    expect(judgeCalls([call('a', 600, 'w1')], allLate, undefined, sooner).rerun).toEqual([]);
+    expect(judgeCalls([call('a', 600, 'w1')], beats({ w1: { ageMs: 510, gapMs: 100 }, ...healthy(6, 300) }), undefined, sooner).rerun.map((r) => r.jobId)).toEqual(['a']);
+  });
+
+  it('needs two peers on time and half of the others', () => {
+    // One peer: not enough.
+    expect(judgeCalls([call('a', 400, 'w1')], beats({ w1: { ageMs: 300 }, ...healthy(1) }), undefined, sooner).rerun).toEqual([]);
+    expect(judgeCalls([call('a', 400, 'w1')], beats({ w1: { ageMs: 300, gapMs: 100 }, ...healthy(2) }), undefined, sooner).rerun.length).toBe(1);
+    // Two of five others on time: fewer than half.
+    const few = beats({ w1: { ageMs: 300, gapMs: 100 }, ...healthy(2), ...Object.fromEntries(['q1', 'q2', 'q3'].map((n) => [n, { ageMs: 400, gapMs: 100 }])) });
+    expect(judgeCalls([call('a', 400, 'w1')], few, undefined, sooner).rerun).toEqual([]);
+    // Two workers silent together (killed at once) are each judged against the others.
+    const two = beats({ w1: { ageMs: 280, gapMs: 100 }, w2: { ageMs: 300, gapMs: 100 }, ...healthy(6) });
+    expect(judgeCalls([call('a', 400, 'w1'), call('b', 400, 'w2')], two, undefined, sooner).lostWorkers).toEqual(['w1', 'w2']);
+  });
+
+  it('a worker whose beats come with long gaps gets two of them', () => {
+    const gappy = (ageMs: number) => beats({ w1: { ageMs, gapMs: 200 }, ...healthy(6) });
+    expect(judgeCalls([call('a', 600, 'w1')], gappy(390), undefined, sooner).rerun).toEqual([]);
+    expect(judgeCalls([call('a', 600, 'w1')], gappy(410), undefined, sooner).rerun.length).toBe(1);
+    // Never later than workerLostMs's deadline.
+    expect(workerDeadlines(beats({ w1: { gapMs: 400 }, ...healthy(6) }), sooner).get('w1')).toBe(800);
+  });
+
+  it('says when the next worker passes its deadline, for a look just then', () => {
+    const workers = beats({ w1: { ageMs: 180, gapMs: 100 }, ...healthy(6) });
+    expect(nextDeadlineInMs(workers, workerDeadlines(workers, sooner))).toBe(70);
+    // Peers late: workerLostMs's deadline.
+    const late = beats({ w1: { ageMs: 180, gapMs: 100 }, ...healthy(6, 300) });
+    expect(nextDeadlineInMs(late, workerDeadlines(late, sooner))).toBe(200);
+    // Not allowed (readings far apart): workerLostMs's.
+    expect(nextDeadlineInMs(workers, workerDeadlines(workers, sooner, false))).toBe(320);
   });
 });
 

@@ -262,7 +262,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   let timers: Array<ReturnType<typeof setInterval>> = [];
   let closed = false;
   const rerunListeners = new Set<(notice: RerunNotice) => void>(options.onRerun ? [options.onRerun] : []);
-  const policy: FailoverPolicy = { workerLostMs, overdueFloorMs: OVERDUE_FLOOR_MS, overdueFactor: OVERDUE_FACTOR };
+  const policy: FailoverPolicy = { workerLostMs, peerLostMs: Math.ceil(workerLostMs / 2), overdueFloorMs: OVERDUE_FLOOR_MS, overdueFactor: OVERDUE_FACTOR };
   // batchJobs 'auto': the batch job size the live workers take, from the last reading of their
   // beats (failover reads them every 100 ms while calls are out), and when it was read.
   let fleet: { jobSize: number | undefined; readAtMs: number } | undefined;
@@ -409,12 +409,26 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     watchForWorkers().catch(onError);
   };
 
-  /** Failover: a look at the workers' heartbeats, while Redis answers. */
+  /**
+   * Failover: a look at the workers' heartbeats, while Redis answers; and another one as a silent
+   * worker passes its deadline, when that comes before the next regular look.
+   */
   const watchWorkers = () => {
     outage.giveUpIfTooLong();
     if (!connections || outstanding.size === 0 || outage.down) return;
-    connections.then((c) => failover.tick(c.failover)).then(redisAnswered, onError);
+    connections
+      .then((c) => failover.tick(c.failover))
+      .then((dueInMs) => {
+        redisAnswered();
+        if (dueInMs === undefined || dueInMs >= HEARTBEAT_MS || lookSoon !== undefined || timers.length === 0) return;
+        lookSoon = setTimeout(() => {
+          lookSoon = undefined;
+          watchWorkers();
+        }, dueInMs + 1);
+        lookSoon.unref();
+      }, onError);
   };
+  let lookSoon: ReturnType<typeof setTimeout> | undefined;
 
   const startTimers = () => {
     if (timers.length > 0) return;
@@ -424,6 +438,8 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   const stopTimers = () => {
     for (const timer of timers) clearInterval(timer);
     timers = [];
+    clearTimeout(lookSoon);
+    lookSoon = undefined;
   };
 
   /** Warns when jobs wait and the queue has had no active job for noWorkerWarningMs. */

@@ -10,7 +10,7 @@
 // reached through FailoverRedis (bullmqExecutor.ts implements it), so this is tested without one.
 import type { Clock } from '../clock.js';
 import type { RerunNotice } from '../gepa/core/runEvent.js';
-import { judgeCalls, latencyQuantile, type FailoverPolicy, type Rerun } from './lostCalls.js';
+import { judgeCalls, latencyQuantile, nextDeadlineInMs, workerDeadlines, type FailoverPolicy, type Rerun } from './lostCalls.js';
 import { HEARTBEAT_MS, type BeatReading } from './workerBeats.js';
 
 /** A call of this executor, as failover follows it. */
@@ -49,6 +49,9 @@ export interface FailoverOptions {
   notify: (notice: RerunNotice) => void;
 }
 
+/** Readings further apart than this (Redis time) allow no sooner verdict (lostCalls.ts's peerLostMs): a beat and a half. */
+const SOONER_READING_GAP_MS = 1.5 * HEARTBEAT_MS;
+
 /** Latencies kept for the overdue deadline: the most recent ones. */
 const LATENCY_WINDOW = 512;
 
@@ -83,25 +86,32 @@ export class Failover {
     this.nextLatency = (this.nextLatency + 1) % LATENCY_WINDOW;
   }
 
-  /** One look at the workers; a tick still running makes the next one a no-op. */
-  async tick(redis: FailoverRedis): Promise<void> {
-    if (this.ticking) return;
+  /**
+   * One look at the workers; a tick still running makes the next one a no-op. Resolves with how
+   * long until a worker passes its deadline, when one will (a tick then decides it on time).
+   */
+  async tick(redis: FailoverRedis): Promise<number | undefined> {
+    if (this.ticking) return undefined;
     this.ticking = true;
     try {
-      await this.look(redis);
+      return await this.look(redis);
     } finally {
       this.ticking = false;
     }
   }
 
-  private async look(redis: FailoverRedis): Promise<void> {
+  private async look(redis: FailoverRedis): Promise<number | undefined> {
     const { calls, policy } = this.options;
     const reading = await redis.readBeats();
+    const sinceLastMs = this.lastReadingMs === undefined ? Infinity : reading.nowMs - this.lastReadingMs;
     // After a gap in our own readings (Redis paused, our link down) every beat looks old: let the
     // workers beat again before judging them.
-    if (this.lastReadingMs === undefined || reading.nowMs - this.lastReadingMs > policy.workerLostMs) this.judgeFromMs = reading.nowMs + 2 * HEARTBEAT_MS;
+    if (sinceLastMs > policy.workerLostMs) this.judgeFromMs = reading.nowMs + 2 * HEARTBEAT_MS;
     this.lastReadingMs = reading.nowMs;
-    if (reading.nowMs < this.judgeFromMs) return;
+    if (reading.nowMs < this.judgeFromMs) return undefined;
+    // The sooner verdict only between readings close together: after a shorter pause of Redis,
+    // the beats it holds back land in any order, some workers' before this reading, some after.
+    const deadlines = workerDeadlines(reading.workers, policy, sinceLastMs <= SOONER_READING_GAP_MS);
     const p99 = latencyQuantile(this.latencies, 0.99);
     const inFlight = () => {
       const now = this.options.clock.now();
@@ -109,17 +119,18 @@ export class Failover {
         .filter(([, call]) => call.activeAt !== undefined)
         .map(([jobId, call]) => ({ jobId, runningMs: now - call.activeAt!, owner: call.owner, rerunForOverdue: call.rerunForOverdue }));
     };
-    let verdict = judgeCalls(inFlight(), reading.workers, p99, policy);
+    let verdict = judgeCalls(inFlight(), reading.workers, p99, policy, deadlines);
     if (verdict.needOwner.length > 0) {
       const owners = await redis.owners(verdict.needOwner);
       verdict.needOwner.forEach((jobId, i) => {
         const call = calls.get(jobId);
         if (call && call.activeAt !== undefined) call.owner = owners[i];
       });
-      verdict = judgeCalls(inFlight(), reading.workers, p99, policy);
+      verdict = judgeCalls(inFlight(), reading.workers, p99, policy, deadlines);
     }
     if (verdict.rerun.length > 0) await this.act(redis, verdict.rerun, reading.nowMs);
     if (verdict.lostWorkers.length > 0) await redis.forget(verdict.lostWorkers);
+    return nextDeadlineInMs(reading.workers, deadlines);
   }
 
   /** Moves the calls back (or fails those lost too often), then tells what was done, one notice per reason. */

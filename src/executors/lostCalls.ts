@@ -1,9 +1,12 @@
 // Which metric calls in flight on BullMQ workers to run again elsewhere: those whose worker is
 // lost (its heartbeat older than the deadline: killed, frozen, cut off the network) and those
 // running far longer than calls do (a hung call on a live worker), judged from the workers'
-// beats (workerBeats.ts) and the latencies observed. Pure: the executor reads Redis, asks this,
-// and moves the chosen jobs back to the queue (bullmqExecutor.ts).
-import type { WorkerBeat } from './workerBeats.js';
+// beats (workerBeats.ts) and the latencies observed. A worker silent while its peers beat on time
+// is lost sooner (peerLostMs) than one silent while they are late too (workerLostMs): a stall of
+// the whole host, of Redis or of the network delays every beat alike, a dead worker only its own.
+// Pure: the executor reads Redis, asks this, and moves the chosen jobs back to the queue
+// (bullmqExecutor.ts).
+import { HEARTBEAT_MS, type WorkerBeat } from './workerBeats.js';
 
 /** A call a worker has taken and not answered. */
 export interface CallInFlight {
@@ -20,6 +23,11 @@ export interface CallInFlight {
 export interface FailoverPolicy {
   /** A worker whose last beat is older than this, or than GAP_FACTOR x its recent gap between beats, is lost. */
   workerLostMs: number;
+  /**
+   * Sooner, while its peers beat on time (peersOnTime): a worker whose last beat is older than
+   * this, or than PEER_GAP_FACTOR x its recent gap, is lost. Undefined: workerLostMs alone.
+   */
+  peerLostMs?: number;
   /** A call counts as overdue past max(overdueFloorMs, overdueFactor x the p99 of observed latencies). */
   overdueFloorMs: number;
   overdueFactor: number;
@@ -27,6 +35,15 @@ export interface FailoverPolicy {
 
 /** A worker process often starved of CPU for a while beats with such gaps: wait three of them. */
 export const GAP_FACTOR = 3;
+
+/** The sooner verdict waits this many of a worker's recent gaps at least (a healthy beat's gap is ~HEARTBEAT_MS). */
+export const PEER_GAP_FACTOR = 2;
+
+/** A worker whose last beat is at most this old beats on time (a beat and a half). */
+export const ON_TIME_MS = 1.5 * HEARTBEAT_MS;
+
+/** For a sooner verdict, at least this many other workers beat on time, and at least half of them. */
+export const PEER_QUORUM = 2;
 
 /** Observed latencies needed before a p99 means something. */
 export const MIN_LATENCY_SAMPLES = 20;
@@ -56,18 +73,53 @@ export function workerDeadlineMs(beat: WorkerBeat, policy: FailoverPolicy): numb
   return Math.max(policy.workerLostMs, GAP_FACTOR * beat.gapMs);
 }
 
+/**
+ * Each worker's deadline in one reading of the beats: the sooner one (peerLostMs) when enough of
+ * the other workers beat on time (PEER_QUORUM, and half of them), else workerLostMs's. Never
+ * later than workerLostMs's.
+ */
+export function workerDeadlines(workers: ReadonlyMap<string, WorkerBeat>, policy: FailoverPolicy, soonerAllowed = true): Map<string, number> {
+  let onTime = 0;
+  for (const beat of workers.values()) if (beat.ageMs <= ON_TIME_MS) onTime++;
+  const deadlines = new Map<string, number>();
+  for (const [name, beat] of workers) {
+    const late = workerDeadlineMs(beat, policy);
+    const peersOnTime = onTime - (beat.ageMs <= ON_TIME_MS ? 1 : 0);
+    const sooner = soonerAllowed && policy.peerLostMs !== undefined && peersOnTime >= Math.max(PEER_QUORUM, Math.ceil((workers.size - 1) / 2));
+    deadlines.set(name, sooner ? Math.min(late, Math.max(policy.peerLostMs!, PEER_GAP_FACTOR * beat.gapMs)) : late);
+  }
+  return deadlines;
+}
+
+/** How long until the first worker still within its deadline passes it (a reading then decides sooner than the next regular one); undefined: none. */
+export function nextDeadlineInMs(workers: ReadonlyMap<string, WorkerBeat>, deadlines: ReadonlyMap<string, number>): number | undefined {
+  let next: number | undefined;
+  for (const [name, beat] of workers) {
+    const left = (deadlines.get(name) ?? Infinity) - beat.ageMs;
+    if (left >= 0 && left < (next ?? Infinity)) next = left;
+  }
+  return next;
+}
+
 export function overdueDeadlineMs(p99Ms: number | undefined, policy: FailoverPolicy): number | undefined {
   return p99Ms === undefined ? undefined : Math.max(policy.overdueFloorMs, policy.overdueFactor * p99Ms);
 }
 
 /**
- * Judges the calls in flight. A call whose worker is not known yet is looked up when some worker
+ * Judges the calls in flight: a worker is lost past its deadline (`deadlines`, by default
+ * workerDeadlines'). A call whose worker is not known yet is looked up when some worker
  * is lost, or when it has run longer than a worker may stay silent (it may sit on a worker that
  * died before its first beat). A worker absent from the beats (it never beat, or its entry was
  * dropped) holds a call lost once the call has run longer than `workerLostMs`.
  */
-export function judgeCalls(calls: Iterable<CallInFlight>, workers: ReadonlyMap<string, WorkerBeat>, p99Ms: number | undefined, policy: FailoverPolicy): Verdict {
-  const lostWorkers = [...workers].filter(([, beat]) => beat.ageMs > workerDeadlineMs(beat, policy)).map(([name]) => name);
+export function judgeCalls(
+  calls: Iterable<CallInFlight>,
+  workers: ReadonlyMap<string, WorkerBeat>,
+  p99Ms: number | undefined,
+  policy: FailoverPolicy,
+  deadlines: ReadonlyMap<string, number> = workerDeadlines(workers, policy),
+): Verdict {
+  const lostWorkers = [...workers].filter(([name, beat]) => beat.ageMs > deadlines.get(name)!).map(([name]) => name);
   const overdue = overdueDeadlineMs(p99Ms, policy);
   const needOwner: string[] = [];
   const rerun: Rerun[] = [];
@@ -77,7 +129,7 @@ export function judgeCalls(calls: Iterable<CallInFlight>, workers: ReadonlyMap<s
       continue;
     }
     const beat = workers.get(call.owner);
-    if (beat === undefined ? call.runningMs > policy.workerLostMs : beat.ageMs > workerDeadlineMs(beat, policy)) {
+    if (beat === undefined ? call.runningMs > policy.workerLostMs : beat.ageMs > deadlines.get(call.owner)!) {
       rerun.push({ jobId: call.jobId, reason: 'worker lost', worker: call.owner, waitedMs: Math.min(call.runningMs, beat?.ageMs ?? call.runningMs) });
     } else if (overdue !== undefined && !call.rerunForOverdue && call.runningMs > overdue) {
       rerun.push({ jobId: call.jobId, reason: 'call overdue', worker: call.owner, waitedMs: call.runningMs - (p99Ms ?? 0) });
