@@ -1,6 +1,6 @@
 // A worker's --concurrency counts metric calls (src/worker/callIntake.ts): at most that many run
-// at once, and jobs are taken only while fewer calls are held, as many as fill the calls lacking
-// at the size of the jobs seen lately. A job per call keeps BullMQ's own count.
+// at once, and jobs are taken only while fewer calls are held, as many as fit in the calls lacking
+// at the size of the jobs seen lately (none when less than one job lacks). A job per call keeps BullMQ's own count.
 import { describe, expect, it } from 'vitest';
 import { CallIntake } from '../src/worker/callIntake.js';
 
@@ -15,9 +15,10 @@ describe('CallIntake', () => {
 
   it('takes no job while it holds as many calls as allowed, and sizes its intake by the jobs seen', () => {
     const intake = new CallIntake(32);
-    // A valset slice of 30 examples: 2 calls lacking, one more job at most.
-    expect(intake.took(30)).toBe(2);
-    // Then a minibatch of 3: 33 calls held, no more jobs than the 2 held.
+    // A valset slice of 30 examples: 2 calls lacking, less than a job at the running mean size
+    // (~8: 1, then 30 weighted 1/4): no job more, whose calls would wait here while other workers idle.
+    expect(intake.took(30)).toBe(1);
+    // A minibatch of 3 taken anyway (BullMQ asked for it before): 33 calls held, no more jobs than the 2 held.
     expect(intake.took(3)).toBe(2);
     expect(intake.calls).toBe(33);
     // The slice done: 29 lacking at a running mean size of ~6.9 (1, then 30 and 3 weighted 1/4) -> 4 jobs more.

@@ -1,8 +1,8 @@
 // How a worker's `--concurrency N` counts metric calls when a job may carry several (a batch job:
 // one call per example of a minibatch or valset slice): at most N calls run at once (`run`; the
 // others of a job wait their turn), and the worker takes new jobs only while it holds fewer than
-// N calls, as many as the calls it lacks at the size of the jobs seen lately, so it does not
-// hoard jobs whose calls would only wait in it while other workers idle. runWorker tells it each
+// N calls, as many as fit in the calls it lacks at the size of the jobs seen lately, so it does
+// not hoard jobs whose calls would only wait in it while other workers idle. runWorker tells it each
 // job taken and done and sets BullMQ's job concurrency to its answer.
 
 /** Weight of the newest job's size in the running mean of job sizes. */
@@ -53,12 +53,14 @@ export class CallIntake {
   }
 
   /**
-   * Jobs held plus those that would fill the calls lacking, at the mean job size; never fewer
-   * than one (BullMQ's floor), never more jobs than calls (a job has at least one).
+   * Jobs held plus those that fit in the calls lacking, at the mean job size; never fewer than
+   * one (BullMQ's floor), never more jobs than calls (a job has at least one). Less than a job
+   * lacking takes no job: its calls would wait here for a slot (a whole call's time) while
+   * other workers have room for it.
    */
   jobsWanted(): number {
     const lacking = this.limit - this.callsHeld;
     if (lacking <= 0) return Math.max(1, this.jobsHeld);
-    return Math.max(1, this.jobsHeld + Math.max(1, Math.floor(lacking / this.meanSize)));
+    return Math.max(1, this.jobsHeld + Math.floor(lacking / this.meanSize));
   }
 }
