@@ -56,7 +56,7 @@ describe('gepa-actors worker arguments', () => {
     expect(out).toContain('--adapter PATH[#EXPORT]');
     // The failover's figures, as the executor's defaults have them.
     expect(out).toContain(`Failover: the worker beats every ${HEARTBEAT_MS} ms through Redis, from a thread of its own`);
-    expect(out).toContain(`within about half a second (the executor's workerLostMs, default ${BULLMQ_EXECUTOR_DEFAULTS.workerLostMs})`);
+    expect(out).toContain(`within about half a second (the executor's workerLostMs, default ${BULLMQ_EXECUTOR_DEFAULTS.workerLostMs}),\na quarter of a second while the other workers beat on time`);
     expect(out).toContain('"answer\ndropped"');
   });
 });

@@ -99,7 +99,7 @@ export interface OptimizeConfig<Example> {
         noWorkerWarningMs?: number;
         /** Redis unreachable this long: the run stops with stopReason 'error' naming Redis (resumable: its calls in flight are made again). Default 300,000. */
         maxRedisDownMs?: number;
-        /** A worker silent this long (no heartbeat; longer for one whose beats come with long gaps) is lost: its calls run again on others. Default 500. */
+        /** A worker silent this long (no heartbeat; longer for one whose beats come with long gaps) is lost: its calls run again on others; half as long while the other workers beat on time. Default 500. */
         workerLostMs?: number;
         /** How a minibatch (or valset slice) travels, each example still its own metric call: 'auto' in jobs of at most the smallest live worker's `--concurrency` (its heartbeat says it; a job per call until one is known, or when it is 1), true as one job, false a job per example (docs/fleet.md). Default 'auto'. */
         batchJobs?: boolean | 'auto';

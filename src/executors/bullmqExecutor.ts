@@ -7,7 +7,7 @@
 // (true), or a job per call (false); a batch job holds a slot per example (evaluateBatch), its id
 // a function of its examples' calls, each example still its own metric call. Job ids are a function of (run, call, occurrence), so a retried, stalled,
 // re-submitted or failed-over job is one job and is paid once. A lost worker's calls run again
-// elsewhere within about half a second (failover.ts, from the workers' heartbeats); runs sharing a
+// elsewhere within a quarter to half a second (failover.ts, from the workers' heartbeats); runs sharing a
 // queue get fair shares of its workers (fairShare.ts: a job's priority is a fair-queueing tag). bullmq and ioredis are optional peers: creating the executor
 // checks that they are installed, the first evaluation imports them.
 import { randomUUID } from 'node:crypto';
@@ -99,7 +99,9 @@ export interface BullmqExecutorOptions {
   /**
    * A worker whose heartbeat (every 100 ms, from a thread of its own: a busy event loop does not
    * stop it) is older than this, or than 3 x its recent gaps between beats (a process starved of
-   * CPU), is lost: its calls run again on other workers. Default 500.
+   * CPU), is lost: its calls run again on other workers. Half of this (or twice its recent gap)
+   * is enough while at least two other workers, and half of them, beat on time: a dead worker
+   * falls silent alone, a stalled host, Redis or network delays every beat. Default 500.
    */
   workerLostMs?: number;
   /** A call whose worker was lost more than this many times fails (score 0) instead of running again: it may be what kills them. Default 2. */

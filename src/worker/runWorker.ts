@@ -2,7 +2,7 @@
 // adapter, `concurrency` metric calls at a time (a batch job's examples each count; callIntake.ts
 // decides how many jobs to hold), and returns each Evaluation in JSON-safe form. It beats every
 // 100 ms from a thread of its own (workerHeartbeat.ts): when it dies, freezes or loses the
-// network, the runs' executors notice within about half a second and move its jobs to other
+// network, the runs' executors notice within a quarter to half a second and move its jobs to other
 // workers; its late answers are then refused (their lock is gone). A batch job (a minibatch as
 // one job, the executor's batchJobs) runs its examples as the concurrency allows and answers one
 // result per example; an example whose adapter throws is tried again in the job, as often as a

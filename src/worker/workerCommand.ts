@@ -20,8 +20,8 @@ Serve metric-call jobs of runs that use the bullmq executor. The adapter is the 
 
 Failover: the worker beats every ${HEARTBEAT_MS} ms through Redis, from a thread of its own (an adapter
 that keeps the event loop busy does not stop it). When it dies, freezes or loses the network,
-the runs notice within about half a second (the executor's workerLostMs, default ${BULLMQ_EXECUTOR_DEFAULTS.workerLostMs}) and
-run its jobs on other workers; an answer it sends later is refused and it logs "answer
+the runs notice within about half a second (the executor's workerLostMs, default ${BULLMQ_EXECUTOR_DEFAULTS.workerLostMs}),
+a quarter of a second while the other workers beat on time, and run its jobs on other workers; an answer it sends later is refused and it logs "answer
 dropped". Each call is paid once and the result is unchanged. Several runs may share a queue
 and its workers: each gets a fair share of the jobs served. Start as many workers as you like,
 on any host that reaches Redis; stop one with SIGINT or SIGTERM (it finishes its jobs first).

@@ -1,5 +1,5 @@
 // A worker process's heartbeat: every HEARTBEAT_MS it stamps its name in the queue's beat set
-// (src/executors/workerBeats.ts), so the runs' executors know within about half a second when it
+// (src/executors/workerBeats.ts), so the runs' executors know within a quarter to half a second when it
 // is gone, frozen or cut off, and run its calls elsewhere. It beats from a thread of its own with
 // its own Redis connection: an adapter that keeps the event loop busy for seconds does not stop
 // the beats, so a busy worker is never taken for a lost one (a call that hangs on a live worker
