@@ -24,8 +24,9 @@ export interface FailoverPolicy {
   /** A worker whose last beat is older than this, or than GAP_FACTOR x its recent gap between beats, is lost. */
   workerLostMs: number;
   /**
-   * Sooner, while its peers beat on time (peersOnTime): a worker whose last beat is older than
-   * this, or than PEER_GAP_FACTOR x its recent gap, is lost. Undefined: workerLostMs alone.
+   * Sooner, while enough of the other workers beat on time (workerDeadlines): a worker whose
+   * last beat is older than this, or than PEER_GAP_FACTOR x its recent gap, is lost. Undefined:
+   * workerLostMs alone.
    */
   peerLostMs?: number;
   /** A call counts as overdue past max(overdueFloorMs, overdueFactor x the p99 of observed latencies). */
