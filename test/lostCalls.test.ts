@@ -72,6 +72,17 @@ describe('a sooner verdict while the peers beat on time', () => {
     expect(judgeCalls([call('a', 600, 'w1')], beats({ w1: { ageMs: 510, gapMs: 100 }, ...healthy(6, 300) }), undefined, sooner).rerun.map((r) => r.jobId)).toEqual(['a']);
   });
 
+  it('counts peers whose beats come late but come: they beat a beat and a half after the silent one', () => {
+    // Peers 160-200 ms old (beats held up on a busy host), the silent worker 400 ms: they beat
+    // 200 ms and more after it did.
+    const busyHost = beats({ w1: { ageMs: 400, gapMs: 100 }, ...Object.fromEntries([160, 170, 180, 190, 200, 200].map((ageMs, i) => [`p${i}`, { ageMs, gapMs: 100 }])) });
+    expect(judgeCalls([call('a', 600, 'w1')], busyHost, undefined, sooner).rerun.length).toBe(1);
+    // A stall of the whole host: every age grew alike, no peer beat after the silent worker's
+    // last beat by a beat and a half.
+    const stalled = beats({ w1: { ageMs: 290, gapMs: 100 }, ...Object.fromEntries([200, 210, 230, 250, 270, 280].map((ageMs, i) => [`p${i}`, { ageMs, gapMs: 100 }])) });
+    expect(judgeCalls([call('a', 600, 'w1')], stalled, undefined, sooner).rerun).toEqual([]);
+  });
+
   it('needs two peers on time and half of the others', () => {
     // One peer: not enough.
     expect(judgeCalls([call('a', 400, 'w1')], beats({ w1: { ageMs: 300 }, ...healthy(1) }), undefined, sooner).rerun).toEqual([]);

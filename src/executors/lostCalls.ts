@@ -40,7 +40,13 @@ export const GAP_FACTOR = 3;
 /** The sooner verdict waits this many of a worker's recent gaps at least (a healthy beat's gap is ~HEARTBEAT_MS). */
 export const PEER_GAP_FACTOR = 2;
 
-/** A worker whose last beat is at most this old beats on time (a beat and a half). */
+/**
+ * A beat and a half. For a sooner verdict, peers must have beaten at least this long after the
+ * silent worker's last beat; for a look at the sooner deadline, within this long. With one beat
+ * more this is peerLostMs's default: a stall of the whole host (every beat held up alike) cannot
+ * pass for one worker's silence, as a silent worker's age passes 250 ms only when the stall
+ * passes 150 ms, and then no peer beat in it.
+ */
 export const ON_TIME_MS = 1.5 * HEARTBEAT_MS;
 
 /** For a sooner verdict, at least this many other workers beat on time, and at least half of them. */
@@ -76,18 +82,22 @@ export function workerDeadlineMs(beat: WorkerBeat, policy: FailoverPolicy): numb
 
 /**
  * Each worker's deadline in one reading of the beats: the sooner one (peerLostMs) when enough of
- * the other workers beat on time (PEER_QUORUM, and half of them), else workerLostMs's. Never
- * later than workerLostMs's.
+ * the other workers (PEER_QUORUM, and half of them) beat on time, else workerLostMs's; never
+ * later than workerLostMs's. A worker past the sooner deadline is lost when they beat at least
+ * ON_TIME_MS after its last beat (so beats that are late, but come, count); one not yet past it
+ * gets it when they beat within the last ON_TIME_MS (when to look again).
  */
 export function workerDeadlines(workers: ReadonlyMap<string, WorkerBeat>, policy: FailoverPolicy, soonerAllowed = true): Map<string, number> {
-  let onTime = 0;
-  for (const beat of workers.values()) if (beat.ageMs <= ON_TIME_MS) onTime++;
+  const ages = [...workers.values()].map((beat) => beat.ageMs);
+  const quorum = Math.max(PEER_QUORUM, Math.ceil((workers.size - 1) / 2));
+  /** Workers other than the one of `ownAge` younger than `maxAge` (it is not younger than itself). */
+  const peersYounger = (maxAge: number, ownAge: number) => ages.filter((age) => age < maxAge).length - (ownAge < maxAge ? 1 : 0);
   const deadlines = new Map<string, number>();
   for (const [name, beat] of workers) {
     const late = workerDeadlineMs(beat, policy);
-    const peersOnTime = onTime - (beat.ageMs <= ON_TIME_MS ? 1 : 0);
-    const sooner = soonerAllowed && policy.peerLostMs !== undefined && peersOnTime >= Math.max(PEER_QUORUM, Math.ceil((workers.size - 1) / 2));
-    deadlines.set(name, sooner ? Math.min(late, Math.max(policy.peerLostMs!, PEER_GAP_FACTOR * beat.gapMs)) : late);
+    const soonerMs = policy.peerLostMs === undefined ? late : Math.min(late, Math.max(policy.peerLostMs, PEER_GAP_FACTOR * beat.gapMs));
+    const peersOnTime = beat.ageMs > soonerMs ? peersYounger(beat.ageMs - ON_TIME_MS, beat.ageMs) : peersYounger(ON_TIME_MS + 1, beat.ageMs);
+    deadlines.set(name, soonerAllowed && peersOnTime >= quorum ? soonerMs : late);
   }
   return deadlines;
 }
