@@ -30,7 +30,10 @@ const TASKS_A_STEP = 65_536;
  * (an async proposal is a step of one task), above the optimizer's own ids (the seed's -1, the
  * holdout's below it).
  */
-export const parentRequestId = (proposal: { step: number; task: number }): number => proposal.step * TASKS_A_STEP + proposal.task;
+export function parentRequestId(proposal: { step: number; task: number }): number {
+  if (proposal.task >= TASKS_A_STEP) throw new RangeError(`a step has at most ${TASKS_A_STEP} tasks, not ${proposal.task + 1}`);
+  return proposal.step * TASKS_A_STEP + proposal.task;
+}
 
 /** What the launch rules read besides the run and the shape. */
 export interface LaunchMoment {
