@@ -17,7 +17,7 @@ import { autoStep, observe } from './optimizer.auto.js';
 import type { ProposalUpdate, ProposerDecision } from './protocol.js';
 import { evaluatorInbox } from './evaluatorInbox.js';
 import { preparedOf, settingsOf } from './runWiring.js';
-import { elapsedMs, spendingLimits, proposerInput, askParent, optimizerSetup } from './optimizer.setup.js';
+import { elapsedMs, isAsync, spendingLimits, proposerInput, askParent, optimizerSetup } from './optimizer.setup.js';
 
 /** A proposal's end, as its proposer reports it (or the optimizer, for a proposal that ended on its parent's evaluation). */
 type ProposalFinished = Extract<ProposalUpdate, { type: 'proposal.finished' }>;
@@ -130,6 +130,12 @@ function proposalEndedSteps(args: StepArgs, report: ProposalFinished): void {
   releaseDeferredStep(args);
 }
 
+/** A proposal that ended on the parent evaluation the optimizer asked for: async, its end and what follows; batched, its end (the step is folded once all have ended). */
+function endedOnItsParent(args: StepArgs, report: ProposalFinished): void {
+  if (isAsync(args.context)) proposalEndedSteps(args, report);
+  else finishStep(args, report);
+}
+
 export const optimizerActions = {
   /** A stop asked for (the caller's signal, the timeout, a drain, a systemic failure): the stop decision told. */
   stopRequested: optimizerSetup.enqueueActions(({ context, event }) => {
@@ -216,13 +222,13 @@ export const optimizerActions = {
     // (optimize() hands both to onEvent), in the order the proposer's would have come.
     if (event.type === 'evaluator.failed') {
       enqueue.emit(taskErrorEvent({ step, task }, event.error));
-      proposalEndedSteps(args, { type: 'proposal.finished', id, spend, outcome: undefined, child: undefined, valset: undefined });
+      endedOnItsParent(args, { type: 'proposal.finished', id, spend, outcome: undefined, child: undefined, valset: undefined });
       return;
     }
     const next = afterParentEvaluation(event.evaluations, settingsOf(context));
     if (next.kind === 'skip') {
       enqueue.emit(parentSkippedEvent(next.reason, event.evaluations, { step, task }));
-      proposalEndedSteps(args, { type: 'proposal.finished', id, spend, outcome: { task, status: 'skipped', reason: next.reason }, child: undefined, valset: undefined });
+      endedOnItsParent(args, { type: 'proposal.finished', id, spend, outcome: { task, status: 'skipped', reason: next.reason }, child: undefined, valset: undefined });
       return;
     }
     enqueue.spawnChild('proposer', { id: context.proposers.spawned(id), systemId: id, input: { ...proposerInput(context, launch, evidence), parentEvaluated: { evaluations: event.evaluations, spend, sum: next.parentSum } } });

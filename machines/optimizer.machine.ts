@@ -1,7 +1,7 @@
 // The optimizer: owns the run. It is the only writer of the search state (pool, RNG, sampler),
 // the budget ledger and the proposals' records; it evaluates the seed, asks the domain what to
-// start (a P x N step at a time, or K always in flight), spawns one proposer per proposal (async:
-// per proposal its parent's evaluation, which it asks for itself, lets go on), answers
+// start (a P x N step at a time, or K always in flight), spawns one proposer per proposal that
+// goes on (a reflective proposal's parent evaluation, which it asks for itself, says so), answers
 // each accepted child with a valset grant or a denial, folds finished proposals into the pool
 // through the domain, and stops on a budget, a stop condition, the timeout or the caller's signal.
 // Its output is the OptimizeResult; its context is plain data, its wiring in the 'run' actor
@@ -96,6 +96,9 @@ export const optimizerMachine = optimizerSetup.extend({ actions: optimizerAction
     },
     stepping: {
       on: {
+        // A reflective proposal's parent evaluation, asked for by the optimizer (parentEvaluated).
+        evaluated: { actions: 'parentEvaluated' },
+        'evaluator.failed': { actions: 'parentEvaluated' },
         'proposal.judged': { actions: 'judge' },
         'proposal.finished': { actions: 'finish' },
       },

@@ -8,6 +8,7 @@ import { memberOf } from '../src/gepa/core/candidatePool.js';
 import { evaluationAsk } from '../src/gepa/proposer/evaluationPlan.js';
 import { evaluationStartedEvent } from '../src/gepa/proposer/taskEvents.js';
 import type { Launch } from '../src/gepa/search/proposalPlanner.js';
+import { parentRequestId } from '../src/gepa/search/launchRules.js';
 import { startRun } from '../src/gepa/search/searchRun.js';
 import { RunState } from '../src/gepa/search/runState.js';
 import { PathWalk, startResume, type LoggedDecision } from '../src/storage/resumeOrder.js';
@@ -119,8 +120,7 @@ export function askParent(launch: Launch, input: ProposerInput, self: ReplyTo<Ev
   const origin = { step: input.step, task: input.task };
   return {
     started: evaluationStartedEvent('parent', origin),
-    // The proposal's step is its request id: async proposals each have their own step.
-    request: { type: 'evaluate', replyTo: self, ...evaluationAsk('parent', input), requestId: launch.proposal.step, origin },
+    request: { type: 'evaluate', replyTo: self, ...evaluationAsk('parent', input), requestId: parentRequestId(launch.proposal), origin },
   };
 }
 
@@ -134,7 +134,7 @@ export function initialContext(wiring: OptimizerContext['wiring'], builtInPropos
   return {
     wiring,
     // An earlier process's failed calls were paid and will be paid again: they count from the start.
-    run: new RunState(startRun(settings, table, journal?.failedCalls?.() ?? 0), builtInProposer && async),
+    run: new RunState(startRun(settings, table, journal?.failedCalls?.() ?? 0), builtInProposer),
     walk: new PathWalk<ProposalUpdate>(startResume(journal?.loggedPath?.(), async)),
     startedAt: clock.now(),
     seen: { evidence: [], atLaunch: {}, ...(async && settings.schedule.kind === 'async' && settings.schedule.auto ? { auto: startAutoWatch() } : {}) },

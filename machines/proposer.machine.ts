@@ -13,15 +13,30 @@ import { judgeChildOutcome } from '../src/gepa/proposer/childCandidate.js';
 import { askOfReply, madeChild, rebaseSideOf } from '../src/gepa/proposer/evaluationPlan.js';
 import { afterParentEvaluation } from '../src/gepa/proposer/proposalSkips.js';
 import { rebaseGateAfter, startRebaseGate } from '../src/gepa/proposer/rebaseGate.js';
-import { afterRound, roundAnswered, withReply, type AfterRound } from '../src/gepa/reflection/reflectionRun.js';
+import { afterRound, roundAnswered, withReply, type AfterRound, type ReflectionRun } from '../src/gepa/reflection/reflectionRun.js';
 import { raceAfterChunk, raceResult, startRace } from '../src/gepa/proposer/valsetRaceRun.js';
 import type { ProposerInput } from './protocol.js';
 import { askForReflections, buildDataset, evaluate, evaluateParentUnlessDone, prefetchRebaseGate } from './proposer.requests.js';
 import { childJudged, evaluationStarted, parentEnded, parentSkipped, proposeFailed, reflectionEnded, reflectionFailed, reflectionStarted, requestFailed, valsetStarted } from './proposer.runEvents.js';
-import { endUnreported, FAILED_REQUEST, goOnOrSkip, keep, paid, PREFETCH_REPLY, proposerSetup, startingContext } from './proposer.setup.js';
+import { endUnreported, FAILED_REQUEST, goOnOrSkip, keep, paid, PREFETCH_REPLY, proposerSetup, startingContext, type ProposerContext } from './proposer.setup.js';
 
 /** The end is reported ('finish' sent). */
 const REPORTED = keep(() => ({ reported: true }));
+
+/**
+ * A reply kept in its place of the round; the reply that completes the round has the strategy
+ * read it at once (reflectionRun.ts), and its answer is kept with it: the next round to ask for
+ * (`nextRound`), the child, or the skip (which may carry the run as it ended: the length rule's
+ * refusal, reported with the proposal). Read here, on the reply, and not in an eventless step
+ * after it: a routing state between the reply and where the round leads was one more microstep a
+ * round, with its snapshot and Sets (machines/README.md, "Decisions").
+ */
+function replyKept(context: ProposerContext, reflecting: ReflectionRun | undefined): Partial<ProposerContext> {
+  if (!reflecting || !roundAnswered(reflecting)) return { reflecting };
+  const next: AfterRound = afterRound(context, reflecting);
+  if (next.kind === 'ask') return { reflecting, nextRound: next.reflecting };
+  return { reflecting, ...goOnOrSkip(context, next), ...(next.kind === 'skip' && next.reflecting ? { reflecting: next.reflecting } : {}) };
+}
 
 export type { ProposerInput };
 export type { ProposerContext, ProposerEvent } from './proposer.setup.js';
@@ -79,15 +94,16 @@ export const proposerMachine = proposerSetup.createMachine({
         ],
       },
     },
-    // One round of the strategy's requests; once every reply is in, the strategy reads them
-    // (reflectionRun.ts): another round, the child, or a skip.
+    // One round of the strategy's requests; the reply that completes it has the strategy read the
+    // round (replyKept), and the round's eventless transitions go where that leads: another round,
+    // the child, or a skip.
     reflecting: {
       entry: [reflectionStarted, askForReflections],
       on: {
         proposed: {
           actions: [
             proposeFailed,
-            keep(({ context, event }) => ({ reflecting: context.reflecting && withReply(context.reflecting, askOfReply(event.requestId), event.ok ? { ok: true, texts: event.texts } : event) })),
+            keep(({ context, event }) => replyKept(context, context.reflecting && withReply(context.reflecting, askOfReply(event.requestId), event.ok ? { ok: true, texts: event.texts } : event))),
           ],
         },
         reflected: {
@@ -95,34 +111,18 @@ export const proposerMachine = proposerSetup.createMachine({
             reflectionFailed,
             keep(({ context, event }) => ({
               ...paid(context, event),
-              reflecting: context.reflecting && withReply(context.reflecting, askOfReply(event.requestId), event.ok ? { ok: true, text: event.reply.text } : event),
+              ...replyKept(context, context.reflecting && withReply(context.reflecting, askOfReply(event.requestId), event.ok ? { ok: true, text: event.reply.text } : event)),
             })),
           ],
         },
         'evaluator.failed': FAILED_REQUEST,
       },
-      always: {
-        guard: 'roundAnswered',
-        target: 'makingChild',
-        actions: keep(({ context }) => {
-          // roundAnswered: the reflection run is there.
-          const next: AfterRound = context.reflecting ? afterRound(context, context.reflecting) : { kind: 'skip', reason: 'no reflection' };
-          if (next.kind === 'ask') return { reflecting: next.reflecting };
-          // A skip may carry the run as it ended (the length rule's refusal, reported with the proposal).
-          return { ...goOnOrSkip(context, next), ...(next.kind === 'skip' && next.reflecting ? { reflecting: next.reflecting } : {}) };
-        }),
-      },
-    },
-    makingChild: {
       always: [
-        // The strategy asked for another round.
-        { guard: ({ context }) => context.reflecting !== undefined && !roundAnswered(context.reflecting), target: 'reflecting' },
-        {
-          guard: 'hasChild',
-          target: 'evaluatingChild',
-          actions: reflectionEnded,
-        },
-        { target: 'finished' },
+        // The strategy asked for another round: asked as the state is entered again.
+        { guard: ({ context }) => context.nextRound !== undefined, target: 'reflecting', reenter: true, actions: keep(({ context }) => ({ reflecting: context.nextRound, nextRound: undefined })) },
+        { guard: 'hasChild', target: 'evaluatingChild', actions: reflectionEnded },
+        // A skip: its outcome is kept.
+        { guard: ({ context }) => context.outcome !== undefined, target: 'finished' },
       ],
     },
     evaluatingChild: {

@@ -24,6 +24,8 @@ export interface ProposerContext extends ProposerInput, Pick<Proposal, 'outcome'
   dataset?: ReflectiveDataset;
   /** The reflection in progress (gepa/reflection/reflectionRun.ts): its round's requests and the replies so far. */
   reflecting?: ReflectionRun;
+  /** The round the strategy asked for after reading the last one, until it is asked (reflecting is entered again). */
+  nextRound?: ReflectionRun;
   childHash?: string;
   /** Set when told to rebase: the gate's candidate, examples, evaluations and outcome. */
   rebase?: RebaseGateRun;

@@ -208,8 +208,8 @@ export interface ProposerInput {
   onEvent?: (event: RunEvent) => void;
   /**
    * The parent's minibatch evaluation, when the optimizer asked for it before spawning the
-   * proposer (async runs with the built-in proposer: a proposal skipped on that evaluation then
-   * needs no actor) and it said go on: the proposer starts from it, with its reply's charge as
+   * proposer (runs with the built-in proposer, async or batched: a proposal skipped on that
+   * evaluation then needs no actor) and it said go on: the proposer starts from it, with its reply's charge as
    * the proposal's spend so far, instead of asking again.
    */
   parentEvaluated?: {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { reserve, type BudgetLedger, type Reserved } from '../src/budget/budgetLedger.js';
 import { addCandidate } from '../src/gepa/core/candidatePool.js';
 import type { Proposal } from '../src/gepa/core/proposal.js';
-import { nextLaunches, type LaunchMoment, type LaunchRun } from '../src/gepa/search/launchRules.js';
+import { nextLaunches, parentRequestId, type LaunchMoment, type LaunchRun } from '../src/gepa/search/launchRules.js';
 import type { LaunchShape } from '../src/gepa/search/launchShape.js';
 import type { PlannerSettings } from '../src/gepa/search/proposalPlanner.js';
 import { addSeed, startProgress } from '../src/gepa/search/searchProgress.js';
@@ -95,7 +95,7 @@ describe('the launch rules', () => {
     ['a step narrowed by the calls a resumed run holds', {}, batched(2, 2), moment(BATCHED, { limits: { heldCalls: 80 } }), '[p1-0+ p1-1+]'],
     ['no step the budget can pay: the run stops', { budget: 9 }, batched(2, 2), moment(BATCHED), '[] stop maxMetricCalls'],
     ['a stopped run starts nothing', { stopped: true }, batched(2, 2), moment(BATCHED), 'nothing'],
-    ["batched never asks a parent's evaluation itself", { parentFirst: true }, batched(1, 2), moment(BATCHED), '[p1-0+ p1-1+]'],
+    ["batched, parent-first: the step's parent evaluations are the optimizer's to ask for", { parentFirst: true }, batched(1, 2), moment(BATCHED), '[p1-0? p1-1?]'],
     // Async: one proposal of its own number at a time, until K are in flight.
     ['async 4 from idle, parent-first', { parentFirst: true }, async(4), moment(ASYNC), '[p1-0? p2-0? p3-0? p4-0?]'],
     ['async 4 from idle, a replaced proposer (every proposal spawned)', {}, async(4), moment(ASYNC), '[p1-0+ p2-0+ p3-0+ p4-0+]'],
@@ -148,5 +148,12 @@ describe('the launch rules', () => {
     expect(step?.update.stepIds).toEqual(['p1-0', 'p1-1']);
     const none = nextLaunches(run({ budget: 9 }), batched(1, 2), moment(BATCHED));
     expect([none?.starts.length, none?.budget, none?.events.length]).toEqual([0, undefined, 0]);
+  });
+
+  it("gives each proposal's parent evaluation its own request id: a step's tasks apart, every one above the optimizer's own (the seed's -1)", () => {
+    const ids = [1, 2].flatMap((step) => [0, 1, 2].map((task) => parentRequestId({ step, task })));
+    expect(new Set(ids).size).toBe(6);
+    expect(Math.min(...ids)).toBeGreaterThan(0);
+    expect(() => parentRequestId({ step: 1, task: 65_536 })).toThrow(RangeError);
   });
 });

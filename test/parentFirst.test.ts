@@ -1,6 +1,6 @@
-// An async run asks for each reflective proposal's parent evaluation from the optimizer and
-// spawns a proposer only when the proposal goes on, so a proposal skipped on a perfect parent
-// costs no actor (the runtime's cost, issue 39). What a user sees must not change: the same run
+// A run asks for each reflective proposal's parent evaluation from the optimizer and spawns a
+// proposer only when the proposal goes on, so a proposal skipped on a perfect parent costs no
+// actor (the runtime's cost, issues 39 and 48): async, and in a batched step. What a user sees must not change: the same run
 // events in the same order, the same result, as when every proposal has its proposer (the path
 // a replaced proposer takes, which is forced here by providing a copy of the built-in one).
 import { describe, expect, it } from 'vitest';
@@ -22,8 +22,8 @@ interface Observed {
   mostProposerChildren: number;
 }
 
-/** How a run ends besides its metric-call budget: the caller's signal at a time, or a dollar budget (each metric call $0.01, reflections free). */
-type Ending = { abortAtMs?: number; maxCostUsd?: number };
+/** How a run ends besides its metric-call budget: the caller's signal at a time, or a dollar budget (each metric call $0.01, reflections free); and its schedule (async 4 unless given). */
+type Ending = { abortAtMs?: number; maxCostUsd?: number; schedule?: OptimizeConfig<unknown>['schedule'] };
 
 async function run(machine: typeof optimizerMachine, ending: Ending = {}): Promise<Observed> {
   const clock = steppingClock(new SimulatedClock());
@@ -42,7 +42,7 @@ async function run(machine: typeof optimizerMachine, ending: Ending = {}): Promi
   let mostProposerChildren = 0;
   const config: OptimizeConfig<unknown> = {
     ...(task as Omit<OptimizeConfig<unknown>, 'maxMetricCalls'>),
-    schedule: { kind: 'async', inFlight: 4 },
+    schedule: ending.schedule ?? { kind: 'async', inFlight: 4 },
     workers: 8,
     maxMetricCalls: 900,
     seed: 3,
@@ -73,7 +73,7 @@ async function run(machine: typeof optimizerMachine, ending: Ending = {}): Promi
   return { result: await runOnSimulatedClock(clock, done), events, proposers, mostProposerChildren };
 }
 
-describe('async proposals skipped on their parent need no proposer', () => {
+describe('proposals skipped on their parent need no proposer', () => {
   it('spawns a proposer only for proposals whose parent evaluation said go on', async () => {
     const { result, proposers } = await run(optimizerMachine);
     const perfectParent = result.proposals.filter((p) => p.outcome === 'skipped' && p.reason === PARENT_PERFECT);
@@ -103,6 +103,21 @@ describe('async proposals skipped on their parent need no proposer', () => {
     const everyProposal = await run(everyProposalMachine, ending);
     expect(everyProposal.proposers).toHaveLength(everyProposal.result.proposals.length);
     expect(parentFirst.proposers.length).toBeLessThan(everyProposal.proposers.length);
+    expect(parentFirst.events).toEqual(everyProposal.events);
+    expect(parentFirst.result).toEqual(everyProposal.result);
+  });
+
+  it.each<[string, Ending]>([
+    ['to the metric-call budget', { schedule: { kind: 'batched', parents: 2, perParent: 2 } }],
+    ["stopped by the caller's signal mid-run", { schedule: { kind: 'batched', parents: 2, perParent: 2 }, abortAtMs: 1_500 }],
+  ])('batched, run %s: a proposer only for proposals that go on, and the same events in the same order and the same result as with a proposer for every proposal', async (_, ending) => {
+    const parentFirst = await run(optimizerMachine, ending);
+    const everyProposal = await run(everyProposalMachine, ending);
+    const perfectParent = parentFirst.result.proposals.filter((p) => p.outcome === 'skipped' && p.reason === PARENT_PERFECT);
+    expect(perfectParent.length).toBeGreaterThan(0);
+    // At most (a proposal cut short before its parent's answer has none).
+    expect(parentFirst.proposers.length).toBeLessThanOrEqual(parentFirst.result.proposals.length - perfectParent.length);
+    expect(everyProposal.proposers).toHaveLength(everyProposal.result.proposals.length);
     expect(parentFirst.events).toEqual(everyProposal.events);
     expect(parentFirst.result).toEqual(everyProposal.result);
   });

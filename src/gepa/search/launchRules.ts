@@ -16,10 +16,23 @@ import { budgetEvent, launchPlan, type SearchRun } from './searchRun.js';
 
 /** The run as the launch rules read it: the search run, and the launches whose parent evaluation the optimizer asked for. */
 export interface LaunchRun extends SearchRun {
-  /** Async with the built-in proposer: the optimizer asks for each reflective proposal's parent evaluation itself. */
+  /** With the built-in proposer: the optimizer asks for each reflective proposal's parent evaluation itself. */
   parentFirst: boolean;
   /** The launches whose parent evaluation is asked for and not yet answered. */
   parentsAsked: readonly Launch[];
+}
+
+/** Places for a step's tasks in a parent evaluation's request id (a batched step's proposals share their step). */
+const TASKS_A_STEP = 65_536;
+
+/**
+ * The request id of a proposal's parent evaluation that the optimizer asks for: its step and task
+ * (an async proposal is a step of one task), above the optimizer's own ids (the seed's -1, the
+ * holdout's below it).
+ */
+export function parentRequestId(proposal: { step: number; task: number }): number {
+  if (proposal.task >= TASKS_A_STEP) throw new RangeError(`a step has at most ${TASKS_A_STEP} tasks, not ${proposal.task + 1}`);
+  return proposal.step * TASKS_A_STEP + proposal.task;
 }
 
 /** What the launch rules read besides the run and the shape. */
@@ -82,10 +95,9 @@ export function nextLaunches(run: LaunchRun, shape: LaunchShape, moment: LaunchM
   const input = planInputOf(run, moment);
   const plan: Plan = shape.kind === 'batched' ? planBatchedStep(input, shape) : planAsyncProposals(input, occupiedSlots(run.proposals, shape.inFlight, heldSlot), shape.inFlight);
   const launched = launchPlan(run, plan, shape.kind === 'batched');
-  // Async reflective proposals only: a batched step's proposers start together, and a merge has no
-  // parent evaluation. They join parentsAsked in the same update as the plan (one copy of the
-  // machine's context).
-  const asked = run.parentFirst && shape.kind === 'async' ? plan.launches.filter((l) => !l.merge) : [];
+  // Reflective proposals, async or in a batched step (a merge has no parent evaluation). They join
+  // parentsAsked in the same update as the plan (one copy of the machine's context).
+  const asked = run.parentFirst ? plan.launches.filter((l) => !l.merge) : [];
   return {
     update: asked.length > 0 ? { ...launched.update, parentsAsked: [...run.parentsAsked, ...asked] } : launched.update,
     events: launched.events,

@@ -20,7 +20,7 @@ import type { StopReason } from '../core/stopReason.js';
 import { bestIndex } from '../core/candidatePool.js';
 import { answerReleased, type AnswerSettings, type ChildMessage } from './childAnswers.js';
 import { gatePrefetches, type GatePrefetch } from './gatePrefetch.js';
-import { nextLaunches, type LaunchMoment, type LaunchStart } from './launchRules.js';
+import { nextLaunches, parentRequestId, type LaunchMoment, type LaunchStart } from './launchRules.js';
 import type { LaunchShape } from './launchShape.js';
 import { releasedFromWait } from './proposalDecisions.js';
 import { recordsFrom } from './recordsInFlight.js';
@@ -79,15 +79,15 @@ export interface RunState extends SearchRun {}
 
 export class RunState {
   /**
-   * Async runs with the built-in proposer: the optimizer asks for each reflective proposal's
+   * Runs with the built-in proposer (async, or a batched step): the optimizer asks for each reflective proposal's
    * parent evaluation itself and spawns a proposer only when the proposal goes on, so a proposal
    * skipped on its parent (most of them once the pool is good) costs no actor. False when the
    * proposer was replaced (`provide`): a replacement gets every proposal, as its contract says.
    */
   parentFirst: boolean;
   /**
-   * The launches whose parent evaluation is asked for (the request id is the proposal's step): a
-   * short list (at most K).
+   * The launches whose parent evaluation is asked for (the request id: parentRequestId, from the
+   * proposal's step and task): a short list (at most K, or a batched step's tasks).
    */
   parentsAsked: Launch[];
 
@@ -187,7 +187,7 @@ export class RunState {
 
   /** The launch whose parent evaluation `requestId` answers, taken off the list of those asked (undefined: not one of them). */
   parentAnswered(requestId: number): Launch | undefined {
-    const launch = this.parentsAsked.find((l) => l.proposal.step === requestId);
+    const launch = this.parentsAsked.find((l) => parentRequestId(l.proposal) === requestId);
     if (launch) this.keep({ parentsAsked: this.parentsAsked.filter((l) => l !== launch) });
     return launch;
   }
