@@ -185,11 +185,14 @@ export class RunState {
     return prefetched.messages;
   }
 
-  /** The launch whose parent evaluation `requestId` answers, taken off the list of those asked (undefined: not one of them). */
-  parentAnswered(requestId: number): Launch | undefined {
-    const launch = this.parentsAsked.find((l) => l.proposal.step === requestId);
-    if (launch) this.keep({ parentsAsked: this.parentsAsked.filter((l) => l !== launch) });
-    return launch;
+  /**
+   * The launches whose parent evaluation `requestId` answers, in launch order, taken off the list
+   * of those asked: the proposal of that number and its siblings (perParent), or none.
+   */
+  parentAnswered(requestId: number): Launch[] {
+    const answered = this.parentsAsked.filter((l) => l.proposal.step === requestId || l.proposal.siblingOf === requestId);
+    if (answered.length > 0) this.keep({ parentsAsked: this.parentsAsked.filter((l) => !answered.includes(l)) });
+    return answered;
   }
 
   /** Schedule 'auto': the shape the launch rules fill from now on (the kind stays the run's). */
