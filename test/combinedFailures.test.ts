@@ -69,6 +69,17 @@ describe("the 'combined' strategy", () => {
     expect(promptOf(combinedReflection({ spread: false, failingBelow: 1 }), input([evidenceOf('p1-0', [['b', 0]])]))).toBe(bare);
   });
 
+  test("a run's perfectScore decides what fails: the share, and which records 'distinct' adds", () => {
+    // Scores out of 10 (perfectScore 10): 5 and 9 fail, 10 passes; read against GEPA's 1, none would.
+    const evidence = [evidenceOf('p1-0', [['a', 10], ['b', 9]])];
+    const outOfTen: ReflectionInput = { ...input(evidence), scores: [5], options: { perfectScore: 10 } };
+    expect(failingShare(outOfTen)).toBeCloseTo(2 / 3);
+    expect(failingShare({ ...outOfTen, options: {} })).toBe(0);
+    expect(promptOf(combinedReflection({ spread: false, distinct: true }), outOfTen)).toBe(
+      buildReflectionPrompt('instructions', 'Answer.', [...own, marked('b')]),
+    );
+  });
+
   test('distinct: only failing records, and only those whose feedback adds a sentence (numbers and case aside)', () => {
     const rec = (q: string, feedback: string) => ({ Inputs: q, Feedback: feedback });
     const evidence: ReflectionEvidence = {

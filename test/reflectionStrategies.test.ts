@@ -11,7 +11,7 @@ import { promptTemplate } from '../src/gepa/reflection/promptTemplate.js';
 import { proposeNewTexts } from '../src/gepa/reflection/proposeNewTexts.js';
 import { chosenReflectionStrategy, REFLECTION_STRATEGY_NAMES, reflectionStrategies } from '../src/gepa/reflection/reflectionStrategies.js';
 import { afterRound, reflectionInput, startReflection, withReply, type ReflectionRun, type ReflectionView } from '../src/gepa/reflection/reflectionRun.js';
-import type { ReflectionAsk, ReflectionStrategy } from '../src/gepa/reflection/reflectionStrategy.js';
+import type { ReflectionAsk, ReflectionInput, ReflectionStrategy } from '../src/gepa/reflection/reflectionStrategy.js';
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
 import type { LanguageModel } from '../src/gepa/core/languageModel.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
@@ -205,6 +205,18 @@ describe('a fourth strategy: one object, given to the run', () => {
       expect(ended).toMatchObject({ prompts: { instructions: expect.not.stringContaining(BRIEF) } });
     });
   }
+
+  test("the run's perfectScore reaches a strategy's options only when it is not GEPA's 1", async ({ toyRun }) => {
+    const seen: Array<ReflectionInput['options']> = [];
+    const recording: ReflectionStrategy = { ...builtInPrompt, name: 'recording', ask: (input) => (seen.push(input.options), builtInPrompt.ask(input)) };
+    await toyRun({ reflectionStrategy: recording, maxMetricCalls: 40, perfectScore: 2 });
+    expect(seen.length).toBeGreaterThan(0);
+    for (const options of seen) expect(options.perfectScore).toBe(2);
+    seen.length = 0;
+    await toyRun({ reflectionStrategy: recording, maxMetricCalls: 40 });
+    expect(seen.length).toBeGreaterThan(0);
+    for (const options of seen) expect(options).not.toHaveProperty('perfectScore');
+  });
 
   test('batched: the same run whatever workers is and whichever reply comes first (each reply read in the place it was asked for)', async ({ toyRun }) => {
     // Keeps the second reply of each pair, the brief one, whatever order the replies came in.

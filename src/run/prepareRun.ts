@@ -109,6 +109,8 @@ function runReflection(config: OptimizeConfig<unknown>, settings: RunSettings): 
     strategy,
     ...(config.reflectionPromptTemplate === undefined ? {} : { template: config.reflectionPromptTemplate }),
     ...(settings.maxCandidateLength === undefined ? {} : { maxCandidateLength: settings.maxCandidateLength }),
+    // Only when it is not GEPA's 1, so that a default run's reflection options stay as they were.
+    ...(settings.perfectScore === 1 ? {} : { perfectScore: settings.perfectScore }),
   };
 }
 

@@ -28,9 +28,9 @@ export interface CombinedLimits {
   /** Proposals made at the same time start at different results (else all start at the newest). */
   spread: boolean;
   /**
-   * Combine only while the share of failing records (score below 1) in the recent minibatches (the
-   * parent's and the evidence's) is below this; at or above it the prompt is the built-in one over
-   * the parent's records alone. Infinity (the default): always combine.
+   * Combine only while the share of failing records (scoring below the run's perfectScore) in the
+   * recent minibatches (the parent's and the evidence's) is below this; at or above it the prompt is
+   * the built-in one over the parent's records alone. Infinity (the default): always combine.
    */
   failingBelow: number;
   /** Add only failing records of other proposals, and only those whose feedback adds a sentence the prompt does not hold yet. */
@@ -39,14 +39,19 @@ export interface CombinedLimits {
 
 export const COMBINED_LIMITS: Readonly<CombinedLimits> = { evidence: 8, maxRecords: 12, maxPromptChars: 24_000, spread: true, failingBelow: Number.POSITIVE_INFINITY, distinct: false };
 
+/** The score at or above which a record passes: the run's perfectScore, else GEPA's 1. */
+const perfectScoreOf = (input: ReflectionInput): number => input.options.perfectScore ?? 1;
+
 /**
- * The share of failing records (score below 1, GEPA's perfect score) in the parent's minibatch and
- * the evidence's. The evidence holds only proposals that reflected (a parent perfect on its
- * minibatch skips), so late in a run the share stays near a half even when most minibatches pass.
+ * The share of failing records (scoring below the run's perfectScore, 1 unless it says otherwise)
+ * in the parent's minibatch and the evidence's. The evidence holds only proposals that reflected
+ * (a parent perfect on its minibatch skips), so late in a run the share stays near a half even
+ * when most minibatches pass.
  */
 export function failingShare(input: ReflectionInput): number {
   const scores = [...input.scores, ...input.evidence.flatMap((e) => e.scores)];
-  return scores.length === 0 ? 0 : scores.filter((s) => s < 1).length / scores.length;
+  const perfect = perfectScoreOf(input);
+  return scores.length === 0 ? 0 : scores.filter((s) => s < perfect).length / scores.length;
 }
 
 /** A record's feedback as sentences, normalized (case, numbers, spacing), for telling failures apart. */
@@ -75,12 +80,13 @@ function otherRecords(input: ReflectionInput, component: string, own: readonly R
   const n = input.evidence.length;
   const start = spread && n > 0 ? Number.parseInt(sha256Hex(JSON.stringify(own)).slice(0, 8), 16) % n : 0;
   const found: ReflectiveRecord[] = [];
+  const perfect = perfectScoreOf(input);
   for (let k = 0; k < n; k++) {
     const e = input.evidence[(start + k) % n] as ReflectionInput['evidence'][number];
     const records = (e.dataset[component] ?? []).map((record, i) => ({ record, score: e.scores[i] ?? 0 }));
     records.sort((a, b) => a.score - b.score);
     for (const { record, score } of records) {
-      if (failingOnly && score >= 1) continue;
+      if (failingOnly && score >= perfect) continue;
       const key = JSON.stringify(record);
       if (seen.has(key)) continue;
       seen.add(key);

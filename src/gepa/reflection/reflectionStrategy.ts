@@ -41,6 +41,11 @@ export interface ReflectionOptions {
    * have. The run enforces it on every strategy's texts (reflectionRun.ts); a strategy may state it.
    */
   maxCandidateLength?: number;
+  /**
+   * The run's perfectScore: a record scoring at or above it passes, below it fails (strategies that
+   * tell failures apart, as 'combined', read it). Absent: 1, GEPA's perfect score.
+   */
+  perfectScore?: number;
 }
 
 /** What a strategy is given: the proposal's parent, the components it rewrites and the evidence. */
