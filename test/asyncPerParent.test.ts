@@ -11,6 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { optimize, type OptimizeResult, type RunEvent, type Schedule } from '../src/index.js';
 import { readRunLog } from '../src/storage/runLog.js';
 import { resolveSchedule, scheduleSchema } from '../src/config/runSettings.js';
+import { RunView } from '../src/workbench/runView.js';
+import { renderPanels } from '../src/workbench/workbenchPanels.js';
 import { killableSimulatedDemo } from './support/killableSimulatedDemo.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gepa-per-parent-'));
@@ -85,6 +87,14 @@ describe('async, several children per parent evaluation', () => {
     expect(seen.prompts.filter((p) => p.startsWith('(Sample 2 ')).length).toBeGreaterThan(0);
     expect(seen.prompts.filter((p) => p.startsWith('(Sample 3 ')).length).toBeGreaterThan(0);
     expect(new Set(result.candidates.map((c) => JSON.stringify(c))).size).toBe(result.candidates.length);
+    // The workbench's proposals in flight name a sibling's shared parent evaluation.
+    const view = new RunView();
+    const firstSibling = siblings.reduce((a, b) => (b.step < a.step ? b : a));
+    const upTo = seen.events.findIndex((e) => e.type === 'minibatch.sampled' && e.step === firstSibling.step);
+    for (const e of seen.events.slice(0, upTo + 1)) view.applyEvent(e);
+    expect(view.inFlight.get(`${firstSibling.step}:0`)).toMatchObject({ siblingOf: firstSibling.siblingOf, stage: 'parent minibatch' });
+    const panel = renderPanels(view, new Set(['inFlight']), { title: '', branches: [], hasReport: false, liveOnly: false }).inFlight ?? '';
+    expect(panel).toContain(`(parent evaluation of ${firstSibling.siblingOf})`);
   });
 
   it('perParent 1 is the schedule without it, bit for bit', async () => {

@@ -332,7 +332,7 @@ function busyCounts(parents: readonly number[]): number[] {
 /** The run events that announce launches: started, its parent, its minibatch. */
 export function launchEvents(launches: readonly Launch[]): RunEvent[] {
   return launches.flatMap(({ proposal: p, parent, minibatch, merge }) => [
-    { type: 'proposal.started', step: p.step, task: p.task, ...(merge ? { merge: { parents: p.parents, candidate: merge.child } } : {}) } as const,
+    { type: 'proposal.started', step: p.step, task: p.task, ...(p.siblingOf === undefined ? {} : { siblingOf: p.siblingOf }), ...(merge ? { merge: { parents: p.parents, candidate: merge.child } } : {}) } as const,
     { type: 'candidate.selected', step: p.step, task: p.task, parent } as const,
     { type: 'minibatch.sampled', step: p.step, task: p.task, ids: minibatch } as const,
   ]);
