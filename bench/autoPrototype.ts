@@ -106,6 +106,26 @@ function autoCombinedVariants(): Record<string, Variant> {
   return out;
 }
 
+/**
+ * Round 4 (width4): several children per parent evaluation ('async <K>x<N>'), with gates evaluated
+ * ahead ('gates') and auto's adaptive 'combined' ('auto-combined').
+ */
+function perParentVariants(): Record<string, Variant> {
+  const out: Record<string, Variant> = {};
+  for (const k of [4, 6, 8, 10, 12, 16]) {
+    for (const n of [2, 3, 4]) {
+      out[`async ${k}x${n}`] = { schedule: { kind: 'async', inFlight: k, perParent: n }, about: `async ${k} in flight, ${n} children per parent evaluation` };
+      out[`async ${k}x${n} gates`] = { schedule: { kind: 'async', inFlight: k, perParent: n, speculate: 'rebase-gate' }, about: `async ${k} in flight, ${n} children per parent evaluation, gates evaluated ahead` };
+      out[`async ${k}x${n} gates auto-combined`] = {
+        schedule: { kind: 'async', inFlight: k, perParent: n, speculate: 'rebase-gate' },
+        options: { reflectionStrategy: combinedReflection(AUTO_COMBINED_LIMITS) },
+        about: `async ${k} in flight, ${n} children per parent evaluation, gates evaluated ahead, reflecting with auto's 'combined' (AUTO_COMBINED_LIMITS)`,
+      };
+    }
+  }
+  return out;
+}
+
 const VARIANTS: Record<string, Variant> = {
   'sequential strategy combined': combined(seq, {}, "the sequential loop, reflectionStrategy 'combined' (8 recent results, 12 records, 24,000 characters)"),
   'sequential strategy combined 6': combined(seq, { maxRecords: 6 }, "the sequential loop, 'combined' capped at 6 records"),
@@ -139,6 +159,7 @@ const VARIANTS: Record<string, Variant> = {
   'auto mb5 combined 8': { schedule: { kind: 'auto' }, options: { reflectionMinibatchSize: 5, reflectionStrategy: combinedReflection({ maxRecords: 8 }) }, about: "schedule 'auto', reflection minibatch 5, 'combined' capped at 8 records" },
   ...adaptiveVariants(),
   ...autoCombinedVariants(),
+  ...perParentVariants(),
   'async 16 combined 3/12': {
     schedule: { kind: 'async', inFlight: 16 },
     wrapReflection: (lm) => combinedPromptModel(lm, { recent: 3, cap: 12 }),

@@ -99,9 +99,10 @@ function launchStep({ context, event, enqueue, self, system }: StepArgs): void {
       continue;
     }
     // Where the proposer would have started (its start is deferred like these sends): its
-    // run event, then its request.
+    // run event, then its request; a sibling's is its group's first proposal's.
     const input = proposerInput(context, launch);
     if (input.evidence) context.seen.atLaunch[launch.proposal.id] = input.evidence;
+    if (launch.proposal.siblingOf !== undefined) continue;
     const { started, request } = askParent(launch, input, self);
     enqueue.emit(started);
     enqueue.sendTo(evaluatorInbox({ system }), request);
@@ -204,33 +205,34 @@ export const optimizerActions = {
   /** Batched: start the next step. */
   launch: optimizerSetup.enqueueActions((args) => launchStep(args)),
   /**
-   * A parent evaluation the optimizer asked for: skipped on it (or failed), the proposal ends
-   * here as a proposer would have ended it (the steps of its 'proposal.finished'); else its
-   * proposer is spawned with the evaluation (ProposerInput.parentEvaluated).
+   * A parent evaluation the optimizer asked for, for one proposal or a group of siblings
+   * (perParent; the first pays for it): skipped on it (or failed), each proposal ends here as a
+   * proposer would have ended it (the steps of its 'proposal.finished'); else each one's proposer
+   * is spawned with the evaluation (ProposerInput.parentEvaluated).
    */
   parentEvaluated: optimizerSetup.enqueueActions((args) => {
     const { context, event, enqueue } = args;
     if (event.type !== 'evaluated' && event.type !== 'evaluator.failed') return;
-    const launch = context.run.parentAnswered(event.requestId);
-    if (!launch) return;
-    observe(context, (w) => watchParent(w, launch.proposal.id, elapsedMs(context)));
-    const { id, step, task } = launch.proposal;
-    const spend = addSpend(NOTHING_SPENT, event);
-    const evidence = context.seen.atLaunch[id];
-    delete context.seen.atLaunch[id];
-    // The run events a proposer would have told its listener are the optimizer's here: emitted
-    // (optimize() hands both to onEvent), in the order the proposer's would have come.
-    if (event.type === 'evaluator.failed') {
-      enqueue.emit(taskErrorEvent({ step, task }, event.error));
-      endedOnItsParent(args, { type: 'proposal.finished', id, spend, outcome: undefined, child: undefined, valset: undefined });
-      return;
+    const next = event.type === 'evaluated' ? afterParentEvaluation(event.evaluations, settingsOf(context)) : undefined;
+    for (const launch of context.run.parentAnswered(event.requestId)) {
+      observe(context, (w) => watchParent(w, launch.proposal.id, elapsedMs(context)));
+      const { id, step, task } = launch.proposal;
+      const spend = launch.proposal.siblingOf === undefined ? addSpend(NOTHING_SPENT, event) : NOTHING_SPENT;
+      const evidence = context.seen.atLaunch[id];
+      delete context.seen.atLaunch[id];
+      // The run events a proposer would have told its listener are the optimizer's here: emitted
+      // (optimize() hands both to onEvent), in the order the proposer's would have come.
+      if (event.type === 'evaluator.failed' || next === undefined) {
+        if (event.type === 'evaluator.failed') enqueue.emit(taskErrorEvent({ step, task }, event.error));
+        endedOnItsParent(args, { type: 'proposal.finished', id, spend, outcome: undefined, child: undefined, valset: undefined });
+        continue;
+      }
+      if (next.kind === 'skip') {
+        enqueue.emit(parentSkippedEvent(next.reason, event.evaluations, { step, task }));
+        endedOnItsParent(args, { type: 'proposal.finished', id, spend, outcome: { task, status: 'skipped', reason: next.reason }, child: undefined, valset: undefined });
+        continue;
+      }
+      enqueue.spawnChild('proposer', { id: context.proposers.spawned(id), systemId: id, input: { ...proposerInput(context, launch, evidence), parentEvaluated: { evaluations: event.evaluations, spend, sum: next.parentSum } } });
     }
-    const next = afterParentEvaluation(event.evaluations, settingsOf(context));
-    if (next.kind === 'skip') {
-      enqueue.emit(parentSkippedEvent(next.reason, event.evaluations, { step, task }));
-      endedOnItsParent(args, { type: 'proposal.finished', id, spend, outcome: { task, status: 'skipped', reason: next.reason }, child: undefined, valset: undefined });
-      return;
-    }
-    enqueue.spawnChild('proposer', { id: context.proposers.spawned(id), systemId: id, input: { ...proposerInput(context, launch, evidence), parentEvaluated: { evaluations: event.evaluations, spend, sum: next.parentSum } } });
   }),
 };

@@ -5,7 +5,7 @@
 // on its logged path takes the logged shape at the same point instead of deciding again (its
 // latencies, replayed from the log, say nothing), so it asks for the calls the log holds.
 import { autoDecision, autoShapeId, autoShapeOfId, type AutoShape } from '../src/runtimeModel/autoSchedule.js';
-import { autoMilestone, autoViewOf, sameShape, type AutoWatch } from '../src/runtimeModel/autoWatch.js';
+import { autoMilestone, autoViewOf, keepsShape, type AutoWatch } from '../src/runtimeModel/autoWatch.js';
 import { expectedDecision, pastLoggedPath, type LoggedDecision } from '../src/storage/resumeOrder.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import type { ScheduleDecisionRecord } from '../src/gepa/core/optimizeResult.js';
@@ -35,8 +35,9 @@ function taken(context: OptimizerContext, watch: AutoWatch, shape: AutoShape, re
 /**
  * Before a launch (the launch action only): the logged shape when the resumed run's path holds
  * one next; else, past the logged path and at a new milestone, auto's decision (taken even when it
- * keeps the shape the first time, so every run records its first choice), kept in the run's
- * shape, the walk and the watch. Null when nothing is decided.
+ * keeps the shape the first time, so every run records its first choice; after that only when it
+ * changes K by AUTO_MIN_CHANGE or more, keepsShape), kept in the run's shape, the walk and the
+ * watch. Null when nothing is decided.
  */
 export function autoStep(context: OptimizerContext): AutoStep | null {
   const watch = context.seen.auto;
@@ -53,7 +54,7 @@ export function autoStep(context: OptimizerContext): AutoStep | null {
   const view = autoViewOf(watch, { workers: settings.workers, budget: settings.maxMetricCalls, valsetSize: table.valIds.length, minibatchSize: settings.minibatchSize, speculate: settings.schedule.kind === 'async' ? settings.schedule.speculate : 'none', combines: settings.schedule.kind === 'async' && settings.schedule.combinesFailures === true });
   const decision = autoDecision(view);
   const next = { ...watch, decidedAt: milestone };
-  if (watch.decisions.length > 0 && sameShape(decision.shape, context.run.shape as AutoShape)) {
+  if (watch.decisions.length > 0 && keepsShape(decision.shape, context.run.shape as AutoShape)) {
     context.seen.auto = next;
     return {};
   }

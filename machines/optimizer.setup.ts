@@ -104,7 +104,9 @@ export function proposerInput(context: OptimizerContext, launch: Launch, evidenc
     buildDataset,
     reflection,
     onEvent,
-    ...(readsEvidence ? { shareEvidence: true, evidence } : {}),
+    // A sibling's parent records are its group's first proposal's: shared once, by that one.
+    ...(readsEvidence ? { ...(proposal.siblingOf === undefined ? { shareEvidence: true } : {}), evidence } : {}),
+    ...(proposal.siblingOf === undefined ? {} : { sample: proposal.step - proposal.siblingOf }),
     ...(launch.merge ? { merge: launch.merge } : {}),
   };
 }

@@ -7,6 +7,7 @@ import { evaluationAsk, prefetchAsks, reflectionRequestId, type EvaluationName }
 import { startRebaseGate } from '../src/gepa/proposer/rebaseGate.js';
 import { minibatchResults } from '../src/gepa/proposer/reflectiveDataset.js';
 import { startReflection } from '../src/gepa/reflection/reflectionRun.js';
+import { siblingPrompt } from '../src/gepa/reflection/siblingPrompt.js';
 import type { EvaluatorRef, EvaluatorReply, EvaluatorRequest, ReplyTo } from './protocol.js';
 import { evaluatorInbox } from './evaluatorInbox.js';
 import { evaluationStarted } from './proposer.runEvents.js';
@@ -49,7 +50,7 @@ function reflectionRequests(context: ProposerContext, self: ReplyTo<EvaluatorRep
   return (context.reflecting?.asks ?? []).map((ask, i): EvaluatorRequest => {
     const requestId = reflectionRequestId(i);
     if (ask.kind === 'propose') return { type: 'propose', requestId, replyTo: self, candidate: ask.candidate, dataset: ask.dataset, components: ask.components, origin };
-    return { type: 'reflect', requestId, replyTo: self, prompt: ask.prompt, origin, ...(ask.content ? { content: ask.content } : {}) };
+    return { type: 'reflect', requestId, replyTo: self, prompt: siblingPrompt(ask.prompt, context.sample ?? 0), origin, ...(ask.content ? { content: ask.content } : {}) };
   });
 }
 

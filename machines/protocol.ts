@@ -220,6 +220,11 @@ export interface ProposerInput {
     /** The parent's minibatch sum, which the optimizer's go-on answer (afterParentEvaluation) gave. */
     sum: number;
   };
+  /**
+   * Async with `perParent` N > 1: the proposal's place in its group after the first (1 to N - 1),
+   * whose reflection prompts say so (siblingPrompt.ts); absent on the first.
+   */
+  sample?: number;
   /** Present for a merge proposal: the merged child and its parents' sums on the subsample (`minibatch`). */
   merge?: {
     /** The merged child. */

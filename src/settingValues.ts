@@ -180,6 +180,12 @@ export type Schedule =
       heldSlot?: HeldSlot;
       /** Work done ahead of a held child's verdict. Default 'none'. */
       speculate?: Speculation;
+      /**
+       * N, the children made from one parent evaluation (docs/schedules.md, "Several children per
+       * parent"): a launch draws one parent and minibatch, evaluates the parent once and reflects N
+       * times on it; each child is its own proposal, counted against `inFlight`. Default 1.
+       */
+      perParent?: number;
     }
   /**
    * The runtime chooses the shape and adapts it as the run goes: an async schedule whose in-flight

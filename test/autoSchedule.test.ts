@@ -11,10 +11,10 @@ import { SimulatedClock } from 'xstate';
 import { parseScheduleOption, scheduleOptionText } from '../src/cli/scheduleOption.js';
 import { runOnSimulatedClock, steppingClock } from '../src/clock.js';
 import type { RunEvent } from '../src/gepa/core/runEvent.js';
-import { AUTO_COMBINED_NOTE, AUTO_GATED_IN_FLIGHT, AUTO_MAX_IN_FLIGHT, autoDecision, autoSpeculation, budgetAllows } from '../src/runtimeModel/autoSchedule.js';
+import { AUTO_COMBINED_NOTE, AUTO_GATED_IN_FLIGHT, AUTO_MAX_IN_FLIGHT, AUTO_MIN_CHANGE, autoDecision, autoSpeculation, budgetAllows } from '../src/runtimeModel/autoSchedule.js';
 import { OTHER_VERSION_FIELD } from '../src/gepa/reflection/combinedFailures.js';
 import type { LanguageModel } from '../src/gepa/core/languageModel.js';
-import { autoViewOf, startAutoWatch } from '../src/runtimeModel/autoWatch.js';
+import { autoViewOf, keepsShape, startAutoWatch } from '../src/runtimeModel/autoWatch.js';
 import { optimize } from '../src/index.js';
 import { readRunLog } from '../src/storage/runLog.js';
 import { resolveSettings } from '../src/config/runSettings.js';
@@ -61,6 +61,20 @@ describe('the rule', () => {
     expect(autoDecision({ ...view, speculate: 'rebase-gate' }).shape.inFlight).toBe(AUTO_GATED_IN_FLIGHT);
     expect(autoDecision({ ...view, speculate: 'rebase-gate' }).reason).toMatch(/^async 10; gates evaluated ahead: /);
     expect(autoDecision(view).shape.inFlight).toBe(AUTO_MAX_IN_FLIGHT);
+  });
+
+  test('after its first choice a run changes K by AUTO_MIN_CHANGE or more, never by one', () => {
+    expect(AUTO_MIN_CHANGE).toBe(2);
+    const at = (inFlight: number) => ({ inFlight, heldSlot: 'keep' as const });
+    expect(keepsShape(at(9), at(8))).toBe(true);
+    expect(keepsShape(at(7), at(8))).toBe(true);
+    expect(keepsShape(at(10), at(8))).toBe(false);
+    expect(keepsShape(at(12), at(8))).toBe(false);
+    expect(keepsShape({ inFlight: 8, heldSlot: 'free' }, at(8))).toBe(false);
+    // 16 slots: async 8 before anything is observed; reflections of 1 s widen it (to 12), not rounds that put the count at 8.0-8.2.
+    const run = { workers: 16, budget: 1500, valsetSize: 30, minibatchSize: 3 };
+    expect(autoDecision(autoViewOf(startAutoWatch(), run)).shape.inFlight).toBe(8);
+    expect(keepsShape(autoDecision({ ...autoViewOf(startAutoWatch(), run), roundMs: 25, reflectionMs: 1000 }).shape, at(8))).toBe(false);
   });
 
   test("--schedule auto parses to { kind: 'auto' } and prints back", () => {

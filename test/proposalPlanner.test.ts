@@ -53,4 +53,21 @@ describe('the proposal planner and the ledger', () => {
     const short = planAsyncProposals(input(openLedger(20, 3), {}, schedule), 0, 4);
     expect([short.launches.length, short.ledger.reservedCalls, short.stopReason]).toEqual([2, 14, undefined]);
   });
+
+  it('async perParent: a group shares its first proposal\'s parent and minibatch, its siblings reserve 7 - 2 calls, it waits for N free places, and the budget cuts it', () => {
+    const schedule = { kind: 'async' as const, rebase: 'off' as const, parentWeighting: 'front' as const };
+    const groups = planAsyncProposals(input(openLedger(100, 3), {}, schedule), 0, 6, 3);
+    expect(groups.launches.map((l) => `${l.proposal.id}:${l.proposal.reservation.calls}:${l.proposal.siblingOf ?? '-'}`)).toEqual(['p1-0:7:-', 'p2-0:5:1', 'p3-0:5:1', 'p4-0:7:-', 'p5-0:5:4', 'p6-0:5:4']);
+    const [first, ...siblings] = groups.launches.slice(0, 3);
+    for (const s of siblings) expect([s.parent, s.minibatch, s.components]).toEqual([first?.parent, first?.minibatch, first?.components]);
+    expect(groups.search.step).toBe(6);
+    // The same draws as one proposal at a time: a group's first proposal is the one N = 1 would start.
+    expect(planAsyncProposals(input(openLedger(100, 3), {}, schedule), 0, 1).launches[0]?.minibatch).toEqual(first?.minibatch);
+    // Two places free of three: nothing starts until a whole group's are.
+    expect(planAsyncProposals(input(openLedger(100, 3), {}, schedule), 4, 6, 3).launches).toEqual([]);
+    // 12 calls left (of 15, 3 spent): the first's 7 and one sibling's 5; the group is cut to two.
+    const cut = planAsyncProposals(input(openLedger(15, 3), {}, schedule), 0, 6, 3);
+    expect(cut.launches.map((l) => l.proposal.reservation.calls)).toEqual([7, 5]);
+    expect(remainingCalls(cut.ledger)).toBe(0);
+  });
 });

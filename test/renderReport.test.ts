@@ -218,6 +218,11 @@ describe('the proposal table', () => {
     expect(html).toContain('<td class="num">4</td><td>reflective</td>');
     expect(renderProposalTable([record])).toContain('<td class="num">4.0</td>');
   });
+
+  it('names the proposal whose parent evaluation a sibling reflected on (async perParent)', () => {
+    const record: ProposalRecord = { step: 5, task: 0, kind: 'reflective', parents: [2], outcome: 'rejected', reason: 'failed acceptance', staleness: 0, reflectionCostUsd: 0, siblingOf: 4 };
+    expect(renderProposalTable([record], true)).toContain('<td>#2 <span class="muted">(parent evaluation of 4)</span></td>');
+  });
 });
 
 describe('rebasing, as the runtime model takes it', () => {

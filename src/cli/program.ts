@@ -61,7 +61,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .command('demo')
     .description('optimize the built-in offline demo task (simulated models, no network, no key)')
     .addOption(
-      new Option('--schedule <schedule>', 'batched, batched:PxN, async:K, or auto (the runtime chooses: async 8 at 16 slots, async 10 with gates evaluated ahead and reflections that read other proposals\' failures at 128 or 512, for 1,500 calls)')
+      new Option('--schedule <schedule>', 'batched, batched:PxN, async:K[xN], or auto (the runtime chooses: async 8 at 16 slots, async 10 with gates evaluated ahead and reflections that read other proposals\' failures at 128 or 512, for 1,500 calls)')
         .argParser(parseScheduleOption)
         .default(DEMO_DEFAULTS.schedule, scheduleOptionText(DEMO_DEFAULTS.schedule)),
     )
@@ -109,7 +109,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option('--budget <B>', 'maximum metric calls (the config\'s maxMetricCalls)', parsePositiveInt)
     .option('--seed <S>', 'the optimizer\'s seed (the config\'s seed)', parseInteger)
     .option('--run-dir <DIR>', 'the run directory, relative to the current directory (the config\'s runDir)')
-    .addOption(new Option('--schedule <schedule>', 'batched, batched:PxN or async:K (the config\'s schedule)').argParser(parseScheduleOption))
+    .addOption(new Option('--schedule <schedule>', 'batched, batched:PxN or async:K[xN] (the config\'s schedule)').argParser(parseScheduleOption))
     .option('--reflection-model <MODEL>', 'the reflection model (the config\'s reflectionModel)')
     .option('--seed-candidate <F>', 'start from this JSON object of named texts (the config\'s seedCandidate)');
   addUiOptions(run).action(async (config: string, flags: RunFlags & UiFlags) => {

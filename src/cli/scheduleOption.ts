@@ -1,5 +1,6 @@
 // Parses the --schedule flag: `batched` (1x1), `batched:PxN` (the paper's P parents x N
-// children per step), `async:K` (K proposals always in flight) or `auto` (the runtime chooses).
+// children per step), `async:K` (K proposals always in flight), `async:KxN` (K in flight, N
+// children from each parent evaluation) or `auto` (the runtime chooses).
 import { InvalidArgumentError } from 'commander';
 import type { Schedule } from '../settingValues.js';
 
@@ -13,15 +14,19 @@ export function parseScheduleOption(text: string): Schedule {
   if (batched && POSITIVE.test(batched[1] as string) && POSITIVE.test(batched[2] as string)) {
     return { kind: 'batched', parents: Number(batched[1]), perParent: Number(batched[2]) };
   }
-  const async = /^async:(\d+)$/.exec(value);
-  if (async && POSITIVE.test(async[1] as string)) return { kind: 'async', inFlight: Number(async[1]) };
-  throw new InvalidArgumentError('expected batched, batched:PxN (e.g. batched:2x2), async:K (e.g. async:8), with positive integers, or auto');
+  const async = /^async:(\d+)(?:x(\d+))?$/.exec(value);
+  if (async && POSITIVE.test(async[1] as string) && (async[2] === undefined || POSITIVE.test(async[2]))) {
+    const perParent = Number(async[2] ?? 1);
+    return { kind: 'async', inFlight: Number(async[1]), ...(perParent > 1 ? { perParent } : {}) };
+  }
+  throw new InvalidArgumentError('expected batched, batched:PxN (e.g. batched:2x2), async:K or async:KxN (e.g. async:8, async:8x2), with positive integers, or auto');
 }
 
 /** A schedule as the --schedule flag spells it (the inverse of parseScheduleOption). */
 export function scheduleOptionText(schedule: Schedule): string {
   if (schedule.kind === 'auto') return 'auto';
-  return schedule.kind === 'batched' ? `batched:${schedule.parents}x${schedule.perParent}` : `async:${schedule.inFlight}`;
+  if (schedule.kind === 'batched') return `batched:${schedule.parents}x${schedule.perParent}`;
+  return (schedule.perParent ?? 1) > 1 ? `async:${schedule.inFlight}x${schedule.perParent}` : `async:${schedule.inFlight}`;
 }
 
 /** A commander parser for positive integer flags. */

@@ -67,7 +67,7 @@ export const scheduleSchema = z.discriminatedUnion(
   'kind',
   [
   z.object({ kind: z.literal('batched'), parents: positiveInt.optional(), perParent: positiveInt.optional() }).strict(),
-  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: oneOf(REBASE_POLICIES).optional(), parentWeighting: oneOf(PARENT_WEIGHTINGS).optional(), rebaseGate: oneOf(REBASE_GATES).optional(), rebaseWait: oneOf(REBASE_WAITS).optional(), heldSlot: oneOf(HELD_SLOTS).optional(), speculate: oneOf(SPECULATIONS).optional() }).strict(),
+  z.object({ kind: z.literal('async'), inFlight: positiveInt.max(MAX_IN_FLIGHT), rebase: oneOf(REBASE_POLICIES).optional(), parentWeighting: oneOf(PARENT_WEIGHTINGS).optional(), rebaseGate: oneOf(REBASE_GATES).optional(), rebaseWait: oneOf(REBASE_WAITS).optional(), heldSlot: oneOf(HELD_SLOTS).optional(), speculate: oneOf(SPECULATIONS).optional(), perParent: positiveInt.max(MAX_IN_FLIGHT).optional() }).strict(),
   z.object({ kind: z.literal('auto') }).strict(),
   ],
   refusingKinds(SCHEDULE_KINDS),
@@ -231,7 +231,7 @@ export interface RunSettings {
    * (src/runtimeModel/autoSchedule.ts); `combinesFailures` when its proposals reflect with auto's 'combined' (autoCombinesFailures,
    * the config choosing no reflection of its own). Both are recorded in a run directory, so a resume reflects as the run began.
    */
-  schedule: { kind: 'batched'; parents: number; perParent: number } | { kind: 'async'; inFlight: number; rebase: RebasePolicy; parentWeighting: ParentWeighting; rebaseGate: RebaseGate; rebaseWait: RebaseWait; heldSlot: HeldSlot; speculate: Speculation; auto?: true; combinesFailures?: true };
+  schedule: { kind: 'batched'; parents: number; perParent: number } | { kind: 'async'; inFlight: number; rebase: RebasePolicy; parentWeighting: ParentWeighting; rebaseGate: RebaseGate; rebaseWait: RebaseWait; heldSlot: HeldSlot; speculate: Speculation; perParent?: number; auto?: true; combinesFailures?: true };
   workers: number;
   minibatchSize: number;
   seed: number;
@@ -345,6 +345,8 @@ export function resolveSchedule(schedule: Schedule, run: { workers: number; budg
     rebaseWait: schedule.rebaseWait ?? asyncDefaults.rebaseWait,
     heldSlot: schedule.heldSlot ?? asyncDefaults.heldSlot,
     speculate: schedule.speculate ?? asyncDefaults.speculate,
+    // Absent at 1 (the default): a run directory's recorded schedule stays as it was before N existed.
+    ...(schedule.perParent !== undefined && schedule.perParent > 1 ? { perParent: schedule.perParent } : {}),
   };
 }
 

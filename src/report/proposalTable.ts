@@ -48,10 +48,12 @@ export function renderProposalTable(proposals: readonly ProposalRecord[], asyncR
     counts.set(stage, (counts.get(stage) ?? 0) + 1);
     const parents = p.parents.map((i) => `#${i}`).join(' + ');
     const rebased = p.rebasedFrom !== undefined ? ` <span class="muted">(rebased from #${p.rebasedFrom})</span>` : '';
+    // Several children per parent: the proposal whose parent evaluation this one reflected on.
+    const sibling = p.siblingOf !== undefined ? ` <span class="muted">(parent evaluation of ${p.siblingOf})</span>` : '';
     const child = p.candidateIndex !== undefined ? `#${p.candidateIndex}` : '';
     return (
       `<tr class="proposal ${stageClass(stage)}" data-stage="${escapeHtml(stage)}">` +
-      `<td class="num">${asyncRun ? p.step : `${p.step}.${p.task}`}</td><td>${escapeHtml(p.kind)}</td><td>${escapeHtml(parents)}${rebased}</td>` +
+      `<td class="num">${asyncRun ? p.step : `${p.step}.${p.task}`}</td><td>${escapeHtml(p.kind)}</td><td>${escapeHtml(parents)}${rebased}${sibling}</td>` +
       `<td>${escapeHtml(child)}</td><td class="stage">${escapeHtml(stage)}</td><td class="num">${escapeHtml(minibatchCell(p))}</td>` +
       `<td class="reason">${escapeHtml(p.reason)}</td></tr>`
     );

@@ -36,6 +36,11 @@
 //   the final val and test on all four (48 seeds); at 16 slots it stays off (the run is unchanged).
 // - The launch order's held-slot rule stays 'keep': freeing places ('free', 'free-early') lost
 //   0.01-0.04 of quality on every task at 128 slots.
+// - **A run changes K by two or more, never by one** (AUTO_MIN_CHANGE). The count moves by one
+//   with the noise of a few observed latencies: at 16 slots the first proposals put it at 8.0-8.2
+//   on three seeds of 96 (multistep, demo), which widened those runs to async 9 where async 8 is
+//   the fastest fixed shape; the first choice and larger moves (16 slots with 1 s reflections:
+//   async 8 before anything is observed, 12 after) are taken as before.
 import type { HeldSlot, Speculation } from '../settingValues.js';
 import { ASYNC_WIDTH_FACTOR } from '../gepa/core/searchWidth.js';
 import { MIN_GENERATIONS } from './recommendSchedule.js';
@@ -45,6 +50,9 @@ export const AUTO_MAX_IN_FLIGHT = 12;
 
 /** The widest in-flight count auto takes when it evaluates gates ahead (see the header). */
 export const AUTO_GATED_IN_FLIGHT = 10;
+
+/** The least change of K a run acts on after its first decision (see the header). */
+export const AUTO_MIN_CHANGE = 2;
 
 /** Before a reflection is observed, one is taken to last this many minibatch rounds. */
 export const PRIOR_REFLECTION_ROUNDS = 5;

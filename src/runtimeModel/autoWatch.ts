@@ -6,7 +6,7 @@
 // few milestones only (autoMilestone), so a run's shape changes a handful of times, each a logged
 // decision with its reason.
 import type { ScheduleDecisionRecord } from '../gepa/core/optimizeResult.js';
-import type { AutoShape, AutoView } from './autoSchedule.js';
+import { AUTO_MIN_CHANGE, type AutoShape, type AutoView } from './autoSchedule.js';
 import type { Speculation } from '../settingValues.js';
 
 /** Observations kept: the first few are enough, and the context stays small. */
@@ -106,5 +106,9 @@ export function autoViewOf(w: AutoWatch, run: { workers: number; budget?: number
   };
 }
 
-/** Two shapes are the same decision. */
-export const sameShape = (a: AutoShape, b: { inFlight: number; heldSlot: string }): boolean => a.inFlight === b.inFlight && a.heldSlot === b.heldSlot;
+/**
+ * A decision the run does not act on: the shape it has, or one whose K is within
+ * AUTO_MIN_CHANGE - 1 of it (a count that moves by one with the noise of a few observations).
+ */
+export const keepsShape = (decided: AutoShape, current: { inFlight: number; heldSlot: string }): boolean =>
+  decided.heldSlot === current.heldSlot && Math.abs(decided.inFlight - current.inFlight) < AUTO_MIN_CHANGE;

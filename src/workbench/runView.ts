@@ -54,6 +54,8 @@ export interface ProposalInFlight {
   task: number;
   parent?: number;
   merge?: number[];
+  /** Async perParent: the proposal whose parent evaluation it shares (it waits on that one's until it reflects). */
+  siblingOf?: number;
   /** What it is doing: its parent's or child's minibatch evaluation, the reflection, the valset. */
   stage: string;
   /** Run time when it started, ms. */
@@ -381,7 +383,8 @@ export class RunView {
         this.mark('pool');
         return;
       case 'proposal.started':
-        this.inFlight.set(key, { step: e.step, task: e.task, stage: e.merge ? 'merge' : 'starting', startedMs: atMs ?? 0, ...(e.merge ? { merge: e.merge.parents } : {}) });
+        // A sibling's parent evaluation is its group's first proposal's, already asked for.
+        this.inFlight.set(key, { step: e.step, task: e.task, stage: e.merge ? 'merge' : e.siblingOf !== undefined ? (STAGES.parent as string) : 'starting', startedMs: atMs ?? 0, ...(e.merge ? { merge: e.merge.parents } : {}), ...(e.siblingOf === undefined ? {} : { siblingOf: e.siblingOf }) });
         this.mark('inFlight');
         return;
       case 'candidate.selected': {

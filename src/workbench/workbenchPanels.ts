@@ -137,7 +137,8 @@ function renderInFlight(view: RunView, context: PanelContext): string {
   const rows = [...view.inFlight.values()]
     .sort((a, b) => a.step - b.step || a.task - b.task)
     .map((p) => {
-      const from = p.merge ? `merge of ${p.merge.map((i) => `#${i}`).join(' + ')}` : p.parent !== undefined ? `#${p.parent}` : '';
+      const shared = p.siblingOf !== undefined ? ` (parent evaluation of ${p.siblingOf})` : '';
+      const from = p.merge ? `merge of ${p.merge.map((i) => `#${i}`).join(' + ')}` : p.parent !== undefined ? `#${p.parent}${shared}` : '';
       const name = view.schedule?.kind === 'async' ? String(p.step) : `${p.step}.${p.task}`;
       return `<tr><td class="num">${name}</td><td>${escapeHtml(from)}</td><td class="stage stage-${escapeHtml(p.stage.replace(/ /g, '-'))}">${escapeHtml(p.stage)}</td><td class="num">${escapeHtml(formatDuration(Math.max(0, now - p.startedMs)))}</td></tr>`;
     });

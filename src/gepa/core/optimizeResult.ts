@@ -57,6 +57,11 @@ export interface ProposalRecord {
   rebasedFrom?: number;
   /** With `rebasedFrom`: how many minibatch examples the rebase gate judged the rebased child on (schedule.rebaseGate). */
   rebaseGateExamples?: number;
+  /**
+   * Async with `schedule.perParent` N > 1: the proposal whose parent evaluation this one's
+   * reflection read (the first of its group, which paid for it); absent on that one.
+   */
+  siblingOf?: number;
   /** Dollars its reflection calls cost (metric calls are shared through the cache, so not split per proposal). */
   reflectionCostUsd: number;
   /** With maxCandidateLength, when a text of its reflection was over the limit: what the rule did. */

@@ -109,6 +109,11 @@ export interface Proposal {
   rebasedFrom?: number;
   /** With `rebasedFrom`: how many minibatch examples the rebase gate judged the rebased child on. */
   rebaseGateExamples?: number;
+  /**
+   * Async with `perParent` N > 1: the proposal number of its group's first proposal, whose parent
+   * evaluation (paid once, by that proposal) this one reflects on; absent on the first.
+   */
+  siblingOf?: number;
   /** With maxCandidateLength, when a text of its reflection was over the limit: what the rule did. */
   tooLong?: ProposalRecord['tooLong'];
   /**

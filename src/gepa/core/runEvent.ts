@@ -121,6 +121,8 @@ export type RunEvent =
       step: number;
       /** The proposal's place in its step (batched: 0 to P x N - 1; async: 0). */
       task: number;
+      /** Async with `schedule.perParent` > 1: the proposal whose parent evaluation this one reflects on (absent on the first of a group). */
+      siblingOf?: number;
       /** Set when the proposal is a merge of two pool candidates into `candidate`. */
       merge?: {
         /** The two merged candidates' pool indices (the first is `candidate.selected`'s parent). */

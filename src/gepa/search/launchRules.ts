@@ -45,7 +45,11 @@ export interface LaunchMoment {
   afterVerdict: boolean;
 }
 
-/** One launch, and who asks for its parent evaluation: its proposer (spawned now), or the optimizer (parent-first). */
+/**
+ * One launch, and who asks for its parent evaluation: its proposer (spawned now), or the
+ * optimizer (parent-first; for a sibling, `launch.proposal.siblingOf`, the evaluation its
+ * group's first proposal asks for).
+ */
 export interface LaunchStart {
   launch: Launch;
   optimizerAsksParent: boolean;
@@ -93,7 +97,10 @@ export function nextLaunches(run: LaunchRun, shape: LaunchShape, moment: LaunchM
   // After a verdict only while held children free their places: a child the verdict held in its wait gives its place to a new proposal.
   if (moment.afterVerdict && heldSlot !== 'free') return null;
   const input = planInputOf(run, moment);
-  const plan: Plan = shape.kind === 'batched' ? planBatchedStep(input, shape) : planAsyncProposals(input, occupiedSlots(run.proposals, shape.inFlight, heldSlot), shape.inFlight);
+  // Several children per parent share the parent evaluation the optimizer asks for: parent-first
+  // only (a replacement proposer evaluates its own parent, so each of its proposals stands alone).
+  const perParent = shape.kind === 'async' && run.parentFirst ? (shape.perParent ?? 1) : 1;
+  const plan: Plan = shape.kind === 'batched' ? planBatchedStep(input, shape) : planAsyncProposals(input, occupiedSlots(run.proposals, shape.inFlight, heldSlot), shape.inFlight, perParent);
   const launched = launchPlan(run, plan, shape.kind === 'batched');
   // Reflective proposals, async or in a batched step (a merge has no parent evaluation). They join
   // parentsAsked in the same update as the plan (one copy of the machine's context).

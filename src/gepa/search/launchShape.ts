@@ -7,12 +7,15 @@ import type { HeldSlot } from '../../settingValues.js';
 export type LaunchShape =
   /** P parents x N proposals per parent, a step at a time. */
   | { kind: 'batched'; parents: number; perParent: number }
-  /** K proposals in flight; `heldSlot`: what a child held by the launch-order wait does with its place. */
-  | { kind: 'async'; inFlight: number; heldSlot: HeldSlot };
+  /**
+   * K proposals in flight; `heldSlot`: what a child held by the launch-order wait does with its
+   * place; `perParent`: N children from one parent evaluation, N of the K places (absent: 1).
+   */
+  | { kind: 'async'; inFlight: number; heldSlot: HeldSlot; perParent?: number };
 
 /** The shape a resolved schedule starts a run with (only the fields the launch rules read). */
 export function launchShapeOf(schedule: LaunchShape): LaunchShape {
   return schedule.kind === 'batched'
     ? { kind: 'batched', parents: schedule.parents, perParent: schedule.perParent }
-    : { kind: 'async', inFlight: schedule.inFlight, heldSlot: schedule.heldSlot };
+    : { kind: 'async', inFlight: schedule.inFlight, heldSlot: schedule.heldSlot, ...(schedule.perParent !== undefined && schedule.perParent > 1 ? { perParent: schedule.perParent } : {}) };
 }

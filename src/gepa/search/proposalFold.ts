@@ -65,6 +65,7 @@ export function foldProposals(pool: CandidatePool, finished: readonly Proposal[]
       reflectionCostUsd: p.spend?.reflectionCostUsd ?? 0,
       ...(p.rebasedFrom === undefined ? {} : { rebasedFrom: p.rebasedFrom }),
       ...(p.rebaseGateExamples === undefined ? {} : { rebaseGateExamples: p.rebaseGateExamples }),
+      ...(p.siblingOf === undefined ? {} : { siblingOf: p.siblingOf }),
       ...(p.tooLong === undefined ? {} : { tooLong: p.tooLong }),
       ...(outcome.status === 'judged' ? { parentMinibatchSum: outcome.verdict.parentSum, childMinibatchSum: outcome.verdict.childSum } : {}),
     };

@@ -257,18 +257,44 @@ export function planBatchedStep(input: PlanInput, shape: StepShape): Plan {
 }
 
 /** One proposal's grant from `budget` (a full one, or the last calls'), for the async refill. */
-function grantOne(input: PlanInput, budget: PlanInput['budget'], perTask: number) {
+function grantOne(input: PlanInput, budget: PlanInput['budget'], perTask: number): LastCallGrant[] {
   const full = grants(budget, perTask, 1);
   return [...full, ...lastCallGrants({ ...input, budget }, full, 1)];
 }
 
 /**
+ * Worst case of a sibling (perParent > 1): a reflective proposal's without the parent's minibatch
+ * evaluation, which its group's first proposal pays for once.
+ */
+export const siblingWorstCase = (settings: Pick<PlannerSettings, 'minibatchSize' | 'searchMode' | 'cacheEvaluation'>, valsetSize: number): number =>
+  reflectiveWorstCase(settings, valsetSize) - settings.minibatchSize;
+
+/**
+ * Up to `most` siblings of `first` (a reflective launch on a full grant): proposals numbered after
+ * it with its parent, minibatch and components, each on its own grant of siblingWorstCase; the
+ * group is cut to the grants the budget gives. They draw nothing: a group of one is today's
+ * proposal, draw for draw.
+ */
+function siblingsOf(first: Launch, input: PlanInput, budget: PlanInput['budget'], most: number): { launches: Launch[]; ledger: BudgetLedger } {
+  const granted = most > 0 ? grants(budget, siblingWorstCase(input.settings, input.table.valIds.length), most) : [];
+  const launches = granted.map((g, i): Launch => {
+    const step = first.proposal.step + 1 + i;
+    return { ...first, proposal: { ...first.proposal, id: `p${step}-0`, step, reservation: g.reservation, siblingOf: first.proposal.step } };
+  });
+  return { launches, ledger: granted.length > 0 ? (granted[granted.length - 1] as Reserved).ledger : budget.ledger };
+}
+
+/**
  * The async schedule's refill: proposals of their own number, one at a time from the frontier as
- * it stands, until `inFlight + launched` reaches `width` or the budget refuses another.
+ * it stands, until `inFlight + launched` reaches `width` or the budget refuses another. With
+ * `perParent` N > 1 each reflective launch on a full grant is a group: it and up to N - 1
+ * siblings (siblingsOf), started only when N places are free (a group is never split by the
+ * width; the budget may cut it).
  * Stops the run when nothing is in flight and nothing could start.
  */
-export function planAsyncProposals(input: PlanInput, inFlight: number, width: number): Plan {
+export function planAsyncProposals(input: PlanInput, inFlight: number, width: number, perParent = 1): Plan {
   const perTask = reflectiveWorstCase(input.settings, input.table.valIds.length);
+  const groupSize = Math.min(perParent, width);
   const launches: Launch[] = [];
   const failures: ProposalRecord[] = [];
   let { search } = input;
@@ -276,13 +302,17 @@ export function planAsyncProposals(input: PlanInput, inFlight: number, width: nu
   let hookStop: string | undefined;
   const { schedule } = input.settings;
   const busy = schedule.kind === 'async' && schedule.parentWeighting === 'in-flight' ? busyCounts(input.inFlightParents ?? []) : undefined;
-  for (let granted = grantOne(input, budget, perTask); inFlight + launches.length < width && granted.length > 0; granted = grantOne(input, budget, perTask)) {
+  for (let granted = grantOne(input, budget, perTask); width - inFlight - launches.length >= groupSize && granted.length > 0; granted = grantOne(input, budget, perTask)) {
     const planned = planLaunches({ ...input, search, budget, ...(busy ? { busy } : {}) }, search.step + 1, granted, { parents: 1, perParent: 1 });
-    launches.push(...planned.launches);
+    const first = planned.launches[0];
+    const fullGrant = granted[0]?.valsetOwed === undefined && granted[0]?.minibatchSize === undefined;
+    const group = first && !first.merge && fullGrant && groupSize > 1 ? siblingsOf(first, input, { ...budget, ledger: planned.ledger }, groupSize - 1) : undefined;
+    const started = group ? [...planned.launches, ...group.launches] : planned.launches;
+    launches.push(...started);
     failures.push(...planned.failures);
-    if (busy) for (const l of planned.launches) busy[l.parent] = (busy[l.parent] ?? 0) + 1;
-    search = planned.search;
-    budget = { ...budget, ledger: planned.ledger };
+    if (busy) for (const l of started) busy[l.parent] = (busy[l.parent] ?? 0) + 1;
+    search = group && group.launches.length > 0 ? { ...planned.search, step: (group.launches[group.launches.length - 1] as Launch).proposal.step } : planned.search;
+    budget = { ...budget, ledger: group ? group.ledger : planned.ledger };
     hookStop = hookFailure(search, failures);
     if (hookStop !== undefined || planned.launches.length + planned.failures.length === 0) break;
   }
@@ -302,7 +332,7 @@ function busyCounts(parents: readonly number[]): number[] {
 /** The run events that announce launches: started, its parent, its minibatch. */
 export function launchEvents(launches: readonly Launch[]): RunEvent[] {
   return launches.flatMap(({ proposal: p, parent, minibatch, merge }) => [
-    { type: 'proposal.started', step: p.step, task: p.task, ...(merge ? { merge: { parents: p.parents, candidate: merge.child } } : {}) } as const,
+    { type: 'proposal.started', step: p.step, task: p.task, ...(p.siblingOf === undefined ? {} : { siblingOf: p.siblingOf }), ...(merge ? { merge: { parents: p.parents, candidate: merge.child } } : {}) } as const,
     { type: 'candidate.selected', step: p.step, task: p.task, parent } as const,
     { type: 'minibatch.sampled', step: p.step, task: p.task, ids: minibatch } as const,
   ]);

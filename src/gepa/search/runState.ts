@@ -185,11 +185,16 @@ export class RunState {
     return prefetched.messages;
   }
 
-  /** The launch whose parent evaluation `requestId` answers, taken off the list of those asked (undefined: not one of them). */
-  parentAnswered(requestId: number): Launch | undefined {
-    const launch = this.parentsAsked.find((l) => parentRequestId(l.proposal) === requestId);
-    if (launch) this.keep({ parentsAsked: this.parentsAsked.filter((l) => l !== launch) });
-    return launch;
+  /**
+   * The launches whose parent evaluation `requestId` answers, in launch order, taken off the list
+   * of those asked: the proposal of that number and its siblings (perParent), or none.
+   */
+  parentAnswered(requestId: number): Launch[] {
+    // A sibling (perParent) shares its first's evaluation: the first's step, the same task.
+    const answers = (l: Launch) => parentRequestId(l.proposal) === requestId || (l.proposal.siblingOf !== undefined && parentRequestId({ step: l.proposal.siblingOf, task: l.proposal.task }) === requestId);
+    const answered = this.parentsAsked.filter(answers);
+    if (answered.length > 0) this.keep({ parentsAsked: this.parentsAsked.filter((l) => !answered.includes(l)) });
+    return answered;
   }
 
   /** Schedule 'auto': the shape the launch rules fill from now on (the kind stays the run's). */
