@@ -54,7 +54,7 @@ export function addWorkbenchCommands(program: Command, io: CliIo, setExitCode: (
       if (!/^\d+$/.test(text.trim())) throw new InvalidArgumentError('expected a candidate number (0 is the seed)');
       return Number(text);
     })
-    .addOption(new Option('--schedule <schedule>', 'branch: batched, batched:PxN or async:K'))
+    .addOption(new Option('--schedule <schedule>', 'branch: batched, batched:PxN or async:K[xN]'))
     .option('--reflection-model <MODEL>', 'branch: another reflection model (run only)')
     .option('--json', 'print the outcome as JSON')
     .action(async (runDir: string, action: string, flags: ControlFlags) => setExitCode(await (await import('./workbenchCommands.js')).controlCommand(runDir, action, flags, io)));

@@ -41,7 +41,7 @@ export type ControlRequest =
       candidate: number;
       /** Its budget in metric calls (default: the run's). */
       budget?: number;
-      /** Its schedule as `--schedule` takes it: `batched`, `batched:PxN`, `async:K` (default: the run's). */
+      /** Its schedule as `--schedule` takes it: `batched`, `batched:PxN`, `async:K`, `async:KxN` (default: the run's). */
       schedule?: string;
       /** Its reflection model (`gepa-actors run` only; default: the run's). */
       reflectionModel?: string;
@@ -58,8 +58,8 @@ const controlRequestSchema = z.discriminatedUnion('action', [
       action: z.literal('branch'),
       candidate: z.number().int().nonnegative(),
       budget: budget.optional(),
-      // The command checks the value (batched, batched:PxN, async:K, ...); here only its shape.
-      schedule: z.string().regex(/^[a-z]+(:[0-9x]+)?$/, 'a schedule as --schedule takes it: batched, batched:PxN or async:K').optional(),
+      // The command checks the value (batched, batched:PxN, async:K, async:KxN, ...); here only its shape.
+      schedule: z.string().regex(/^[a-z]+(:[0-9x]+)?$/, 'a schedule as --schedule takes it: batched, batched:PxN, async:K or async:KxN').optional(),
       reflectionModel: z.string().min(1).max(500).regex(/^[^-\s]\S*$/, 'a model name (no spaces, not starting with -)').optional(),
     })
     .strict(),
