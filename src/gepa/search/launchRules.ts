@@ -35,6 +35,14 @@ export function parentRequestId(proposal: { step: number; task: number }): numbe
   return proposal.step * TASKS_A_STEP + proposal.task;
 }
 
+/**
+ * The request whose answer is a proposal's parent evaluation: its own (parentRequestId), or for a
+ * sibling (perParent) its group's first proposal's, which asked for it once for the group.
+ */
+export function parentAnswerId(proposal: { step: number; task: number; siblingOf?: number }): number {
+  return parentRequestId({ step: proposal.siblingOf ?? proposal.step, task: proposal.task });
+}
+
 /** What the launch rules read besides the run and the shape. */
 export interface LaunchMoment {
   settings: PlannerSettings;

@@ -20,7 +20,7 @@ import type { StopReason } from '../core/stopReason.js';
 import { bestIndex } from '../core/candidatePool.js';
 import { answerReleased, type AnswerSettings, type ChildMessage } from './childAnswers.js';
 import { gatePrefetches, type GatePrefetch } from './gatePrefetch.js';
-import { nextLaunches, parentRequestId, type LaunchMoment, type LaunchStart } from './launchRules.js';
+import { nextLaunches, parentAnswerId, type LaunchMoment, type LaunchStart } from './launchRules.js';
 import type { LaunchShape } from './launchShape.js';
 import { releasedFromWait } from './proposalDecisions.js';
 import { recordsFrom } from './recordsInFlight.js';
@@ -86,8 +86,9 @@ export class RunState {
    */
   parentFirst: boolean;
   /**
-   * The launches whose parent evaluation is asked for (the request id: parentRequestId, from the
-   * proposal's step and task): a short list (at most K, or a batched step's tasks).
+   * The launches whose parent evaluation is asked for (answered under parentAnswerId: the
+   * proposal's step and task, a sibling's its group's first's): a short list (at most K, or a
+   * batched step's tasks).
    */
   parentsAsked: Launch[];
 
@@ -190,9 +191,7 @@ export class RunState {
    * of those asked: the proposal of that number and its siblings (perParent), or none.
    */
   parentAnswered(requestId: number): Launch[] {
-    // A sibling (perParent) shares its first's evaluation: the first's step, the same task.
-    const answers = (l: Launch) => parentRequestId(l.proposal) === requestId || (l.proposal.siblingOf !== undefined && parentRequestId({ step: l.proposal.siblingOf, task: l.proposal.task }) === requestId);
-    const answered = this.parentsAsked.filter(answers);
+    const answered = this.parentsAsked.filter((l) => parentAnswerId(l.proposal) === requestId);
     if (answered.length > 0) this.keep({ parentsAsked: this.parentsAsked.filter((l) => !answered.includes(l)) });
     return answered;
   }
