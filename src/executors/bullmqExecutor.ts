@@ -411,6 +411,8 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     watchForWorkers().catch(onError);
   };
 
+  /** The extra look watchWorkers asked for at a silent worker's deadline, until it runs. */
+  let lookSoon: ReturnType<typeof setTimeout> | undefined;
   /**
    * Failover: a look at the workers' heartbeats, while Redis answers; and another one as a silent
    * worker passes its deadline, when that comes before the next regular look.
@@ -430,7 +432,6 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
         lookSoon.unref();
       }, onError);
   };
-  let lookSoon: ReturnType<typeof setTimeout> | undefined;
 
   const startTimers = () => {
     if (timers.length > 0) return;
