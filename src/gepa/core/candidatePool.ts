@@ -78,8 +78,9 @@ export function addCandidate(pool: CandidatePool, entry: NewCandidate): { pool: 
   };
 }
 
+/** The pool with these pointers: itself when they are its own (a plan that moved none). */
 export function withComponentPointers(pool: CandidatePool, componentPointers: number[]): CandidatePool {
-  return { ...pool, componentPointers };
+  return componentPointers === pool.componentPointers ? pool : { ...pool, componentPointers };
 }
 
 /** All ancestors of candidate i (not i itself). */

@@ -99,7 +99,10 @@ export const mergeWorstCase = (subsampleSize: number, valsetSize: number): numbe
 function grants(budget: PlanInput['budget'], calls: number, most: number): Reserved[] {
   const granted: Reserved[] = [];
   let ledger = budget.ledger;
-  for (let r = reserve(ledger, calls, budget); r !== null && granted.length < most; r = reserve(ledger, calls, budget)) {
+  // The count is checked before the next reservation is asked for: one granted, none asked in vain.
+  while (granted.length < most) {
+    const r = reserve(ledger, calls, budget);
+    if (r === null) break;
     granted.push(r);
     ledger = r.ledger;
   }
@@ -302,7 +305,10 @@ export function planAsyncProposals(input: PlanInput, inFlight: number, width: nu
   let hookStop: string | undefined;
   const { schedule } = input.settings;
   const busy = schedule.kind === 'async' && schedule.parentWeighting === 'in-flight' ? busyCounts(input.inFlightParents ?? []) : undefined;
-  for (let granted = grantOne(input, budget, perTask); width - inFlight - launches.length >= groupSize && granted.length > 0; granted = grantOne(input, budget, perTask)) {
+  // The places are counted before a grant is asked for: a refill that fills the last place asks for no grant after it.
+  while (width - inFlight - launches.length >= groupSize) {
+    const granted = grantOne(input, budget, perTask);
+    if (granted.length === 0) break;
     const planned = planLaunches({ ...input, search, budget, ...(busy ? { busy } : {}) }, search.step + 1, granted, { parents: 1, perParent: 1 });
     const first = planned.launches[0];
     const fullGrant = granted[0]?.valsetOwed === undefined && granted[0]?.minibatchSize === undefined;
