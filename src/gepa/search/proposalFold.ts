@@ -83,23 +83,23 @@ export function foldProposals(pool: CandidatePool, finished: readonly Proposal[]
   const refinedAfter: Record<number, number[]> = {};
   for (const p of finished) {
     const outcome = outcomeOf(p);
-    const ended = (result: ProposalRecord['outcome'], reason: string): ProposalRecord => recordOf(p, outcome, sizeBefore - p.poolSizeAtStart, result, reason);
+    const staleness = sizeBefore - p.poolSizeAtStart;
     // Without a decision (async, or a proposal that never reached its step's selection) a
     // proposal is decided on its own.
     const decision = p.decision ?? decideAlone(outcome, poolLookup(pool));
     if (!decision.selected) {
-      records.push(ended(outcome.status === 'skipped' ? 'skipped' : 'rejected', decision.reason));
+      records.push(recordOf(p, outcome, staleness, outcome.status === 'skipped' ? 'skipped' : 'rejected', decision.reason));
       continue;
     }
     if (!p.child || !p.valset || outcome.status !== 'judged') {
-      records.push(ended('rejected', p.valsetStop ?? 'the valset evaluation did not complete'));
+      records.push(recordOf(p, outcome, staleness, 'rejected', p.valsetStop ?? 'the valset evaluation did not complete'));
       continue;
     }
     // A twin may have joined since the decision (an earlier task of the step, or, async, a proposal
     // that finished meanwhile).
     const rejected = rejectionReason(outcome, poolLookup(pool));
     if (rejected !== null) {
-      records.push(ended('rejected', rejected));
+      records.push(recordOf(p, outcome, staleness, 'rejected', rejected));
       continue;
     }
     const next = addWithRefinements(pool, {
@@ -116,7 +116,7 @@ export function foldProposals(pool: CandidatePool, finished: readonly Proposal[]
     pool = next.pool;
     added.push(next.index, ...next.refined);
     if (next.refined.length > 0) refinedAfter[next.index] = next.refined;
-    const accepted = ended('accepted', 'accepted');
+    const accepted = recordOf(p, outcome, staleness, 'accepted', 'accepted');
     accepted.candidateIndex = next.index;
     records.push(accepted);
   }
