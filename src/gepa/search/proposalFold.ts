@@ -52,7 +52,7 @@ export function addWithRefinements(pool: CandidatePool, entry: NewCandidate & { 
 /**
  * A finished proposal's record. Built by assignment, keys in a fixed order (the result's records
  * are compared as JSON): the spreads it was built with before (a base and conditional parts, then
- * the outcome) took V8's slow path, ~2 us a proposal (bench/README.md, round 5).
+ * the outcome) took V8's slow path, ~2 us a proposal (measured alone).
  */
 function recordOf(p: Proposal, outcome: MinibatchOutcome, staleness: number, result: ProposalRecord['outcome'], reason: string): ProposalRecord {
   const record: Omit<ProposalRecord, 'outcome' | 'reason'> & Partial<ProposalRecord> = {
