@@ -137,7 +137,7 @@ export function initialContext(wiring: OptimizerContext['wiring'], builtInPropos
     wiring,
     // An earlier process's failed calls were paid and will be paid again: they count from the start.
     run: new RunState(startRun(settings, table, journal?.failedCalls?.() ?? 0), builtInProposer),
-    walk: new PathWalk<ProposalUpdate>(startResume(journal?.loggedPath?.(), async)),
+    walk: new PathWalk<ProposalUpdate>(startResume(journal?.loggedPath?.(), async), [], journal?.recordDecision !== undefined),
     startedAt: clock.now(),
     seen: { evidence: [], atLaunch: {}, ...(async && settings.schedule.kind === 'async' && settings.schedule.auto ? { auto: startAutoWatch() } : {}) },
     proposers: new ProposerActorIds(),

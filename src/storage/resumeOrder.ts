@@ -72,13 +72,19 @@ export class PathWalk<Report> {
     public position: ResumePosition | undefined,
     /** Reports that came before their turn on the logged path. */
     public deferred: Report[] = [],
+    /**
+     * The run has a log of decisions to write to (its journal records them). Without one, `take`
+     * hands back no record, so the optimizer enqueues no action to log it: a fresh run leaves
+     * the (empty) path at its first decision and would log every one, ~1.2 a proposal.
+     */
+    private readonly logs = true,
   ) {}
 
-  /** A decision taken: the walk one further; the record to log when the decision is not the path's. */
+  /** A decision taken: the walk one further; the record to log when the decision is not the path's and the run logs decisions. */
   take(decision: ScheduleDecision): LoggedDecision | undefined {
     const taken = takeDecision(this.position, decision);
     this.position = taken.resume;
-    return taken.logged;
+    return this.logs ? taken.logged : undefined;
   }
 
   /** Whether a report from `reportId` waits for its turn (outOfTurn). */
