@@ -7,7 +7,7 @@
 // and no rule: each stage asks the domain (src/gepa/proposer/, src/gepa/reflection/) and keeps its answer. This file
 // is the state chart; its types and plain actions are in proposer.setup.ts, what it asks for in
 // proposer.requests.ts, the run events it tells in proposer.runEvents.ts.
-import { not } from 'xstate';
+import { not, type ActionArgs } from 'xstate';
 import { valsetScoresOf } from '../src/gepa/core/proposal.js';
 import { judgeChildOutcome } from '../src/gepa/proposer/childCandidate.js';
 import { askOfReply, madeChild, rebaseSideOf } from '../src/gepa/proposer/evaluationPlan.js';
@@ -16,9 +16,9 @@ import { rebaseGateAfter, startRebaseGate } from '../src/gepa/proposer/rebaseGat
 import { afterRound, roundAnswered, withReply, type AfterRound, type ReflectionRun } from '../src/gepa/reflection/reflectionRun.js';
 import { raceAfterChunk, raceResult, startRace } from '../src/gepa/proposer/valsetRaceRun.js';
 import type { ProposerInput } from './protocol.js';
-import { askForReflections, buildDataset, evaluate, evaluateParentUnlessDone, prefetchRebaseGate } from './proposer.requests.js';
+import { askForReflections, buildDataset, evaluate, prefetchRebaseGate } from './proposer.requests.js';
 import { childJudged, evaluationStarted, parentEnded, parentSkipped, proposeFailed, reflectionEnded, reflectionFailed, reflectionStarted, requestFailed, valsetStarted } from './proposer.runEvents.js';
-import { endUnreported, FAILED_REQUEST, goOnOrSkip, keep, paid, PREFETCH_REPLY, proposerSetup, startingContext, type ProposerContext } from './proposer.setup.js';
+import { endUnreported, FAILED_REQUEST, goOnOrSkip, keep, paid, PREFETCH_REPLY, proposerSetup, startingContext, type ProposerContext, type ProposerEvent } from './proposer.setup.js';
 
 /** The end is reported ('finish' sent). */
 const REPORTED = keep(() => ({ reported: true }));
@@ -38,6 +38,18 @@ function replyKept(context: ProposerContext, reflecting: ReflectionRun | undefin
   return { reflecting, ...goOnOrSkip(context, next), ...(next.kind === 'skip' && next.reflecting ? { reflecting: next.reflecting } : {}) };
 }
 
+/**
+ * An entry action of buildingDataset that runs once the parent's evaluation said go on (its sum
+ * is kept then): the initial state is entered by a merge and by a proposer that evaluates its own
+ * parent too, on their way out, with nothing to report or build.
+ */
+function afterParentWentOn(action: (args: EntryArgs, params: undefined) => void) {
+  return (args: EntryArgs): void => {
+    if (args.context.parentSum !== undefined) action(args, undefined);
+  };
+}
+type EntryArgs = ActionArgs<ProposerContext, ProposerEvent, ProposerEvent>;
+
 export type { ProposerInput };
 export type { ProposerContext, ProposerEvent } from './proposer.setup.js';
 
@@ -49,19 +61,17 @@ export type { ProposerContext, ProposerEvent } from './proposer.setup.js';
 export const proposerMachine = proposerSetup.createMachine({
   id: 'proposer',
   context: startingContext,
-  // A reflective proposal starts here; a merge (no parent evaluation) leaves at once for
-  // evaluatingChild, and one whose parent the optimizer evaluated (input.parentEvaluated) for
-  // buildingDataset. Not a 'starting' state with eventless exits: each microstep a proposal
-  // takes costs CPU, and most proposals are reflective (bench/README.md, "Where the time goes").
-  initial: 'evaluatingParent',
+  // A proposer whose parent the optimizer evaluated starts where that evaluation leads, with no
+  // eventless step: the built-in proposer's reflective proposals all do (the optimizer asks for
+  // the parent and spawns a proposer only when it says go on: ProposerInput.parentEvaluated),
+  // and each microstep a proposal takes costs CPU (bench/README.md, "Where the time goes"). A
+  // merge (its child ready) leaves at once for evaluatingChild, and one that evaluates its own
+  // parent (this machine provided as a replacement proposer) for evaluatingParent.
+  initial: 'buildingDataset',
   on: { evaluated: PREFETCH_REPLY, 'evaluator.failed': PREFETCH_REPLY },
   states: {
     evaluatingParent: {
-      entry: evaluateParentUnlessDone,
-      always: [
-        { guard: ({ context }) => context.merge !== undefined, target: 'evaluatingChild' },
-        { guard: ({ context }) => context.parentEvaluated !== undefined, target: 'buildingDataset', actions: parentEnded },
-      ],
+      entry: [evaluationStarted('parent'), evaluate('parent')],
       on: {
         // The stage's answer decides the target on the event itself (no eventless step after it).
         evaluated: [
@@ -75,18 +85,20 @@ export const proposerMachine = proposerSetup.createMachine({
           },
           {
             target: 'buildingDataset',
-            actions: [
-              keep(({ context, event }) => ({ ...paid(context, event), parentEvaluations: event.evaluations, ...goOnOrSkip(context, afterParentEvaluation(event.evaluations, context)) })),
-              parentEnded,
-            ],
+            actions: keep(({ context, event }) => ({ ...paid(context, event), parentEvaluations: event.evaluations, ...goOnOrSkip(context, afterParentEvaluation(event.evaluations, context)) })),
           },
         ],
         'evaluator.failed': FAILED_REQUEST,
       },
     },
-    // The dataset builder's promise reports back with an event (proposer.requests.ts says why).
+    // The parent's evaluation said go on (here, or before the spawn): reported, and the dataset
+    // built; its builder's promise reports back with an event (proposer.requests.ts says why).
     buildingDataset: {
-      entry: buildDataset,
+      entry: [afterParentWentOn(parentEnded), afterParentWentOn(buildDataset)],
+      always: [
+        { guard: ({ context }) => context.merge !== undefined, target: 'evaluatingChild' },
+        { guard: ({ context }) => context.parentSum === undefined, target: 'evaluatingParent' },
+      ],
       on: {
         'dataset.*': [
           { guard: ({ event }) => event.next.kind === 'skip', target: 'finished', actions: keep(({ context, event }) => goOnOrSkip(context, event.next)) },
