@@ -8,7 +8,8 @@
 // is the state chart; its types and plain actions are in proposer.setup.ts, what it asks for in
 // proposer.requests.ts, the run events it tells in proposer.runEvents.ts.
 import { not, type ActionArgs } from 'xstate';
-import { valsetScoresOf } from '../src/gepa/core/proposal.js';
+import { isAccepted, valsetScoresOf, type MinibatchOutcome } from '../src/gepa/core/proposal.js';
+import type { Evaluation } from '../src/gepa/core/adapter.js';
 import { judgeChildOutcome } from '../src/gepa/proposer/childCandidate.js';
 import { askOfReply, madeChild, rebaseSideOf } from '../src/gepa/proposer/evaluationPlan.js';
 import { afterParentEvaluation } from '../src/gepa/proposer/proposalSkips.js';
@@ -49,6 +50,13 @@ function afterParentWentOn(action: (args: EntryArgs, params: undefined) => void)
   };
 }
 type EntryArgs = ActionArgs<ProposerContext, ProposerEvent, ProposerEvent>;
+
+/** The child's verdict on the minibatch against its parent (read by the guard that routes it, then kept). */
+const childOutcome = (context: ProposerContext, evaluations: Evaluation[]): MinibatchOutcome =>
+  judgeChildOutcome(context, { childHash: madeChild(context, 'the child was judged').hash, evaluations }, { against: 'parent', evaluations: context.parentEvaluations });
+
+/** The child's minibatch evaluation and verdict kept, its charge paid. */
+const childKept = keep<Extract<ProposerEvent, { type: 'evaluated' }>>(({ context, event }) => ({ ...paid(context, event), childEvaluations: event.evaluations, outcome: childOutcome(context, event.evaluations) }));
 
 export type { ProposerInput };
 export type { ProposerContext, ProposerEvent } from './proposer.setup.js';
@@ -140,18 +148,12 @@ export const proposerMachine = proposerSetup.createMachine({
     evaluatingChild: {
       entry: [evaluationStarted('child'), evaluate('child')],
       on: {
-        evaluated: {
-          target: 'awaitingDecision',
-          actions: [
-            keep(({ context, event }) => ({
-              ...paid(context, event),
-              childEvaluations: event.evaluations,
-              outcome: judgeChildOutcome(context, { childHash: madeChild(context, 'the child was judged').hash, evaluations: event.evaluations }, { against: 'parent', evaluations: context.parentEvaluations }),
-            })),
-            childJudged,
-            'sendJudged',
-          ],
-        },
+        // The verdict decides the target on the event itself: a rejected child's proposal ends at
+        // once (awaitingDecision would only pass it on, one eventless microstep more).
+        evaluated: [
+          { guard: ({ context, event }) => !isAccepted(childOutcome(context, event.evaluations)), target: 'finished', actions: [childKept, childJudged] },
+          { target: 'awaitingDecision', actions: [childKept, childJudged, 'sendJudged'] },
+        ],
         'evaluator.failed': FAILED_REQUEST,
       },
     },
