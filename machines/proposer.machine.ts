@@ -7,13 +7,13 @@
 // and no rule: each stage asks the domain (src/gepa/proposer/, src/gepa/reflection/) and keeps its answer. This file
 // is the state chart; its types and plain actions are in proposer.setup.ts, what it asks for in
 // proposer.requests.ts, the run events it tells in proposer.runEvents.ts.
-import { not, type ActionArgs } from 'xstate';
+import type { ActionArgs } from 'xstate';
 import { isAccepted, valsetScoresOf, type MinibatchOutcome } from '../src/gepa/core/proposal.js';
 import type { Evaluation } from '../src/gepa/core/adapter.js';
 import { judgeChildOutcome } from '../src/gepa/proposer/childCandidate.js';
 import { askOfReply, madeChild, rebaseSideOf } from '../src/gepa/proposer/evaluationPlan.js';
 import { afterParentEvaluation } from '../src/gepa/proposer/proposalSkips.js';
-import { rebaseGateAfter, startRebaseGate } from '../src/gepa/proposer/rebaseGate.js';
+import { rebaseGateAfter, startRebaseGate, type RebaseGateRun } from '../src/gepa/proposer/rebaseGate.js';
 import { afterRound, roundAnswered, withReply, type AfterRound, type ReflectionRun } from '../src/gepa/reflection/reflectionRun.js';
 import { raceAfterChunk, raceResult, startRace } from '../src/gepa/proposer/valsetRaceRun.js';
 import type { ProposerInput } from './protocol.js';
@@ -57,6 +57,15 @@ const childOutcome = (context: ProposerContext, evaluations: Evaluation[]): Mini
 
 /** The child's minibatch evaluation and verdict kept, its charge paid. */
 const childKept = keep<Extract<ProposerEvent, { type: 'evaluated' }>>(({ context, event }) => ({ ...paid(context, event), childEvaluations: event.evaluations, outcome: childOutcome(context, event.evaluations) }));
+
+/** The rebase gate with this reply's side in, and judged once both sides are (read by the guards that route the verdict, then kept). */
+const gateAfter = (context: ProposerContext, event: Extract<ProposerEvent, { type: 'evaluated' }>): RebaseGateRun | undefined =>
+  context.rebase && rebaseGateAfter(context.rebase, rebaseSideOf(event.requestId), event.evaluations, { task: context.task, acceptance: context.acceptance, childHash: madeChild(context, 'the rebased child was judged').hash });
+
+/** The gate's reply kept, its charge paid. */
+const gateKept = keep<Extract<ProposerEvent, { type: 'evaluated' }>>(({ context, event }) => ({ ...paid(context, event), rebase: gateAfter(context, event) }));
+/** The gate's verdict is the rebased child's outcome. */
+const gateJudged = keep(({ context }) => ({ outcome: context.rebase?.outcome }));
 
 export type { ProposerInput };
 export type { ProposerContext, ProposerEvent } from './proposer.setup.js';
@@ -157,8 +166,8 @@ export const proposerMachine = proposerSetup.createMachine({
         'evaluator.failed': FAILED_REQUEST,
       },
     },
+    // Only an accepted child waits here (a rejected one's proposal ended on its verdict).
     awaitingDecision: {
-      always: { guard: not('childAccepted'), target: 'finished' },
       on: {
         'valset.granted': [
           // With a race, its first chunk (racedChunk reads what comes next).
@@ -180,18 +189,17 @@ export const proposerMachine = proposerSetup.createMachine({
     evaluatingRebase: {
       entry: [evaluationStarted('child'), evaluate('rebased-child'), evaluate('rebase-onto')],
       on: {
+        // The gate's second reply judges the rebased child, and its verdict decides the target on
+        // the event itself (no eventless step after it): rejected, the proposal ends; accepted,
+        // it waits for the optimizer's answer.
         evaluated: [
           PREFETCH_REPLY,
-          {
-          actions: keep(({ context, event }) => ({
-            ...paid(context, event),
-            rebase: context.rebase && rebaseGateAfter(context.rebase, rebaseSideOf(event.requestId), event.evaluations, { ...context, childHash: madeChild(context, 'the rebased child was judged').hash }),
-          })),
-          },
+          { guard: ({ context, event }) => gateAfter(context, event)?.outcome === undefined, actions: gateKept },
+          { guard: ({ context, event }) => !isAccepted(gateAfter(context, event)?.outcome), target: 'finished', actions: [gateKept, gateJudged, childJudged] },
+          { target: 'awaitingDecision', actions: [gateKept, gateJudged, childJudged, 'sendJudged'] },
         ],
         'evaluator.failed': [PREFETCH_REPLY, FAILED_REQUEST],
       },
-      always: { guard: ({ context }) => context.rebase?.outcome !== undefined, target: 'awaitingDecision', actions: [keep(({ context }) => ({ outcome: context.rebase?.outcome })), childJudged, 'sendJudged'] },
     },
     evaluatingValset: {
       entry: [valsetStarted, evaluate('valset')],

@@ -106,7 +106,6 @@ export const proposerSetup = setup({
   guards: {
     roundAnswered: ({ context }) => roundAnswered(context.reflecting),
     hasChild: ({ context }) => context.child !== undefined,
-    childAccepted: ({ context }) => isAccepted(context.outcome),
     raceGoesOn: ({ context }) => context.race?.next.kind === 'evaluate',
     prefetchReply: ({ event }) => isPrefetchReply(event),
     prefetchSettled: ({ context }) => endUnreported(context),
