@@ -39,6 +39,26 @@ function replyKept(context: ProposerContext, reflecting: ReflectionRun | undefin
   return { reflecting, ...goOnOrSkip(context, next), ...(next.kind === 'skip' && next.reflecting ? { reflecting: next.reflecting } : {}) };
 }
 
+/** A reply of the round, as the round keeps it. */
+type RoundReply = Extract<ProposerEvent, { type: 'proposed' | 'reflected' }>;
+
+/**
+ * replyKept for a reply, read once: the guard that routes the round's last reply and the action
+ * that keeps it both need it, and reading a round calls the strategy (the user's code, to run
+ * once a round). Kept by the reply itself, the one event object XState hands the guard and the
+ * actions of its transition (an evaluator's reply goes to one proposer).
+ */
+const keptByReply = new WeakMap<RoundReply, Partial<ProposerContext>>();
+function roundKept(context: ProposerContext, event: RoundReply): Partial<ProposerContext> {
+  let kept = keptByReply.get(event);
+  if (kept === undefined) {
+    const reply = event.type === 'proposed' ? (event.ok ? { ok: true as const, texts: event.texts } : event) : event.ok ? { ok: true as const, text: event.reply.text } : event;
+    kept = replyKept(context, context.reflecting && withReply(context.reflecting, askOfReply(event.requestId), reply));
+    keptByReply.set(event, kept);
+  }
+  return kept;
+}
+
 /**
  * An entry action of buildingDataset that runs once the parent's evaluation said go on (its sum
  * is kept then): the initial state is entered by a merge and by a proposer that evaluates its own
@@ -129,27 +149,22 @@ export const proposerMachine = proposerSetup.createMachine({
     reflecting: {
       entry: [reflectionStarted, askForReflections],
       on: {
-        proposed: {
-          actions: [
-            proposeFailed,
-            keep(({ context, event }) => replyKept(context, context.reflecting && withReply(context.reflecting, askOfReply(event.requestId), event.ok ? { ok: true, texts: event.texts } : event))),
-          ],
-        },
-        reflected: {
-          actions: [
-            reflectionFailed,
-            keep(({ context, event }) => ({
-              ...paid(context, event),
-              ...replyKept(context, context.reflecting && withReply(context.reflecting, askOfReply(event.requestId), event.ok ? { ok: true, text: event.reply.text } : event)),
-            })),
-          ],
-        },
+        // The round's last reply decides the target on the event itself when it makes the child
+        // (no eventless step after it); another round or a skip are taken by the eventless
+        // transitions below.
+        proposed: [
+          { guard: ({ context, event }) => roundKept(context, event).child !== undefined, target: 'evaluatingChild', actions: [proposeFailed, keep(({ context, event }) => roundKept(context, event)), reflectionEnded] },
+          { actions: [proposeFailed, keep(({ context, event }) => roundKept(context, event))] },
+        ],
+        reflected: [
+          { guard: ({ context, event }) => roundKept(context, event).child !== undefined, target: 'evaluatingChild', actions: [reflectionFailed, keep(({ context, event }) => ({ ...paid(context, event), ...roundKept(context, event) })), reflectionEnded] },
+          { actions: [reflectionFailed, keep(({ context, event }) => ({ ...paid(context, event), ...roundKept(context, event) }))] },
+        ],
         'evaluator.failed': FAILED_REQUEST,
       },
       always: [
         // The strategy asked for another round: asked as the state is entered again.
         { guard: ({ context }) => context.nextRound !== undefined, target: 'reflecting', reenter: true, actions: keep(({ context }) => ({ reflecting: context.nextRound, nextRound: undefined })) },
-        { guard: 'hasChild', target: 'evaluatingChild', actions: reflectionEnded },
         // A skip: its outcome is kept.
         { guard: ({ context }) => context.outcome !== undefined, target: 'finished' },
       ],

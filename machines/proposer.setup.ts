@@ -105,7 +105,6 @@ export const proposerSetup = setup({
   },
   guards: {
     roundAnswered: ({ context }) => roundAnswered(context.reflecting),
-    hasChild: ({ context }) => context.child !== undefined,
     raceGoesOn: ({ context }) => context.race?.next.kind === 'evaluate',
     prefetchReply: ({ event }) => isPrefetchReply(event),
     prefetchSettled: ({ context }) => endUnreported(context),
