@@ -2,7 +2,7 @@
 // that types them with the named guards and the plain actions (pay, report). The state chart
 // (proposer.machine.ts) and the action modules beside it build on `proposerSetup`, so they share
 // one set of types; nothing here decides a stage: the domain (src/gepa/proposer/) does.
-import { enqueueActions, sendParent, setup, type ActionArgs, type ActionFunction } from 'xstate';
+import { sendParent, setup, type ActionArgs, type ActionFunction } from 'xstate';
 import { addSpend, isAccepted, NOTHING_SPENT, type Proposal, type ProposalSpend } from '../src/gepa/core/proposal.js';
 import { hashedChild } from '../src/gepa/proposer/childCandidate.js';
 import { isPrefetchRequestId } from '../src/gepa/proposer/evaluationPlan.js';
@@ -124,10 +124,14 @@ export const proposerSetup = setup({
         ...(evidence ? { evidence } : {}),
       };
     }),
-    /** Only an accepted child needs the optimizer's answer; every other verdict travels in 'finish'. */
-    sendJudged: enqueueActions(({ context, enqueue }) => {
-      if (!isAccepted(context.outcome)) return;
-      enqueue.sendParent({ type: 'proposal.judged', id: context.id, outcome: context.outcome, child: context.child } satisfies ProposalUpdate);
+    /**
+     * An accepted child's verdict, for the optimizer's answer: only the transitions of an accepted
+     * verdict name it (every other verdict travels in 'finish'), so it is sent as it is, with no
+     * enqueueActions to ask again.
+     */
+    sendJudged: sendParent(({ context }): ProposalUpdate => {
+      if (!isAccepted(context.outcome)) throw new Error('proposer: a verdict sent for an answer that was not accepted');
+      return { type: 'proposal.judged', id: context.id, outcome: context.outcome, child: context.child };
     }),
   },
 });
