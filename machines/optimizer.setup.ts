@@ -83,7 +83,8 @@ export const isUpdate = (event: OptimizerEvent): event is ProposalUpdate => even
 /** Room a resumed run keeps for logged work (RunJournal.heldWork): launches and rebases alike leave it. */
 export const spendingLimits = (context: OptimizerContext) => ({ heldCalls: heldCalls(preparedOf(context).journal, context.walk.walk()) });
 
-export function proposerInput(context: OptimizerContext, launch: Launch, evidence: ReflectionEvidence[] = context.seen.evidence): ProposerInput {
+/** A proposer's input; `parentEvaluated` when the optimizer evaluated its parent (ProposerInput.parentEvaluated). */
+export function proposerInput(context: OptimizerContext, launch: Launch, evidence: ReflectionEvidence[] = context.seen.evidence, parentEvaluated?: ProposerInput['parentEvaluated']): ProposerInput {
   const { settings, table, buildDataset, reflection, onEvent } = preparedOf(context);
   const { proposal } = launch;
   const readsEvidence = (reflection?.strategy.evidence ?? 0) > 0;
@@ -108,6 +109,7 @@ export function proposerInput(context: OptimizerContext, launch: Launch, evidenc
     ...(readsEvidence ? { ...(proposal.siblingOf === undefined ? { shareEvidence: true } : {}), evidence } : {}),
     ...(proposal.siblingOf === undefined ? {} : { sample: proposal.step - proposal.siblingOf }),
     ...(launch.merge ? { merge: launch.merge } : {}),
+    ...(parentEvaluated ? { parentEvaluated } : {}),
   };
 }
 

@@ -19,7 +19,7 @@ import { raceAfterChunk, raceResult, startRace } from '../src/gepa/proposer/vals
 import type { ProposerInput } from './protocol.js';
 import { askForReflections, buildDataset, evaluate, prefetchRebaseGate } from './proposer.requests.js';
 import { childJudged, evaluationStarted, parentEnded, parentSkipped, proposeFailed, reflectionEnded, reflectionFailed, reflectionStarted, requestFailed, valsetStarted } from './proposer.runEvents.js';
-import { endUnreported, FAILED_REQUEST, goOnOrSkip, keep, paid, PREFETCH_REPLY, proposerSetup, startingContext, type ProposerContext, type ProposerEvent } from './proposer.setup.js';
+import { endUnreported, FAILED_REQUEST, goOnOrSkip, keep, keepPaid, PREFETCH_REPLY, proposerSetup, startingContext, type ProposerContext, type ProposerEvent } from './proposer.setup.js';
 
 /** The end is reported ('finish' sent). */
 const REPORTED = keep(() => ({ reported: true }));
@@ -76,14 +76,14 @@ const childOutcome = (context: ProposerContext, evaluations: Evaluation[]): Mini
   judgeChildOutcome(context, { childHash: madeChild(context, 'the child was judged').hash, evaluations }, { against: 'parent', evaluations: context.parentEvaluations });
 
 /** The child's minibatch evaluation and verdict kept, its charge paid. */
-const childKept = keep<Extract<ProposerEvent, { type: 'evaluated' }>>(({ context, event }) => ({ ...paid(context, event), childEvaluations: event.evaluations, outcome: childOutcome(context, event.evaluations) }));
+const childKept = keepPaid<Extract<ProposerEvent, { type: 'evaluated' }>>(({ context, event }) => ({ childEvaluations: event.evaluations, outcome: childOutcome(context, event.evaluations) }));
 
 /** The rebase gate with this reply's side in, and judged once both sides are (read by the guards that route the verdict, then kept). */
 const gateAfter = (context: ProposerContext, event: Extract<ProposerEvent, { type: 'evaluated' }>): RebaseGateRun | undefined =>
   context.rebase && rebaseGateAfter(context.rebase, rebaseSideOf(event.requestId), event.evaluations, { task: context.task, acceptance: context.acceptance, childHash: madeChild(context, 'the rebased child was judged').hash });
 
 /** The gate's reply kept, its charge paid. */
-const gateKept = keep<Extract<ProposerEvent, { type: 'evaluated' }>>(({ context, event }) => ({ ...paid(context, event), rebase: gateAfter(context, event) }));
+const gateKept = keepPaid<Extract<ProposerEvent, { type: 'evaluated' }>>(({ context, event }) => ({ rebase: gateAfter(context, event) }));
 /** The gate's verdict is the rebased child's outcome. */
 const gateJudged = keep(({ context }) => ({ outcome: context.rebase?.outcome }));
 
@@ -116,13 +116,13 @@ export const proposerMachine = proposerSetup.createMachine({
             guard: ({ context, event }) => afterParentEvaluation(event.evaluations, context).kind === 'skip',
             target: 'finished',
             actions: [
-              keep(({ context, event }) => ({ ...paid(context, event), parentEvaluations: event.evaluations, ...goOnOrSkip(context, afterParentEvaluation(event.evaluations, context)) })),
+              keepPaid(({ context, event }) => ({ parentEvaluations: event.evaluations, ...goOnOrSkip(context, afterParentEvaluation(event.evaluations, context)) })),
               parentSkipped,
             ],
           },
           {
             target: 'buildingDataset',
-            actions: keep(({ context, event }) => ({ ...paid(context, event), parentEvaluations: event.evaluations, ...goOnOrSkip(context, afterParentEvaluation(event.evaluations, context)) })),
+            actions: keepPaid(({ context, event }) => ({ parentEvaluations: event.evaluations, ...goOnOrSkip(context, afterParentEvaluation(event.evaluations, context)) })),
           },
         ],
         'evaluator.failed': FAILED_REQUEST,
@@ -157,8 +157,8 @@ export const proposerMachine = proposerSetup.createMachine({
           { actions: [proposeFailed, keep(({ context, event }) => roundKept(context, event))] },
         ],
         reflected: [
-          { guard: ({ context, event }) => roundKept(context, event).child !== undefined, target: 'evaluatingChild', actions: [reflectionFailed, keep(({ context, event }) => ({ ...paid(context, event), ...roundKept(context, event) })), reflectionEnded] },
-          { actions: [reflectionFailed, keep(({ context, event }) => ({ ...paid(context, event), ...roundKept(context, event) }))] },
+          { guard: ({ context, event }) => roundKept(context, event).child !== undefined, target: 'evaluatingChild', actions: [reflectionFailed, keepPaid(({ context, event }) => roundKept(context, event)), reflectionEnded] },
+          { actions: [reflectionFailed, keepPaid(({ context, event }) => roundKept(context, event))] },
         ],
         'evaluator.failed': FAILED_REQUEST,
       },
@@ -219,7 +219,7 @@ export const proposerMachine = proposerSetup.createMachine({
     evaluatingValset: {
       entry: [valsetStarted, evaluate('valset')],
       on: {
-        evaluated: [PREFETCH_REPLY, { target: 'finished', actions: keep(({ context, event }) => ({ ...paid(context, event), valset: valsetScoresOf(event.evaluations) })) }],
+        evaluated: [PREFETCH_REPLY, { target: 'finished', actions: keepPaid(({ event }) => ({ valset: valsetScoresOf(event.evaluations) })) }],
         'evaluator.failed': [PREFETCH_REPLY, FAILED_REQUEST],
       },
     },
@@ -227,7 +227,7 @@ export const proposerMachine = proposerSetup.createMachine({
     racingValset: {
       entry: evaluate('race-chunk'),
       on: {
-        evaluated: [PREFETCH_REPLY, { target: 'racedChunk', actions: keep(({ context, event }) => ({ ...paid(context, event), race: context.race && raceAfterChunk(context.race, event.evaluations) })) }],
+        evaluated: [PREFETCH_REPLY, { target: 'racedChunk', actions: keepPaid(({ context, event }) => ({ race: context.race && raceAfterChunk(context.race, event.evaluations) })) }],
         'evaluator.failed': [PREFETCH_REPLY, FAILED_REQUEST],
       },
     },

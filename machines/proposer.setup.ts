@@ -84,14 +84,30 @@ export function keep<TExpressionEvent extends ProposerEvent>(
   };
 }
 
+/**
+ * keep for a paid reply: its charge (the spend) set first, then the stage's answer, both read
+ * from the context as it was, as `keep(() => ({ ...paid(context, event), ...patch }))` would.
+ * Not that object: on Node 20's V8 a literal that starts with a spread and then adds a key its
+ * source lacks takes a slow path, ~1 us each (bench/README.md, round 5).
+ */
+export function keepPaid<TExpressionEvent extends ProposerEvent>(
+  patch: (args: ActionArgs<ProposerContext, TExpressionEvent, ProposerEvent>) => Partial<ProposerContext>,
+): ActionFunction<ProposerContext, TExpressionEvent, ProposerEvent, undefined, never, never, never, never, never> {
+  return (args) => {
+    Object.assign(args.context, paid(args.context, args.event), patch(args));
+  };
+}
+
 /** The starting context: a merge's child is ready (and hashed), an async parent's evaluation already folded in. */
-export const startingContext = ({ input }: { input: ProposerInput }): ProposerContext => ({
-  ...input,
-  parentEvaluations: [],
-  spend: NOTHING_SPENT,
-  ...(input.merge ? hashedChild(input.merge.child) : {}),
-  ...(input.parentEvaluated ? parentEvaluatedBefore(input.parentEvaluated) : {}),
-});
+// Object.assign, not a literal starting with `...input`: adding keys to such a spread is V8's slow path (keepPaid says more).
+export const startingContext = ({ input }: { input: ProposerInput }): ProposerContext =>
+  Object.assign(
+    {},
+    input,
+    { parentEvaluations: [], spend: NOTHING_SPENT },
+    input.merge ? hashedChild(input.merge.child) : undefined,
+    input.parentEvaluated ? parentEvaluatedBefore(input.parentEvaluated) : undefined,
+  );
 
 /** The proposal's end is still to report, and no gate evaluated ahead is unpaid. */
 export const endUnreported = (context: ProposerContext): boolean => !context.prefetching && !context.reported;
@@ -111,7 +127,7 @@ export const proposerSetup = setup({
   },
   actions: {
     /** A prefetched gate's reply: paid for, and counted off. */
-    prefetchReplied: keep(({ context, event }) => ({ ...paid(context, event), prefetching: (context.prefetching ?? 1) - 1 })),
+    prefetchReplied: keepPaid(({ context }) => ({ prefetching: (context.prefetching ?? 1) - 1 })),
     pay: keep(({ context, event }) => paid(context, event)),
     finish: sendParent(({ context }): ProposalUpdate => {
       const { id, spend, outcome, child, valset, valsetStop, rebase, reflecting } = context;
