@@ -88,7 +88,7 @@ export function keep<TExpressionEvent extends ProposerEvent>(
  * keep for a paid reply: its charge (the spend) set first, then the stage's answer, both read
  * from the context as it was, as `keep(() => ({ ...paid(context, event), ...patch }))` would.
  * Not that object: on Node 20's V8 a literal that starts with a spread and then adds a key its
- * source lacks takes a slow path, ~1 us each (bench/README.md, round 5).
+ * source lacks takes a slow path, ~1 us each (machines/README.md, "Decisions").
  */
 export function keepPaid<TExpressionEvent extends ProposerEvent>(
   patch: (args: ActionArgs<ProposerContext, TExpressionEvent, ProposerEvent>) => Partial<ProposerContext>,

@@ -58,7 +58,7 @@ export function takeDecision(resume: ResumePosition | undefined, decision: Sched
   // Literals, not spreads of the position: every decision of an async run passes here.
   if (expected && expected.kind === decision.kind && expected.id === decision.id) return { resume: { path: resume.path, taken: resume.taken + 1, left: resume.left } };
   // Object.assign, not `{ ...decision, n }`: on Node 20's V8 a literal that starts with a spread
-  // and adds a key its source lacks takes a slow path (~1 us; bench/README.md, round 5).
+  // and adds a key its source lacks takes a slow path (~1 us; machines/README.md, "Decisions").
   return { resume: { path: resume.path, taken: resume.taken + 1, left: true }, logged: Object.assign({}, decision, { n: resume.taken }) };
 }
 
