@@ -106,7 +106,7 @@ export function proposerInput(context: OptimizerContext, launch: Launch, evidenc
     reflection,
     onEvent,
     // A sibling's parent records are its group's first proposal's: shared once, by that one.
-    ...(readsEvidence ? { ...(proposal.siblingOf === undefined ? { shareEvidence: true } : {}), evidence } : {}),
+    ...(readsEvidence ? (proposal.siblingOf === undefined ? { shareEvidence: true, evidence } : { evidence }) : {}),
     ...(proposal.siblingOf === undefined ? {} : { sample: proposal.step - proposal.siblingOf }),
     ...(launch.merge ? { merge: launch.merge } : {}),
     ...(parentEvaluated ? { parentEvaluated } : {}),

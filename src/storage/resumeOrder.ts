@@ -66,7 +66,7 @@ export function takeDecision(resume: ResumePosition | undefined, decision: Sched
  * The walk of a run's logged path held by reference for the run's life (the optimizer's context
  * holds one): its position, moved on by each decision taken, and the reports that came before
  * their turn, kept until it comes. Each method is one of the pure functions above over the
- * position it holds; JSON gives the position and the reports as plain values.
+ * position it holds; JSON gives the position, the reports and whether it logs as plain values.
  */
 export class PathWalk<Report> {
   constructor(
@@ -111,7 +111,7 @@ export class PathWalk<Report> {
     return reports;
   }
 
-  toJSON(): { position?: ResumePosition; deferred: Report[] } {
-    return { ...(this.position === undefined ? {} : { position: this.position }), deferred: this.deferred };
+  toJSON(): { position?: ResumePosition; deferred: Report[]; logs: boolean } {
+    return { ...(this.position === undefined ? {} : { position: this.position }), deferred: this.deferred, logs: this.logs };
   }
 }
