@@ -194,8 +194,9 @@ export interface OptimizeConfig<Example> {
   onSlotInterval?: (interval: SlotInterval) => void;
   /**
    * OpenTelemetry spans (gepa.run > gepa.proposal > metric and LM calls) and metrics through
-   * @opentelemetry/api's global providers: a no-op until the application registers one. Default
-   * true; false creates no span and records no metric.
+   * @opentelemetry/api's global providers: a no-op until the application registers one (before
+   * the run starts: without one, the run feeds no telemetry at all). Default true; false creates
+   * no span and records no metric.
    */
   telemetry?: boolean;
   /**
