@@ -107,6 +107,21 @@ function modelOf(lm: SlotAwareLanguageModel): { model?: string } {
   return typeof named === 'string' && named !== '' ? { model: named } : {};
 }
 
+/** When a call started on the run's clock (set in its slot; unset while it has not started). */
+interface CallTiming {
+  startMs?: number;
+}
+
+/** A reflection call as telemetry records it. Module functions, not closures made per call (tsx's keepNames names each). */
+function reflectionRecord(origin: CallOrigin | undefined, lm: SlotAwareLanguageModel, startMs: number, endMs: number, outcome: { usage?: LmReply['usage']; costUsd: number; error?: string }): CallRecord {
+  return { channel: 'lm', kind: 'reflection', ...originOf({ origin }), startMs, endMs, ...modelOf(lm), ...outcome };
+}
+
+/** A call of the user's proposeNewTexts as telemetry records it. */
+function proposeRecord(origin: CallOrigin | undefined, startMs: number, endMs: number, error?: string): CallRecord {
+  return { channel: 'lm', kind: 'propose', ...originOf({ origin }), startMs, endMs, costUsd: 0, ...(error === undefined ? {} : { error }) };
+}
+
 export function normalizeLmReply(value: string | LmReply): LmReply {
   if (typeof value === 'string') return { text: value };
   if (!value || typeof value.text !== 'string') throw new Error('the language model returned no text');
@@ -120,6 +135,8 @@ export class EvaluationService<Example> {
   private readonly runner: MetricCallRunner<Example>;
   /** Set once the executor said it can run no call any more: the run is stopped once. */
   private executorGone = false;
+  /** A reflection model's runInSlot (one for the run, not one made per call). */
+  private readonly inReflectionSlot = <T>(fn: () => Promise<T>): Promise<T> => this.options.slots.run('reflection', fn, this.options.signal);
 
   constructor(private readonly options: EvaluationServiceOptions<Example>) {
     const { dollars, signal, journal, preRunCostUsd, cache, twinsShareOneCall, examples, executor, slots, onRetry, onCall } = options;
@@ -236,10 +253,12 @@ export class EvaluationService<Example> {
     return refinement.combine(attempts);
   }
 
-  /** Tells the telemetry hook about a call that ran, ending now. */
-  private recordCall(call: (endMs: number) => CallRecord): void {
+  /** Tells the telemetry hook about a call that ran, ending now (started at `timing`'s start, else now). */
+  private recordCall(timing: CallTiming, call: (startMs: number, endMs: number) => CallRecord): void {
     const onCall = this.options.onCall;
-    if (onCall) onCall.record(call(onCall.clock.now()));
+    if (!onCall) return;
+    const endMs = onCall.clock.now();
+    onCall.record(call(timing.startMs ?? endMs, endMs));
   }
 
   /**
@@ -258,31 +277,18 @@ export class EvaluationService<Example> {
       return { ok: true, reply: replayed, costUsd: replayed.costUsd ?? 0 };
     }
     let reserved = NOTHING_RESERVED;
-    let startMs: number | undefined;
-    const lmCall = (endMs: number, outcome: { usage?: LmReply['usage']; costUsd: number; error?: string }): CallRecord => ({
-      channel: 'lm', kind: 'reflection', ...originOf({ origin }), startMs: startMs ?? endMs, endMs, ...modelOf(reflectionLm), ...outcome,
-    });
-    const call = async () => {
-      startMs ??= this.options.onCall?.clock.now();
-      this.spending.reflectionCall();
-      return reflectionLm(prompt, {
-        signal,
-        ...(content ? { content } : {}),
-        runInSlot: <T>(fn: () => Promise<T>) => slots.run('reflection', fn, signal),
-        ...this.retryHook,
-      } as { signal: AbortSignal });
-    };
+    const timing: CallTiming = {};
     try {
       if (content && reflectionLm.acceptsImages !== true) throw new Error('the prompt holds images and this model cannot take them (it does not declare acceptsImages)');
       // Before the slot, as for metric calls (a model managing its own slots takes them per attempt).
       reserved = await this.spending.reserve(reflectionLm.estimateMaxCostUsd?.(prompt, content) ?? 0);
-      const raw = reflectionLm.managesSlots ? await call() : await slots.run('reflection', call, signal);
+      const raw = reflectionLm.managesSlots ? await this.askModel(reflectionLm, prompt, content, timing) : await slots.run('reflection', () => this.askModel(reflectionLm, prompt, content, timing), signal);
       const reply = normalizeLmReply(raw);
       const costUsd = reply.costUsd ?? 0;
       this.spending.settle(reserved, costUsd);
       journal?.recordReflection(prompt, reply);
       this.tally(undefined, 'reflection');
-      this.recordCall((endMs) => lmCall(endMs, { ...(reply.usage ? { usage: reply.usage } : {}), costUsd }));
+      this.recordCall(timing, (startMs, endMs) => reflectionRecord(origin, reflectionLm, startMs, endMs, { ...(reply.usage ? { usage: reply.usage } : {}), costUsd }));
       return { ok: true, reply, costUsd };
     } catch (error) {
       const costUsd = costOfError(error);
@@ -291,9 +297,21 @@ export class EvaluationService<Example> {
       if (signal.aborted) throw error;
       this.tally(failureOf(error, 'other'), 'reflection', error);
       // A call the dollar budget refused never started: no span.
-      if (startMs !== undefined) this.recordCall((endMs) => lmCall(endMs, { costUsd, error: errorMessage(error) }));
+      if (timing.startMs !== undefined) this.recordCall(timing, (startMs, endMs) => reflectionRecord(origin, reflectionLm, startMs, endMs, { costUsd, error: errorMessage(error) }));
       return { ok: false, error: errorMessage(error), costUsd };
     }
+  }
+
+  /** The reflection model's call itself, in its slot (or managing its own), its start noted in `timing`. */
+  private async askModel(reflectionLm: SlotAwareLanguageModel, prompt: string, content: readonly PromptPart[] | undefined, timing: CallTiming): Promise<string | LmReply> {
+    timing.startMs ??= this.options.onCall?.clock.now();
+    this.spending.reflectionCall();
+    return reflectionLm(prompt, {
+      signal: this.options.signal,
+      ...(content ? { content } : {}),
+      runInSlot: this.inReflectionSlot,
+      ...this.retryHook,
+    } as { signal: AbortSignal });
   }
 
   /**
@@ -305,26 +323,23 @@ export class EvaluationService<Example> {
     // A durable run asks the user's proposer once per input: a resumed run takes the logged answer.
     const replayed = journal?.replayProposal?.(candidate, dataset, components);
     if (replayed) return { ok: true, texts: replayed.texts };
-    let startMs: number | undefined;
-    const proposeCall = (endMs: number, error?: string): CallRecord => ({
-      channel: 'lm', kind: 'propose', ...originOf({ origin }), startMs: startMs ?? endMs, endMs, costUsd: 0, ...(error === undefined ? {} : { error }),
-    });
+    const timing: CallTiming = {};
     try {
       if (!proposeNewTexts) throw new Error('no proposeNewTexts was given');
       const texts: unknown = await slots.run(
         'reflection',
         async () => {
-          startMs = this.options.onCall?.clock.now();
+          timing.startMs = this.options.onCall?.clock.now();
           return proposeNewTexts(candidate, dataset, components);
         },
         signal,
       );
-      this.recordCall((endMs) => proposeCall(endMs));
+      this.recordCall(timing, (startMs, endMs) => proposeRecord(origin, startMs, endMs));
       journal?.recordProposal?.(candidate, dataset, components, texts);
       return { ok: true, texts };
     } catch (error) {
       if (signal.aborted) throw error;
-      if (startMs !== undefined) this.recordCall((endMs) => proposeCall(endMs, errorMessage(error)));
+      if (timing.startMs !== undefined) this.recordCall(timing, (startMs, endMs) => proposeRecord(origin, startMs, endMs, errorMessage(error)));
       return { ok: false, error: errorMessage(error) };
     }
   }
