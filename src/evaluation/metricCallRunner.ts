@@ -12,7 +12,7 @@ import type { DollarReservation } from '../budget/dollarGate.js';
 import type { CallFailure, Candidate, EvalContext, Evaluation, RetryNotice } from '../gepa/core/adapter.js';
 import type { Clock } from '../clock.js';
 import type { CallKey, EvaluationReuse } from './evaluationReuse.js';
-import type { WorkerSlots, WorkKind } from './workerSlots.js';
+import type { SlotTask, WorkerSlots, WorkKind } from './workerSlots.js';
 
 /** What a request's metric calls share: the candidate, whether traces are read, and whose work they are. */
 export interface MetricCallRequest {
@@ -59,18 +59,33 @@ function batchAnswers(answers: unknown, count: number): Array<{ evaluation: Eval
 
 type Runner = (reserved: DollarReservation) => Promise<Evaluation>;
 
-/** One call of a request to be made: its key and occurrence, its dollars, and how the executor asked to run it. */
-interface PendingCall<Example> {
-  call: CallKey;
-  occurrence: number;
-  example: Example;
-  reservation: Promise<DollarReservation>;
+/**
+ * One call of a request to be made: its key and occurrence, its dollars, and how the executor
+ * asked to run it. In its worker slot it is the slot's task (run): no closure is made per call.
+ */
+class PendingCall<Example> implements SlotTask<Evaluation> {
   /** What `answer` resolves with: the call as recorded (or the refusal, the abort). */
-  answer: Promise<Evaluation>;
+  answer: Promise<Evaluation> | undefined = undefined;
   /** Set by the executor through the batch's slots (runOne, runAll). */
-  runner?: Runner;
+  runner: Runner | undefined = undefined;
   /** Set while the reservation came through before the executor said how to run the call. */
-  awaitRunner?: (runner: Runner) => void;
+  awaitRunner: ((runner: Runner) => void) | undefined = undefined;
+  /** In a slot of its own: its dollars, the executor's job for it (runOne; absent: the executor's evaluate), and whether its slot started it. */
+  reserved: DollarReservation | undefined = undefined;
+  job: (() => Promise<Evaluation>) | undefined = undefined;
+  started = false;
+
+  constructor(
+    private readonly owner: MetricCallBatch<Example>,
+    readonly call: CallKey,
+    readonly occurrence: number,
+    readonly example: Example,
+    readonly reservation: Promise<DollarReservation>,
+  ) {}
+
+  run(): Promise<Evaluation> {
+    return this.owner.runInSlot(this);
+  }
 }
 
 export class MetricCallRunner<Example> {
@@ -101,13 +116,9 @@ export class MetricCallBatch<Example> {
   add(call: CallKey, occurrence: number): Promise<Evaluation> {
     const example = this.options.examples[call.exampleId] as Example;
     const reservation = this.options.spending.reserve(this.options.executor.estimateMaxCostUsd?.(this.request.candidate, example) ?? 0);
-    const pending: PendingCall<Example> = { call, occurrence, example, reservation, answer: undefined as unknown as Promise<Evaluation> };
-    const { executor } = this.options;
-    if (!executor.evaluateBatch) {
-      // A call each, in a slot of its own (the fan-out), as soon as its dollars are reserved.
-      pending.answer = reservation.then((reserved) => this.inOwnSlot(pending, reserved, () => executor.evaluate(this.request.candidate, example, call.exampleId, this.ctx, { occurrence })));
-      return pending.answer;
-    }
+    const pending = new PendingCall(this, call, occurrence, example, reservation);
+    // A call each, in a slot of its own (the fan-out), as soon as its dollars are reserved.
+    if (!this.options.executor.evaluateBatch) return (pending.answer = reservation.then((reserved) => this.inOwnSlot(pending, reserved)));
     pending.answer = reservation.then((reserved) => (pending.runner ? pending.runner(reserved) : new Promise<Runner>((resolve) => (pending.awaitRunner = resolve)).then((runner) => runner(reserved))));
     this.pending.push(pending);
     return pending.answer;
@@ -160,7 +171,7 @@ export class MetricCallBatch<Example> {
         if (!pending) return Promise.reject(new RangeError(`the batch has no example ${index}`));
         if (pending.runner) return twice();
         this.register(pending, (reserved) => this.inOwnSlot(pending, reserved, call));
-        return pending.answer;
+        return pending.answer as Promise<Evaluation>;
       },
       runAll: (job, places) => {
         const part = places ? places.map((index) => batch[index]) : batch;
@@ -174,36 +185,36 @@ export class MetricCallBatch<Example> {
     };
   }
 
-  /** One call in a slot of its own. */
-  private inOwnSlot(pending: PendingCall<Example>, reserved: DollarReservation, call: () => Promise<Evaluation>): Promise<Evaluation> {
+  /** One call in a slot of its own: `job`, or the executor's evaluate of it. */
+  private inOwnSlot(pending: PendingCall<Example>, reserved: DollarReservation, job?: () => Promise<Evaluation>): Promise<Evaluation> {
     const { slots, signal, spending } = this.options;
-    let started = false;
-    return slots
-      .run(
-        this.request.kind,
-        async () => {
-          started = true;
-          const startMs = this.options.onCall?.clock.now() ?? 0;
-          spending.metricCall(this.paid);
-          let evaluation: Evaluation;
-          let thrown: unknown;
-          try {
-            evaluation = validEvaluation(await call());
-          } catch (error) {
-            if (this.endsTheRun(error, () => spending.settle(reserved, costOfError(error), this.paid))) throw error;
-            thrown = error;
-            evaluation = thrownEvaluation(error, costOfError(error));
-          }
-          this.record(pending, reserved, evaluation, thrown ?? caughtError(evaluation), startMs);
-          return evaluation;
-        },
-        signal,
-      )
-      .catch((error: unknown) => {
-        // Aborted while waiting for a slot: the reservation was never used.
-        if (!started) spending.settle(reserved, 0);
-        throw error;
-      });
+    pending.reserved = reserved;
+    pending.job = job;
+    return slots.run(this.request.kind, pending, signal).catch((error: unknown) => {
+      // Aborted while waiting for a slot: the reservation was never used.
+      if (!pending.started) spending.settle(reserved, 0);
+      throw error;
+    });
+  }
+
+  /** A call in its slot (its PendingCall's run): counted, made, recorded; a thrown error is a failed call unless it ends the run. */
+  async runInSlot(pending: PendingCall<Example>): Promise<Evaluation> {
+    const { spending, executor } = this.options;
+    const reserved = pending.reserved as DollarReservation;
+    pending.started = true;
+    const startMs = this.options.onCall?.clock.now() ?? 0;
+    spending.metricCall(this.paid);
+    let evaluation: Evaluation;
+    let thrown: unknown;
+    try {
+      evaluation = validEvaluation(await (pending.job ? pending.job() : executor.evaluate(this.request.candidate, pending.example, pending.call.exampleId, this.ctx, { occurrence: pending.occurrence })));
+    } catch (error) {
+      if (this.endsTheRun(error, () => spending.settle(reserved, costOfError(error), this.paid))) throw error;
+      thrown = error;
+      evaluation = thrownEvaluation(error, costOfError(error));
+    }
+    this.record(pending, reserved, evaluation, thrown ?? caughtError(evaluation), startMs);
+    return evaluation;
   }
 
   /** One job for the batch, holding a slot per call; every call's dollars are reserved first. */
