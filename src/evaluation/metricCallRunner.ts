@@ -5,7 +5,7 @@
 // scoring 0, counted, logged and timed like any other. Nothing here decides what is reused.
 import { errorMessage } from '../errors/errorMessage.js';
 import { ExecutorUnavailableError, type BatchExample, type BatchSlots, type PricedExecutor } from '../executors/metricCallExecutor.js';
-import { originOf, type CallOrigin, type CallRecord } from './callRecord.js';
+import type { CallOrigin, CallRecord } from './callRecord.js';
 import { caughtError, failureOf, validEvaluation } from './failureTally.js';
 import { costOfError, type Paid, type Spending } from './spending.js';
 import type { DollarReservation } from '../budget/dollarGate.js';
@@ -127,7 +127,8 @@ export class MetricCallBatch<Example> {
   /** What every call of the request is given: traces or not, the run's signal, the retry hook. */
   private get ctx(): EvalContext {
     const { signal, onRetry } = this.options;
-    return (this.context ??= { captureTraces: this.request.captureTraces, signal, ...(onRetry ? { onRetry } : {}) });
+    const { captureTraces } = this.request;
+    return (this.context ??= onRetry ? { captureTraces, signal, onRetry } : { captureTraces, signal });
   }
 
   /** Hands the calls added to an executor with evaluateBatch, in batches of at most W (a batch job holds a slot per call). */
@@ -281,10 +282,19 @@ export class MetricCallBatch<Example> {
     spending.settle(reserved, evaluation.costUsd ?? 0, this.paid);
     reuse.keep(pending.call, pending.occurrence, evaluation);
     if (onCall) {
-      const { kind } = this.request;
-      onCall.record({
-        channel: 'metric', kind, ...originOf(this.request), startMs, endMs: onCall.clock.now(), exampleId: pending.call.exampleId, score: evaluation.score, failed: evaluation.failure !== undefined, costUsd: evaluation.costUsd ?? 0,
-      });
+      // Written out, not spread: a spread inside an object literal (the origin when present) cost
+      // ~1 us a call, most of what telemetry's record of a call costs when nobody traces.
+      const { kind, origin } = this.request;
+      const endMs = onCall.clock.now();
+      const { exampleId } = pending.call;
+      const { score } = evaluation;
+      const failed = evaluation.failure !== undefined;
+      const costUsd = evaluation.costUsd ?? 0;
+      onCall.record(
+        origin === undefined
+          ? { channel: 'metric', kind, startMs, endMs, exampleId, score, failed, costUsd }
+          : { channel: 'metric', kind, origin, startMs, endMs, exampleId, score, failed, costUsd },
+      );
     }
   }
 }
