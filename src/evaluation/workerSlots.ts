@@ -80,6 +80,20 @@ interface QueuedWork extends Ordered {
   more: number[] | undefined;
 }
 
+const noResolver = (): void => {};
+
+/**
+ * The executor of a queued work's promise: one module function that hands the resolvers to the
+ * work being queued (`queuing`, set just before `new Promise`, which calls it at once), where an
+ * arrow would be a closure and a context made per call.
+ */
+let queuing: QueuedWork | undefined;
+function keepResolvers(resolve: (value: never) => void, reject: (reason: unknown) => void): void {
+  const work = queuing as QueuedWork;
+  work.resolve = resolve as (value: unknown) => void;
+  work.reject = reject;
+  queuing = undefined;
+}
 export interface WorkerSlotsOptions {
   capacity: number;
   clock: Clock;
@@ -144,13 +158,14 @@ export class WorkerSlots {
   }
 
   private enqueue<T>(kind: WorkKind, width: number, fn: SlotWork<T>, signal: AbortSignal | undefined): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const priority = PRIORITIES[this.policy]?.[kind] ?? 0;
-      // The work as data, started by `start`: not a closure made (and, compiled with tsx's
-      // keepNames, named) for every metric call.
-      this.queue.push({ priority, seq: this.seq++, kind, width, signal, reject, fn, resolve: resolve as (value: unknown) => void, slot: -1, more: undefined });
-      this.dispatch();
-    });
+    // The work as data, started by `start`: not a closure made (and, compiled with tsx's
+    // keepNames, named) for every metric call. Its resolvers are kept by a module function.
+    const work: QueuedWork = { priority: PRIORITIES[this.policy]?.[kind] ?? 0, seq: this.seq++, kind, width, signal, reject: noResolver, fn, resolve: noResolver, slot: -1, more: undefined };
+    queuing = work;
+    const answer = new Promise<T>(keepResolvers);
+    this.queue.push(work);
+    this.dispatch();
+    return answer;
   }
 
   /**
