@@ -74,6 +74,8 @@ class PendingCall<Example> implements SlotTask<Evaluation> {
   reserved: DollarReservation | undefined = undefined;
   job: (() => Promise<Evaluation>) | undefined = undefined;
   started = false;
+  /** When its slot started it, on the telemetry clock (0 without telemetry). */
+  startMs = 0;
 
   constructor(
     private readonly owner: MetricCallBatch<Example>,
@@ -198,23 +200,51 @@ export class MetricCallBatch<Example> {
     });
   }
 
-  /** A call in its slot (its PendingCall's run): counted, made, recorded; a thrown error is a failed call unless it ends the run. */
-  async runInSlot(pending: PendingCall<Example>): Promise<Evaluation> {
-    const { spending, executor } = this.options;
-    const reserved = pending.reserved as DollarReservation;
+  /**
+   * A call in its slot (its PendingCall's run): counted, made, recorded; a thrown error is a failed
+   * call unless it ends the run. A promise chain, not an async function (its state and its await's
+   * closures per call): the outcome is read a tick after the executor answers, as an await would,
+   * and at once when it throws at once.
+   */
+  runInSlot(pending: PendingCall<Example>): Promise<Evaluation> {
     pending.started = true;
-    const startMs = this.options.onCall?.clock.now() ?? 0;
-    spending.metricCall(this.paid);
-    let evaluation: Evaluation;
-    let thrown: unknown;
+    pending.startMs = this.options.onCall?.clock.now() ?? 0;
+    this.options.spending.metricCall(this.paid);
+    let made: Evaluation | PromiseLike<Evaluation>;
     try {
-      evaluation = validEvaluation(await (pending.job ? pending.job() : executor.evaluate(this.request.candidate, pending.example, pending.call.exampleId, this.ctx, { occurrence: pending.occurrence })));
+      made = pending.job ? pending.job() : this.options.executor.evaluate(this.request.candidate, pending.example, pending.call.exampleId, this.ctx, { occurrence: pending.occurrence });
     } catch (error) {
-      if (this.endsTheRun(error, () => spending.settle(reserved, costOfError(error), this.paid))) throw error;
-      thrown = error;
-      evaluation = thrownEvaluation(error, costOfError(error));
+      try {
+        return Promise.resolve(this.failed(pending, error));
+      } catch (ending) {
+        return Promise.reject(ending);
+      }
     }
-    this.record(pending, reserved, evaluation, thrown ?? caughtError(evaluation), startMs);
+    return Promise.resolve(made).then(
+      (answer) => this.answered(pending, answer),
+      (error: unknown) => this.failed(pending, error),
+    );
+  }
+
+  /** The executor's answer, checked (an invalid score is a failed call) and recorded. */
+  private answered(pending: PendingCall<Example>, answer: unknown): Evaluation {
+    let evaluation: Evaluation;
+    try {
+      evaluation = validEvaluation(answer);
+    } catch (error) {
+      return this.failed(pending, error);
+    }
+    this.record(pending, pending.reserved as DollarReservation, evaluation, caughtError(evaluation), pending.startMs);
+    return evaluation;
+  }
+
+  /** What the executor threw: a failed call, recorded, or (thrown again) the end of the run. */
+  private failed(pending: PendingCall<Example>, error: unknown): Evaluation {
+    const { spending } = this.options;
+    const reserved = pending.reserved as DollarReservation;
+    if (this.endsTheRun(error, () => spending.settle(reserved, costOfError(error), this.paid))) throw error;
+    const evaluation = thrownEvaluation(error, costOfError(error));
+    this.record(pending, reserved, evaluation, error, pending.startMs);
     return evaluation;
   }
 
