@@ -232,7 +232,7 @@ export const optimizerActions = {
         endedOnItsParent(args, { type: 'proposal.finished', id, spend, outcome: { task, status: 'skipped', reason: next.reason }, child: undefined, valset: undefined });
         continue;
       }
-      enqueue.spawnChild('proposer', { id: context.proposers.spawned(id), systemId: id, input: { ...proposerInput(context, launch, evidence), parentEvaluated: { evaluations: event.evaluations, spend, sum: next.parentSum } } });
+      enqueue.spawnChild('proposer', { id: context.proposers.spawned(id), systemId: id, input: proposerInput(context, launch, evidence, { evaluations: event.evaluations, spend, sum: next.parentSum }) });
     }
   }),
 };

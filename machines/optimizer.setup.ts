@@ -83,7 +83,8 @@ export const isUpdate = (event: OptimizerEvent): event is ProposalUpdate => even
 /** Room a resumed run keeps for logged work (RunJournal.heldWork): launches and rebases alike leave it. */
 export const spendingLimits = (context: OptimizerContext) => ({ heldCalls: heldCalls(preparedOf(context).journal, context.walk.walk()) });
 
-export function proposerInput(context: OptimizerContext, launch: Launch, evidence: ReflectionEvidence[] = context.seen.evidence): ProposerInput {
+/** A proposer's input; `parentEvaluated` when the optimizer evaluated its parent (ProposerInput.parentEvaluated). */
+export function proposerInput(context: OptimizerContext, launch: Launch, evidence: ReflectionEvidence[] = context.seen.evidence, parentEvaluated?: ProposerInput['parentEvaluated']): ProposerInput {
   const { settings, table, buildDataset, reflection, onEvent } = preparedOf(context);
   const { proposal } = launch;
   const readsEvidence = (reflection?.strategy.evidence ?? 0) > 0;
@@ -105,9 +106,10 @@ export function proposerInput(context: OptimizerContext, launch: Launch, evidenc
     reflection,
     onEvent,
     // A sibling's parent records are its group's first proposal's: shared once, by that one.
-    ...(readsEvidence ? { ...(proposal.siblingOf === undefined ? { shareEvidence: true } : {}), evidence } : {}),
+    ...(readsEvidence ? (proposal.siblingOf === undefined ? { shareEvidence: true, evidence } : { evidence }) : {}),
     ...(proposal.siblingOf === undefined ? {} : { sample: proposal.step - proposal.siblingOf }),
     ...(launch.merge ? { merge: launch.merge } : {}),
+    ...(parentEvaluated ? { parentEvaluated } : {}),
   };
 }
 
@@ -137,7 +139,7 @@ export function initialContext(wiring: OptimizerContext['wiring'], builtInPropos
     wiring,
     // An earlier process's failed calls were paid and will be paid again: they count from the start.
     run: new RunState(startRun(settings, table, journal?.failedCalls?.() ?? 0), builtInProposer),
-    walk: new PathWalk<ProposalUpdate>(startResume(journal?.loggedPath?.(), async)),
+    walk: new PathWalk<ProposalUpdate>(startResume(journal?.loggedPath?.(), async), [], journal?.recordDecision !== undefined),
     startedAt: clock.now(),
     seen: { evidence: [], atLaunch: {}, ...(async && settings.schedule.kind === 'async' && settings.schedule.auto ? { auto: startAutoWatch() } : {}) },
     proposers: new ProposerActorIds(),

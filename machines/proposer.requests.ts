@@ -10,7 +10,6 @@ import { startReflection } from '../src/gepa/reflection/reflectionRun.js';
 import { siblingPrompt } from '../src/gepa/reflection/siblingPrompt.js';
 import type { EvaluatorRef, EvaluatorReply, EvaluatorRequest, ReplyTo } from './protocol.js';
 import { evaluatorInbox } from './evaluatorInbox.js';
-import { evaluationStarted } from './proposer.runEvents.js';
 import { keep, proposerSetup, type ProposerContext } from './proposer.setup.js';
 
 /** Every request names this proposal, so telemetry can nest its calls under the proposal's span. */
@@ -19,13 +18,6 @@ const originOf = (context: ProposerContext): CallOrigin => ({ step: context.step
 /** The action that asks the evaluator for one of the proposal's evaluations (which, of what, on which examples: evaluationPlan.ts). */
 export const evaluate = (what: EvaluationName) =>
   proposerSetup.sendTo<EvaluatorRef>(evaluatorInbox, ({ context, self }): EvaluatorRequest => ({ type: 'evaluate', replyTo: self, ...evaluationAsk(what, context), origin: originOf(context) }));
-
-/** A reflective proposal's first request, unless it has no parent to evaluate (a merge) or the optimizer evaluated it. */
-export const evaluateParentUnlessDone = proposerSetup.enqueueActions(({ context, enqueue }) => {
-  if (context.merge !== undefined || context.parentEvaluated !== undefined) return;
-  enqueue(evaluationStarted('parent'));
-  enqueue(evaluate('parent'));
-});
 
 /**
  * The adapter's dataset builder, which may be async. Its promise reports back with an event

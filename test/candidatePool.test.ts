@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { candidateHash } from '../src/gepa/core/candidateHash.js';
 import { computeFronts } from '../src/gepa/core/paretoFront.js';
 import { Rng } from '../src/gepa/core/rng.js';
-import { addCandidate, bestIndex, emptyPool, indexOfHash, memberOf, poolFronts, withComponentPointers, type CandidatePool, type NewCandidate } from '../src/gepa/core/candidatePool.js';
+import { addCandidate, ancestorsOf, bestIndex, emptyPool, indexOfHash, isAncestor, memberOf, poolFronts, withComponentPointers, type CandidatePool, type NewCandidate } from '../src/gepa/core/candidatePool.js';
 
 const entry = (text: string, parents: number[], subscores: number[], metricCallsAtDiscovery = 0): NewCandidate => ({
   candidate: { system: text },
@@ -140,5 +140,15 @@ describe('candidate pool', () => {
     const pool = addCandidate(addCandidate(emptyPool(), entry('seed', [], [1, 0])).pool, entry('a', [0], [1, 1])).pool;
     expect(memberOf(pool, 1)).toEqual({ candidate: { system: 'a' }, hash: candidateHash({ system: 'a' }) });
     expect(() => memberOf(pool, 2)).toThrow('no candidate 2 in a pool of 2');
+  });
+});
+
+describe('isAncestor', () => {
+  it('answers as ancestorsOf does, a merge and a diamond included', () => {
+    // 0 -> 1 -> 3, 0 -> 2, {2, 3} -> 4 (a merge), 4 -> 5, 1 -> 6
+    const parents = [[], [0], [0], [1], [2, 3], [4], [1]];
+    for (let i = 0; i < parents.length; i++) {
+      for (let a = 0; a < parents.length; a++) expect(isAncestor(parents, a, i), `${a} of ${i}`).toBe(ancestorsOf(parents, i).has(a));
+    }
   });
 });

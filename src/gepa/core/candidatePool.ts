@@ -78,8 +78,9 @@ export function addCandidate(pool: CandidatePool, entry: NewCandidate): { pool: 
   };
 }
 
+/** The pool with these pointers: itself when they are its own (a plan that moved none). */
 export function withComponentPointers(pool: CandidatePool, componentPointers: number[]): CandidatePool {
-  return { ...pool, componentPointers };
+  return componentPointers === pool.componentPointers ? pool : { ...pool, componentPointers };
 }
 
 /** All ancestors of candidate i (not i itself). */
@@ -93,6 +94,26 @@ export function ancestorsOf(parents: ReadonlyArray<ReadonlyArray<number>>, i: nu
     stack.push(...(parents[p] ?? []));
   }
   return seen;
+}
+
+/**
+ * Whether candidate `a` is an ancestor of candidate `i`. A candidate joins after its parents (its
+ * index is above theirs), so only `a < i` can be, and the walk up from `i` stops below `a`: a
+ * stale child's rebase asks this of a parent deep in a lineage the rebases themselves make long
+ * (ancestorsOf walked all of it, at every decision).
+ */
+export function isAncestor(parents: ReadonlyArray<ReadonlyArray<number>>, a: number, i: number): boolean {
+  if (a >= i) return false;
+  const seen = new Set<number>();
+  const stack = [...(parents[i] ?? [])];
+  while (stack.length > 0) {
+    const p = stack.pop() as number;
+    if (p === a) return true;
+    if (p < a || seen.has(p)) continue;
+    seen.add(p);
+    stack.push(...(parents[p] ?? []));
+  }
+  return false;
 }
 
 // The best index of a score array: every fold asks it, and most folds add no candidate (a pool's

@@ -8,7 +8,7 @@ import type { CandidatePool } from '../core/candidatePool.js';
 import { rebaseExtraCalls } from './proposalPlanner.js';
 import { decideGroup, type ChildAnswer } from './proposalDecisions.js';
 import { payForGrants } from './lastCalls.js';
-import type { Proposal } from '../core/proposal.js';
+import { isAccepted, type Proposal } from '../core/proposal.js';
 import type { Candidate } from '../core/adapter.js';
 import type { ProposalSelection, RebaseGate, RebasePolicy, RebaseWait, ValsetPolicy } from '../../settingValues.js';
 
@@ -72,7 +72,10 @@ export const raceOffset = (p: Pick<Proposal, 'step' | 'task'>): number => p.step
  */
 export function answerAfterReport(state: AnswerState, id: string, settings: AnswerSettings): Answers {
   const extra = rebaseExtraCalls(settings);
-  const rebase = reserve(state.ledger, extra, state.limits) !== null ? rebaseFor(state.stepIds, id, settings) : 'off';
+  // Room for a rebase's extra calls is looked for only where one may be decided: a lone proposal
+  // whose child passed its gate (most proposals end skipped on their parent).
+  const policy = rebaseFor(state.stepIds, id, settings);
+  const rebase = policy !== 'off' && isAccepted((state.changed ?? state.proposals[id])?.outcome) && reserve(state.ledger, extra, state.limits) !== null ? policy : 'off';
   const wait = settings.schedule.kind === 'async' ? settings.schedule.rebaseWait : 'none';
   const decided = decideGroup(state.proposals, groupOf(state.stepIds, id), selectionFor(state.stepIds, id, settings), state.pool, rebase, wait, state.changed);
   let { ledger } = state;

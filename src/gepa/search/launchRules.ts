@@ -111,10 +111,11 @@ export function nextLaunches(run: LaunchRun, shape: LaunchShape, moment: LaunchM
   const plan: Plan = shape.kind === 'batched' ? planBatchedStep(input, shape) : planAsyncProposals(input, occupiedSlots(run.proposals, shape.inFlight, heldSlot), shape.inFlight, perParent);
   const launched = launchPlan(run, plan, shape.kind === 'batched');
   // Reflective proposals, async or in a batched step (a merge has no parent evaluation). They join
-  // parentsAsked in the same update as the plan (one copy of the machine's context).
+  // parentsAsked in the same update as the plan (one copy of the machine's context); by
+  // Object.assign, not a spread the new key would send down V8's slow path (core/proposal.ts, changedProposal).
   const asked = run.parentFirst ? plan.launches.filter((l) => !l.merge) : [];
   return {
-    update: asked.length > 0 ? { ...launched.update, parentsAsked: [...run.parentsAsked, ...asked] } : launched.update,
+    update: asked.length > 0 ? Object.assign({}, launched.update, { parentsAsked: [...run.parentsAsked, ...asked] }) : launched.update,
     events: launched.events,
     starts: plan.launches.map((launch) => ({ launch, optimizerAsksParent: asked.includes(launch) })),
     ...(plan.launches.length > 0 ? { budget: budgetEvent({ ledger: plan.ledger, spentUsd: run.spentUsd }) } : {}),

@@ -7,7 +7,7 @@
 // answered.
 import { mayStartValsetEarly, selectProposals } from '../strategies/proposalSelection.js';
 import { poolLookup, type CandidatePool } from '../core/candidatePool.js';
-import { isAccepted, UNFINISHED_OUTCOME_REASON, type MinibatchOutcome, type Proposal, type ProposalId, type ProposalSpend } from '../core/proposal.js';
+import { changedProposal, isAccepted, UNFINISHED_OUTCOME_REASON, type MinibatchOutcome, type Proposal, type ProposalId, type ProposalSpend } from '../core/proposal.js';
 import { planStaleChild, type RebasePolicy } from './staleChild.js';
 import type { Candidate } from '../core/adapter.js';
 import type { ProposalSelection, RebaseWait } from '../../settingValues.js';
@@ -19,22 +19,19 @@ export type ChildAnswer =
   | { id: string; answer: 'rebase'; onto: number; child: Candidate; childHash: string };
 
 export function recordVerdict(p: Proposal, outcome: MinibatchOutcome, child: Candidate | undefined): Proposal {
-  return { ...p, outcome, child };
+  return changedProposal(p, { outcome, child });
 }
 
 /** The proposer's last report: what it spent, its last verdict (if it reached one), its valset scores. */
 export function recordFinish(p: Proposal, report: { spend: ProposalSpend } & Pick<Proposal, 'outcome' | 'child' | 'valset' | 'valsetStop' | 'rebaseGateExamples' | 'tooLong'>): Proposal {
   const outcome = report.outcome ?? p.outcome ?? { task: p.task, status: 'skipped' as const, reason: UNFINISHED_OUTCOME_REASON };
-  return {
-    ...p,
-    outcome,
-    child: report.child ?? p.child,
-    valset: report.valset,
-    ...(report.valsetStop ? { valsetStop: report.valsetStop } : {}),
-    ...(report.rebaseGateExamples === undefined ? {} : { rebaseGateExamples: report.rebaseGateExamples }),
-    ...(report.tooLong === undefined ? {} : { tooLong: report.tooLong }),
-    spend: report.spend,
-  };
+  // Set in this order (a record's keys keep the order they were first set in).
+  const change: Partial<Proposal> = { outcome, child: report.child ?? p.child, valset: report.valset };
+  if (report.valsetStop) change.valsetStop = report.valsetStop;
+  if (report.rebaseGateExamples !== undefined) change.rebaseGateExamples = report.rebaseGateExamples;
+  if (report.tooLong !== undefined) change.tooLong = report.tooLong;
+  change.spend = report.spend;
+  return changedProposal(p, change);
 }
 
 const waitingOnVerdict = (p: Proposal) => isAccepted(p.outcome) && !p.granted && p.decision === undefined && p.spend === undefined;
@@ -115,16 +112,16 @@ export function decideGroup(
   if (lone && rebase !== 'off' && lone.rebasedFrom === undefined && lone.child && waitingOnVerdict(lone)) {
     const waitingFor = holdFor(proposals, lone, wait);
     if (waitingFor !== undefined) {
-      proposals[lone.id] = { ...lone, waitingFor };
+      proposals[lone.id] = changedProposal(lone, { waitingFor });
       return { proposals, answers: [] };
     }
     const plan = planStaleChild(pool, lone, lone.child, rebase);
     if (plan.kind === 'rebase') {
-      proposals[lone.id] = { ...lone, rebasedFrom: lone.parents[0], parents: [plan.onto] };
+      proposals[lone.id] = changedProposal(lone, { rebasedFrom: lone.parents[0], parents: [plan.onto] });
       return { proposals, answers: [{ id: lone.id, answer: 'rebase', onto: plan.onto, child: plan.child, childHash: plan.childHash }] };
     }
     if (plan.kind === 'contained') {
-      proposals[lone.id] = { ...lone, decision: { task: lone.task, selected: false, reason: plan.reason } };
+      proposals[lone.id] = changedProposal(lone, { decision: { task: lone.task, selected: false, reason: plan.reason } });
       return { proposals, answers: [{ id: lone.id, answer: 'deny' }] };
     }
   }
@@ -141,7 +138,7 @@ export function decideGroup(
     const decision = decisions[i] as NonNullable<Proposal['decision']>;
     const awaiting = isAccepted(q.outcome) && !q.granted && q.spend === undefined;
     if (awaiting) answers.push({ id: q.id, answer: decision.selected ? 'grant' : 'deny' });
-    proposals[q.id] = { ...q, decision, granted: q.granted || (awaiting && decision.selected) };
+    proposals[q.id] = changedProposal(q, { decision, granted: q.granted || (awaiting && decision.selected) });
   });
   return { proposals, answers };
 }

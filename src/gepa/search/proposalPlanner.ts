@@ -99,7 +99,10 @@ export const mergeWorstCase = (subsampleSize: number, valsetSize: number): numbe
 function grants(budget: PlanInput['budget'], calls: number, most: number): Reserved[] {
   const granted: Reserved[] = [];
   let ledger = budget.ledger;
-  for (let r = reserve(ledger, calls, budget); r !== null && granted.length < most; r = reserve(ledger, calls, budget)) {
+  // The count is checked before the next reservation is asked for: one granted, none asked in vain.
+  while (granted.length < most) {
+    const r = reserve(ledger, calls, budget);
+    if (r === null) break;
     granted.push(r);
     ledger = r.ledger;
   }
@@ -302,7 +305,10 @@ export function planAsyncProposals(input: PlanInput, inFlight: number, width: nu
   let hookStop: string | undefined;
   const { schedule } = input.settings;
   const busy = schedule.kind === 'async' && schedule.parentWeighting === 'in-flight' ? busyCounts(input.inFlightParents ?? []) : undefined;
-  for (let granted = grantOne(input, budget, perTask); width - inFlight - launches.length >= groupSize && granted.length > 0; granted = grantOne(input, budget, perTask)) {
+  // The places are counted before a grant is asked for: a refill that fills the last place asks for no grant after it.
+  while (width - inFlight - launches.length >= groupSize) {
+    const granted = grantOne(input, budget, perTask);
+    if (granted.length === 0) break;
     const planned = planLaunches({ ...input, search, budget, ...(busy ? { busy } : {}) }, search.step + 1, granted, { parents: 1, perParent: 1 });
     const first = planned.launches[0];
     const fullGrant = granted[0]?.valsetOwed === undefined && granted[0]?.minibatchSize === undefined;
@@ -329,11 +335,18 @@ function busyCounts(parents: readonly number[]): number[] {
   return counts;
 }
 
-/** The run events that announce launches: started, its parent, its minibatch. */
+/**
+ * The run events that announce launches: started, its parent, its minibatch. A loop, with the
+ * optional fields set by assignment (in their order): Node 20's flatMap costs ~0.6 us a call
+ * whatever it maps (measured alone: ~0.8 us a launch as it was, ~0.08 as a loop).
+ */
 export function launchEvents(launches: readonly Launch[]): RunEvent[] {
-  return launches.flatMap(({ proposal: p, parent, minibatch, merge }) => [
-    { type: 'proposal.started', step: p.step, task: p.task, ...(p.siblingOf === undefined ? {} : { siblingOf: p.siblingOf }), ...(merge ? { merge: { parents: p.parents, candidate: merge.child } } : {}) } as const,
-    { type: 'candidate.selected', step: p.step, task: p.task, parent } as const,
-    { type: 'minibatch.sampled', step: p.step, task: p.task, ids: minibatch } as const,
-  ]);
+  const events: RunEvent[] = [];
+  for (const { proposal: p, parent, minibatch, merge } of launches) {
+    const started: Extract<RunEvent, { type: 'proposal.started' }> = { type: 'proposal.started', step: p.step, task: p.task };
+    if (p.siblingOf !== undefined) started.siblingOf = p.siblingOf;
+    if (merge) started.merge = { parents: p.parents, candidate: merge.child };
+    events.push(started, { type: 'candidate.selected', step: p.step, task: p.task, parent }, { type: 'minibatch.sampled', step: p.step, task: p.task, ids: minibatch });
+  }
+  return events;
 }

@@ -212,7 +212,9 @@ export function foldInto(run: SearchRun, finished: readonly Proposal[], moment: 
   const folded = foldFinished(run.search, run.progress, finished, { metricCallsNow: run.ledger.spentCalls, elapsedMsNow: moment.elapsedMsNow, frontType: settings.frontType, tieOrder: settings.tieOrder });
   for (const p of finished) delete run.proposals[p.id];
   const spentUsd = run.spentUsd + finished.reduce((n, p) => n + (p.spend?.costUsd ?? 0), 0);
-  const stop = decideStop({ ...run, search: folded.search, progress: folded.progress, spentUsd }, { kind: 'fold', elapsedMs: moment.elapsedMsNow }, settings);
+  // What the decision reads, not a copy of the whole run (it is asked at every fold).
+  const viewed = { search: folded.search, progress: folded.progress, ledger: run.ledger, spentUsd, stopReason: run.stopReason, error: run.error, stoppedBy: run.stoppedBy };
+  const stop = decideStop(viewed, { kind: 'fold', elapsedMs: moment.elapsedMsNow }, settings);
   return { update: { search: folded.search, progress: folded.progress, spentUsd, ...stop }, events: [...folded.events, budgetEvent({ ledger: run.ledger, spentUsd })] };
 }
 

@@ -7,7 +7,7 @@ import type { Candidate } from '../core/adapter.js';
 import type { RebasePolicy } from '../../settingValues.js';
 import { hashedChild } from '../proposer/childCandidate.js';
 import { rebaseEdit } from '../proposer/rebase.js';
-import { ancestorsOf, type CandidatePool } from '../core/candidatePool.js';
+import { isAncestor, type CandidatePool } from '../core/candidatePool.js';
 
 export type { RebasePolicy };
 
@@ -32,14 +32,14 @@ export function rebaseTarget(pool: CandidatePool, parent: number, poolSizeAtStar
   for (let i = poolSizeAtStart; i < pool.candidates.length; i++) joined.push(i);
   if (policy === 'pool-best') {
     const best = bestOf(pool, pool.candidates.map((_, i) => i));
-    return best !== parent && !ancestorsOf(pool.parents, parent).has(best) ? best : -1;
+    return best !== parent && !isAncestor(pool.parents, best, parent) ? best : -1;
   }
   if (policy === 'best') {
     const best = bestOf(pool, joined);
     if (best === parent) return -1;
-    return best >= 0 && !ancestorsOf(pool.parents, parent).has(best) ? best : -1;
+    return best >= 0 && !isAncestor(pool.parents, best, parent) ? best : -1;
   }
-  const descendants = joined.filter((i) => ancestorsOf(pool.parents, i).has(parent));
+  const descendants = joined.filter((i) => isAncestor(pool.parents, parent, i));
   if (descendants.length === 0) return -1;
   return policy === 'newest-descendant' ? (descendants.at(-1) as number) : bestOf(pool, descendants);
 }

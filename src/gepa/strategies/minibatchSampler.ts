@@ -36,10 +36,12 @@ export function initialSamplerState(size: number, batchSize: number): SamplerSta
 export function drawSliding(state: SamplerState, batchSize: number, rng: Rng, count: number): { state: SamplerState; minibatches: number[][] } {
   const current = state.position + batchSize > state.order.length ? startEpoch(state, batchSize, rng) : state;
   const { order, position } = current;
-  const minibatches = Array.from({ length: count }, (_, j) => {
+  // A loop, not Array.from with a callback: this runs at every proposal.
+  const minibatches: number[][] = [];
+  for (let j = 0; j < count; j++) {
     const start = (position + j * batchSize) % order.length;
-    return order.slice(start, start + batchSize);
-  });
+    minibatches.push(order.slice(start, start + batchSize));
+  }
   return { state: { ...current, position: position + batchSize }, minibatches };
 }
 

@@ -66,7 +66,7 @@ export interface FailedTask {
 export interface StepPlan {
   tasks: ProposalTask[];
   failures: FailedTask[];
-  /** The pool's component pointers after the step's choices. */
+  /** The pool's component pointers after the step's choices (the pool's own array when none moved). */
   componentPointers: number[];
 }
 
@@ -83,7 +83,9 @@ export function planStep(input: StepPlanInput): StepPlan {
   }
   // Sliding chunks are drawn for the whole step at once, before any task's own draws.
   const sliding = !hooks.sampleMinibatch && input.stepMinibatches === 'sliding' ? input.sampler.nextSliding(rng, taskCount) : undefined;
-  const pointers = [...pool.componentPointers];
+  // The pool's round-robin pointers, copied when the first of them moves: with one component (or
+  // 'all') none does, and a proposal then copies no array of the pool's size.
+  const pointers = { now: pool.componentPointers };
   const tasks: ProposalTask[] = [];
   const failures: FailedTask[] = [];
   for (let task = 0; task < taskCount; task++) {
@@ -104,17 +106,20 @@ export function planStep(input: StepPlanInput): StepPlan {
     if (components.ok) tasks.push({ task, parent, minibatch: minibatch.value, components: components.value });
     else failures.push({ task, parent, reason: components.reason });
   }
-  return { tasks, failures, componentPointers: pointers };
+  return { tasks, failures, componentPointers: pointers.now };
 }
 
 /** The task's components: the hook's choice, or the strategy's (advancing the parent's round-robin pointer). */
-function chooseComponents(input: StepPlanInput, pointers: number[], parent: number, step: number, task: number): HookAnswer<string[]> {
+function chooseComponents(input: StepPlanInput, pointers: { now: number[] }, parent: number, step: number, task: number): HookAnswer<string[]> {
   const hook = input.hooks?.selectComponents;
   if (hook) {
     const candidate = input.pool.candidates[parent] as Candidate;
     return hookedComponents(hook, { candidate, candidateIndex: parent, componentNames: input.componentNames, step, task }, input.rng);
   }
-  const choice = selectComponents(input.componentSelection, input.componentNames, pointers[parent] ?? 0);
-  pointers[parent] = choice.nextPointer;
+  const choice = selectComponents(input.componentSelection, input.componentNames, pointers.now[parent] ?? 0);
+  if (pointers.now[parent] !== choice.nextPointer) {
+    if (pointers.now === input.pool.componentPointers) pointers.now = [...pointers.now];
+    pointers.now[parent] = choice.nextPointer;
+  }
   return { ok: true, value: choice.components };
 }
