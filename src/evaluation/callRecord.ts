@@ -25,5 +25,3 @@ export type CallRecord =
       /** Set when the call failed. */
       error?: string;
     };
-
-export const originOf = (request: { origin?: CallOrigin }): { origin?: CallOrigin } => (request.origin ? { origin: request.origin } : {});

@@ -38,21 +38,22 @@ export function callKey(hash: string, exampleId: number, captureTraces: boolean)
 /**
  * A table keyed by call, as a candidate's hash and then a slot per (example, traces): the hash
  * string is the candidate's own (its string hash is computed once), where a joined key was a new
- * string to build and hash on every call (one lookup per metric call, cache hits included).
+ * string to build and hash on every call (one lookup per metric call, cache hits included). The
+ * slots are a small Map, not an array: example ids run into the hundreds (the valset's come after
+ * the trainset's), and an array indexed that far is allocated that long for a few calls.
  */
 class CallTable<V> {
-  private readonly byHash = new Map<string, Array<V | undefined>>();
+  private readonly byHash = new Map<string, Map<number, V>>();
   get(call: CallKey): V | undefined {
-    return this.byHash.get(call.hash)?.[slotOf(call)];
+    return this.byHash.get(call.hash)?.get(slotOf(call));
   }
   set(call: CallKey, value: V): void {
     let slots = this.byHash.get(call.hash);
-    if (slots === undefined) this.byHash.set(call.hash, (slots = []));
-    slots[slotOf(call)] = value;
+    if (slots === undefined) this.byHash.set(call.hash, (slots = new Map()));
+    slots.set(slotOf(call), value);
   }
   delete(call: CallKey): void {
-    const slots = this.byHash.get(call.hash);
-    if (slots !== undefined) slots[slotOf(call)] = undefined;
+    this.byHash.get(call.hash)?.delete(slotOf(call));
   }
 }
 const slotOf = (call: CallKey): number => call.exampleId * 2 + (call.captureTraces ? 1 : 0);

@@ -25,7 +25,7 @@ import type { Clock } from '../clock.js';
 import type { LmReply, PromptPart } from '../gepa/core/languageModel.js';
 import type { ProposeNewTexts } from '../gepa/strategies/hookSignatures.js';
 import type { WorkJournal } from '../gepa/core/workJournal.js';
-import { originOf, type CallOrigin, type CallRecord } from './callRecord.js';
+import type { CallOrigin, CallRecord } from './callRecord.js';
 import { callKey, EvaluationReuse } from './evaluationReuse.js';
 import { MetricCallRunner } from './metricCallRunner.js';
 import { costOfError, Spending, type Paid } from './spending.js';
@@ -101,10 +101,34 @@ export interface EvaluationServiceOptions<Example> {
   twinsShareOneCall?: boolean;
 }
 
-/** The model's name when it says (`openai:<model>` models do; a plain function's name is no model's). */
-function modelOf(lm: SlotAwareLanguageModel): { model?: string } {
-  const named = (lm as { model?: unknown }).model;
-  return typeof named === 'string' && named !== '' ? { model: named } : {};
+/** When a call started on the run's clock (set in its slot; unset while it has not started). */
+interface CallTiming {
+  startMs?: number;
+}
+
+type LmCallRecord = Extract<CallRecord, { channel: 'lm' }>;
+
+/**
+ * A reflection call as telemetry records it, its optional fields set when present (spreading them
+ * into the literal cost ~1 us each). Module functions, not closures made per call (tsx's keepNames names each).
+ */
+function reflectionRecord(origin: CallOrigin | undefined, lm: SlotAwareLanguageModel, startMs: number, endMs: number, costUsd: number, usage: LmReply['usage'] | undefined, error?: string): CallRecord {
+  const record: LmCallRecord = { channel: 'lm', kind: 'reflection', startMs, endMs, costUsd };
+  if (origin) record.origin = origin;
+  const model = (lm as { model?: unknown }).model;
+  // The model's name when it says (`openai:<model>` models do; a plain function's name is no model's).
+  if (typeof model === 'string' && model !== '') record.model = model;
+  if (usage) record.usage = usage;
+  if (error !== undefined) record.error = error;
+  return record;
+}
+
+/** A call of the user's proposeNewTexts as telemetry records it. */
+function proposeRecord(origin: CallOrigin | undefined, startMs: number, endMs: number, error?: string): CallRecord {
+  const record: LmCallRecord = { channel: 'lm', kind: 'propose', startMs, endMs, costUsd: 0 };
+  if (origin) record.origin = origin;
+  if (error !== undefined) record.error = error;
+  return record;
 }
 
 export function normalizeLmReply(value: string | LmReply): LmReply {
@@ -120,6 +144,8 @@ export class EvaluationService<Example> {
   private readonly runner: MetricCallRunner<Example>;
   /** Set once the executor said it can run no call any more: the run is stopped once. */
   private executorGone = false;
+  /** A reflection model's runInSlot (one for the run, not one made per call). */
+  private readonly inReflectionSlot = <T>(fn: () => Promise<T>): Promise<T> => this.options.slots.run('reflection', fn, this.options.signal);
 
   constructor(private readonly options: EvaluationServiceOptions<Example>) {
     const { dollars, signal, journal, preRunCostUsd, cache, twinsShareOneCall, examples, executor, slots, onRetry, onCall } = options;
@@ -151,10 +177,6 @@ export class EvaluationService<Example> {
   /** Dollars spent so far, before the run included. */
   get costUsd(): number {
     return this.spending.costUsd;
-  }
-
-  private get retryHook(): { onRetry?: (notice: RetryNotice) => void } {
-    return this.options.onRetry ? { onRetry: this.options.onRetry } : {};
   }
 
   /**
@@ -192,7 +214,9 @@ export class EvaluationService<Example> {
     const evaluations = settled.map((r) => (r as PromiseFulfilledResult<Evaluation>).value);
     if (refine) this.failures.recordEvaluation(request.kind, request.hash, evaluations);
     const systemic = request.kind === 'seed' ? this.failures.recordSeed(evaluations, this.options.failFast) : undefined;
-    return { evaluations, paidCalls: paid.calls, costUsd: paid.usd, ...(systemic !== undefined ? { systemic } : {}) };
+    const reply: EvaluateReply = { evaluations, paidCalls: paid.calls, costUsd: paid.usd };
+    if (systemic !== undefined) reply.systemic = systemic;
+    return reply;
   }
 
   /**
@@ -236,10 +260,12 @@ export class EvaluationService<Example> {
     return refinement.combine(attempts);
   }
 
-  /** Tells the telemetry hook about a call that ran, ending now. */
-  private recordCall(call: (endMs: number) => CallRecord): void {
+  /** Tells the telemetry hook about a call that ran, ending now (started at `timing`'s start, else now). */
+  private recordCall(timing: CallTiming, call: (startMs: number, endMs: number) => CallRecord): void {
     const onCall = this.options.onCall;
-    if (onCall) onCall.record(call(onCall.clock.now()));
+    if (!onCall) return;
+    const endMs = onCall.clock.now();
+    onCall.record(call(timing.startMs ?? endMs, endMs));
   }
 
   /**
@@ -258,31 +284,18 @@ export class EvaluationService<Example> {
       return { ok: true, reply: replayed, costUsd: replayed.costUsd ?? 0 };
     }
     let reserved = NOTHING_RESERVED;
-    let startMs: number | undefined;
-    const lmCall = (endMs: number, outcome: { usage?: LmReply['usage']; costUsd: number; error?: string }): CallRecord => ({
-      channel: 'lm', kind: 'reflection', ...originOf({ origin }), startMs: startMs ?? endMs, endMs, ...modelOf(reflectionLm), ...outcome,
-    });
-    const call = async () => {
-      startMs ??= this.options.onCall?.clock.now();
-      this.spending.reflectionCall();
-      return reflectionLm(prompt, {
-        signal,
-        ...(content ? { content } : {}),
-        runInSlot: <T>(fn: () => Promise<T>) => slots.run('reflection', fn, signal),
-        ...this.retryHook,
-      } as { signal: AbortSignal });
-    };
+    const timing: CallTiming = {};
     try {
       if (content && reflectionLm.acceptsImages !== true) throw new Error('the prompt holds images and this model cannot take them (it does not declare acceptsImages)');
       // Before the slot, as for metric calls (a model managing its own slots takes them per attempt).
       reserved = await this.spending.reserve(reflectionLm.estimateMaxCostUsd?.(prompt, content) ?? 0);
-      const raw = reflectionLm.managesSlots ? await call() : await slots.run('reflection', call, signal);
+      const raw = reflectionLm.managesSlots ? await this.askModel(reflectionLm, prompt, content, timing) : await slots.run('reflection', () => this.askModel(reflectionLm, prompt, content, timing), signal);
       const reply = normalizeLmReply(raw);
       const costUsd = reply.costUsd ?? 0;
       this.spending.settle(reserved, costUsd);
       journal?.recordReflection(prompt, reply);
       this.tally(undefined, 'reflection');
-      this.recordCall((endMs) => lmCall(endMs, { ...(reply.usage ? { usage: reply.usage } : {}), costUsd }));
+      this.recordCall(timing, (startMs, endMs) => reflectionRecord(origin, reflectionLm, startMs, endMs, costUsd, reply.usage));
       return { ok: true, reply, costUsd };
     } catch (error) {
       const costUsd = costOfError(error);
@@ -291,9 +304,20 @@ export class EvaluationService<Example> {
       if (signal.aborted) throw error;
       this.tally(failureOf(error, 'other'), 'reflection', error);
       // A call the dollar budget refused never started: no span.
-      if (startMs !== undefined) this.recordCall((endMs) => lmCall(endMs, { costUsd, error: errorMessage(error) }));
+      if (timing.startMs !== undefined) this.recordCall(timing, (startMs, endMs) => reflectionRecord(origin, reflectionLm, startMs, endMs, costUsd, undefined, errorMessage(error)));
       return { ok: false, error: errorMessage(error), costUsd };
     }
+  }
+
+  /** The reflection model's call itself, in its slot (or managing its own), its start noted in `timing`. */
+  private async askModel(reflectionLm: SlotAwareLanguageModel, prompt: string, content: readonly PromptPart[] | undefined, timing: CallTiming): Promise<string | LmReply> {
+    timing.startMs ??= this.options.onCall?.clock.now();
+    this.spending.reflectionCall();
+    // Built field by field, not spread (a spread in a literal costs ~1 us): the same fields.
+    const ctx: { signal: AbortSignal; runInSlot: <T>(fn: () => Promise<T>) => Promise<T>; content?: readonly PromptPart[]; onRetry?: (notice: RetryNotice) => void } = { signal: this.options.signal, runInSlot: this.inReflectionSlot };
+    if (content) ctx.content = content;
+    if (this.options.onRetry) ctx.onRetry = this.options.onRetry;
+    return reflectionLm(prompt, ctx as { signal: AbortSignal });
   }
 
   /**
@@ -305,26 +329,23 @@ export class EvaluationService<Example> {
     // A durable run asks the user's proposer once per input: a resumed run takes the logged answer.
     const replayed = journal?.replayProposal?.(candidate, dataset, components);
     if (replayed) return { ok: true, texts: replayed.texts };
-    let startMs: number | undefined;
-    const proposeCall = (endMs: number, error?: string): CallRecord => ({
-      channel: 'lm', kind: 'propose', ...originOf({ origin }), startMs: startMs ?? endMs, endMs, costUsd: 0, ...(error === undefined ? {} : { error }),
-    });
+    const timing: CallTiming = {};
     try {
       if (!proposeNewTexts) throw new Error('no proposeNewTexts was given');
       const texts: unknown = await slots.run(
         'reflection',
         async () => {
-          startMs = this.options.onCall?.clock.now();
+          timing.startMs = this.options.onCall?.clock.now();
           return proposeNewTexts(candidate, dataset, components);
         },
         signal,
       );
-      this.recordCall((endMs) => proposeCall(endMs));
+      this.recordCall(timing, (startMs, endMs) => proposeRecord(origin, startMs, endMs));
       journal?.recordProposal?.(candidate, dataset, components, texts);
       return { ok: true, texts };
     } catch (error) {
       if (signal.aborted) throw error;
-      if (startMs !== undefined) this.recordCall((endMs) => proposeCall(endMs, errorMessage(error)));
+      if (timing.startMs !== undefined) this.recordCall(timing, (startMs, endMs) => proposeRecord(origin, startMs, endMs, errorMessage(error)));
       return { ok: false, error: errorMessage(error) };
     }
   }

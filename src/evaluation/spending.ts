@@ -28,6 +28,9 @@ export function costOfError(error: unknown): number {
   return typeof cost === 'number' && cost > 0 ? cost : 0;
 }
 
+/** What reserve() answers without a dollar budget: one settled promise for every call, not one each. */
+const NOTHING_RESERVED_NOW: Promise<DollarReservation> = Promise.resolve(NOTHING_RESERVED);
+
 export class Spending {
   metricCalls = 0;
   reflectionCalls = 0;
@@ -49,7 +52,7 @@ export class Spending {
    */
   reserve(estimateUsd: number): Promise<DollarReservation> {
     const dollars = this.options.dollars;
-    return dollars ? dollars.acquire(estimateUsd, this.options.signal) : Promise.resolve(NOTHING_RESERVED);
+    return dollars ? dollars.acquire(estimateUsd, this.options.signal) : NOTHING_RESERVED_NOW;
   }
 
   /** Settles a reservation with what the call cost (refunding the rest), into the run's and the request's dollars. */

@@ -55,17 +55,45 @@ const PRIORITIES: Record<SlotPolicy, Record<WorkKind, number> | undefined> = {
   fifo: undefined,
 };
 
+/**
+ * Work given as an object whose run() a slot calls: a metric call's own record is its work, where
+ * a function would be a closure made for every call.
+ */
+export interface SlotTask<T> {
+  run(): Promise<T>;
+}
+
+/** What a slot runs: a function, or a task. */
+export type SlotWork<T> = (() => Promise<T>) | SlotTask<T>;
+
 interface QueuedWork extends Ordered {
   kind: WorkKind;
   /** Slots it holds while it runs (1, or a batch job's calls). */
   width: number;
   /** The work, and its caller's promise to settle with what it answers (see `start`). */
-  fn: () => Promise<unknown>;
+  fn: SlotWork<unknown>;
   resolve: (value: unknown) => void;
-  signal?: AbortSignal;
+  signal: AbortSignal | undefined;
   reject: (reason: unknown) => void;
+  /** The slot it runs in, once started (and `more`, a wide job's others). */
+  slot: number;
+  more: number[] | undefined;
 }
 
+const noResolver = (): void => {};
+
+/**
+ * The executor of a queued work's promise: one module function that hands the resolvers to the
+ * work being queued (`queuing`, set just before `new Promise`, which calls it at once), where an
+ * arrow would be a closure and a context made per call.
+ */
+let queuing: QueuedWork | undefined;
+function keepResolvers(resolve: (value: never) => void, reject: (reason: unknown) => void): void {
+  const work = queuing as QueuedWork;
+  work.resolve = resolve as (value: unknown) => void;
+  work.reject = reject;
+  queuing = undefined;
+}
 export interface WorkerSlotsOptions {
   capacity: number;
   clock: Clock;
@@ -81,7 +109,8 @@ export class WorkerSlots {
   private readonly queue = new WorkHeap<QueuedWork>();
   private readonly freeSlots: number[];
   private seq = 0;
-  private busySince = new Map<number, number>();
+  /** When each slot's work started, on the clock; NaN while the slot is free. */
+  private readonly busySince: Float64Array;
   /** Slot-milliseconds of finished work. */
   private busyMs = 0;
   maxInFlight = 0;
@@ -93,6 +122,7 @@ export class WorkerSlots {
     this.clock = options.clock;
     this.policy = options.policy ?? 'finish-first';
     this.freeSlots = Array.from({ length: options.capacity }, (_, i) => options.capacity - 1 - i);
+    this.busySince = new Float64Array(options.capacity).fill(NaN);
     this.onInterval = options.onInterval;
   }
 
@@ -108,12 +138,12 @@ export class WorkerSlots {
   busySlotMs(): number {
     const now = this.clock.now();
     let running = 0;
-    for (const since of this.busySince.values()) running += now - since;
+    for (const since of this.busySince) if (!Number.isNaN(since)) running += now - since;
     return this.busyMs + running;
   }
 
   /** Runs `fn` in a slot once one is free and `kind` is next in line. */
-  run<T>(kind: WorkKind, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  run<T>(kind: WorkKind, fn: SlotWork<T>, signal?: AbortSignal): Promise<T> {
     return this.enqueue(kind, 1, fn, signal);
   }
 
@@ -127,30 +157,38 @@ export class WorkerSlots {
     return this.enqueue(kind, width, fn, signal);
   }
 
-  private enqueue<T>(kind: WorkKind, width: number, fn: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const priority = PRIORITIES[this.policy]?.[kind] ?? 0;
-      // The work as data, started by `start`: not a closure made (and, compiled with tsx's
-      // keepNames, named) for every metric call.
-      this.queue.push({ priority, seq: this.seq++, kind, width, signal, reject, fn, resolve: resolve as (value: unknown) => void });
-      this.dispatch();
-    });
+  private enqueue<T>(kind: WorkKind, width: number, fn: SlotWork<T>, signal: AbortSignal | undefined): Promise<T> {
+    // The work as data, started by `start`: not a closure made (and, compiled with tsx's
+    // keepNames, named) for every metric call. Its resolvers are kept by a module function.
+    const work: QueuedWork = { priority: PRIORITIES[this.policy]?.[kind] ?? 0, seq: this.seq++, kind, width, signal, reject: noResolver, fn, resolve: noResolver, slot: -1, more: undefined };
+    queuing = work;
+    const answer = new Promise<T>(keepResolvers);
+    this.queue.push(work);
+    this.dispatch();
+    return answer;
   }
 
-  /** Runs `work` in `slot` (and `more`), settles its caller's promise, then frees the slots and dispatches. */
-  private start(work: QueuedWork, slot: number, more: readonly number[] | undefined): void {
+  /**
+   * Runs `work` in its slots, settles its caller's promise, then frees the slots and dispatches:
+   * a tick after the caller's promise settles (a `.then` on it, as `.finally` was, without the
+   * closures and promises `.finally` makes).
+   */
+  private start(work: QueuedWork): void {
     let result: Promise<unknown>;
     try {
-      result = work.fn();
+      result = typeof work.fn === 'function' ? work.fn() : work.fn.run();
     } catch (error) {
       result = Promise.reject(error);
     }
-    result.then(work.resolve, work.reject).finally(() => {
-      const now = this.clock.now();
-      this.free(slot, work.kind, now);
-      if (more) for (const other of more) this.free(other, work.kind, now);
-      this.dispatch();
-    });
+    // Neither handler throws: the second step always runs.
+    result.then(work.resolve, work.reject).then(() => this.finish(work));
+  }
+
+  private finish(work: QueuedWork): void {
+    const now = this.clock.now();
+    this.free(work.slot, work.kind, now);
+    if (work.more) for (const other of work.more) this.free(other, work.kind, now);
+    this.dispatch();
   }
 
   private dispatch(): void {
@@ -163,23 +201,23 @@ export class WorkerSlots {
         continue;
       }
       const now = this.clock.now();
-      const slot = this.take(now);
-      let more: number[] | undefined;
-      for (let i = 1; i < work.width; i++) (more ??= []).push(this.take(now));
+      work.slot = this.take(now);
+      for (let i = 1; i < work.width; i++) (work.more ??= []).push(this.take(now));
       this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
-      this.start(work, slot, more);
+      this.start(work);
     }
   }
 
   private take(now: number): number {
     const slot = this.freeSlots.pop() as number;
-    this.busySince.set(slot, now);
+    this.busySince[slot] = now;
     return slot;
   }
 
   private free(slot: number, kind: WorkKind, now: number): void {
-    const since = this.busySince.get(slot) ?? now;
-    this.busySince.delete(slot);
+    const started = this.busySince[slot] as number;
+    const since = Number.isNaN(started) ? now : started;
+    this.busySince[slot] = NaN;
     this.busyMs += now - since;
     this.onInterval?.({ slot, kind, start: since, end: now });
     this.freeSlots.push(slot);

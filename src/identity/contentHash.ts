@@ -2,12 +2,18 @@
 // equal hash whatever its key order). Every identity and cache key of the project is one of
 // these: candidates, cached LM requests, logged prompts and proposals, dataset fingerprints.
 // Room identity/ (below every room): any room may import it; it imports none.
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { canonicalJson } from './canonicalJson.js';
+
+/**
+ * crypto.hash, a one-shot digest without a Hash object (Node 20.12 and 21.7 on): ~2.5x faster on
+ * a candidate's short text (every child is hashed). Earlier Node 20s make a Hash; same digest.
+ */
+const oneShot: typeof crypto.hash | undefined = typeof crypto.hash === 'function' ? crypto.hash : undefined;
 
 /** Hex SHA-256 of `text` (64 characters); callers that shorten it say why. */
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return oneShot ? oneShot('sha256', text, 'hex') : crypto.createHash('sha256').update(text).digest('hex');
 }
 
 /** Hex SHA-256 of `value`'s canonical JSON; throws as canonicalJson does (cycles, BigInts). */
