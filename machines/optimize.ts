@@ -45,8 +45,10 @@ export async function optimize<Example>(config: OptimizeConfig<Example> | Prepar
 
 /** Creates the actor; the returned function starts it (runInDirectory's launch). */
 export function launchOptimizer(prepared: PreparedRun): () => Promise<OptimizeResult> {
+  // This actor is never handed out: with no listener and no inspection, its run events have no audience.
+  const heard = prepared.onEvent !== undefined || prepared.inspect !== undefined;
   const actor = createActor(preparedRunOptimizer, {
-    input: prepared,
+    input: heard ? prepared : { ...prepared, unheard: true },
     clock: prepared.clock,
     ...(prepared.inspect ? { inspect: prepared.inspect } : {}),
   });

@@ -8,6 +8,7 @@
 // its end as an event of its own: the same steps in the same order, without a microstep, an
 // action list and their garbage each (machines/README.md, "Decisions").
 import type { Candidate } from '../src/gepa/core/adapter.js';
+import type { RunEvent } from '../src/gepa/core/runEvent.js';
 import { addSpend, NOTHING_SPENT, type MinibatchOutcome } from '../src/gepa/core/proposal.js';
 import { afterParentEvaluation } from '../src/gepa/proposer/proposalSkips.js';
 import { parentSkippedEvent, taskErrorEvent } from '../src/gepa/proposer/taskEvents.js';
@@ -19,11 +20,22 @@ import { evaluatorInbox } from './evaluatorInbox.js';
 import { preparedOf, settingsOf } from './runWiring.js';
 import { elapsedMs, isAsync, spendingLimits, proposerInput, askParent, optimizerSetup } from './optimizer.setup.js';
 
+/** What an action's steps get: XState's arguments to an enqueueActions. */
+type StepArgs = Parameters<Parameters<typeof optimizerSetup.enqueueActions>[0]>[0];
+
 /** A proposal's end, as its proposer reports it (or the optimizer, for a proposal that ended on its parent's evaluation). */
 type ProposalFinished = Extract<ProposalUpdate, { type: 'proposal.finished' }>;
 
-/** What an action's steps get: XState's arguments to an enqueueActions. */
-type StepArgs = Parameters<Parameters<typeof optimizerSetup.enqueueActions>[0]>[0];
+/** A run event, emitted to the actor's listeners; none is made when nobody can hear it (PreparedRun.unheard). */
+function emitRunEvent({ context, enqueue }: Pick<StepArgs, 'context' | 'enqueue'>, event: RunEvent): void {
+  if (!preparedOf(context).unheard) enqueue.emit(event);
+}
+
+/** A step's run events, in order (emitRunEvent). */
+function emitAll(args: Pick<StepArgs, 'context' | 'enqueue'>, events: readonly RunEvent[]): void {
+  if (preparedOf(args.context).unheard) return;
+  for (const e of events) args.enqueue.emit(e);
+}
 
 /** A verdict recorded, and whichever children of its group can be answered now, answered. */
 function judgeStep(args: StepArgs, report: { id: string; outcome: MinibatchOutcome; child?: Candidate }): void {
@@ -68,8 +80,8 @@ function finishStep(args: StepArgs, report: ProposalFinished): void {
 }
 
 /** Async: a finished proposal joins the pool the moment it finishes. */
-function foldOneStep({ context, enqueue }: StepArgs, id: string): void {
-  for (const e of context.run.foldOne(id, { elapsedMsNow: elapsedMs(context) }, settingsOf(context))) enqueue.emit(e);
+function foldOneStep(args: StepArgs, id: string): void {
+  emitAll(args, args.context.run.foldOne(id, { elapsedMsNow: elapsedMs(args.context) }, settingsOf(args.context)));
 }
 
 /** Async, rebaseWait: children that waited for the valset evaluations just folded are decided now, against the pool with them in it. */
@@ -86,13 +98,13 @@ function prefetchGatesStep(args: StepArgs): void {
 function launchStep({ context, event, enqueue, self, system }: StepArgs): void {
   // Schedule 'auto': the shape decided (or taken from the logged path) before anything starts.
   const step = autoStep(context);
-  if (step?.event) enqueue.emit(step.event);
+  if (step?.event) emitRunEvent({ context, enqueue }, step.event);
   if (step?.logged) enqueue({ type: 'logDecision', params: step.logged });
   const next = context.run.launch({ settings: settingsOf(context), table: preparedOf(context).table, limits: spendingLimits(context), afterVerdict: event.type === 'proposal.judged' });
   if (!next) return;
   const now = elapsedMs(context);
   observe(context, (w) => next.starts.reduce((acc, s) => watchLaunch(acc, s.launch.proposal.id, now), w));
-  for (const e of next.events) enqueue.emit(e);
+  emitAll({ context, enqueue }, next.events);
   for (const { launch, optimizerAsksParent } of next.starts) {
     if (!optimizerAsksParent) {
       enqueue.spawnChild('proposer', { id: context.proposers.spawned(launch.proposal.id), systemId: launch.proposal.id, input: proposerInput(context, launch) });
@@ -104,10 +116,10 @@ function launchStep({ context, event, enqueue, self, system }: StepArgs): void {
     if (input.evidence) context.seen.atLaunch[launch.proposal.id] = input.evidence;
     if (launch.proposal.siblingOf !== undefined) continue;
     const { started, request } = askParent(launch, input, self);
-    enqueue.emit(started);
+    emitRunEvent({ context, enqueue }, started);
     enqueue.sendTo(evaluatorInbox({ system }), request);
   }
-  if (next.budget) enqueue.emit(next.budget);
+  if (next.budget) emitRunEvent({ context, enqueue }, next.budget);
 }
 
 /** After a decision, the updates that came before their turn are looked at again (one of them may be next). */
@@ -148,7 +160,7 @@ export const optimizerActions = {
   /** Seedless: the reflection model's answer read as the first candidate (or a retry for its length, or the stop decision's, when it wrote none). */
   seedWritten: optimizerSetup.enqueueActions(({ context, event, enqueue }) => {
     if (event.type !== 'reflected') return;
-    for (const e of context.run.seedWritten(preparedOf(context).seedless?.component ?? '', event, settingsOf(context).maxCandidateLength)) enqueue.emit(e);
+    emitAll({ context, enqueue }, context.run.seedWritten(preparedOf(context).seedless?.component ?? '', event, settingsOf(context).maxCandidateLength));
   }),
   /** An abort while the holdout set was scored: its scoring cut short, the valset's choice stands. */
   holdoutCutShort: optimizerSetup.enqueueActions(({ context }) => context.run.holdoutCutShort()),
@@ -162,7 +174,7 @@ export const optimizerActions = {
     if (event.type !== 'evaluated') return;
     const events = context.run.foldSeed(settingsOf(context), event, { elapsedMsNow: elapsedMs(context) });
     observe(context, (w) => watchSeed(w, elapsedMs(context), preparedOf(context).table.valIds.length, settingsOf(context).workers));
-    for (const e of events) enqueue.emit(e);
+    emitAll({ context, enqueue }, events);
   }),
   /** The seed (or the call that would write it) failed: the budget when the dollars refused it, else 'error'. */
   seedFailed: optimizerSetup.enqueueActions(({ context, event }) => {
@@ -180,7 +192,7 @@ export const optimizerActions = {
   }),
   /** Batched: the step folded in task order, once every proposal in it has finished. */
   foldStep: optimizerSetup.enqueueActions(({ context, enqueue }) => {
-    for (const e of context.run.foldStep({ elapsedMsNow: elapsedMs(context) }, settingsOf(context))) enqueue.emit(e);
+    emitAll({ context, enqueue }, context.run.foldStep({ elapsedMsNow: elapsedMs(context) }, settingsOf(context)));
   }),
   /** A verdict (batched: its step's group decided when it can be). */
   judge: optimizerSetup.enqueueActions((args) => {
@@ -223,12 +235,12 @@ export const optimizerActions = {
       // The run events a proposer would have told its listener are the optimizer's here: emitted
       // (optimize() hands both to onEvent), in the order the proposer's would have come.
       if (event.type === 'evaluator.failed' || next === undefined) {
-        if (event.type === 'evaluator.failed') enqueue.emit(taskErrorEvent({ step, task }, event.error));
+        if (event.type === 'evaluator.failed') emitRunEvent(args, taskErrorEvent({ step, task }, event.error));
         endedOnItsParent(args, { type: 'proposal.finished', id, spend, outcome: undefined, child: undefined, valset: undefined });
         continue;
       }
       if (next.kind === 'skip') {
-        enqueue.emit(parentSkippedEvent(next.reason, event.evaluations, { step, task }));
+        emitRunEvent(args, parentSkippedEvent(next.reason, event.evaluations, { step, task }));
         endedOnItsParent(args, { type: 'proposal.finished', id, spend, outcome: { task, status: 'skipped', reason: next.reason }, child: undefined, valset: undefined });
         continue;
       }

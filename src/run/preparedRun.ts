@@ -56,6 +56,13 @@ export interface PreparedRun {
   onSlotInterval?: (interval: SlotInterval) => void;
   /** The run's event listener: proposers report their fine-grained events straight to it. */
   onEvent?: (event: RunEvent) => void;
+  /**
+   * Set by optimize() when nobody can receive the optimizer's run events: no onEvent, no inspect,
+   * and its actor is never handed out (so no `actor.on`). The optimizer then emits no per-proposal
+   * events (each emit is an XState action resolved and executed for nobody, ~7% of a zero-latency
+   * run's CPU). An embedded optimizerMachine never has it.
+   */
+  unheard?: true;
   /** How evaluations are reused (cacheEvaluation): within the run, not at all, or also from and into cacheDir. */
   evaluationCache: EvaluationCachePolicy;
   /** The user's gepa callbacks, which onEvent feeds; optimize() hands them the result. Absent without callbacks. */
