@@ -33,8 +33,7 @@ function emitRunEvent({ context, enqueue }: Pick<StepArgs, 'context' | 'enqueue'
 
 /** A step's run events, in order (emitRunEvent). */
 function emitAll(args: Pick<StepArgs, 'context' | 'enqueue'>, events: readonly RunEvent[]): void {
-  if (preparedOf(args.context).unheard) return;
-  for (const e of events) args.enqueue.emit(e);
+  for (const e of events) emitRunEvent(args, e);
 }
 
 /** A verdict recorded, and whichever children of its group can be answered now, answered. */

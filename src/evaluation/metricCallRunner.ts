@@ -312,19 +312,12 @@ export class MetricCallBatch<Example> {
     spending.settle(reserved, evaluation.costUsd ?? 0, this.paid);
     reuse.keep(pending.call, pending.occurrence, evaluation);
     if (onCall) {
-      // Written out, not spread: a spread inside an object literal (the origin when present) cost
-      // ~1 us a call, most of what telemetry's record of a call costs when nobody traces.
-      const { kind, origin } = this.request;
-      const endMs = onCall.clock.now();
-      const { exampleId } = pending.call;
-      const { score } = evaluation;
-      const failed = evaluation.failure !== undefined;
-      const costUsd = evaluation.costUsd ?? 0;
-      onCall.record(
-        origin === undefined
-          ? { channel: 'metric', kind, startMs, endMs, exampleId, score, failed, costUsd }
-          : { channel: 'metric', kind, origin, startMs, endMs, exampleId, score, failed, costUsd },
-      );
+      // The origin set when present, as reflection records do (not spread into the literal: ~1 us a call).
+      const record: Extract<CallRecord, { channel: 'metric' }> = {
+        channel: 'metric', kind: this.request.kind, startMs, endMs: onCall.clock.now(), exampleId: pending.call.exampleId, score: evaluation.score, failed: evaluation.failure !== undefined, costUsd: evaluation.costUsd ?? 0,
+      };
+      if (this.request.origin) record.origin = this.request.origin;
+      onCall.record(record);
     }
   }
 }
